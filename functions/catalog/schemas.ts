@@ -1,0 +1,74 @@
+import { z } from "zod";
+import { deliveryNoteRules } from "#core/text";
+import { customerText, expectedVersion, freeText, operationId, orderId, orderVersion } from "#catalog/fields";
+
+/** One strict schema per tool: runtime validation, TypeScript types and the published JSON Schema. */
+
+const completed = {
+  operationId,
+  status: z.literal("completed").meta({ description: "The change was applied." }),
+  orderId,
+  orderVersion,
+};
+
+export const cancelOrderInput = z
+  .strictObject({
+    operationId,
+    orderId,
+    expectedVersion: expectedVersion.optional(),
+    reason: freeText("reason", { maxCharacters: 200, maxLines: 1 }, "Why the order is cancelled, in the customer's words; at most 200 characters on one line.").optional(),
+  })
+  .meta({ description: "Cancel an order that has not shipped." });
+
+export const cancelOrderOutput = z
+  .object({ ...completed, orderStatus: z.literal("cancelled").meta({ description: "The order's status after the change." }) })
+  .meta({ description: "The cancellation was applied." });
+
+export const addDeliveryNoteInput = z
+  .strictObject({
+    operationId,
+    orderId,
+    expectedVersion: expectedVersion,
+    deliveryNote: freeText(
+      "deliveryNote",
+      deliveryNoteRules,
+      "Instructions for the carrier: 1–500 characters after trimming, at most 10 lines, any script. Replaces any earlier note. Control, bidi and zero-width characters are refused.",
+    ),
+  })
+  .meta({ description: "Set the delivery note of an order that has not started dispatch." });
+
+export const addDeliveryNoteOutput = z
+  .object({ ...completed, deliveryNote: customerText })
+  .meta({ description: "The note was stored and will go to the carrier." });
+
+export const operationStatusInput = z.strictObject({ operationId }).meta({ description: "Which of your operations to look up." });
+
+export const operationStatusOutput = z
+  .discriminatedUnion("status", [
+    z.object({
+      operationId,
+      status: z.literal("completed"),
+      tool: z.string().meta({ description: "The tool the operation ran." }),
+      orderId,
+      orderVersion,
+      result: z.record(z.string(), z.unknown()).meta({ description: "The body the original request returned." }),
+    }),
+    z.object({
+      operationId,
+      status: z.literal("rejected"),
+      tool: z.string(),
+      orderId,
+      error: z.record(z.string(), z.unknown()).meta({ description: "The error the original request returned." }),
+    }),
+    z.object({
+      operationId,
+      status: z.literal("pending"),
+      tool: z.string(),
+      retryAfterSeconds: z.number().int().meta({ description: "Ask again after this many seconds." }),
+    }),
+  ])
+  .meta({ description: "What became of an operation: completed, rejected, or still running." });
+
+export type CancelOrderInput = z.output<typeof cancelOrderInput>;
+export type AddDeliveryNoteInput = z.output<typeof addDeliveryNoteInput>;
+export type OperationStatusInput = z.output<typeof operationStatusInput>;

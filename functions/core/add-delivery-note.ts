@@ -1,0 +1,24 @@
+import type { AddDeliveryNoteInput } from "#catalog/schemas";
+import type { OrderChange } from "#core/change";
+import { deliveryNoteRule } from "#core/eligibility";
+
+/**
+ * add_delivery_note — the owner (or support) gives the carrier instructions before dispatch starts.
+ * Input: orderId, expectedVersion, the note (already normalised by its schema). Output: the new version
+ * and the note as stored, marked as customer text.
+ * Primary course: placed or processing at expectedVersion → the note replaces any earlier one.
+ * Alternatives: dispatching or later → NOT_ELIGIBLE DISPATCH_STARTED; cancelled → ALREADY_CANCELLED;
+ * stale version → VERSION_CONFLICT; not the caller's → ORDER_NOT_FOUND.
+ */
+export function addDeliveryNote(input: AddDeliveryNoteInput): OrderChange {
+  return {
+    orderId: input.orderId,
+    expectedVersion: input.expectedVersion,
+    rule: deliveryNoteRule,
+    plan: () => ({
+      set: { deliveryNote: input.deliveryNote },
+      activity: { summary: "Delivery note set" },
+      result: { deliveryNote: { origin: "customer", text: input.deliveryNote } },
+    }),
+  };
+}

@@ -1,0 +1,191 @@
+/**
+ * The one error hierarchy of the order domain. Each error knows its HTTP status, its stable code and
+ * whether a retry of the same request can help; `toJSON()` is the body the caller sees (SPEC §3).
+ * The message always says what was wrong and what would be right.
+ */
+
+export type ErrorCode =
+  | "INVALID_INPUT"
+  | "UNAUTHENTICATED"
+  | "FORBIDDEN"
+  | "ORDER_NOT_FOUND"
+  | "OPERATION_NOT_FOUND"
+  | "VERSION_CONFLICT"
+  | "NOT_ELIGIBLE"
+  | "SELLER_SUSPENDED"
+  | "OUT_OF_STOCK"
+  | "NO_PICKUP_SLOT"
+  | "OPERATION_IN_PROGRESS"
+  | "IDEMPOTENCY_KEY_REUSED"
+  | "RATE_LIMITED"
+  | "INTERNAL";
+
+export type NotEligibleReason =
+  | "ALREADY_SHIPPED"
+  | "DISPATCH_STARTED"
+  | "ALREADY_CANCELLED"
+  | "NOT_DELIVERED"
+  | "RETURN_WINDOW_CLOSED"
+  | "ITEM_ALREADY_RETURNED"
+  | "ITEM_ALREADY_REPLACED"
+  | "UNKNOWN_ITEM";
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+export interface ErrorBody {
+  readonly error: { code: ErrorCode; message: string; retryable: boolean } & Record<string, JsonValue>;
+}
+
+export abstract class ToolError extends Error {
+  abstract readonly code: ErrorCode;
+  abstract readonly httpStatus: number;
+  readonly retryable: boolean = false;
+
+  constructor(
+    message: string,
+    readonly details: Record<string, JsonValue> = {},
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+
+  toJSON(): ErrorBody {
+    return { error: { code: this.code, message: this.message, retryable: this.retryable, ...this.details } };
+  }
+}
+
+export interface InputIssue {
+  path: string;
+  message: string;
+}
+
+export class InvalidInputError extends ToolError {
+  readonly code = "INVALID_INPUT";
+  readonly httpStatus = 400;
+  constructor(readonly issues: InputIssue[]) {
+    const first = issues[0];
+    super(
+      issues.length === 1 && first
+        ? `${first.path ? `${first.path}: ` : ""}${first.message}`
+        : `${issues.length} problems with the request: ${issues.map((i) => `${i.path ? `${i.path}: ` : ""}${i.message}`).join("; ")}`,
+      { issues: issues.map((i) => ({ path: i.path, message: i.message })) },
+    );
+  }
+}
+
+export class UnauthenticatedError extends ToolError {
+  readonly code = "UNAUTHENTICATED";
+  readonly httpStatus = 401;
+}
+
+export class ForbiddenError extends ToolError {
+  readonly code = "FORBIDDEN";
+  readonly httpStatus = 403;
+  constructor(message: string, requiredScope?: string) {
+    super(message, requiredScope ? { requiredScope } : {});
+  }
+}
+
+/** The same status and body, but for the id, whether the order does not exist or the caller may not see it. */
+export class OrderNotFoundError extends ToolError {
+  readonly code = "ORDER_NOT_FOUND";
+  readonly httpStatus = 404;
+  constructor(orderId: string) {
+    super(
+      `No order ${orderId} was found among the orders you can access. Check the id with search_orders (by e-mail, an id fragment of 3 or more digits, or a date range) and use an id it returns.`,
+      { orderId },
+    );
+  }
+}
+
+export class OperationNotFoundError extends ToolError {
+  readonly code = "OPERATION_NOT_FOUND";
+  readonly httpStatus = 404;
+  constructor(operationId: string) {
+    super(
+      `Nothing is recorded for operation ${operationId} under your identity, so it did not take effect. Resubmit the identical request with the same operationId; it will be applied at most once.`,
+      { operationId },
+    );
+  }
+}
+
+export class VersionConflictError extends ToolError {
+  readonly code = "VERSION_CONFLICT";
+  readonly httpStatus = 409;
+  constructor(orderId: string, expectedVersion: number, currentVersion: number) {
+    super(
+      `Order ${orderId} is at version ${currentVersion}, not ${expectedVersion}: it changed after the proposal was made. Read it again with get_order, decide whether the change still applies, and send a new request with expectedVersion ${currentVersion} and a new operationId.`,
+      { expectedVersion, currentVersion },
+    );
+  }
+}
+
+export class NotEligibleError extends ToolError {
+  readonly code = "NOT_ELIGIBLE";
+  readonly httpStatus = 409;
+  constructor(message: string, reason: NotEligibleReason, orderStatus: string, extra: Record<string, JsonValue> = {}) {
+    super(message, { reason, orderStatus, ...extra });
+  }
+}
+
+export class SellerSuspendedError extends ToolError {
+  readonly code = "SELLER_SUSPENDED";
+  readonly httpStatus = 409;
+}
+
+export class OutOfStockError extends ToolError {
+  readonly code = "OUT_OF_STOCK";
+  readonly httpStatus = 409;
+}
+
+export class NoPickupSlotError extends ToolError {
+  readonly code = "NO_PICKUP_SLOT";
+  readonly httpStatus = 409;
+}
+
+export class OperationInProgressError extends ToolError {
+  readonly code = "OPERATION_IN_PROGRESS";
+  readonly httpStatus = 409;
+  override readonly retryable = true;
+  constructor(operationId: string, retryAfterSeconds: number) {
+    super(
+      `Operation ${operationId} is being executed right now. Wait ${retryAfterSeconds} s, then send the identical request again or ask get_operation_status with the same operationId.`,
+      { operationId, retryAfterSeconds },
+    );
+  }
+}
+
+export class IdempotencyKeyReusedError extends ToolError {
+  readonly code = "IDEMPOTENCY_KEY_REUSED";
+  readonly httpStatus = 422;
+  constructor(operationId: string, tool: string, originalTool: string | undefined) {
+    super(
+      originalTool && originalTool !== tool
+        ? `operationId ${operationId} was already used for ${originalTool}. Every distinct change needs its own operationId: create a new one for this ${tool} request.`
+        : `operationId ${operationId} was already used for a ${originalTool ?? tool} request with different arguments. To repeat that request, send exactly the same arguments; for a different change, create a new operationId.`,
+      originalTool ? { operationId, originalTool } : { operationId },
+    );
+  }
+}
+
+export class RateLimitedError extends ToolError {
+  readonly code = "RATE_LIMITED";
+  readonly httpStatus = 429;
+  override readonly retryable = true;
+}
+
+export class InternalError extends ToolError {
+  readonly code = "INTERNAL";
+  readonly httpStatus = 500;
+  override readonly retryable = true;
+}
+
+/** Recorded business outcomes (SPEC §4): final for their operationId and replayed as they were. */
+export const recordedRejectionCodes: ReadonlySet<ErrorCode> = new Set([
+  "VERSION_CONFLICT",
+  "NOT_ELIGIBLE",
+  "ORDER_NOT_FOUND",
+  "SELLER_SUSPENDED",
+  "OUT_OF_STOCK",
+  "NO_PICKUP_SLOT",
+]);

@@ -1,0 +1,65 @@
+import { ForbiddenError, UnauthenticatedError } from "#core/errors";
+
+export const scopes = {
+  read: "orders:read",
+  write: "orders:write",
+  support: "orders:support",
+} as const;
+
+export type Scope = (typeof scopes)[keyof typeof scopes];
+
+/**
+ * Who is calling, taken only from verified token claims, never from tool arguments.
+ * `sub` scopes operation ids; a customer may act on their own orders, support on any.
+ */
+export type Principal =
+  | { kind: "customer"; sub: string; customerId: string; scopes: ReadonlySet<string> }
+  | { kind: "support"; sub: string; scopes: ReadonlySet<string> };
+
+type Claims = Record<string, unknown>;
+
+const customerIdPattern = /^C-\d{1,12}$/;
+
+function scopesOf(claims: Claims, granted: readonly string[] | undefined): Set<string> {
+  const fromClaim = typeof claims.scope === "string" ? claims.scope.split(" ") : [];
+  // API Gateway passes `scp` or `scope` through as claims and also lists the scopes it matched.
+  const fromScp = Array.isArray(claims.scp) ? claims.scp.filter((s): s is string => typeof s === "string") : [];
+  return new Set([...fromClaim, ...fromScp, ...(granted ?? [])].filter(Boolean));
+}
+
+/**
+ * Builds the principal from the authorizer's claims and checks the tool's scope in code as well as at the
+ * gateway. A token that names a customer acts as that customer even if it also carries the support scope:
+ * the narrower reading wins.
+ */
+export function principalFromClaims(
+  claims: Claims | undefined,
+  grantedScopes: readonly string[] | undefined,
+  requiredScope: Scope,
+): Principal {
+  if (!claims || typeof claims.sub !== "string" || claims.sub === "") {
+    throw new UnauthenticatedError("No verified bearer token came with the request. Send `Authorization: Bearer <token>` with a token from your identity provider.");
+  }
+  const tokenScopes = scopesOf(claims, grantedScopes);
+  if (!tokenScopes.has(requiredScope)) {
+    throw new ForbiddenError(`This tool needs the scope ${requiredScope}, and the token does not carry it. Ask for a token with ${requiredScope}.`, requiredScope);
+  }
+  const customerId = claims.customer_id;
+  if (typeof customerId === "string" && customerIdPattern.test(customerId)) {
+    return { kind: "customer", sub: claims.sub, customerId, scopes: tokenScopes };
+  }
+  if (tokenScopes.has(scopes.support)) {
+    return { kind: "support", sub: claims.sub, scopes: tokenScopes };
+  }
+  throw new ForbiddenError(
+    "The token names no principal: it needs either a customer_id claim (a customer acting on their own orders) or the orders:support scope.",
+    scopes.support,
+  );
+}
+
+/** The actor written on every change, so support changes always say who made them. */
+export function actorOf(principal: Principal): { kind: Principal["kind"]; sub: string; customerId?: string } {
+  return principal.kind === "customer"
+    ? { kind: "customer", sub: principal.sub, customerId: principal.customerId }
+    : { kind: "support", sub: principal.sub };
+}

@@ -1,0 +1,59 @@
+import { DynamoDBClient, type DynamoDBClientConfig } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { tableEnv } from "#store/table-design";
+
+export interface TableNames {
+  orders: string;
+  idempotency: string;
+}
+
+/** What every use case gets: a document client, the table names and a clock. Tests pass their own. */
+export interface StoreDeps {
+  doc: DynamoDBDocumentClient;
+  tables: TableNames;
+  now: () => Date;
+  /** How to reach DynamoDB, for clients that need their own (Powertools' persistence layer). */
+  clientConfig: DynamoDBClientConfig;
+  /** Called with every client the store makes for itself, so tests and benchmarks can count or fault requests. */
+  observeClient?: (client: DynamoDBClient) => void;
+}
+
+/** Client settings from the environment: `DYNAMODB_ENDPOINT` points at DynamoDB Local when set. */
+export function clientConfigFromEnv(env: NodeJS.ProcessEnv = process.env): DynamoDBClientConfig {
+  const endpoint = env.DYNAMODB_ENDPOINT;
+  if (!endpoint) return {};
+  return {
+    endpoint,
+    region: env.AWS_REGION ?? "eu-west-1",
+    credentials: { accessKeyId: env.AWS_ACCESS_KEY_ID ?? "local", secretAccessKey: env.AWS_SECRET_ACCESS_KEY ?? "local" },
+  };
+}
+
+export function documentClient(client: DynamoDBClient): DynamoDBDocumentClient {
+  return DynamoDBDocumentClient.from(client, {
+    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
+  });
+}
+
+export function tableNamesFromEnv(env: NodeJS.ProcessEnv = process.env): TableNames {
+  const orders = env[tableEnv.orders];
+  const idempotency = env[tableEnv.idempotency];
+  if (!orders || !idempotency) {
+    throw new Error(`Set ${tableEnv.orders} and ${tableEnv.idempotency} to the table names.`);
+  }
+  return { orders, idempotency };
+}
+
+let cached: StoreDeps | undefined;
+
+/** Module-scope dependencies for a Lambda function: created once per execution environment. */
+export function depsFromEnv(): StoreDeps {
+  const clientConfig = clientConfigFromEnv();
+  cached ??= {
+    doc: documentClient(new DynamoDBClient(clientConfig)),
+    tables: tableNamesFromEnv(),
+    now: () => new Date(),
+    clientConfig,
+  };
+  return cached;
+}

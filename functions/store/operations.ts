@@ -1,0 +1,276 @@
+import { createHash } from "node:crypto";
+import { TransactionCanceledException } from "@aws-sdk/client-dynamodb";
+import { GetCommand, PutCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
+import { unmarshall } from "@aws-sdk/util-dynamodb";
+import type { ChangePlan, Json, LinkedWrite, OrderChange } from "#core/change";
+import {
+  IdempotencyKeyReusedError,
+  InternalError,
+  NotEligibleError,
+  OrderNotFoundError,
+  type ToolError,
+  VersionConflictError,
+} from "#core/errors";
+import type { Order } from "#core/order";
+import { actorOf, type Principal } from "#core/principal";
+import type { StoreDeps } from "#store/client";
+import { Expression } from "#store/expression";
+import { operationKey, orderKey, withoutStoreAttributes } from "#store/keys";
+
+/** Operation records outlive Powertools' own records so a late retry still finds its outcome (SPEC §4: ≥ 7 days). */
+export const operationRecordDays = 30;
+const maxVersionRetries = 3;
+const maxConflictRetries = 4;
+
+
+/** Who is asking for which operation, and the fingerprint of exactly what they asked. */
+export interface OperationContext {
+  principal: Principal;
+  tool: string;
+  operationId: string;
+  fingerprint: string;
+}
+
+/** The final outcome of an operation: an HTTP status and the body the caller sees, every time. */
+export interface Outcome {
+  tool: string;
+  httpStatus: number;
+  body: Json;
+  /** True when this outcome was decided by an earlier request with the same operationId. */
+  replayed?: boolean;
+}
+
+export interface OperationRecord {
+  tool: string;
+  operationId: string;
+  fingerprint: string;
+  status: "completed" | "rejected";
+  orderId: string;
+  orderVersion?: number;
+  httpStatus: number;
+  body: Json;
+  actor: ReturnType<typeof actorOf>;
+  recordedAt: string;
+}
+
+/** The fingerprint of a request: which tool, with which validated arguments. */
+export function fingerprintOf(tool: string, args: unknown): string {
+  return createHash("sha256").update(JSON.stringify({ tool, arguments: args })).digest("base64url");
+}
+
+function rejectedBody(op: OperationContext, orderId: string, error: ToolError): Json {
+  return { ...(error.toJSON() as unknown as Json), operationId: op.operationId, status: "rejected", orderId };
+}
+
+/** Strips `undefined` so Powertools can store the outcome and the document client can write it. */
+function plain<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+function recordItem(op: OperationContext, record: Omit<OperationRecord, "tool" | "operationId" | "fingerprint" | "actor" | "recordedAt">, now: Date) {
+  return plain({
+    ...operationKey(op.principal.sub, op.operationId),
+    entity: "operation",
+    tool: op.tool,
+    operationId: op.operationId,
+    fingerprint: op.fingerprint,
+    actor: actorOf(op.principal),
+    recordedAt: now.toISOString(),
+    expiresAt: Math.floor(now.getTime() / 1000) + operationRecordDays * 86_400,
+    ...record,
+  });
+}
+
+/**
+ * The outcome already recorded under this operationId. A record made for other arguments or another tool
+ * means the id was reused: IDEMPOTENCY_KEY_REUSED, and nothing changes.
+ */
+function replayRecorded(op: OperationContext, record: Record<string, unknown>): Outcome {
+  if (record.fingerprint !== op.fingerprint) {
+    throw new IdempotencyKeyReusedError(op.operationId, op.tool, String(record.tool));
+  }
+  return { tool: String(record.tool), httpStatus: Number(record.httpStatus), body: record.body as Json, replayed: true };
+}
+
+export async function readOperationRecord(deps: StoreDeps, sub: string, operationId: string): Promise<OperationRecord | undefined> {
+  const { Item } = await deps.doc.send(
+    new GetCommand({ TableName: deps.tables.orders, Key: operationKey(sub, operationId), ConsistentRead: true }),
+  );
+  return Item ? (withoutStoreAttributes(Item) as unknown as OperationRecord) : undefined;
+}
+
+/** Records a business rejection so that it replays; if an outcome is already recorded, that one stands. */
+async function recordRejection(deps: StoreDeps, op: OperationContext, orderId: string, error: ToolError): Promise<Outcome> {
+  const body = rejectedBody(op, orderId, error);
+  try {
+    await deps.doc.send(
+      new PutCommand({
+        TableName: deps.tables.orders,
+        Item: recordItem(op, { status: "rejected", orderId, httpStatus: error.httpStatus, body }, deps.now()),
+        ConditionExpression: "attribute_not_exists(PK)",
+        ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+      }),
+    );
+  } catch (err) {
+    const existing = (err as { name?: string; Item?: Record<string, never> }).name === "ConditionalCheckFailedException" ? (err as { Item?: Record<string, never> }).Item : undefined;
+    if (existing) return replayRecorded(op, unmarshall(existing));
+    throw err;
+  }
+  return { tool: op.tool, httpStatus: error.httpStatus, body };
+}
+
+async function readOrder(deps: StoreDeps, orderId: string): Promise<Order | undefined> {
+  const { Item } = await deps.doc.send(new GetCommand({ TableName: deps.tables.orders, Key: orderKey(orderId), ConsistentRead: true }));
+  return Item ? (withoutStoreAttributes(Item) as unknown as Order) : undefined;
+}
+
+function visibleTo(principal: Principal, order: Pick<Order, "customerId"> | undefined): boolean {
+  return order !== undefined && (principal.kind === "support" || order.customerId === principal.customerId);
+}
+
+type Attempt =
+  | { kind: "committed"; outcome: Outcome }
+  | { kind: "decided"; outcome: Outcome }
+  | { kind: "rejected"; error: ToolError }
+  | { kind: "retry"; reason: "version" | "conflict" };
+
+/**
+ * Applies one change to one order as a single TransactWriteItems: the order update, conditioned on
+ * ownership, eligibility and version, together with the operation record (`attribute_not_exists`) and any
+ * linked writes. A failed transaction is diagnosed from the items as they are (ALL_OLD), ownership first,
+ * so a caller who may not access the order learns nothing about it. Business rejections are recorded and
+ * returned, never thrown, so they replay like successes.
+ */
+export async function commitOrderChange(deps: StoreDeps, op: OperationContext, change: OrderChange): Promise<Outcome> {
+  let versionRetries = 0;
+  let conflictRetries = 0;
+  for (;;) {
+    const attempt = await attemptChange(deps, op, change);
+    switch (attempt.kind) {
+      case "committed":
+      case "decided":
+        return attempt.outcome;
+      case "rejected":
+        return recordRejection(deps, op, change.orderId, attempt.error);
+      case "retry":
+        if (attempt.reason === "version" && ++versionRetries > maxVersionRetries) {
+          throw new InternalError(`Order ${change.orderId} kept changing while ${op.tool} ran; the outcome is unknown — ask get_operation_status with the same operationId, then retry it.`);
+        }
+        if (attempt.reason === "conflict" && ++conflictRetries > maxConflictRetries) {
+          throw new InternalError(`Order ${change.orderId} is busy; the outcome is unknown — ask get_operation_status with the same operationId, then retry it.`);
+        }
+        await new Promise((r) => setTimeout(r, 10 + Math.random() * 40 * conflictRetries));
+    }
+  }
+}
+
+async function attemptChange(deps: StoreDeps, op: OperationContext, change: OrderChange): Promise<Attempt> {
+  const now = deps.now();
+  let order: Order | undefined;
+  let version = change.expectedVersion;
+  if (version === undefined) {
+    order = await readOrder(deps, change.orderId);
+    // The write below re-checks everything; an order the caller cannot see still goes through it, so that
+    // an operation already recorded under this id is found rather than answered afresh.
+    version = visibleTo(op.principal, order) && order ? order.version : 0;
+  }
+  const committedVersion = version + 1;
+  const plan = change.plan({ committedVersion, now, order });
+
+  const expr = new Expression();
+  const conditions = [
+    "attribute_exists(PK)",
+    ...(op.principal.kind === "customer" ? [expr.equals("customerId", op.principal.customerId)] : []),
+    expr.oneOf("status", change.rule.allowedStatuses),
+    expr.equals("version", version),
+    ...(plan.conditions?.(expr) ?? []),
+  ];
+  const activity = plain({ at: now.toISOString(), tool: op.tool, operationId: op.operationId, actor: actorOf(op.principal), ...plan.activity });
+  const sets = [
+    `${expr.name("version")} = ${expr.value(committedVersion)}`,
+    `${expr.name("updatedAt")} = ${expr.value(now.toISOString())}`,
+    `${expr.name("activity")} = list_append(if_not_exists(${expr.name("activity")}, ${expr.value([])}), ${expr.value([activity])})`,
+    ...Object.entries(plan.set).map(([attribute, value]) => `${expr.name(attribute)} = ${expr.value(value)}`),
+  ];
+  const body: Json = plain({ operationId: op.operationId, status: "completed", orderId: change.orderId, orderVersion: committedVersion, ...plan.result });
+  const linked = plan.linkedWrites ?? [];
+
+  try {
+    await deps.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: deps.tables.orders,
+              Key: orderKey(change.orderId),
+              UpdateExpression: `SET ${sets.join(", ")}`,
+              ConditionExpression: conditions.join(" AND "),
+              ...expr.attributes(),
+              ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+            },
+          },
+          {
+            Put: {
+              TableName: deps.tables.orders,
+              Item: recordItem(op, { status: "completed", orderId: change.orderId, orderVersion: committedVersion, httpStatus: 200, body }, now),
+              ConditionExpression: "attribute_not_exists(PK)",
+              ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+            },
+          },
+          ...linked.map((w) => transactItem(deps, w)),
+        ],
+      }),
+    );
+    return { kind: "committed", outcome: { tool: op.tool, httpStatus: 200, body } };
+  } catch (err) {
+    if (!(err instanceof TransactionCanceledException)) throw err;
+    return diagnose(op, change, version, linked, err);
+  }
+}
+
+/** A linked write in the transaction's shape, returning the item as it was if its condition fails. */
+function transactItem(deps: StoreDeps, { write }: LinkedWrite) {
+  const TableName = deps.tables.orders;
+  const common = { TableName, ReturnValuesOnConditionCheckFailure: "ALL_OLD" as const, ConditionExpression: write.condition, ...(write.names ? { ExpressionAttributeNames: write.names } : {}) };
+  switch (write.kind) {
+    case "update":
+      return { Update: { ...common, Key: write.key, UpdateExpression: write.update, ExpressionAttributeValues: write.values } };
+    case "conditionCheck":
+      return { ConditionCheck: { ...common, Key: write.key, ExpressionAttributeValues: write.values } };
+    case "put":
+      return { Put: { ...common, Item: write.item } };
+  }
+}
+
+function diagnose(op: OperationContext, change: OrderChange, version: number, linked: LinkedWrite[], err: TransactionCanceledException): Attempt {
+  const reasons = err.CancellationReasons ?? [];
+  const failed = (i: number) => reasons[i]?.Code === "ConditionalCheckFailed";
+  // The document client does not unmarshall the items that come back with a cancellation.
+  const current = (i: number) => {
+    const item = reasons[i]?.Item;
+    return item ? unmarshall(item as Parameters<typeof unmarshall>[0]) : undefined;
+  };
+
+  if (failed(1)) {
+    const record = current(1);
+    if (record) return { kind: "decided", outcome: replayRecorded(op, record) };
+  }
+  if (reasons.some((r) => r.Code === "TransactionConflict")) return { kind: "retry", reason: "conflict" };
+  if (failed(0)) {
+    const order = current(0) as Order | undefined;
+    if (!visibleTo(op.principal, order) || !order) return { kind: "rejected", error: new OrderNotFoundError(change.orderId) };
+    const ineligible = change.rule.rejection(order.status);
+    if (ineligible) return { kind: "rejected", error: new NotEligibleError(ineligible.message, ineligible.reason, order.status) };
+    const explained = change.explain?.(order);
+    if (explained) return { kind: "rejected", error: explained };
+    if (order.version !== version) {
+      if (change.expectedVersion === undefined) return { kind: "retry", reason: "version" };
+      return { kind: "rejected", error: new VersionConflictError(change.orderId, version, order.version) };
+    }
+    throw new InternalError(`Order ${change.orderId} refused the change for a reason not yet explained; the outcome is unknown — ask get_operation_status with the same operationId.`);
+  }
+  for (const [i, write] of linked.entries()) {
+    if (failed(i + 2)) return { kind: "rejected", error: write.explain(current(i + 2)) };
+  }
+  throw new InternalError(`The change to order ${change.orderId} was cancelled (${reasons.map((r) => r.Code).join(", ")}); the outcome is unknown — ask get_operation_status with the same operationId.`);
+}

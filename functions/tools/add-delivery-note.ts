@@ -1,0 +1,6 @@
+import { addDeliveryNote } from "#core/add-delivery-note";
+import type { StoreDeps } from "#store/client";
+import { changeTool, lazyHandler } from "#tools/handler";
+
+export const createHandler = (deps: StoreDeps) => changeTool(deps, "add_delivery_note", addDeliveryNote);
+export const handler = lazyHandler(createHandler);

@@ -1,0 +1,78 @@
+import type { Context } from "aws-lambda";
+import type { z } from "zod";
+import { type ToolName, toolNamed } from "#catalog/tools";
+import { parseArguments } from "#catalog/validate";
+import type { Json, OrderChange } from "#core/change";
+import { type Principal, principalFromClaims } from "#core/principal";
+import { depsFromEnv, type StoreDeps } from "#store/client";
+import { idempotentOperations } from "#store/idempotency";
+import { commitOrderChange, fingerprintOf } from "#store/operations";
+import { errorResponse, type HttpEvent, type HttpResult, jsonResponse, readBody } from "#tools/http";
+
+export type ToolHandler = (event: HttpEvent, context: Context) => Promise<HttpResult>;
+
+/** A handler whose dependencies are made on first use, once per execution environment. */
+export function lazyHandler(create: (deps: StoreDeps) => ToolHandler): ToolHandler {
+  let handler: ToolHandler | undefined;
+  return (event, context) => {
+    handler ??= create(depsFromEnv());
+    return handler(event, context);
+  };
+}
+
+function principalOf(event: HttpEvent, tool: ToolName): Principal {
+  const jwt = event.requestContext?.authorizer?.jwt;
+  return principalFromClaims(jwt?.claims, jwt?.scopes ?? undefined, toolNamed(tool).scope);
+}
+
+/** Reads a tool's arguments: the JSON body, or for GET routes the path parameters. */
+function argumentsOf(event: HttpEvent): unknown {
+  return event.requestContext?.http?.method === "GET" ? { ...(event.pathParameters ?? {}) } : readBody(event);
+}
+
+/**
+ * A reading tool: principal → validated arguments → use case → 200 with its result.
+ * The principal comes first, so an unauthenticated caller learns nothing about the arguments either.
+ */
+export function readTool<A>(
+  deps: StoreDeps,
+  name: ToolName,
+  run: (deps: StoreDeps, args: A, principal: Principal) => Promise<{ statusCode?: number; body: Json }>,
+): ToolHandler {
+  const schema = toolNamed(name).input as z.ZodType<A>;
+  return async (event) => {
+    try {
+      const principal = principalOf(event, name);
+      const args = parseArguments(schema, name, argumentsOf(event));
+      const { statusCode = 200, body } = await run(deps, args, principal);
+      return jsonResponse(statusCode, body);
+    } catch (error) {
+      return errorResponse(error, name, false);
+    }
+  };
+}
+
+/**
+ * A changing tool: principal → validated arguments → Powertools idempotency keyed by principal and
+ * operationId → one transaction that applies the use case's change with its operation record.
+ * A replayed outcome carries `Idempotent-Replayed: true`.
+ */
+export function changeTool<A extends { operationId: string }>(
+  deps: StoreDeps,
+  name: ToolName,
+  toChange: (args: A, principal: Principal) => OrderChange,
+): ToolHandler {
+  const schema = toolNamed(name).input as z.ZodType<A>;
+  const runOnce = idempotentOperations(deps, name);
+  return async (event, context) => {
+    try {
+      const principal = principalOf(event, name);
+      const args = parseArguments(schema, name, argumentsOf(event));
+      const op = { principal, tool: name, operationId: args.operationId, fingerprint: fingerprintOf(name, args) };
+      const outcome = await runOnce(context, op, () => commitOrderChange(deps, op, toChange(args, principal)));
+      return jsonResponse(outcome.httpStatus, outcome.body, outcome.replayed ? { "idempotent-replayed": "true" } : {});
+    } catch (error) {
+      return errorResponse(error, name, true);
+    }
+  };
+}

@@ -1,0 +1,51 @@
+import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2 } from "aws-lambda";
+import { InternalError, InvalidInputError, ToolError } from "#core/errors";
+import { logger } from "#tools/logger";
+
+export type HttpEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
+export type HttpResult = APIGatewayProxyStructuredResultV2;
+
+/** SPEC §2: request bodies are JSON objects of at most 16 KiB. */
+export const maxBodyBytes = 16 * 1024;
+
+export function jsonResponse(statusCode: number, body: unknown, headers: Record<string, string> = {}): HttpResult {
+  return {
+    statusCode,
+    headers: { "content-type": "application/json", "cache-control": "no-store", ...headers },
+    body: JSON.stringify(body),
+  };
+}
+
+/** The request body as JSON; a missing, oversized or malformed body is INVALID_INPUT with an issue that says so. */
+export function readBody(event: HttpEvent): unknown {
+  const raw = event.body === undefined || event.body === null ? "" : event.isBase64Encoded ? Buffer.from(event.body, "base64").toString("utf8") : event.body;
+  const bytes = Buffer.byteLength(raw, "utf8");
+  if (bytes > maxBodyBytes) {
+    throw new InvalidInputError([{ path: "", message: `The body is ${bytes} bytes; the limit is ${maxBodyBytes} bytes (16 KiB). Send only the tool's arguments.` }]);
+  }
+  if (raw.trim() === "") {
+    throw new InvalidInputError([{ path: "", message: "The body is empty; send the tool's arguments as a JSON object." }]);
+  }
+  try {
+    return JSON.parse(raw);
+  } catch (error) {
+    throw new InvalidInputError([
+      { path: "", message: `The body is not valid JSON (${(error as Error).message}); send the tool's arguments as a JSON object.` },
+    ]);
+  }
+}
+
+/** The one place errors become responses: a ToolError is its own body; anything else is INTERNAL and logged. */
+export function errorResponse(error: unknown, tool: string, changing: boolean): HttpResult {
+  if (error instanceof ToolError) {
+    if (error.httpStatus >= 500) logger.error("tool failed", { tool, error });
+    return jsonResponse(error.httpStatus, error.toJSON());
+  }
+  logger.error("unexpected error", { tool, error: error as Error });
+  const internal = new InternalError(
+    changing
+      ? `Something went wrong while ${tool} ran, and its outcome is unknown — ask get_operation_status with the same operationId, then resend the identical request if it did not take effect.`
+      : `Something went wrong while ${tool} ran. Retry the request.`,
+  );
+  return jsonResponse(internal.httpStatus, internal.toJSON());
+}
