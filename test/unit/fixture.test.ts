@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { fixtureItems, parseFixture } from "#store/fixture";
+import { testFixture } from "#test/support/fixture";
+
+describe("fixture validation", () => {
+  it("accepts the SPEC §6 example", () => {
+    const fixture = parseFixture(testFixture());
+    expect(fixture.orders).toHaveLength(testFixture().orders?.length ?? 0);
+  });
+
+  it("names the first bad entry by collection, position and id", () => {
+    const input = testFixture();
+    (input.orders?.[2] as Record<string, unknown>).status = "lost";
+    (input.orders?.[4] as Record<string, unknown>).currency = "pounds";
+    expect(() => parseFixture(input)).toThrow(/orders\[2\] \(SU-10003\) field status/);
+  });
+
+  it("names an unknown field rather than dropping it", () => {
+    const input = testFixture();
+    (input.customers?.[1] as Record<string, unknown>).phone = "123";
+    expect(() => parseFixture(input)).toThrow(/customers\[1\] \(C-2002\).*phone/);
+  });
+
+  it("refuses an order whose customer or seller is not in the file", () => {
+    const input = testFixture();
+    (input.orders?.[1] as Record<string, unknown>).sellerId = "SLR-404";
+    expect(() => parseFixture(input)).toThrow("orders[1] (SU-10002): seller SLR-404 is not in sellers");
+  });
+
+  it("refuses a delivered order without a delivery time", () => {
+    const input = testFixture();
+    (input.orders?.[4] as Record<string, unknown>).deliveredAt = null;
+    expect(() => parseFixture(input)).toThrow(/orders\[4\] \(SU-10005\) field deliveredAt: deliveredAt is set exactly when the status is delivered/);
+  });
+
+  it("stores orders with their keys and index keys, keeping internal fields for the store only", () => {
+    const items = fixtureItems(parseFixture(testFixture()));
+    const order = items.find((i) => i.PK === "ORDER#SU-10001");
+    expect(order).toMatchObject({ SK: "ORDER", GSI1PK: "CUSTOMER#C-1001", GSI1SK: "2026-11-20T09:12:00Z#SU-10001", orderId: "SU-10001", sellerName: "Ashcombe Furniture", internal: { warehouseRoutingCode: "W3-B" } });
+    expect(items.find((i) => i.PK === "CUSTOMER#C-2002")).toMatchObject({ GSI2PK: "EMAIL#ben@example.com" });
+  });
+});
