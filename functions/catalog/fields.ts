@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { checkFreeText, type TextRules } from "#core/text";
 
 /** Field schemas shared by several tools; each carries the description the catalogue publishes. */

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod";
 import { deliveryNoteRules } from "#core/text";
 import { customerText, expectedVersion, freeText, operationId, orderId, orderVersion } from "#catalog/fields";
 

@@ -1,5 +1,5 @@
 import { BatchWriteCommand } from "@aws-sdk/lib-dynamodb";
-import { z } from "zod";
+import * as z from "zod";
 import { orderStatuses, sellerTypes } from "#core/order";
 import type { StoreDeps } from "#store/client";
 import { customerIndexKeys, customerKey, orderIndexKeys, orderKey, pickupSlotKey, policyKey, sellerKey, stockKey } from "#store/keys";

@@ -1,0 +1,9 @@
+#!/usr/bin/env node
+import { App } from "aws-cdk-lib";
+import { buildOrderTools } from "#lib/app";
+
+// Context (`-c key=value`): stage, deletionProtection, logLevel, hourlyCap, jwtIssuer + jwtAudience, and the
+// rest listed in lib/config.ts and docs/deploy.md.
+const app = new App();
+buildOrderTools(app);
+app.synth();

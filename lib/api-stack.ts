@@ -1,0 +1,215 @@
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from "aws-cdk-lib";
+import { AccessLogFormat } from "aws-cdk-lib/aws-apigateway";
+import { HttpApi, HttpMethod, type HttpRoute, HttpStage, LogGroupLogDestination } from "aws-cdk-lib/aws-apigatewayv2";
+import { HttpJwtAuthorizer } from "aws-cdk-lib/aws-apigatewayv2-authorizers";
+import { HttpLambdaIntegration } from "aws-cdk-lib/aws-apigatewayv2-integrations";
+import { Alarm, ComparisonOperator, type IMetric, MathExpression, TreatMissingData } from "aws-cdk-lib/aws-cloudwatch";
+import { SnsAction } from "aws-cdk-lib/aws-cloudwatch-actions";
+import type { ITable } from "aws-cdk-lib/aws-dynamodb";
+import type { IFunction } from "aws-cdk-lib/aws-lambda";
+import { LogGroup } from "aws-cdk-lib/aws-logs";
+import { type ITopic, Topic } from "aws-cdk-lib/aws-sns";
+import { NagSuppressions } from "cdk-nag";
+import type { Construct } from "constructs";
+import { type ToolDefinition, type ToolRoute, tools as registry } from "#catalog/tools";
+import type { Scope } from "#core/principal";
+import { ordersTable, tableEnv } from "#store/table-design";
+import { CognitoAuth } from "#lib/cognito-auth";
+import type { OrderToolsConfig } from "#lib/config";
+import { ToolFunction } from "#lib/tool-function";
+
+export interface ApiStackProps extends StackProps {
+  tables: { orders: ITable; idempotency: ITable };
+  config: OrderToolsConfig;
+  /** The tool registry; tests pass a longer one to show that a new entry is all a new tool needs. */
+  tools?: readonly ToolDefinition[];
+}
+
+/** Who may call a route. Every route of this API says so explicitly. */
+export type RouteAccess =
+  /** A verified token that carries this scope (the tools, SPEC §2). */
+  | { kind: "scope"; scope: Scope }
+  /** A verified token; the handler checks each tool's scope itself (POST /v1/mcp). */
+  | { kind: "token" }
+  /** Anyone (GET /v1/tools, GET /v1/openapi.json); the reason becomes the cdk-nag APIG4 suppression. */
+  | { kind: "public"; reason: string };
+
+const pascal = (name: string) => name.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase());
+
+/**
+ * The stateless half: an HTTP API with a JWT authorizer, and one function per tool in the registry with
+ * exactly its routes, scope and DynamoDB grants. Adding a tool to `functions/catalog/tools.ts` adds its
+ * function, routes, grants and alarms here with no other edit.
+ */
+export class ApiStack extends Stack {
+  readonly api: HttpApi;
+  readonly stage: HttpStage;
+  readonly authorizer: HttpJwtAuthorizer;
+  readonly auth?: CognitoAuth;
+  readonly toolFunctions = new Map<string, ToolFunction>();
+  private readonly alarmTopic?: ITopic;
+  private readonly config: OrderToolsConfig;
+
+  constructor(scope: Construct, id: string, props: ApiStackProps) {
+    super(scope, id, props);
+    const { config, tables } = props;
+    this.config = config;
+    const removalPolicy = config.deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    this.alarmTopic = config.alarmTopicArn ? Topic.fromTopicArn(this, "AlarmTopic", config.alarmTopicArn) : undefined;
+
+    // Identity: an existing provider from context, or a Cognito user pool made here.
+    let issuer: string;
+    let audience: string[];
+    if (config.jwt) {
+      ({ issuer, audience } = config.jwt);
+    } else {
+      this.auth = new CognitoAuth(this, "Auth", {
+        stage: config.stage,
+        callbackUrls: config.authCallbackUrls,
+        ...(config.authDomainPrefix ? { domainPrefix: config.authDomainPrefix } : {}),
+        supportServiceClient: config.supportServiceClient,
+        removalPolicy,
+        deletionProtection: config.deletionProtection,
+        logLevel: config.logLevel,
+        logRetention: config.logRetention,
+      });
+      ({ issuer, audience } = this.auth);
+      this.alarmOnFunction("PreTokenGeneration", this.auth.trigger);
+    }
+    this.authorizer = new HttpJwtAuthorizer("Jwt", issuer, { jwtAudience: audience });
+
+    this.api = new HttpApi(this, "Api", {
+      description: `order-tools (${config.stage}): domain-shaped order tools for AI agents`,
+      // The default stage is made below, where throttling and access logs can be set on it.
+      createDefaultStage: false,
+    });
+    const accessLogs = new LogGroup(this, "AccessLogs", { retention: config.logRetention, removalPolicy });
+    this.stage = new HttpStage(this, "DefaultStage", {
+      httpApi: this.api,
+      stageName: "$default",
+      autoDeploy: true,
+      throttle: config.throttle,
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(accessLogs),
+        format: AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: "$context.requestId",
+            requestTime: "$context.requestTime",
+            sourceIp: "$context.identity.sourceIp",
+            routeKey: "$context.routeKey",
+            status: "$context.status",
+            responseLength: "$context.responseLength",
+            responseLatency: "$context.responseLatency",
+            integrationLatency: "$context.integrationLatency",
+            integrationError: "$context.integrationErrorMessage",
+            authorizerError: "$context.authorizer.error",
+            sub: "$context.authorizer.claims.sub",
+          }),
+        ),
+      },
+    });
+
+    const tools: readonly ToolDefinition[] = props.tools ?? registry;
+    const indexNames = new Set<string>(ordersTable.indexes.map((i) => i.indexName));
+    for (const tool of tools) {
+      const unknown = (tool.access.ordersIndexes ?? []).filter((name) => !indexNames.has(name));
+      if (unknown.length) throw new Error(`Tool ${tool.name} queries ${unknown.join(", ")}, which the orders table does not have.`);
+
+      const fn = new ToolFunction(this, `Tool${pascal(tool.name)}`, {
+        entry: tool.entry,
+        description: `order-tools ${tool.name}`,
+        logLevel: config.logLevel,
+        logRetention: config.logRetention,
+        logRemovalPolicy: removalPolicy,
+        environment: {
+          [tableEnv.orders]: tables.orders.tableName,
+          [tableEnv.idempotency]: tables.idempotency.tableName,
+          ORDER_TOOLS_HOURLY_CAP: String(config.hourlyCap),
+        },
+      });
+      fn.grantTable(tables.orders, tool.access.orders, tool.access.ordersIndexes ?? []);
+      fn.grantTable(tables.idempotency, tool.access.idempotency);
+      this.addFunctionRoutes(pascal(tool.name), fn.function, tool.routes, { kind: "scope", scope: tool.scope });
+      this.alarmOnFunction(pascal(tool.name), fn);
+      this.toolFunctions.set(tool.name, fn);
+    }
+
+    // Extension point — the routes of SPEC §2 that are not tools. When their handlers exist, give each a
+    // ToolFunction (no table grants: they publish the registry) and call addFunctionRoutes:
+    //   GET /v1/tools, GET /v1/openapi.json  → { kind: "public", reason: "..." }  (static, describe the API)
+    //   POST /v1/mcp                         → { kind: "token" }  (the MCP handler checks each tool's scope)
+
+    this.alarm5xxRate();
+    new CfnOutput(this, "ApiUrl", { key: "ApiUrl", value: this.stage.url });
+  }
+
+  /** Routes one function at `routes`, each with the access given; every call states who may call. */
+  addFunctionRoutes(id: string, fn: IFunction, routes: readonly ToolRoute[], access: RouteAccess): HttpRoute[] {
+    const integration = new HttpLambdaIntegration(`${id}Integration`, fn);
+    return routes.flatMap((route) => {
+      const created = this.api.addRoutes({
+        path: route.path,
+        methods: [HttpMethod[route.method]],
+        integration,
+        ...(access.kind === "public" ? {} : { authorizer: this.authorizer }),
+        ...(access.kind === "scope" ? { authorizationScopes: [access.scope] } : {}),
+      });
+      if (access.kind === "public") {
+        for (const r of created) NagSuppressions.addResourceSuppressions(r, [{ id: "AwsSolutions-APIG4", reason: access.reason }]);
+      }
+      return created;
+    });
+  }
+
+  private alarm(id: string, description: string, metric: IMetric, threshold: number, evaluationPeriods = 1, datapointsToAlarm = 1): Alarm {
+    const alarm = new Alarm(this, id, {
+      alarmDescription: description,
+      metric,
+      threshold,
+      evaluationPeriods,
+      datapointsToAlarm,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    if (this.alarmTopic) alarm.addAlarmAction(new SnsAction(this.alarmTopic));
+    return alarm;
+  }
+
+  private alarmOnFunction(id: string, fn: ToolFunction): void {
+    const period = Duration.minutes(5);
+    this.alarm(
+      `${id}Errors`,
+      `${fn.function.node.path}: invocations failed (uncaught error or timeout). Its log group has the stack trace.`,
+      fn.function.metricErrors({ period, statistic: "Sum" }),
+      1,
+    );
+    this.alarm(
+      `${id}Throttles`,
+      `${fn.function.node.path}: invocations were throttled; the account's concurrency is exhausted.`,
+      fn.function.metricThrottles({ period, statistic: "Sum" }),
+      1,
+    );
+  }
+
+  /** 5xx as a share of all requests, so a quiet hour with one failure and a busy one with many read alike. */
+  private alarm5xxRate(): void {
+    const period = Duration.minutes(5);
+    const rate = new MathExpression({
+      expression: "IF(requests > 0, 100 * errors / requests, 0)",
+      usingMetrics: {
+        errors: this.api.metricServerError({ period, statistic: "Sum" }),
+        requests: this.api.metricCount({ period, statistic: "Sum" }),
+      },
+      period,
+      label: "5xx rate (%)",
+    });
+    this.alarm(
+      "Api5xxRate",
+      `order-tools (${this.config.stage}): at least 5% of requests ended in 5xx in 2 of the last 3 five-minute periods. The access log's integrationError and the functions' Errors alarms say where.`,
+      rate,
+      5,
+      3,
+      2,
+    );
+  }
+}

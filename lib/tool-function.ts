@@ -1,0 +1,122 @@
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Duration, type RemovalPolicy } from "aws-cdk-lib";
+import type { ITable } from "aws-cdk-lib/aws-dynamodb";
+import { PolicyStatement, Role, ServicePrincipal } from "aws-cdk-lib/aws-iam";
+import { Architecture, Runtime } from "aws-cdk-lib/aws-lambda";
+import { type BundlingOptions, LogLevel as EsbuildLogLevel, NodejsFunction, OutputFormat } from "aws-cdk-lib/aws-lambda-nodejs";
+import { LogGroup, type RetentionDays } from "aws-cdk-lib/aws-logs";
+import { NagSuppressions } from "cdk-nag";
+import { Construct } from "constructs";
+import type { DynamoAction } from "#catalog/access";
+
+/** The repository root: entries, the lock file and esbuild's working directory are all relative to it. */
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+/**
+ * How every function is bundled, locally with the project's esbuild (there is no Docker fallback to rely on).
+ * - ESM, minified, with external source maps that `--enable-source-maps` applies to stack traces.
+ * - `@aws-sdk/*` stays external: the nodejs22.x runtime ships SDK v3, and bundling it would triple each
+ *   bundle (about 330 KB more) and slow cold starts. Powertools and zod are bundled.
+ * - The banner gives CommonJS dependencies inside an ESM bundle a `require` to call.
+ */
+export const bundling: BundlingOptions = {
+  format: OutputFormat.ESM,
+  target: "node22",
+  mainFields: ["module", "main"],
+  minify: true,
+  sourceMap: true,
+  sourcesContent: false,
+  externalModules: ["@aws-sdk/*"],
+  banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
+  logLevel: EsbuildLogLevel.WARNING,
+};
+
+export interface ToolFunctionProps {
+  /** The handler module relative to the repository root; it exports `handler`. */
+  entry: string;
+  description: string;
+  logLevel: string;
+  logRetention: RetentionDays;
+  /** What happens to the log group when the stack goes: RETAIN in production, DESTROY for throw-away stages. */
+  logRemovalPolicy: RemovalPolicy;
+  environment?: Record<string, string>;
+  timeout?: Duration;
+  memorySize?: number;
+}
+
+/**
+ * One Lambda function of this service with the defaults they all share: nodejs22.x on arm64, source maps,
+ * its own log group with retention, the Powertools environment, and a role of its own that starts with
+ * nothing but writing to that log group. DynamoDB access is added with `grantTable`, action by action.
+ */
+export class ToolFunction extends Construct {
+  readonly function: NodejsFunction;
+  readonly role: Role;
+  readonly logGroup: LogGroup;
+
+  constructor(scope: Construct, id: string, props: ToolFunctionProps) {
+    super(scope, id);
+
+    this.logGroup = new LogGroup(this, "Logs", { retention: props.logRetention, removalPolicy: props.logRemovalPolicy });
+
+    // An explicit role instead of AWSLambdaBasicExecutionRole: that managed policy may write to any log group.
+    this.role = new Role(this, "Role", {
+      assumedBy: new ServicePrincipal("lambda.amazonaws.com"),
+      description: `${props.description}: its own log group and the DynamoDB actions it calls`,
+    });
+    this.logGroup.grantWrite(this.role);
+
+    this.function = new NodejsFunction(this, "Function", {
+      entry: join(repoRoot, props.entry),
+      handler: "handler",
+      projectRoot: repoRoot,
+      depsLockFilePath: join(repoRoot, "package-lock.json"),
+      runtime: Runtime.NODEJS_22_X,
+      architecture: Architecture.ARM_64,
+      memorySize: props.memorySize ?? 512,
+      // A tool makes at most a read, one transaction and Powertools' writes; 10 s is generous and still
+      // well inside API Gateway's 30 s integration timeout, so a stuck call ends as a 5xx we alarm on.
+      timeout: props.timeout ?? Duration.seconds(10),
+      description: props.description,
+      role: this.role,
+      logGroup: this.logGroup,
+      bundling,
+      environment: {
+        NODE_OPTIONS: "--enable-source-maps",
+        POWERTOOLS_SERVICE_NAME: "order-tools",
+        POWERTOOLS_LOG_LEVEL: props.logLevel,
+        ...props.environment,
+      },
+    });
+    // The role's policy must exist before the function can be invoked successfully.
+    this.function.node.addDependency(this.role);
+
+    NagSuppressions.addResourceSuppressions(this.function, [
+      {
+        id: "AwsSolutions-L1",
+        reason:
+          "nodejs22.x is the runtime this service is specified, built and tested for (Node 22 features, Powertools 2.x support); moving to a newer runtime is a deliberate upgrade with its own test run, not a synth-time default.",
+      },
+    ]);
+  }
+
+  /**
+   * Allows exactly `actions` on exactly this table's ARN, and `dynamodb:Query` on the named indexes'
+   * ARNs when indexes are given. Nothing is widened: no wildcard action, no Scan, no `index/*`.
+   */
+  grantTable(table: ITable, actions: readonly DynamoAction[], indexes: readonly string[] = []): void {
+    const unique = [...new Set(actions)];
+    if (unique.length > 0) {
+      this.role.addToPrincipalPolicy(new PolicyStatement({ actions: unique, resources: [table.tableArn] }));
+    }
+    if (indexes.length > 0) {
+      if (!unique.includes("dynamodb:Query")) {
+        throw new Error(`${this.node.path}: indexes ${indexes.join(", ")} are listed but dynamodb:Query is not; an index can only be queried.`);
+      }
+      this.role.addToPrincipalPolicy(
+        new PolicyStatement({ actions: ["dynamodb:Query"], resources: indexes.map((name) => `${table.tableArn}/index/${name}`) }),
+      );
+    }
+  }
+}

@@ -1,0 +1,97 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { App } from "aws-cdk-lib";
+import { Annotations, Template } from "aws-cdk-lib/assertions";
+import type { ToolDefinition } from "#catalog/tools";
+import { type OrderToolsStacks, buildOrderTools } from "#lib/app";
+
+/**
+ * The deployment as the infra tests see it, synthesized once per test file and option set.
+ *
+ * Synthesis is what costs: real bundling runs esbuild once per function (about a second each), and CDK's
+ * built-in CloudFormation validation about five seconds. Template assertions need neither, so by default
+ * bundling is skipped (`aws:cdk:bundling-stacks: []`) and the validation is off; `npx cdk synth` in CI
+ * runs both. The bundle-budget test asks for `bundle: true` and gets the real assets.
+ */
+export interface Synthesized extends OrderToolsStacks {
+  app: App;
+  outdir: string;
+  dataTemplate: Template;
+  apiTemplate: Template;
+  dataAnnotations: Annotations;
+  apiAnnotations: Annotations;
+}
+
+export interface SynthOptions {
+  context?: Record<string, unknown>;
+  bundle?: boolean;
+  tools?: readonly ToolDefinition[];
+}
+
+const outdirs: string[] = [];
+
+/** Removes every assembly this file synthesized; call from the test file's `afterAll`. */
+export function removeSynthesizedOutput(): void {
+  for (const dir of outdirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  shared.clear();
+}
+
+export function synthesize(options: SynthOptions = {}): Synthesized {
+  const outdir = mkdtempSync(join(tmpdir(), "order-tools-cdk-"));
+  outdirs.push(outdir);
+  const app = new App({
+    outdir,
+    builtinCloudFormationValidation: false,
+    context: { ...(options.bundle ? {} : { "aws:cdk:bundling-stacks": [] }), ...options.context },
+  });
+  const stacks = buildOrderTools(app, options.tools ? { tools: options.tools } : {});
+  app.synth();
+  return {
+    ...stacks,
+    app,
+    outdir,
+    dataTemplate: Template.fromStack(stacks.data),
+    apiTemplate: Template.fromStack(stacks.api),
+    dataAnnotations: Annotations.fromStack(stacks.data),
+    apiAnnotations: Annotations.fromStack(stacks.api),
+  };
+}
+
+const shared = new Map<string, Synthesized>();
+
+/** The same synthesized app for every test in a file that asks with the same options. */
+export function synthesized(options: Omit<SynthOptions, "tools"> = {}): Synthesized {
+  const key = JSON.stringify(options);
+  let result = shared.get(key);
+  if (!result) {
+    result = synthesize(options);
+    shared.set(key, result);
+  }
+  return result;
+}
+
+type Resources = Record<string, { Type: string; Properties: Record<string, any>; DeletionPolicy?: string }>;
+
+export function resourcesOf(template: Template, type: string): Resources {
+  return template.findResources(type) as Resources;
+}
+
+/** A function's logical id → the tool it serves, from the description the stack gives it. */
+export function toolFunctions(template: Template): Map<string, { logicalId: string; properties: Record<string, any> }> {
+  const byTool = new Map<string, { logicalId: string; properties: Record<string, any> }>();
+  for (const [logicalId, resource] of Object.entries(resourcesOf(template, "AWS::Lambda::Function"))) {
+    const match = /^order-tools ([a-z_]+)$/.exec(String(resource.Properties.Description ?? ""));
+    if (match?.[1]) byTool.set(match[1], { logicalId, properties: resource.Properties });
+  }
+  return byTool;
+}
+
+/** Every policy statement attached to the role with this logical id. */
+export function statementsOfRole(template: Template, roleLogicalId: string): Array<{ Action: string | string[]; Resource: unknown; Effect: string }> {
+  return Object.values(resourcesOf(template, "AWS::IAM::Policy"))
+    .filter((policy) => (policy.Properties.Roles as unknown[]).some((r) => JSON.stringify(r) === JSON.stringify({ Ref: roleLogicalId })))
+    .flatMap((policy) => policy.Properties.PolicyDocument.Statement);
+}
+
+export const asList = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);

@@ -1,0 +1,59 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, symlinkSync } from "node:fs";
+import { builtinModules } from "node:module";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tools } from "#catalog/tools";
+import { type Bundle, bundleBudgetBytes, bundlesOf } from "#lib/bundles";
+import { repoRoot } from "#lib/tool-function";
+import { removeSynthesizedOutput, synthesized } from "#test/infra/app";
+
+/** The deployed bundles: the API stack synthesized once with real esbuild bundling. */
+let bundles: Bundle[];
+
+beforeAll(() => {
+  const { outdir, apiTemplate } = synthesized({ bundle: true });
+  bundles = bundlesOf(outdir, apiTemplate.toJSON());
+  // `@aws-sdk/*` is external (the Lambda runtime provides it); the project's copy stands in for it here.
+  const modules = join(outdir, "node_modules");
+  if (!existsSync(modules)) symlinkSync(join(repoRoot, "node_modules"), modules, "dir");
+}, 120_000);
+afterAll(removeSynthesizedOutput);
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+describe("function bundles", () => {
+  it("bundles one function per tool, plus the token trigger", () => {
+    expect(bundles.map((b) => b.name)).toEqual(expect.arrayContaining(tools.map((t) => `order-tools ${t.name}`)));
+    expect(bundles).toHaveLength(tools.length + 1);
+  });
+
+  it(`keeps every bundle within ${kb(bundleBudgetBytes)} minified`, () => {
+    const over = bundles.filter((b) => b.bytes > bundleBudgetBytes).map((b) => `${b.name}: ${kb(b.bytes)}`);
+    expect(over, `over the ${kb(bundleBudgetBytes)} budget (see \`npm run bench\` for the breakdown)`).toEqual([]);
+  });
+
+  it("ships an ESM bundle with a source map, and imports nothing at run time but Node built-ins and the runtime's AWS SDK", () => {
+    const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
+    for (const bundle of bundles) {
+      expect(existsSync(`${bundle.file}.map`), `${bundle.name} source map`).toBe(true);
+      const code = readFileSync(bundle.file, "utf8");
+      // Static `import … from "x"`, bare `import "x"` and dynamic `import("x")`, as esbuild writes them.
+      const specifiers = [...code.matchAll(/\bimport\s*(?:\(\s*|[\w$*{},\s]+?from\s*)?["']([^"'\n]+)["']/g)].map((m) => m[1]!);
+      const foreign = specifiers.filter((s) => !builtins.has(s) && !s.startsWith("@aws-sdk/"));
+      expect(foreign, bundle.name).toEqual([]);
+    }
+  });
+
+  it("loads in a fresh Node process and exports a handler function", () => {
+    for (const bundle of bundles) {
+      const script = `const m = await import(${JSON.stringify(pathToFileURL(bundle.file).href)}); if (typeof m.handler !== "function") process.exit(3);`;
+      const result = spawnSync(process.execPath, ["--enable-source-maps", "--input-type=module", "-e", script], {
+        encoding: "utf8",
+        env: { PATH: process.env.PATH ?? "", AWS_REGION: "eu-west-1", ORDERS_TABLE: "t", IDEMPOTENCY_TABLE: "t", POWERTOOLS_LOG_LEVEL: "SILENT" },
+      });
+      expect(result.status, `${bundle.name}: ${result.stderr}`).toBe(0);
+    }
+  });
+});
