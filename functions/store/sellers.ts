@@ -1,0 +1,44 @@
+import { BatchGetCommand } from "@aws-sdk/lib-dynamodb";
+import { defaultPolicies, type ReturnPolicy, resolvePolicy, type Seller, supplementRef } from "#core/policy";
+import type { StoreDeps } from "#store/client";
+import { policyKey, sellerKey, withoutStoreAttributes } from "#store/keys";
+
+export interface SellerWithPolicy {
+  seller: Seller;
+  policy: ReturnPolicy;
+}
+
+/** How long a seller and its resolved policy are served from memory: reads may lag a change by this much. */
+export const sellerCacheMs = 60_000;
+
+const caches = new WeakMap<StoreDeps, Map<string, { at: number; value: SellerWithPolicy | undefined }>>();
+
+/**
+ * The seller and the policy that applies to its orders, in one BatchGetItem (seller, its supplement and both
+ * defaults), cached per execution environment for `sellerCacheMs`. Reads only: a write that depends on the
+ * seller's status states it as a condition in its own transaction.
+ */
+export async function sellerWithPolicy(deps: StoreDeps, sellerId: string): Promise<SellerWithPolicy | undefined> {
+  let cache = caches.get(deps);
+  if (!cache) caches.set(deps, (cache = new Map()));
+  const hit = cache.get(sellerId);
+  const now = Date.now();
+  if (hit && now - hit.at < sellerCacheMs) return hit.value;
+
+  const keys = [sellerKey(sellerId), policyKey(supplementRef(sellerId)), policyKey(defaultPolicies.sundry.ref), policyKey(defaultPolicies.marketplace.ref)];
+  const { Responses } = await deps.doc.send(new BatchGetCommand({ RequestItems: { [deps.tables.orders]: { Keys: keys } } }));
+  const items = (Responses?.[deps.tables.orders] ?? []).map((item) => ({ pk: item.PK as string, value: withoutStoreAttributes(item) }));
+  const find = (pk: string) => items.find((i) => i.pk === pk)?.value;
+
+  const seller = find(sellerKey(sellerId).PK) as unknown as Seller | undefined;
+  const value = seller && {
+    seller: { id: seller.id, name: seller.name, type: seller.type, status: seller.status },
+    policy: resolvePolicy(
+      seller,
+      find(policyKey(supplementRef(sellerId)).PK) as unknown as ReturnPolicy | undefined,
+      find(policyKey(defaultPolicies[seller.type].ref).PK) as unknown as ReturnPolicy | undefined,
+    ),
+  };
+  cache.set(sellerId, { at: now, value });
+  return value;
+}
