@@ -63,3 +63,8 @@ export function actorOf(principal: Principal): { kind: Principal["kind"]; sub: s
     ? { kind: "customer", sub: principal.sub, customerId: principal.customerId }
     : { kind: "support", sub: principal.sub };
 }
+
+/** Whether the principal may see an order at all: support any order, a customer only their own. */
+export function mayAccessOrder(principal: Principal, order: { customerId: string }): boolean {
+  return principal.kind === "support" || order.customerId === principal.customerId;
+}

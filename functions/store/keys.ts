@@ -3,6 +3,8 @@
  * builds a PK or SK by hand.
  */
 
+import { idDigitsIndexes } from "#store/table-design";
+
 export interface ItemKey {
   PK: string;
   SK: string;
@@ -13,6 +15,9 @@ export const customerKey = (customerId: string): ItemKey => ({ PK: `CUSTOMER#${c
 export const sellerKey = (sellerId: string): ItemKey => ({ PK: `SELLER#${sellerId}`, SK: "SELLER" });
 export const policyKey = (ref: string): ItemKey => ({ PK: `POLICY#${ref}`, SK: "POLICY" });
 export const stockKey = (sku: string): ItemKey => ({ PK: `STOCK#${sku}`, SK: "STOCK" });
+
+/** A customer's recent changes, counted against the hourly cap. */
+export const rateKey = (customerId: string): ItemKey => ({ PK: `RATE#${customerId}`, SK: "RATE" });
 
 /** All pickup slots share one partition, sorted by date, so one Query finds the next dates with capacity. */
 export const pickupSlotsPartition = "PICKUP";
@@ -27,11 +32,32 @@ export const operationKey = (sub: string, operationId: string): ItemKey => ({
   SK: "OPERATION",
 });
 
-/** GSI keys an order carries: the byCustomer index lists a customer's orders newest first. */
+/**
+ * GSI keys an order carries: the byCustomer index lists a customer's orders newest first; the id-digits
+ * indexes find it by any three consecutive digits of its id. Every writer of a new order spreads these.
+ */
 export const orderIndexKeys = (order: { customerId: string; placedAt: string; orderId: string }) => ({
-  GSI1PK: `CUSTOMER#${order.customerId}`,
+  GSI1PK: customerOrdersPartition(order.customerId),
   GSI1SK: `${order.placedAt}#${order.orderId}`,
+  ...orderIdDigitsKeys(order.orderId),
 });
+
+/** The byCustomer partition of one customer's orders. */
+export const customerOrdersPartition = (customerId: string) => `CUSTOMER#${customerId}`;
+
+/** The partition of the id-digits indexes that holds orders with these three digits at the index's position. */
+export const idDigitsPartition = (digits: string) => `DIGITS#${digits}`;
+
+/** GSI3PK, GSI4PK, GSI5PK: the three digits at each position of the id's five (see idDigitsIndexes). */
+export const orderIdDigitsKeys = (orderId: string): Record<(typeof idDigitsIndexes)[number]["partitionKey"], string> => {
+  const digits = orderId.replace(/^SU-/, "");
+  return Object.fromEntries(
+    idDigitsIndexes.map((index) => [index.partitionKey, idDigitsPartition(digits.slice(index.firstDigit, index.firstDigit + 3))]),
+  ) as Record<(typeof idDigitsIndexes)[number]["partitionKey"], string>;
+};
+
+/** The customer id in a customer item's key, as the KEYS_ONLY byEmail index returns it. */
+export const customerIdOfKey = (key: { PK: string }): string => key.PK.replace(/^CUSTOMER#/, "");
 
 export const customerIndexKeys = (customer: { email: string }) => ({
   GSI2PK: `EMAIL#${customer.email.toLowerCase()}`,
@@ -39,7 +65,7 @@ export const customerIndexKeys = (customer: { email: string }) => ({
 });
 
 /** Attributes the store keeps for itself; never part of a domain object. */
-export const storeAttributes = ["PK", "SK", "GSI1PK", "GSI1SK", "GSI2PK", "GSI2SK", "entity", "expiresAt"] as const;
+export const storeAttributes = ["PK", "SK", "GSI1PK", "GSI1SK", "GSI2PK", "GSI2SK", "GSI3PK", "GSI4PK", "GSI5PK", "entity", "expiresAt"] as const;
 
 export function withoutStoreAttributes<T extends Record<string, unknown>>(item: T): Omit<T, (typeof storeAttributes)[number]> {
   const copy: Record<string, unknown> = { ...item };

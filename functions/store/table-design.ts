@@ -22,6 +22,42 @@ export interface TableDesign extends KeyDesign {
   readonly indexes: readonly IndexDesign[];
 }
 
+/** What a search result is made from; the id-digits indexes project only these attributes of an order. */
+export const orderSummaryAttributes = [
+  "orderId",
+  "customerId",
+  "sellerId",
+  "sellerName",
+  "status",
+  "placedAt",
+  "deliveredAt",
+  "currency",
+  "items",
+  "charges",
+] as const;
+
+/**
+ * The id-digits indexes: orders by the three digits at one position of their five-digit id (`firstDigit`
+ * 0-based), so search_orders finds a half-remembered id fragment of 3+ digits wherever it sits, with no Scan.
+ *
+ * Why this shape: a fragment of 3–5 digits starts with three digits at position 0, 1 or 2 of the id. One index
+ * per position, keyed `DIGITS#<ddd>` and sorted like byCustomer (GSI1SK = <placedAt>#<orderId>, the same
+ * attribute), finds every order that contains it with at most three Queries sent in parallel, each filtered
+ * by the whole fragment, newest first. A partition never holds more than 100 orders (that many five-digit
+ * ids share three digits at one position), so none runs hot or long.
+ * Chosen over inverted-index items (one item per 3-, 4- and 5-digit substring, six per order): those would
+ * have to be written in the same transaction as every order, and either copy the fields a change moves
+ * (status, deliveredAt — stale after each change) or cost a second round trip to read the orders. Index
+ * attributes live on the order item itself, so DynamoDB keeps them current, and every writer that uses
+ * `orderIndexKeys` (keys.ts) gets them. The projection is the summary only: `internal`, activity and the rest
+ * are not copied. Deploying: CloudFormation adds one GSI per table update, so an existing table takes three.
+ */
+export const idDigitsIndexes = [
+  { indexName: "byIdDigits1to3", partitionKey: "GSI3PK", firstDigit: 0 },
+  { indexName: "byIdDigits2to4", partitionKey: "GSI4PK", firstDigit: 1 },
+  { indexName: "byIdDigits3to5", partitionKey: "GSI5PK", firstDigit: 2 },
+] as const;
+
 /**
  * Single-table design for everything the order domain holds: orders (with items, charges, delivery,
  * activity, returns), customers, sellers, policies, stock, pickup slots and operation records.
@@ -37,6 +73,8 @@ export const ordersTable = {
     { indexName: "byCustomer", partitionKey: "GSI1PK", sortKey: "GSI1SK", projection: "ALL" },
     // Customer records by e-mail address: GSI2PK = EMAIL#<lower-case address>.
     { indexName: "byEmail", partitionKey: "GSI2PK", sortKey: "GSI2SK", projection: "KEYS_ONLY" },
+    // Orders by three digits of their id, one index per position: GSI3PK/GSI4PK/GSI5PK = DIGITS#<ddd>, GSI1SK.
+    ...idDigitsIndexes.map(({ indexName, partitionKey }) => ({ indexName, partitionKey, sortKey: "GSI1SK", projection: orderSummaryAttributes })),
   ],
 } as const satisfies TableDesign;
 

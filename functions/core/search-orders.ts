@@ -1,0 +1,122 @@
+import { orderIdDigits, type OrderSummary, type SearchOrdersInput, type SearchOrdersOutput } from "#catalog/read-schemas";
+import { addDays } from "#core/days";
+import { InvalidInputError } from "#core/errors";
+import { totalCents } from "#core/get-order";
+import type { Order } from "#core/order";
+import { mayAccessOrder, type Principal } from "#core/principal";
+
+/** The stored fields a search result is made from (the indexes project exactly these). */
+export type OrderSummaryRecord = Pick<Order, "orderId" | "customerId" | "sellerId" | "status" | "placedAt" | "deliveredAt" | "currency"> & {
+  items: { title: string }[];
+  charges: { cents: number }[];
+  /** Denormalised onto the order when it is written; the seller is read only when it is missing. */
+  sellerName?: string;
+};
+
+/** Days, both included, as YYYY-MM-DD. */
+export interface DayRange {
+  from: string;
+  to: string;
+}
+
+/** Orders newest first (by placedAt, then id), read lazily so a search stops as soon as it has enough. */
+export type OrderStream = AsyncIterable<OrderSummaryRecord>;
+
+/** Where search_orders finds candidates; the store implements each with an index, never a Scan. */
+export interface OrderSearchSource {
+  orderById(orderId: string): Promise<OrderSummaryRecord | undefined>;
+  customerIdsWithEmail(email: string): Promise<string[]>;
+  ordersOfCustomer(customerId: string, placed: DayRange | undefined): OrderStream;
+  /** One stream per place the digits may sit in a five-digit id; together they hold every order containing them. */
+  ordersWithIdDigits(digits: string, placed: DayRange | undefined): OrderStream[];
+  sellerName(sellerId: string): Promise<string | undefined>;
+}
+
+/**
+ * search_orders — which order is the person talking about, from a fragment.
+ * Input: email, orderId (full id or 3+ digits, anywhere in the id), dateRange on placed or delivered days;
+ * criteria combine. limit 1–20. Output: matching orders newest first, and whether the limit cut them off.
+ * Primary course: a customer searches their own orders (one Query of their partition); support searches by
+ * e-mail (the e-mail's customer, then that customer's orders) or by id digits (the id-digits indexes).
+ * A full id is one GetItem. Alternatives: support with neither email nor orderId → INVALID_INPUT (no bulk
+ * listing by date); a customer naming someone else's e-mail or order id simply finds nothing of theirs.
+ */
+export async function searchOrders(source: OrderSearchSource, input: SearchOrdersInput, principal: Principal): Promise<SearchOrdersOutput> {
+  const digits = input.orderId === undefined ? undefined : orderIdDigits(input.orderId);
+  if (principal.kind === "support" && input.email === undefined && digits === undefined) {
+    throw new InvalidInputError([
+      {
+        path: "",
+        message:
+          "Searching all customers' orders needs an email or an orderId (the full id or 3+ of its digits): a date range alone would list everyone's orders. Add the customer's e-mail address or the part of the order id they remember; keep dateRange to narrow it.",
+      },
+    ]);
+  }
+  const range = input.dateRange && { from: input.dateRange.from, to: input.dateRange.to };
+  const placed = input.dateRange?.dateField === "placed" ? range : undefined;
+  const matches = (order: OrderSummaryRecord) =>
+    mayAccessOrder(principal, order) &&
+    (digits === undefined || order.orderId.slice(3).includes(digits)) &&
+    (input.dateRange === undefined || onDayWithin(input.dateRange.dateField === "placed" ? order.placedAt : order.deliveredAt, input.dateRange));
+  const want = input.limit + 1;
+
+  let found: OrderSummaryRecord[];
+  if (digits?.length === 5) {
+    // A full id: one GetItem; the e-mail, if given too, must be the order's customer's.
+    const [order, owners] = await Promise.all([source.orderById(`SU-${digits}`), input.email === undefined ? undefined : source.customerIdsWithEmail(input.email)]);
+    found = order && matches(order) && (!owners || owners.includes(order.customerId)) ? [order] : [];
+  } else if (principal.kind === "customer") {
+    // Only ever the caller's own partition. An e-mail that is not theirs matches none of their orders.
+    const [owners, own] = await Promise.all([
+      input.email === undefined ? undefined : source.customerIdsWithEmail(input.email),
+      take(source.ordersOfCustomer(principal.customerId, placed), matches, want),
+    ]);
+    found = !owners || owners.includes(principal.customerId) ? own : [];
+  } else if (input.email !== undefined) {
+    const owners = await source.customerIdsWithEmail(input.email);
+    found = (await Promise.all(owners.map((customerId) => take(source.ordersOfCustomer(customerId, placed), matches, want)))).flat();
+  } else {
+    found = (await Promise.all(source.ordersWithIdDigits(digits as string, placed).map((stream) => take(stream, matches, want)))).flat();
+  }
+
+  const ordered = newestFirst(found);
+  const page = ordered.slice(0, input.limit);
+  return { orders: await Promise.all(page.map((order) => summaryOf(source, order))), truncated: ordered.length > input.limit };
+}
+
+/** Whether a timestamp's UTC day lies in the range, both ends included. Null (not delivered yet) never does. */
+export function onDayWithin(timestamp: string | null, range: DayRange): boolean {
+  // ISO timestamps compare as strings: every moment of `to` sorts before the day after it.
+  return timestamp !== null && timestamp >= range.from && timestamp < addDays(range.to, 1);
+}
+
+/** Distinct orders, newest placed first; the id breaks ties so the order is stable. */
+export function newestFirst(orders: OrderSummaryRecord[]): OrderSummaryRecord[] {
+  const unique = new Map(orders.map((o) => [o.orderId, o]));
+  return [...unique.values()].sort((a, b) => (a.placedAt === b.placedAt ? b.orderId.localeCompare(a.orderId) : b.placedAt.localeCompare(a.placedAt)));
+}
+
+/** The first `count` matches of a stream; stops reading (and paging) as soon as it has them. */
+export async function take(stream: OrderStream, matches: (order: OrderSummaryRecord) => boolean, count: number): Promise<OrderSummaryRecord[]> {
+  const taken: OrderSummaryRecord[] = [];
+  if (count <= 0) return taken;
+  for await (const order of stream) {
+    if (!matches(order)) continue;
+    taken.push(order);
+    if (taken.length >= count) break;
+  }
+  return taken;
+}
+
+async function summaryOf(source: OrderSearchSource, order: OrderSummaryRecord): Promise<OrderSummary> {
+  return {
+    orderId: order.orderId,
+    status: order.status,
+    placedAt: order.placedAt,
+    deliveredAt: order.deliveredAt ?? null,
+    sellerName: order.sellerName ?? (await source.sellerName(order.sellerId)) ?? order.sellerId,
+    itemTitles: order.items.slice(0, 3).map((item) => item.title),
+    totalCents: totalCents(order),
+    currency: order.currency,
+  };
+}

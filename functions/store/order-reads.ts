@@ -1,0 +1,102 @@
+import { GetCommand, QueryCommand, type QueryCommandInput } from "@aws-sdk/lib-dynamodb";
+import type { GetOrderInput, SearchOrdersInput } from "#catalog/read-schemas";
+import type { Json } from "#core/change";
+import { addDays } from "#core/days";
+import { getOrder, type OrderReader } from "#core/get-order";
+import type { Order } from "#core/order";
+import type { Principal } from "#core/principal";
+import { type DayRange, type OrderSearchSource, type OrderStream, type OrderSummaryRecord, searchOrders } from "#core/search-orders";
+import type { StoreDeps } from "#store/client";
+import { Expression } from "#store/expression";
+import { customerIdOfKey, customerIndexKeys, customerOrdersPartition, idDigitsPartition, orderKey, withoutStoreAttributes } from "#store/keys";
+import { sellerWithPolicy } from "#store/sellers";
+import { idDigitsIndexes, orderSummaryAttributes } from "#store/table-design";
+
+/** Items per Query page: a customer's orders, or one id-digits partition (≤ 100 orders), in one request. */
+const pageSize = 100;
+
+/**
+ * get_order against the store. Warm, one request: a consistent GetItem of the order (its version is what the
+ * next change will be conditioned on), with the seller and its resolved policy from sellerWithPolicy's 60 s
+ * cache. Cold, two sequential: then one BatchGetItem fetches seller, supplement and defaults.
+ */
+export async function getOrderFromStore(deps: StoreDeps, input: GetOrderInput, principal: Principal): Promise<{ body: Json }> {
+  return { body: (await getOrder(orderReader(deps), input, principal, deps.now())) as unknown as Json };
+}
+
+/** search_orders against the store: GetItem for a full id, otherwise Queries of the indexes; never a Scan. */
+export async function searchOrdersInStore(deps: StoreDeps, input: SearchOrdersInput, principal: Principal): Promise<{ body: Json }> {
+  return { body: (await searchOrders(orderSearchSource(deps), input, principal)) as unknown as Json };
+}
+
+export function orderReader(deps: StoreDeps): OrderReader {
+  return {
+    async order(orderId) {
+      const { Item } = await deps.doc.send(new GetCommand({ TableName: deps.tables.orders, Key: orderKey(orderId), ConsistentRead: true }));
+      return Item ? (withoutStoreAttributes(Item) as unknown as Order) : undefined;
+    },
+    sellerWithPolicy: (sellerId) => sellerWithPolicy(deps, sellerId),
+  };
+}
+
+export function orderSearchSource(deps: StoreDeps): OrderSearchSource {
+  const summary = new Expression();
+  const projection = orderSummaryAttributes.map((attribute) => summary.name(attribute)).join(", ");
+
+  /** Newest-first pages of one index partition, placed days narrowed by the sort key where given. */
+  function queryIndex(indexName: string, partitionKey: string, partition: string, placed: DayRange | undefined): OrderStream {
+    const expr = new Expression();
+    const keyCondition = [`${expr.name(partitionKey)} = ${expr.value(partition)}`];
+    // GSI1SK is <placedAt>#<orderId>: every key of day `to` sorts below the day after it.
+    if (placed) keyCondition.push(`${expr.name("GSI1SK")} BETWEEN ${expr.value(placed.from)} AND ${expr.value(addDays(placed.to, 1))}`);
+    return queryPages(deps, {
+      TableName: deps.tables.orders,
+      IndexName: indexName,
+      KeyConditionExpression: keyCondition.join(" AND "),
+      ProjectionExpression: projection,
+      ExpressionAttributeNames: { ...expr.names, ...summary.names },
+      ExpressionAttributeValues: expr.values,
+      ScanIndexForward: false,
+      Limit: pageSize,
+    });
+  }
+
+  return {
+    async orderById(orderId) {
+      const { Item } = await deps.doc.send(
+        new GetCommand({ TableName: deps.tables.orders, Key: orderKey(orderId), ProjectionExpression: projection, ExpressionAttributeNames: summary.names }),
+      );
+      return Item as OrderSummaryRecord | undefined;
+    },
+    async customerIdsWithEmail(email) {
+      const expr = new Expression();
+      const { Items } = await deps.doc.send(
+        new QueryCommand({
+          TableName: deps.tables.orders,
+          IndexName: "byEmail",
+          KeyConditionExpression: `${expr.name("GSI2PK")} = ${expr.value(customerIndexKeys({ email }).GSI2PK)}`,
+          ...expr.attributes(),
+        }),
+      );
+      return (Items ?? []).map((item) => customerIdOfKey(item as { PK: string }));
+    },
+    ordersOfCustomer: (customerId, placed) => queryIndex("byCustomer", "GSI1PK", customerOrdersPartition(customerId), placed),
+    ordersWithIdDigits(digits, placed) {
+      // A fragment of n digits can start at positions 0 … 5 − n; its first three digits are the partition there.
+      return idDigitsIndexes
+        .filter((index) => index.firstDigit <= 5 - digits.length)
+        .map((index) => queryIndex(index.indexName, index.partitionKey, idDigitsPartition(digits.slice(0, 3)), placed));
+    },
+    sellerName: async (sellerId) => (await sellerWithPolicy(deps, sellerId))?.seller.name,
+  };
+}
+
+/** The items of a Query, page after page, fetched only as they are consumed. */
+async function* queryPages(deps: StoreDeps, input: QueryCommandInput): AsyncGenerator<OrderSummaryRecord> {
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await deps.doc.send(new QueryCommand({ ...input, ...(ExclusiveStartKey ? { ExclusiveStartKey } : {}) }));
+    for (const item of page.Items ?? []) yield item as OrderSummaryRecord;
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+}

@@ -1,0 +1,6 @@
+import { searchOrdersInStore } from "#store/order-reads";
+import type { StoreDeps } from "#store/client";
+import { lazyHandler, readTool } from "#tools/handler";
+
+export const createHandler = (deps: StoreDeps) => readTool(deps, "search_orders", searchOrdersInStore);
+export const handler = lazyHandler(createHandler);
