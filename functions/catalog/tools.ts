@@ -1,6 +1,8 @@
 import type { z } from "zod";
 import { type TableAccess, idempotencyActions } from "#catalog/access";
 import * as schemas from "#catalog/schemas";
+import * as compoundSchemas from "#catalog/compound-schemas";
+import * as readSchemas from "#catalog/read-schemas";
 import { type Scope, scopes } from "#core/principal";
 
 export interface ToolRoute {
@@ -31,6 +33,38 @@ const changeActions = ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateI
 
 export const tools = [
   {
+    name: "search_orders",
+    description:
+      "Find which order someone means from what they remember: their e-mail address, the order id or any 3+ consecutive digits of it, and/or a range of days (at most 92) on which it was placed or delivered. Criteria combine. Returns up to 20 orders newest first, each with status, dates, seller, the first item titles and the total, and says when more matched. Customers find only their own orders; a caller acting for any customer must give an e-mail or id digits.",
+    kind: "read",
+    scope: scopes.read,
+    input: readSchemas.searchOrdersInput,
+    output: readSchemas.searchOrdersOutput,
+    annotations: { readOnlyHint: true },
+    entry: "functions/tools/search-orders.ts",
+    routes: [{ method: "POST", path: "/v1/tools/search_orders" }],
+    // GetItem: a full id. Query: the indexes below. BatchGetItem: a seller's name, only if an order lacks it.
+    access: {
+      orders: ["dynamodb:GetItem", "dynamodb:Query", "dynamodb:BatchGetItem"],
+      ordersIndexes: ["byCustomer", "byEmail", "byIdDigits1to3", "byIdDigits2to4", "byIdDigits3to5"],
+      idempotency: [],
+    },
+  },
+  {
+    name: "get_order",
+    description:
+      "Everything on one order in a single call: status and version, items (descriptions marked with who wrote them), every charge as charged, the seller and its status, the return policy that applies with the last day a return may start, delivery with carrier tracking and the customer's note, returns started, and which changing tools the caller could use on it now. Text the seller or customer wrote is returned as data inside a wrapper naming its origin.",
+    kind: "read",
+    scope: scopes.read,
+    input: readSchemas.getOrderInput,
+    output: readSchemas.getOrderOutput,
+    annotations: { readOnlyHint: true },
+    entry: "functions/tools/get-order.ts",
+    routes: [{ method: "POST", path: "/v1/tools/get_order" }],
+    // GetItem: the order. BatchGetItem: seller, supplement and default policies, cached for 60 s.
+    access: { orders: ["dynamodb:GetItem", "dynamodb:BatchGetItem"], idempotency: [] },
+  },
+  {
     name: "cancel_order",
     description:
       "Cancel an order that has not shipped (status placed, processing or dispatching). Send a new operationId per intended cancellation and the same one when retrying it; expectedVersion is optional, since eligibility is checked when the cancellation is written. A shipped order cannot be cancelled: start_return applies once it is delivered.",
@@ -56,6 +90,44 @@ export const tools = [
     routes: [{ method: "POST", path: "/v1/tools/add_delivery_note" }],
     // expectedVersion is required, so the change itself reads nothing first; GetItem serves the reuse diagnosis.
     access: { orders: changeActions, idempotency: idempotencyActions },
+  },
+  {
+    name: "start_return",
+    description:
+      "Start a return of delivered items in one step: checks that the order is delivered, that today is within the seller's return window and that each item is on the order and not yet returned; issues a return label; books a carrier pickup on pickupDate (or the earliest day from tomorrow on), taking the next day with capacity when that one is full; and notes the return on the order's activity. All or nothing. Allowed for suspended sellers. expectedVersion is optional: eligibility is checked when the return is written.",
+    kind: "change",
+    scope: scopes.write,
+    input: compoundSchemas.startReturnInput,
+    output: compoundSchemas.startReturnOutput,
+    annotations: { idempotentHint: true },
+    entry: "functions/tools/start-return.ts",
+    routes: [{ method: "POST", path: "/v1/tools/start_return" }],
+    // GetItem: the order (its seller and items) and the reuse diagnosis. BatchGetItem: seller and policies
+    // (cached 60 s). Query: the pickup slots' own partition, no index. UpdateItem: order and slot.
+    // ConditionCheckItem: the order, when the return is refused for want of a slot or an unknown item.
+    access: {
+      orders: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:ConditionCheckItem"],
+      idempotency: idempotencyActions,
+    },
+  },
+  {
+    name: "offer_replacement",
+    description:
+      "Replace a delivered item that arrived damaged, was missing or was the wrong one, in one step: reserves stock of the same product and adds a replacement line (at no charge) to the order. Allowed on delivered orders within the seller's return window, once per item, and not for an item being returned. A suspended seller cannot send replacements; start_return still works then. Needs the order's current version from get_order.",
+    kind: "change",
+    scope: scopes.write,
+    input: compoundSchemas.offerReplacementInput,
+    output: compoundSchemas.offerReplacementOutput,
+    annotations: { idempotentHint: true },
+    entry: "functions/tools/offer-replacement.ts",
+    routes: [{ method: "POST", path: "/v1/tools/offer_replacement" }],
+    // GetItem: the order (its seller and the item's SKU) and the reuse diagnosis. BatchGetItem: seller and
+    // policies (cached 60 s). UpdateItem: order and stock. ConditionCheckItem: the seller is active; the order,
+    // when an unknown item is refused.
+    access: {
+      orders: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:ConditionCheckItem"],
+      idempotency: idempotencyActions,
+    },
   },
   {
     name: "get_operation_status",

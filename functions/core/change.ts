@@ -19,7 +19,12 @@ export interface LinkedWrite {
     | { kind: "update"; key: Record<string, string>; update: string; condition: string; values: Record<string, unknown>; names?: Record<string, string> }
     | { kind: "conditionCheck"; key: Record<string, string>; condition: string; values: Record<string, unknown>; names?: Record<string, string> }
     | { kind: "put"; item: Record<string, unknown>; condition: string; names?: Record<string, string> };
-  explain(current: Record<string, unknown> | undefined): ToolError;
+  /**
+   * What the failed condition means, from the item as it is now: a rejection, or `"replan"` when the write lost
+   * a race that planning again can avoid (e.g. another caller took the last unit of a pickup slot, and the plan
+   * has another candidate). The plan is then made again with `replans` one higher; it decides when to stop.
+   */
+  explain(current: Record<string, unknown> | undefined): ToolError | "replan";
 }
 
 /** What a change writes, for the order version it will commit. */
@@ -33,6 +38,24 @@ export interface ChangePlan {
   linkedWrites?: LinkedWrite[];
   /** The tool's own fields of the success body. */
   result: Json;
+  /**
+   * Why the order refused this plan's conditions, from the order as it is now, in the change's own words (it
+   * may name items and dates the status rule cannot). Asked after ownership and before the status rule;
+   * undefined falls through to the status rule, then the version.
+   */
+  explain?(order: Order): ToolError | undefined;
+}
+
+/**
+ * A change that cannot go ahead for a reason outside the order as read (no pickup capacity left, an item the
+ * order does not have). Nothing is written but the rejection's operation record, in one transaction with a
+ * ConditionCheck of everything the order itself must satisfy (ownership, status rule, version, `conditions`):
+ * if that check fails, its diagnosis is the outcome instead, so the order's own rejections come first.
+ */
+export interface Refusal {
+  refusal: ToolError;
+  conditions?: ChangePlan["conditions"];
+  explain?: ChangePlan["explain"];
 }
 
 /**
@@ -43,8 +66,14 @@ export interface OrderChange {
   orderId: string;
   /** The caller's expectedVersion. When absent, one consistent read supplies the version to condition on. */
   expectedVersion?: number;
+  /** Read the order before planning even when expectedVersion is given (the plan needs its seller or items). */
+  readsOrder?: boolean;
   rule: StatusRule;
   /** Explains a failed order condition that the status rule does not, from the order as it is. */
   explain?(order: Order): ToolError | undefined;
-  plan(input: { committedVersion: number; now: Date; order?: Order }): ChangePlan;
+  /**
+   * `order` is the order as read, and only when the caller may access it. `replans` counts the times a linked
+   * write asked to plan again within this operation. A plan may need I/O (a policy, pickup slots): it may be async.
+   */
+  plan(input: { committedVersion: number; now: Date; order?: Order; replans: number }): ChangePlan | Refusal | Promise<ChangePlan | Refusal>;
 }

@@ -2,10 +2,11 @@ import { createHash } from "node:crypto";
 import { TransactionCanceledException } from "@aws-sdk/client-dynamodb";
 import { GetCommand, PutCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";
-import type { ChangePlan, Json, LinkedWrite, OrderChange } from "#core/change";
+import type { ChangePlan, Json, LinkedWrite, OrderChange, Refusal } from "#core/change";
 import {
   IdempotencyKeyReusedError,
   InternalError,
+  InvalidInputError,
   NotEligibleError,
   OrderNotFoundError,
   type ToolError,
@@ -21,6 +22,8 @@ import { operationKey, orderKey, withoutStoreAttributes } from "#store/keys";
 export const operationRecordDays = 30;
 const maxVersionRetries = 3;
 const maxConflictRetries = 4;
+/** A safety bound only: each plan decides itself how often it plans again (start_return: once). */
+const maxReplans = 3;
 
 
 /** Who is asking for which operation, and the fingerprint of exactly what they asked. */
@@ -132,7 +135,7 @@ type Attempt =
   | { kind: "committed"; outcome: Outcome }
   | { kind: "decided"; outcome: Outcome }
   | { kind: "rejected"; error: ToolError }
-  | { kind: "retry"; reason: "version" | "conflict" };
+  | { kind: "retry"; reason: "version" | "conflict" | "replan" };
 
 /**
  * Applies one change to one order as a single TransactWriteItems: the order update, conditioned on
@@ -144,8 +147,9 @@ type Attempt =
 export async function commitOrderChange(deps: StoreDeps, op: OperationContext, change: OrderChange): Promise<Outcome> {
   let versionRetries = 0;
   let conflictRetries = 0;
+  let replans = 0;
   for (;;) {
-    const attempt = await attemptChange(deps, op, change);
+    const attempt = await attemptChange(deps, op, change, replans);
     switch (attempt.kind) {
       case "committed":
       case "decided":
@@ -153,6 +157,10 @@ export async function commitOrderChange(deps: StoreDeps, op: OperationContext, c
       case "rejected":
         return recordRejection(deps, op, change.orderId, attempt.error);
       case "retry":
+        if (attempt.reason === "replan") {
+          if (++replans > maxReplans) throw new InternalError(`The change to order ${change.orderId} could not be planned; the outcome is unknown — ask get_operation_status with the same operationId.`);
+          continue;
+        }
         if (attempt.reason === "version" && ++versionRetries > maxVersionRetries) {
           throw new InternalError(`Order ${change.orderId} kept changing while ${op.tool} ran; the outcome is unknown — ask get_operation_status with the same operationId, then retry it.`);
         }
@@ -164,18 +172,28 @@ export async function commitOrderChange(deps: StoreDeps, op: OperationContext, c
   }
 }
 
-async function attemptChange(deps: StoreDeps, op: OperationContext, change: OrderChange): Promise<Attempt> {
+async function attemptChange(deps: StoreDeps, op: OperationContext, change: OrderChange, replans: number): Promise<Attempt> {
   const now = deps.now();
   let order: Order | undefined;
   let version = change.expectedVersion;
-  if (version === undefined) {
-    order = await readOrder(deps, change.orderId);
+  if (version === undefined || change.readsOrder) {
+    const read = await readOrder(deps, change.orderId);
     // The write below re-checks everything; an order the caller cannot see still goes through it, so that
-    // an operation already recorded under this id is found rather than answered afresh.
-    version = visibleTo(op.principal, order) && order ? order.version : 0;
+    // an operation already recorded under this id is found rather than answered afresh. The plan never sees it.
+    order = visibleTo(op.principal, read) ? read : undefined;
+    version ??= order?.version ?? 0;
   }
   const committedVersion = version + 1;
-  const plan = change.plan({ committedVersion, now, order });
+  let plan: ChangePlan | Refusal;
+  try {
+    plan = await change.plan({ committedVersion, now, order, replans });
+  } catch (error) {
+    // An argument judged against the present (a pickup date that has since passed) is no reason to hide an
+    // outcome already recorded under this operationId: a late retry replays it.
+    const record = error instanceof InvalidInputError ? await readOperationRecord(deps, op.principal.sub, op.operationId) : undefined;
+    if (record) return { kind: "decided", outcome: replayRecorded(op, record as unknown as Record<string, unknown>) };
+    throw error;
+  }
 
   const expr = new Expression();
   const conditions = [
@@ -185,6 +203,7 @@ async function attemptChange(deps: StoreDeps, op: OperationContext, change: Orde
     expr.equals("version", version),
     ...(plan.conditions?.(expr) ?? []),
   ];
+  if ("refusal" in plan) return refuse(deps, op, change, version, plan, conditions, expr, now);
   const activity = plain({ at: now.toISOString(), tool: op.tool, operationId: op.operationId, actor: actorOf(op.principal), ...plan.activity });
   const sets = [
     `${expr.name("version")} = ${expr.value(committedVersion)}`,
@@ -224,7 +243,41 @@ async function attemptChange(deps: StoreDeps, op: OperationContext, change: Orde
     return { kind: "committed", outcome: { tool: op.tool, httpStatus: 200, body } };
   } catch (err) {
     if (!(err instanceof TransactionCanceledException)) throw err;
-    return diagnose(op, change, version, linked, err);
+    return diagnose(op, change, version, plan, linked, err);
+  }
+}
+
+/** Records a plan's refusal, in one transaction with a check that the order meets everything else it must. */
+async function refuse(deps: StoreDeps, op: OperationContext, change: OrderChange, version: number, plan: Refusal, conditions: string[], expr: Expression, now: Date): Promise<Attempt> {
+  const body = rejectedBody(op, change.orderId, plan.refusal);
+  try {
+    await deps.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            ConditionCheck: {
+              TableName: deps.tables.orders,
+              Key: orderKey(change.orderId),
+              ConditionExpression: conditions.join(" AND "),
+              ...expr.attributes(),
+              ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+            },
+          },
+          {
+            Put: {
+              TableName: deps.tables.orders,
+              Item: recordItem(op, { status: "rejected", orderId: change.orderId, httpStatus: plan.refusal.httpStatus, body }, now),
+              ConditionExpression: "attribute_not_exists(PK)",
+              ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+            },
+          },
+        ],
+      }),
+    );
+    return { kind: "committed", outcome: { tool: op.tool, httpStatus: plan.refusal.httpStatus, body } };
+  } catch (err) {
+    if (!(err instanceof TransactionCanceledException)) throw err;
+    return diagnose(op, change, version, plan, [], err);
   }
 }
 
@@ -242,7 +295,7 @@ function transactItem(deps: StoreDeps, { write }: LinkedWrite) {
   }
 }
 
-function diagnose(op: OperationContext, change: OrderChange, version: number, linked: LinkedWrite[], err: TransactionCanceledException): Attempt {
+function diagnose(op: OperationContext, change: OrderChange, version: number, plan: ChangePlan | Refusal, linked: LinkedWrite[], err: TransactionCanceledException): Attempt {
   const reasons = err.CancellationReasons ?? [];
   const failed = (i: number) => reasons[i]?.Code === "ConditionalCheckFailed";
   // The document client does not unmarshall the items that come back with a cancellation.
@@ -259,6 +312,8 @@ function diagnose(op: OperationContext, change: OrderChange, version: number, li
   if (failed(0)) {
     const order = current(0) as Order | undefined;
     if (!visibleTo(op.principal, order) || !order) return { kind: "rejected", error: new OrderNotFoundError(change.orderId) };
+    const planned = plan.explain?.(order);
+    if (planned) return { kind: "rejected", error: planned };
     const ineligible = change.rule.rejection(order.status);
     if (ineligible) return { kind: "rejected", error: new NotEligibleError(ineligible.message, ineligible.reason, order.status) };
     const explained = change.explain?.(order);
@@ -270,7 +325,10 @@ function diagnose(op: OperationContext, change: OrderChange, version: number, li
     throw new InternalError(`Order ${change.orderId} refused the change for a reason not yet explained; the outcome is unknown — ask get_operation_status with the same operationId.`);
   }
   for (const [i, write] of linked.entries()) {
-    if (failed(i + 2)) return { kind: "rejected", error: write.explain(current(i + 2)) };
+    if (failed(i + 2)) {
+      const explained = write.explain(current(i + 2));
+      return explained === "replan" ? { kind: "retry", reason: "replan" } : { kind: "rejected", error: explained };
+    }
   }
   throw new InternalError(`The change to order ${change.orderId} was cancelled (${reasons.map((r) => r.Code).join(", ")}); the outcome is unknown — ask get_operation_status with the same operationId.`);
 }

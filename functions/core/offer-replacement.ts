@@ -1,0 +1,135 @@
+import type { OfferReplacementInput } from "#catalog/compound-schemas";
+import type { ChangePlan, ConditionParts, LinkedWrite, OrderChange, Refusal } from "#core/change";
+import { dayOf } from "#core/days";
+import { offerReplacementRule } from "#core/eligibility";
+import { InternalError, NotEligibleError, OrderNotFoundError, OutOfStockError, SellerSuspendedError } from "#core/errors";
+import {
+  earliestOpenDelivery,
+  offerReplacementIneligibility,
+  type ReplacementRecord,
+  replacedItemIdsAttribute,
+  replacementsOf,
+  returnedItemIdsAttribute,
+  storedIds,
+  unknownItems,
+} from "#core/item-eligibility";
+import type { Order, OrderItem } from "#core/order";
+import type { ReturnPolicy } from "#core/policy";
+
+/** What offer_replacement needs from the store; the store implements it (functions/store/compound.ts). */
+export interface ReplacementStore {
+  /** The return policy that applies to the seller's orders: a replacement is claimed within the same window. */
+  policyOf(sellerId: string): Promise<ReturnPolicy>;
+  /** A check, in the transaction, that the seller is active. */
+  sellerIsActive(sellerId: string): LinkedWrite["write"];
+  /** The write that reserves stock, on condition that enough is available. */
+  reserveStock(sku: string, quantity: number): LinkedWrite["write"];
+}
+
+/**
+ * offer_replacement — the owner (or support) has a faulty delivered item replaced in one step: stock check,
+ * reservation and order amendment, all or nothing in one transaction.
+ * Input: orderId, expectedVersion, itemId, reason (damaged, missing, wrong_item). Output: the replacement
+ * (itemId, replacementItemId, sku) and the order's new version.
+ * Primary course: the order is delivered, at expectedVersion, within the policy window, the item is on it,
+ * neither replaced nor being returned, the seller is active and the item's SKU has its quantity in stock →
+ * the stock goes down by that quantity, and the order gets a replacement line (a new item at no charge) and a
+ * replacement record.
+ * Alternatives: seller suspended → SELLER_SUSPENDED (start_return still works); not enough stock →
+ * OUT_OF_STOCK; replaced before → ITEM_ALREADY_REPLACED; being returned → ITEM_ALREADY_RETURNED; not on the
+ * order → UNKNOWN_ITEM; not delivered → NOT_DELIVERED (cancelled → ALREADY_CANCELLED); window over →
+ * RETURN_WINDOW_CLOSED; stale expectedVersion → VERSION_CONFLICT; not the caller's → ORDER_NOT_FOUND.
+ */
+export function offerReplacement(input: OfferReplacementInput, store: ReplacementStore): OrderChange {
+  return {
+    orderId: input.orderId,
+    expectedVersion: input.expectedVersion,
+    // The seller to check and the item's SKU come from the order, so it is read although the version is given.
+    readsOrder: true,
+    rule: offerReplacementRule,
+    async plan({ now, order }): Promise<ChangePlan | Refusal> {
+      if (!order) return { refusal: new OrderNotFoundError(input.orderId) };
+      const today = dayOf(now);
+      const policy = await store.policyOf(order.sellerId);
+      const explain = (current: Order) => {
+        const ineligible = offerReplacementIneligibility(current, input.itemId, policy, today);
+        return ineligible && new NotEligibleError(ineligible.message, ineligible.reason, current.status);
+      };
+      // Items are only ever appended to an order: an index found in the read still names the item at the write.
+      const index = order.items.findIndex((item) => item.itemId === input.itemId);
+      const conditions = (p: ConditionParts) => [
+        `${p.name("deliveredAt")} >= ${p.value(earliestOpenDelivery(policy, today))}`,
+        ...(index >= 0 ? [`${p.name("items")}[${index}].${p.name("itemId")} = ${p.value(input.itemId)}`] : []),
+        `NOT contains(${p.name(replacedItemIdsAttribute)}, ${p.value(input.itemId)})`,
+        `NOT contains(${p.name(returnedItemIdsAttribute)}, ${p.value(input.itemId)})`,
+      ];
+      const item = order.items[index];
+      if (!item) {
+        const unknown = unknownItems(order, [input.itemId]);
+        return { refusal: new NotEligibleError(unknown?.message ?? `Order ${input.orderId} has no item ${input.itemId}.`, "UNKNOWN_ITEM", order.status), conditions, explain };
+      }
+
+      const replacementItemId = nextItemId(order);
+      const record: ReplacementRecord = { itemId: item.itemId, replacementItemId, sku: item.sku, reason: input.reason, createdAt: now.toISOString() };
+      // The replacement line: the same product and quantity as a new line at no charge, so every view of the
+      // order's items shows what is on its way. `replacementFor` links it to the line it replaces.
+      const line: OrderItem & { replacementFor: string } = {
+        itemId: replacementItemId,
+        sku: item.sku,
+        title: `Replacement for ${item.itemId}: ${item.title}`,
+        quantity: item.quantity,
+        unitCents: 0,
+        description: item.description,
+        ...(item.descriptionReviewed !== undefined ? { descriptionReviewed: item.descriptionReviewed } : {}),
+        replacementFor: item.itemId,
+      };
+      return {
+        // Whole lists from the read: the write is conditioned on the version it was read at.
+        set: {
+          items: [...order.items, line],
+          replacements: [...replacementsOf(order), record],
+          [replacedItemIdsAttribute]: [...storedIds(order, replacedItemIdsAttribute), item.itemId],
+        },
+        conditions,
+        explain,
+        activity: {
+          summary: `Replacement ${replacementItemId} for ${item.itemId} reserved (${item.quantity} × ${item.sku})`,
+          itemId: item.itemId,
+          replacementItemId,
+          sku: item.sku,
+          quantity: item.quantity,
+          reason: input.reason,
+        },
+        // A suspended seller is the first thing to say: with it, stock would not help.
+        linkedWrites: [
+          { write: store.sellerIsActive(order.sellerId), explain: (seller) => sellerSuspended(order, item, seller) },
+          { write: store.reserveStock(item.sku, item.quantity), explain: (stock) => outOfStock(order, item, stock) },
+        ],
+        result: { replacement: { itemId: item.itemId, replacementItemId, sku: item.sku } },
+      };
+    },
+  };
+}
+
+/** The next free ITM- number on the order (lines are only ever appended). */
+export function nextItemId(order: Pick<Order, "items">): string {
+  const highest = Math.max(0, ...order.items.map((i) => Number(/^ITM-(\d+)$/.exec(i.itemId)?.[1] ?? 0)));
+  return `ITM-${highest + 1}`;
+}
+
+function sellerSuspended(order: Order, item: OrderItem, seller: Record<string, unknown> | undefined): SellerSuspendedError {
+  if (!seller) throw new InternalError(`Seller ${order.sellerId} of order ${order.orderId} is not on record; nothing was changed. Retry later.`);
+  const name = typeof seller.name === "string" ? ` (${seller.name})` : "";
+  return new SellerSuspendedError(
+    `Seller ${order.sellerId}${name} is suspended, so it cannot send a replacement for ${item.itemId} on order ${order.orderId}. start_return still works for this order: it books a carrier pickup and takes ${item.itemId} back.`,
+    { sellerId: order.sellerId },
+  );
+}
+
+function outOfStock(order: Order, item: OrderItem, stock: Record<string, unknown> | undefined): OutOfStockError {
+  const available = typeof stock?.available === "number" ? stock.available : 0;
+  return new OutOfStockError(
+    `${item.sku} has ${available} in stock and replacing ${item.itemId} on order ${order.orderId} needs ${item.quantity}, so no replacement can be reserved now. start_return can take ${item.itemId} back instead, or try offer_replacement again later with a new operationId.`,
+    { sku: item.sku },
+  );
+}
