@@ -10,6 +10,8 @@ const testEnv = {
   AWS_DEFAULT_REGION: "eu-west-1",
   AWS_ACCESS_KEY_ID: "local",
   AWS_SECRET_ACCESS_KEY: "local",
+  // Tests provoke failures on purpose; their expected error logs would bury the results.
+  POWERTOOLS_LOG_LEVEL: "SILENT",
 };
 Object.assign(process.env, testEnv);
 delete process.env.AWS_SESSION_TOKEN;

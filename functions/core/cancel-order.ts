@@ -14,6 +14,7 @@ export function cancelOrder(input: CancelOrderInput): OrderChange {
     orderId: input.orderId,
     expectedVersion: input.expectedVersion,
     rule: cancelRule,
+    capped: true,
     plan: ({ now }) => ({
       set: {
         status: "cancelled",

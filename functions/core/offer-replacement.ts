@@ -47,6 +47,7 @@ export function offerReplacement(input: OfferReplacementInput, store: Replacemen
     // The seller to check and the item's SKU come from the order, so it is read although the version is given.
     readsOrder: true,
     rule: offerReplacementRule,
+    capped: true,
     async plan({ now, order }): Promise<ChangePlan | Refusal> {
       if (!order) return { refusal: new OrderNotFoundError(input.orderId) };
       const today = dayOf(now);

@@ -59,6 +59,7 @@ export function startReturn(input: StartReturnInput, store: ReturnStore): OrderC
     // The policy to condition on is the order's seller's, so the order is read even with expectedVersion.
     readsOrder: true,
     rule: startReturnRule,
+    capped: true,
     async plan({ committedVersion, now, order, replans }): Promise<ChangePlan | Refusal> {
       const today = dayOf(now);
       const tomorrow = addDays(today, 1);

@@ -1,5 +1,6 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { hourlyCapFromEnv } from "#store/hourly-cap";
 import { tableEnv } from "#store/table-design";
 
 export interface TableNames {
@@ -14,6 +15,8 @@ export interface StoreDeps {
   now: () => Date;
   /** How to reach DynamoDB, for clients that need their own (Powertools' persistence layer). */
   clientConfig: DynamoDBClientConfig;
+  /** Cancellations, returns and replacements a customer may make per rolling hour; 0 or absent: no cap. */
+  hourlyCap?: number;
   /** Called with every client the store makes for itself, so tests and benchmarks can count or fault requests. */
   observeClient?: (client: DynamoDBClient) => void;
 }
@@ -54,6 +57,7 @@ export function depsFromEnv(): StoreDeps {
     tables: tableNamesFromEnv(),
     now: () => new Date(),
     clientConfig,
+    hourlyCap: hourlyCapFromEnv(),
   };
   return cached;
 }

@@ -9,13 +9,15 @@ import {
   InvalidInputError,
   NotEligibleError,
   OrderNotFoundError,
+  RateLimitedError,
   type ToolError,
   VersionConflictError,
 } from "#core/errors";
 import type { Order } from "#core/order";
-import { actorOf, type Principal } from "#core/principal";
+import { actorOf, mayAccessOrder, type Principal } from "#core/principal";
 import type { StoreDeps } from "#store/client";
 import { Expression } from "#store/expression";
+import { type CapSlot, reserveCapSlot } from "#store/hourly-cap";
 import { operationKey, orderKey, withoutStoreAttributes } from "#store/keys";
 
 /** Operation records outlive Powertools' own records so a late retry still finds its outcome (SPEC §4: ≥ 7 days). */
@@ -127,8 +129,26 @@ async function readOrder(deps: StoreDeps, orderId: string): Promise<Order | unde
   return Item ? (withoutStoreAttributes(Item) as unknown as Order) : undefined;
 }
 
-function visibleTo(principal: Principal, order: Pick<Order, "customerId"> | undefined): boolean {
-  return order !== undefined && (principal.kind === "support" || order.customerId === principal.customerId);
+/**
+ * The customer's allowance for one more capped change, or RATE_LIMITED — unless this operationId already has
+ * a recorded outcome (a late retry after the crash window), which replays whatever the cap says now.
+ */
+async function reserveWithinCap(deps: StoreDeps, op: OperationContext, now: Date): Promise<CapSlot | undefined> {
+  try {
+    return await reserveCapSlot(deps, op.principal, now);
+  } catch (error) {
+    if (!(error instanceof RateLimitedError)) throw error;
+    const record = await readOperationRecord(deps, op.principal.sub, op.operationId);
+    if (record) throw new RecordedOutcome(replayRecorded(op, record as unknown as Record<string, unknown>));
+    throw error;
+  }
+}
+
+/** Carries an already recorded outcome out of a read that found it, to be returned as the operation's answer. */
+class RecordedOutcome extends Error {
+  constructor(readonly outcome: Outcome) {
+    super("outcome already recorded");
+  }
 }
 
 type Attempt =
@@ -149,7 +169,10 @@ export async function commitOrderChange(deps: StoreDeps, op: OperationContext, c
   let conflictRetries = 0;
   let replans = 0;
   for (;;) {
-    const attempt = await attemptChange(deps, op, change, replans);
+    const attempt = await attemptChange(deps, op, change, replans).catch((error: unknown) => {
+      if (error instanceof RecordedOutcome) return { kind: "decided" as const, outcome: error.outcome };
+      throw error;
+    });
     switch (attempt.kind) {
       case "committed":
       case "decided":
@@ -176,11 +199,15 @@ async function attemptChange(deps: StoreDeps, op: OperationContext, change: Orde
   const now = deps.now();
   let order: Order | undefined;
   let version = change.expectedVersion;
+  // The order (when the change needs it) and the customer's hourly allowance are read side by side.
+  const [read, capSlot] = await Promise.all([
+    version === undefined || change.readsOrder ? readOrder(deps, change.orderId) : undefined,
+    change.capped ? reserveWithinCap(deps, op, now) : undefined,
+  ]);
   if (version === undefined || change.readsOrder) {
-    const read = await readOrder(deps, change.orderId);
     // The write below re-checks everything; an order the caller cannot see still goes through it, so that
     // an operation already recorded under this id is found rather than answered afresh. The plan never sees it.
-    order = visibleTo(op.principal, read) ? read : undefined;
+    order = read && mayAccessOrder(op.principal, read) ? read : undefined;
     version ??= order?.version ?? 0;
   }
   const committedVersion = version + 1;
@@ -237,6 +264,7 @@ async function attemptChange(deps: StoreDeps, op: OperationContext, change: Orde
             },
           },
           ...linked.map((w) => transactItem(deps, w)),
+          ...(capSlot ? [{ Put: capSlot.put }] : []),
         ],
       }),
     );
@@ -311,7 +339,7 @@ function diagnose(op: OperationContext, change: OrderChange, version: number, pl
   if (reasons.some((r) => r.Code === "TransactionConflict")) return { kind: "retry", reason: "conflict" };
   if (failed(0)) {
     const order = current(0) as Order | undefined;
-    if (!visibleTo(op.principal, order) || !order) return { kind: "rejected", error: new OrderNotFoundError(change.orderId) };
+    if (!order || !mayAccessOrder(op.principal, order)) return { kind: "rejected", error: new OrderNotFoundError(change.orderId) };
     const planned = plan.explain?.(order);
     if (planned) return { kind: "rejected", error: planned };
     const ineligible = change.rule.rejection(order.status);
@@ -324,6 +352,8 @@ function diagnose(op: OperationContext, change: OrderChange, version: number, pl
     }
     throw new InternalError(`Order ${change.orderId} refused the change for a reason not yet explained; the outcome is unknown — ask get_operation_status with the same operationId.`);
   }
+  // The cap's allowance changed since it was read (another change by the same customer): read it again.
+  if (failed(2 + linked.length)) return { kind: "retry", reason: "conflict" };
   for (const [i, write] of linked.entries()) {
     if (failed(i + 2)) {
       const explained = write.explain(current(i + 2));
