@@ -3,6 +3,7 @@
  * whatever it needs (the read section its own DynamoDB Local, stopped again on error too).
  * Options: `--calls N` calls per measured series (≥ 200, default 300); `--only <section>` runs one section.
  */
+import { benchBundles } from "#scripts/bench-bundles";
 import { benchReads } from "#scripts/bench-reads";
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
@@ -25,8 +26,7 @@ interface Section {
 
 const sections: Section[] = [
   { name: "reads", title: "Reads: get_order and search_orders through their handlers, against DynamoDB Local", run: () => benchReads({ ...(calls ? { calls } : {}) }) },
-  // Bundle sizes and cold init of every function (scripts/bench-bundles.ts) go here as the next section:
-  // { name: "bundles", title: "Bundles: size and cold init per function", run: benchBundles },
+  { name: "bundles", title: "Bundles: size and cold module init per function, against a bare DocumentClient", run: () => benchBundles() },
 ];
 
 const only = option("--only");
