@@ -57,6 +57,9 @@ function persistenceLayer(deps: StoreDeps, tool: string) {
   return new DynamoDBPersistenceLayer({ tableName: deps.tables.idempotency, awsSdkV3Client: persistenceClient(deps, tool) });
 }
 
+/** An outcome as Powertools stores it. */
+type StoredOutcome = Omit<Outcome, "body"> & { body: string };
+
 export type RunOperation = (lambdaContext: Context, op: OperationContext, execute: () => Promise<Outcome>) => Promise<Outcome>;
 
 /**
@@ -67,8 +70,12 @@ export type RunOperation = (lambdaContext: Context, op: OperationContext, execut
 export function idempotentOperations(deps: StoreDeps, tool: string): RunOperation {
   const config = newConfig();
   const run = makeIdempotent(
-    // Strip undefined: Powertools cannot save a result with undefined values and would leave it INPROGRESS.
-    async (_payload: IdempotentPayload, execute: () => Promise<Outcome>) => JSON.parse(JSON.stringify(await execute())) as Outcome,
+    // Powertools stores the result as a DynamoDB map, which neither keeps key order nor takes undefined values
+    // (those would leave the record INPROGRESS); the body travels as JSON text so a replay is the same body.
+    async (_payload: IdempotentPayload, execute: () => Promise<Outcome>): Promise<StoredOutcome> => {
+      const { body, ...rest } = await execute();
+      return { ...rest, body: JSON.stringify(body) };
+    },
     { persistenceStore: persistenceLayer(deps, tool), config, keyPrefix: idempotencyKeyPrefix, dataIndexArgument: 0 },
   );
   return async (lambdaContext, op, execute) => {
@@ -78,13 +85,14 @@ export function idempotentOperations(deps: StoreDeps, tool: string): RunOperatio
       request: { tool: op.tool, fingerprint: op.fingerprint },
     };
     try {
-      return await run(payload, execute);
+      const { body, ...rest } = await run(payload, execute);
+      return { ...rest, body: JSON.parse(body) };
     } catch (error) {
       if (error instanceof IdempotencyAlreadyInProgressError) {
         throw new OperationInProgressError(op.operationId, inProgressRetryAfterSeconds);
       }
       if (error instanceof IdempotencyValidationError) {
-        const stored = error.existingRecord?.responseData as Partial<Outcome> | undefined;
+        const stored = error.existingRecord?.responseData as Partial<StoredOutcome> | undefined;
         const originalTool = stored?.tool ?? (await readOperationRecord(deps, op.principal.sub, op.operationId))?.tool;
         throw new IdempotencyKeyReusedError(op.operationId, op.tool, originalTool);
       }

@@ -83,7 +83,14 @@ function recordItem(op: OperationContext, record: Omit<OperationRecord, "tool" |
     recordedAt: now.toISOString(),
     expiresAt: Math.floor(now.getTime() / 1000) + operationRecordDays * 86_400,
     ...record,
+    // Kept as JSON text: a DynamoDB map does not keep key order, and a replay must be the same body.
+    body: JSON.stringify(record.body),
   });
+}
+
+/** The recorded body as the caller first saw it. */
+function recordedBody(body: unknown): Json {
+  return (typeof body === "string" ? JSON.parse(body) : body) as Json;
 }
 
 /**
@@ -94,14 +101,14 @@ function replayRecorded(op: OperationContext, record: Record<string, unknown>): 
   if (record.fingerprint !== op.fingerprint) {
     throw new IdempotencyKeyReusedError(op.operationId, op.tool, String(record.tool));
   }
-  return { tool: String(record.tool), httpStatus: Number(record.httpStatus), body: record.body as Json, replayed: true };
+  return { tool: String(record.tool), httpStatus: Number(record.httpStatus), body: recordedBody(record.body), replayed: true };
 }
 
 export async function readOperationRecord(deps: StoreDeps, sub: string, operationId: string): Promise<OperationRecord | undefined> {
   const { Item } = await deps.doc.send(
     new GetCommand({ TableName: deps.tables.orders, Key: operationKey(sub, operationId), ConsistentRead: true }),
   );
-  return Item ? (withoutStoreAttributes(Item) as unknown as OperationRecord) : undefined;
+  return Item ? ({ ...withoutStoreAttributes(Item), body: recordedBody(Item.body) } as unknown as OperationRecord) : undefined;
 }
 
 /** Records a business rejection so that it replays; if an outcome is already recorded, that one stands. */

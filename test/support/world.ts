@@ -29,6 +29,8 @@ export interface Reply {
   status: number;
   headers: Record<string, string>;
   body: Record<string, any>;
+  /** The body exactly as sent: a replay must repeat it byte for byte. */
+  text: string;
 }
 
 /** Counts the DynamoDB requests of every client it is given, by command name. */
@@ -81,7 +83,7 @@ export async function newWorld(fixture: unknown = testFixture()) {
       ...(caller ? { claims: caller.claims, scopes: caller.scopes } : {}),
     });
     const result = await handler(event, lambdaContext("test"));
-    return { status: result.statusCode ?? 0, headers: (result.headers ?? {}) as Record<string, string>, body: JSON.parse(result.body ?? "null") };
+    return { status: result.statusCode ?? 0, headers: (result.headers ?? {}) as Record<string, string>, body: JSON.parse(result.body ?? "null"), text: result.body ?? "" };
   }
 
   async function order(orderId: string): Promise<Record<string, any> | undefined> {
@@ -90,7 +92,9 @@ export async function newWorld(fixture: unknown = testFixture()) {
 
   async function operation(caller: Caller, operationId: string): Promise<Record<string, any> | undefined> {
     const key = operationKey(caller.claims.sub as string, operationId);
-    return (await deps.doc.send(new GetCommand({ TableName: names.orders, Key: key, ConsistentRead: true }))).Item;
+    const item = (await deps.doc.send(new GetCommand({ TableName: names.orders, Key: key, ConsistentRead: true }))).Item;
+    // The record keeps the body as JSON text, so that a replay repeats it exactly.
+    return item && { ...item, body: JSON.parse(item.body) };
   }
 
   return { deps, client, names, counter, call, order, operation };
