@@ -1,9 +1,9 @@
-import { DeleteCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { describe, expect, it } from "vitest";
 import type { StoreDeps } from "#store/client";
 import { createHandler as createAddNote } from "#tools/add-delivery-note";
 import { createHandler as createCancel } from "#tools/cancel-order";
 import { createHandler as createStatus } from "#tools/get-operation-status";
+import { forgetIdempotencyRecords } from "#test/support/faults";
 import { customer, newOperationId, newWorld, support } from "#test/support/world";
 
 const ana = customer("C-1001");
@@ -69,8 +69,7 @@ describe("the hourly cap on cancellations, returns and replacements (ORDER_TOOLS
     const first = await world.call(cancel, ana, { operationId, orderId: "SU-10001" });
     expect((await world.call(cancel, ana, { operationId: newOperationId(), orderId: "SU-10002" })).status).toBe(200);
     // Powertools' record is gone (expired or lost); only the operation record remembers the outcome.
-    const { Items = [] } = await world.deps.doc.send(new ScanCommand({ TableName: world.names.idempotency }));
-    for (const item of Items) await world.deps.doc.send(new DeleteCommand({ TableName: world.names.idempotency, Key: { id: item.id } }));
+    await forgetIdempotencyRecords(world);
 
     const retry = await world.call(cancel, ana, { operationId, orderId: "SU-10001" });
     expect(retry.status).toBe(200);

@@ -4,26 +4,11 @@ import { createHandler as createStatus } from "#tools/get-operation-status";
 import { createHandler } from "#tools/offer-replacement";
 import { createHandler as createReturn } from "#tools/start-return";
 import { clockAt, compoundFixture, stockOf, todayUtc } from "#test/support/compound-fixture";
+import { loseNextTransactionResponse } from "#test/support/faults";
 import { customer, newOperationId, newWorld, support, type World } from "#test/support/world";
 
 const ana = customer("C-1001");
 const ben = customer("C-2002");
-
-/** Loses the response of the next TransactWriteItems after DynamoDB has committed it. */
-function loseNextTransactionResponse(world: World) {
-  let armed = true;
-  world.client.middlewareStack.add(
-    (next, context) => async (args) => {
-      const result = await next(args);
-      if (armed && context.commandName === "TransactWriteItemsCommand") {
-        armed = false;
-        throw Object.assign(new Error("socket hang up after commit"), { name: "TimeoutError" });
-      }
-      return result;
-    },
-    { step: "initialize", name: `loseResponse-${Math.random()}` },
-  );
-}
 
 describe("offer_replacement", () => {
   const today = todayUtc();

@@ -1,29 +1,14 @@
-import { DeleteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { beforeAll, describe, expect, it } from "vitest";
 import { orderKey } from "#store/keys";
 import { createHandler as createAddNote } from "#tools/add-delivery-note";
 import { createHandler as createCancel } from "#tools/cancel-order";
 import { createHandler as createStatus } from "#tools/get-operation-status";
+import { loseNextTransactionResponse, forgetIdempotencyRecords } from "#test/support/faults";
 import { customer, newOperationId, newWorld, type World } from "#test/support/world";
 
 const ana = customer("C-1001");
 const ben = customer("C-2002");
-
-/** Loses the response of the next TransactWriteItems after DynamoDB has committed it. */
-function loseNextTransactionResponse(world: World) {
-  let armed = true;
-  world.client.middlewareStack.add(
-    (next, context) => async (args) => {
-      const result = await next(args);
-      if (armed && context.commandName === "TransactWriteItemsCommand") {
-        armed = false;
-        throw Object.assign(new Error("socket hang up after commit"), { name: "TimeoutError" });
-      }
-      return result;
-    },
-    { step: "initialize", name: "loseResponse" },
-  );
-}
 
 describe("operation status and reconciliation", () => {
   let world: World;
@@ -80,7 +65,7 @@ describe("operation status and reconciliation", () => {
     await world.deps.doc.send(
       new UpdateCommand({ TableName: world.names.orders, Key: orderKey("SU-10001"), UpdateExpression: "SET version = :v, #s = :s", ExpressionAttributeNames: { "#s": "status" }, ExpressionAttributeValues: { ":v": 3, ":s": "processing" } }),
     );
-    await clearIdempotencyTable(world);
+    await forgetIdempotencyRecords(world);
 
     const retry = await world.call(addNote, ana, request);
     expect(retry.status).toBe(200);
@@ -95,7 +80,7 @@ describe("operation status and reconciliation", () => {
     const operationId = newOperationId();
     const first = await world.call(addNote, ben, { operationId, orderId: "SU-20001", expectedVersion: 1, deliveryNote: "Gate code 4411." });
     expect(first.status).toBe(200);
-    await clearIdempotencyTable(world);
+    await forgetIdempotencyRecords(world);
     const reused = await world.call(cancel, ben, { operationId, orderId: "SU-20001" });
     expect(reused.status).toBe(422);
     expect(reused.body.error).toMatchObject({ code: "IDEMPOTENCY_KEY_REUSED", originalTool: "add_delivery_note" });
@@ -167,8 +152,3 @@ describe("operation status and reconciliation", () => {
   });
 });
 
-async function clearIdempotencyTable(world: World) {
-  const { ScanCommand } = await import("@aws-sdk/lib-dynamodb");
-  const { Items = [] } = await world.deps.doc.send(new ScanCommand({ TableName: world.names.idempotency }));
-  for (const item of Items) await world.deps.doc.send(new DeleteCommand({ TableName: world.names.idempotency, Key: { id: item.id } }));
-}

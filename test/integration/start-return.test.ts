@@ -1,30 +1,14 @@
-import { DeleteCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { beforeAll, describe, expect, it } from "vitest";
 import { addDays } from "#core/days";
 import { createHandler as createCancel } from "#tools/cancel-order";
 import { createHandler as createStatus } from "#tools/get-operation-status";
 import { createHandler } from "#tools/start-return";
 import { clockAt, compoundFixture, compoundOrder, slotCapacity, todayUtc } from "#test/support/compound-fixture";
+import { loseNextTransactionResponse, forgetIdempotencyRecords } from "#test/support/faults";
 import { customer, newOperationId, newWorld, support, type World } from "#test/support/world";
 
 const ana = customer("C-1001");
 const ben = customer("C-2002");
-
-/** Loses the response of the next TransactWriteItems after DynamoDB has committed it. */
-function loseNextTransactionResponse(world: World) {
-  let armed = true;
-  world.client.middlewareStack.add(
-    (next, context) => async (args) => {
-      const result = await next(args);
-      if (armed && context.commandName === "TransactWriteItemsCommand") {
-        armed = false;
-        throw Object.assign(new Error("socket hang up after commit"), { name: "TimeoutError" });
-      }
-      return result;
-    },
-    { step: "initialize", name: `loseResponse-${Math.random()}` },
-  );
-}
 
 describe("start_return", () => {
   const today = todayUtc();
@@ -348,8 +332,7 @@ describe("start_return", () => {
     const request = { operationId, orderId: "SU-30001", itemIds: ["ITM-1"], reason: "damaged" };
     const first = await w.call(handler, ana, request);
     expect(first.status).toBe(200);
-    const { Items = [] } = await w.deps.doc.send(new ScanCommand({ TableName: w.names.idempotency }));
-    for (const item of Items) await w.deps.doc.send(new DeleteCommand({ TableName: w.names.idempotency, Key: { id: item.id } }));
+    await forgetIdempotencyRecords(w);
 
     const retry = await w.call(handler, ana, request);
     expect(retry.status).toBe(200);
@@ -368,8 +351,7 @@ describe("start_return", () => {
     const request = { operationId, orderId: "SU-30001", itemIds: ["ITM-1"], reason: "damaged", pickupDate: day(1) };
     const first = await w.call(handler, ana, request);
     expect(first.status).toBe(200);
-    const { Items = [] } = await w.deps.doc.send(new ScanCommand({ TableName: w.names.idempotency }));
-    for (const item of Items) await w.deps.doc.send(new DeleteCommand({ TableName: w.names.idempotency, Key: { id: item.id } }));
+    await forgetIdempotencyRecords(w);
 
     now = clockAt(day(3));
     const retry = await w.call(handler, ana, request);
