@@ -6,11 +6,13 @@ import { HttpLambdaIntegration } from "aws-cdk-lib/aws-apigatewayv2-integrations
 import { Alarm, ComparisonOperator, type IMetric, MathExpression, TreatMissingData } from "aws-cdk-lib/aws-cloudwatch";
 import { SnsAction } from "aws-cdk-lib/aws-cloudwatch-actions";
 import type { ITable } from "aws-cdk-lib/aws-dynamodb";
+import { PolicyStatement } from "aws-cdk-lib/aws-iam";
 import type { IFunction } from "aws-cdk-lib/aws-lambda";
 import { LogGroup } from "aws-cdk-lib/aws-logs";
 import { type ITopic, Topic } from "aws-cdk-lib/aws-sns";
 import { NagSuppressions } from "cdk-nag";
 import type { Construct } from "constructs";
+import { serviceFunctions, toolFunctionEnv } from "#catalog/service-functions";
 import { type ToolDefinition, type ToolRoute, tools as registry } from "#catalog/tools";
 import type { Scope } from "#core/principal";
 import { ordersTable, tableEnv } from "#store/table-design";
@@ -34,6 +36,10 @@ export type RouteAccess =
   /** Anyone (GET /v1/tools, GET /v1/openapi.json); the reason becomes the cdk-nag APIG4 suppression. */
   | { kind: "public"; reason: string };
 
+/** cdk-nag AwsSolutions-APIG4 asks every route for an authorizer; these two are public on purpose. */
+const publicRouteReason =
+  "GET /v1/tools and GET /v1/openapi.json publish the API's own contract (tool names, descriptions, JSON Schemas), generated from the tool registry at build time: no order or caller data, no data access at all. Agent platforms read them before they hold a token. The stage's throttling applies.";
+
 const pascal = (name: string) => name.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase());
 
 /**
@@ -47,6 +53,8 @@ export class ApiStack extends Stack {
   readonly authorizer: HttpJwtAuthorizer;
   readonly auth?: CognitoAuth;
   readonly toolFunctions = new Map<string, ToolFunction>();
+  /** The catalogue, OpenAPI and MCP functions, by name. */
+  readonly serviceFunctions = new Map<string, ToolFunction>();
   private readonly alarmTopic?: ITopic;
   private readonly config: OrderToolsConfig;
 
@@ -134,10 +142,35 @@ export class ApiStack extends Stack {
       this.toolFunctions.set(tool.name, fn);
     }
 
-    // Extension point — the routes of SPEC §2 that are not tools. When their handlers exist, give each a
-    // ToolFunction (no table grants: they publish the registry) and call addFunctionRoutes:
-    //   GET /v1/tools, GET /v1/openapi.json  → { kind: "public", reason: "..." }  (static, describe the API)
-    //   POST /v1/mcp                         → { kind: "token" }  (the MCP handler checks each tool's scope)
+    // The routes of SPEC §2 that are not tools: the catalogue and the OpenAPI document (public, static, no
+    // grants: they describe the API from the registry) and MCP (a verified token; each tools/call is checked with
+    // that tool's scope in code). MCP touches no table: it invokes the tool's own function, so each tool keeps
+    // exactly its own grants, and its role may invoke exactly those functions.
+    for (const service of serviceFunctions) {
+      const fn = new ToolFunction(this, `Service${pascal(service.name)}`, {
+        entry: service.entry,
+        description: service.description,
+        logLevel: config.logLevel,
+        logRetention: config.logRetention,
+        logRemovalPolicy: removalPolicy,
+        ...(service.name === "mcp"
+          ? {
+              environment: Object.fromEntries([...this.toolFunctions].map(([name, tool]) => [toolFunctionEnv(name), tool.function.functionName])),
+              // Above a tool's own 10 s, for its cold start and the invocation; still inside API Gateway's 30 s.
+              timeout: Duration.seconds(20),
+            }
+          : {}),
+      });
+      if (service.name === "mcp") {
+        fn.role.addToPrincipalPolicy(
+          new PolicyStatement({ actions: ["lambda:InvokeFunction"], resources: [...this.toolFunctions.values()].map((tool) => tool.function.functionArn) }),
+        );
+      }
+      const access: RouteAccess = service.access === "token" ? { kind: "token" } : { kind: "public", reason: publicRouteReason };
+      this.addFunctionRoutes(`Service${pascal(service.name)}`, fn.function, service.routes, access);
+      this.alarmOnFunction(`Service${pascal(service.name)}`, fn);
+      this.serviceFunctions.set(service.name, fn);
+    }
 
     this.alarm5xxRate();
     new CfnOutput(this, "ApiUrl", { key: "ApiUrl", value: this.stage.url });

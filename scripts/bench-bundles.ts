@@ -11,6 +11,7 @@ import { spawnSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { serviceFunctions } from "#catalog/service-functions";
 import { tools } from "#catalog/tools";
 import { type Bundle, bundleBudgetBytes, bundleEntries } from "#lib/bundles";
 import { repoRoot } from "#lib/tool-function";
@@ -19,6 +20,7 @@ const baselineName = "bare DocumentClient";
 const entries = [
   { name: baselineName, entry: "scripts/bench/bare-document-client.ts" },
   ...tools.map((tool) => ({ name: tool.name, entry: tool.entry })),
+  ...serviceFunctions.map((fn) => ({ name: fn.name, entry: fn.entry })),
   { name: "pre-token-generation", entry: "functions/auth/pre-token-generation.ts" },
 ];
 

@@ -27,7 +27,7 @@ export const orderId = z
     const problem = orderIdProblem(value);
     if (problem) ctx.addIssue({ code: "custom", message: problem });
   })
-  .meta({ description: "The order's id: SU- followed by five digits, e.g. SU-88421.", examples: ["SU-88421"] });
+  .meta({ description: "The order's id: SU- followed by five digits, e.g. SU-88421.", pattern: "^SU-[0-9]{5}$", examples: ["SU-88421"] });
 
 export const operationId = z
   .string({ error: "operationId must be a string of 8–128 characters from A–Z, a–z, 0–9, '.', '_', ':' and '-'." })

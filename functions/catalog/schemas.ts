@@ -47,7 +47,7 @@ export const operationStatusOutput = z
   .discriminatedUnion("status", [
     z.object({
       operationId,
-      status: z.literal("completed"),
+      status: z.literal("completed").meta({ description: "The operation took effect; result is what it returned." }),
       tool: z.string().meta({ description: "The tool the operation ran." }),
       orderId,
       orderVersion,
@@ -55,15 +55,15 @@ export const operationStatusOutput = z
     }),
     z.object({
       operationId,
-      status: z.literal("rejected"),
-      tool: z.string(),
+      status: z.literal("rejected").meta({ description: "The operation was refused and changed nothing; error says why. A new attempt needs a new operationId." }),
+      tool: z.string().meta({ description: "The tool the operation ran." }),
       orderId,
       error: z.record(z.string(), z.unknown()).meta({ description: "The error the original request returned." }),
     }),
     z.object({
       operationId,
-      status: z.literal("pending"),
-      tool: z.string(),
+      status: z.literal("pending").meta({ description: "The operation is executing right now." }),
+      tool: z.string().meta({ description: "The tool the operation is running." }),
       retryAfterSeconds: z.number().int().meta({ description: "Ask again after this many seconds." }),
     }),
   ])

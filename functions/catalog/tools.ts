@@ -21,7 +21,8 @@ export interface ToolDefinition {
   scope: Scope;
   input: z.ZodType;
   output: z.ZodType;
-  annotations: { readOnlyHint?: boolean; idempotentHint?: boolean; destructiveHint?: boolean };
+  /** MCP tool annotations. Every tool acts only on this service's own orders, so none is open-world. */
+  annotations: { readOnlyHint?: boolean; idempotentHint?: boolean; destructiveHint?: boolean; openWorldHint: false };
   /** The handler module, relative to the repository root; it exports `handler`. */
   entry: string;
   routes: readonly ToolRoute[];
@@ -40,7 +41,7 @@ export const tools = [
     scope: scopes.read,
     input: readSchemas.searchOrdersInput,
     output: readSchemas.searchOrdersOutput,
-    annotations: { readOnlyHint: true },
+    annotations: { readOnlyHint: true, openWorldHint: false },
     entry: "functions/tools/search-orders.ts",
     routes: [{ method: "POST", path: "/v1/tools/search_orders" }],
     // GetItem: a full id. Query: the indexes below. BatchGetItem: a seller's name, only if an order lacks it.
@@ -58,7 +59,7 @@ export const tools = [
     scope: scopes.read,
     input: readSchemas.getOrderInput,
     output: readSchemas.getOrderOutput,
-    annotations: { readOnlyHint: true },
+    annotations: { readOnlyHint: true, openWorldHint: false },
     entry: "functions/tools/get-order.ts",
     routes: [{ method: "POST", path: "/v1/tools/get_order" }],
     // GetItem: the order. BatchGetItem: seller, supplement and default policies, cached for 60 s.
@@ -72,7 +73,7 @@ export const tools = [
     scope: scopes.write,
     input: schemas.cancelOrderInput,
     output: schemas.cancelOrderOutput,
-    annotations: { idempotentHint: true, destructiveHint: true },
+    annotations: { idempotentHint: true, destructiveHint: true, openWorldHint: false },
     entry: "functions/tools/cancel-order.ts",
     routes: [{ method: "POST", path: "/v1/tools/cancel_order" }],
     access: { orders: changeActions, idempotency: idempotencyActions },
@@ -85,7 +86,7 @@ export const tools = [
     scope: scopes.write,
     input: schemas.addDeliveryNoteInput,
     output: schemas.addDeliveryNoteOutput,
-    annotations: { idempotentHint: true },
+    annotations: { idempotentHint: true, destructiveHint: false, openWorldHint: false },
     entry: "functions/tools/add-delivery-note.ts",
     routes: [{ method: "POST", path: "/v1/tools/add_delivery_note" }],
     // expectedVersion is required, so the change itself reads nothing first; GetItem serves the reuse diagnosis.
@@ -99,7 +100,7 @@ export const tools = [
     scope: scopes.write,
     input: compoundSchemas.startReturnInput,
     output: compoundSchemas.startReturnOutput,
-    annotations: { idempotentHint: true },
+    annotations: { idempotentHint: true, destructiveHint: false, openWorldHint: false },
     entry: "functions/tools/start-return.ts",
     routes: [{ method: "POST", path: "/v1/tools/start_return" }],
     // GetItem: the order (its seller and items) and the reuse diagnosis. BatchGetItem: seller and policies
@@ -118,7 +119,7 @@ export const tools = [
     scope: scopes.write,
     input: compoundSchemas.offerReplacementInput,
     output: compoundSchemas.offerReplacementOutput,
-    annotations: { idempotentHint: true },
+    annotations: { idempotentHint: true, destructiveHint: false, openWorldHint: false },
     entry: "functions/tools/offer-replacement.ts",
     routes: [{ method: "POST", path: "/v1/tools/offer_replacement" }],
     // GetItem: the order (its seller and the item's SKU) and the reuse diagnosis. BatchGetItem: seller and
@@ -137,7 +138,7 @@ export const tools = [
     scope: scopes.read,
     input: schemas.operationStatusInput,
     output: schemas.operationStatusOutput,
-    annotations: { readOnlyHint: true },
+    annotations: { readOnlyHint: true, openWorldHint: false },
     entry: "functions/tools/get-operation-status.ts",
     routes: [
       { method: "POST", path: "/v1/tools/get_operation_status" },

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { App } from "aws-cdk-lib";
 import { Annotations, Template } from "aws-cdk-lib/assertions";
+import { serviceFunctions } from "#catalog/service-functions";
 import type { ToolDefinition } from "#catalog/tools";
 import { type OrderToolsStacks, buildOrderTools } from "#lib/app";
 
@@ -85,6 +86,16 @@ export function toolFunctions(template: Template): Map<string, { logicalId: stri
     if (match?.[1]) byTool.set(match[1], { logicalId, properties: resource.Properties });
   }
   return byTool;
+}
+
+/** The catalogue, OpenAPI and MCP functions by name, found by the description the stack gives them. */
+export function serviceFunctionsOf(template: Template): Map<string, { logicalId: string; properties: Record<string, any> }> {
+  const byName = new Map<string, { logicalId: string; properties: Record<string, any> }>();
+  for (const [logicalId, resource] of Object.entries(resourcesOf(template, "AWS::Lambda::Function"))) {
+    const service = serviceFunctions.find((f) => f.description === resource.Properties.Description);
+    if (service) byName.set(service.name, { logicalId, properties: resource.Properties });
+  }
+  return byName;
 }
 
 /** Every policy statement attached to the role with this logical id. */

@@ -4,6 +4,7 @@ import { builtinModules } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serviceFunctions } from "#catalog/service-functions";
 import { tools } from "#catalog/tools";
 import { type Bundle, bundleBudgetBytes, bundlesOf } from "#lib/bundles";
 import { repoRoot } from "#lib/tool-function";
@@ -24,9 +25,10 @@ afterAll(removeSynthesizedOutput);
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 describe("function bundles", () => {
-  it("bundles one function per tool, plus the token trigger", () => {
+  it("bundles one function per tool, the catalogue, OpenAPI and MCP functions, plus the token trigger", () => {
     expect(bundles.map((b) => b.name)).toEqual(expect.arrayContaining(tools.map((t) => `order-tools ${t.name}`)));
-    expect(bundles).toHaveLength(tools.length + 1);
+    expect(bundles.map((b) => b.name)).toEqual(expect.arrayContaining(serviceFunctions.map((f) => f.description)));
+    expect(bundles).toHaveLength(tools.length + serviceFunctions.length + 1);
   });
 
   it(`keeps every bundle within ${kb(bundleBudgetBytes)} minified`, () => {

@@ -1,10 +1,11 @@
 import { App } from "aws-cdk-lib";
 import { Match } from "aws-cdk-lib/assertions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ToolDefinition, toolNamed, tools } from "#catalog/tools";
+import { serviceFunctions, toolFunctionEnv } from "#catalog/service-functions";
+import { type ToolDefinition, type ToolRoute, toolNamed, tools } from "#catalog/tools";
 import { type IndexDesign, tableDesigns } from "#store/table-design";
 import { buildOrderTools } from "#lib/app";
-import { asList, removeSynthesizedOutput, resourcesOf, statementsOfRole, synthesize, synthesized, toolFunctions } from "#test/infra/app";
+import { asList, removeSynthesizedOutput, resourcesOf, serviceFunctionsOf, statementsOfRole, synthesize, synthesized, toolFunctions } from "#test/infra/app";
 
 const withCognito = () => synthesized();
 const withExistingIdp = () =>
@@ -17,15 +18,16 @@ beforeAll(() => {
 }, 120_000);
 afterAll(removeSynthesizedOutput);
 
-const routeKeys = (tool: ToolDefinition) => tool.routes.map((r) => `${r.method} ${r.path}`);
+const routeKeys = (owner: { routes: readonly ToolRoute[] }) => owner.routes.map((r) => `${r.method} ${r.path}`);
 
 describe("the functions come from the tool registry", () => {
-  it("makes exactly one function per registry tool, plus the token trigger when it creates the user pool", () => {
+  it("makes exactly one function per registry tool, one each for the catalogue, OpenAPI and MCP, plus the token trigger when it creates the user pool", () => {
     const { apiTemplate } = withCognito();
     expect([...toolFunctions(apiTemplate).keys()].sort()).toEqual(tools.map((t) => t.name).sort());
-    apiTemplate.resourceCountIs("AWS::Lambda::Function", tools.length + 1);
+    expect([...serviceFunctionsOf(apiTemplate).keys()].sort()).toEqual(["catalog", "mcp", "openapi"]);
+    apiTemplate.resourceCountIs("AWS::Lambda::Function", tools.length + serviceFunctions.length + 1);
 
-    withExistingIdp().apiTemplate.resourceCountIs("AWS::Lambda::Function", tools.length);
+    withExistingIdp().apiTemplate.resourceCountIs("AWS::Lambda::Function", tools.length + serviceFunctions.length);
   });
 
   it("gives every function the shared defaults: nodejs22.x on arm64, 10 s, 512 MB, source maps, Powertools and table environment", () => {
@@ -92,13 +94,41 @@ describe("routes and the JWT authorizer", () => {
       const [authorizerId] = Object.keys(authorizers);
 
       const routes = Object.values(resourcesOf(apiTemplate, "AWS::ApiGatewayV2::Route")).map((r) => r.Properties);
-      expect(routes.map((r) => r.RouteKey).sort()).toEqual(tools.flatMap(routeKeys).sort());
+      expect(routes.map((r) => r.RouteKey).sort()).toEqual([...tools, ...serviceFunctions].flatMap(routeKeys).sort());
       for (const tool of tools) {
         for (const key of routeKeys(tool)) {
           const route = routes.find((r) => r.RouteKey === key)!;
           expect(route, key).toMatchObject({ AuthorizationType: "JWT", AuthorizerId: { Ref: authorizerId } });
           expect(route.AuthorizationScopes, key).toEqual([tool.scope]);
         }
+      }
+    }
+  });
+
+  it("leaves exactly the catalogue and the OpenAPI document public, with the reason cdk-nag is told, and sends MCP through the authorizer with no route scope", () => {
+    const { apiTemplate } = withCognito();
+    const [authorizerId] = Object.keys(resourcesOf(apiTemplate, "AWS::ApiGatewayV2::Authorizer"));
+    const routes = Object.values(resourcesOf(apiTemplate, "AWS::ApiGatewayV2::Route"));
+    const publicRoutes = routes.filter((r) => r.Properties.AuthorizationType !== "JWT");
+    expect(publicRoutes.map((r) => r.Properties.RouteKey).sort()).toEqual(["GET /v1/openapi.json", "GET /v1/tools"]);
+    for (const route of publicRoutes) {
+      expect(route.Properties.AuthorizerId).toBeUndefined();
+      const suppressions = (route as { Metadata?: { cdk_nag?: { rules_to_suppress?: Array<{ id: string; reason: string }> } } }).Metadata?.cdk_nag?.rules_to_suppress ?? [];
+      expect(suppressions).toEqual([expect.objectContaining({ id: "AwsSolutions-APIG4", reason: expect.stringMatching(/no order or caller data/) })]);
+    }
+    for (const key of ["POST /v1/mcp", "GET /v1/mcp"]) {
+      const route = routes.find((r) => r.Properties.RouteKey === key)!.Properties;
+      expect(route, key).toMatchObject({ AuthorizationType: "JWT", AuthorizerId: { Ref: authorizerId } });
+      expect(route.AuthorizationScopes, key).toBeUndefined();
+    }
+    // Each route reaches its own function.
+    const services = serviceFunctionsOf(apiTemplate);
+    for (const service of serviceFunctions) {
+      const integrations = resourcesOf(apiTemplate, "AWS::ApiGatewayV2::Integration");
+      for (const key of routeKeys(service)) {
+        const route = routes.find((r) => r.Properties.RouteKey === key)!.Properties;
+        const integrationId = String(route.Target["Fn::Join"][1][1].Ref);
+        expect(JSON.stringify(integrations[integrationId]!.Properties.IntegrationUri), key).toContain(services.get(service.name)!.logicalId);
       }
     }
   });
@@ -168,6 +198,32 @@ describe("least privilege", () => {
       if (tool.access.idempotency.length) expected.set(arnOf.idempotency, [...tool.access.idempotency].sort());
       for (const index of indexes) expected.set(arnOf.index(index), ["dynamodb:Query"]);
       expect(new Map([...granted].map(([arn, set]) => [arn, [...set].sort()])), tool.name).toEqual(expected);
+    }
+  });
+
+  it("lets the MCP function invoke exactly the tool functions, named in its environment, and touch no table; the catalogue and OpenAPI functions only log", () => {
+    const { apiTemplate } = withCognito();
+    const tools_ = toolFunctions(apiTemplate);
+    const services = serviceFunctionsOf(apiTemplate);
+    const roleOf = (fn: { properties: Record<string, any> }) => fn.properties.Role["Fn::GetAtt"][0] as string;
+    const nonLogging = (fn: { properties: Record<string, any> }) =>
+      statementsOfRole(apiTemplate, roleOf(fn)).filter((s) => !asList(s.Action).every((a) => a.startsWith("logs:")));
+
+    const mcp = services.get("mcp")!;
+    const statements = nonLogging(mcp);
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatchObject({ Effect: "Allow", Action: "lambda:InvokeFunction" });
+    const arns = asList(statements[0]!.Resource as unknown[]).map((r) => JSON.stringify(r)).sort();
+    expect(arns).toEqual([...tools_.values()].map((fn) => JSON.stringify({ "Fn::GetAtt": [fn.logicalId, "Arn"] })).sort());
+
+    const env = mcp.properties.Environment.Variables;
+    for (const [name, fn] of tools_) expect(env[toolFunctionEnv(name)], name).toEqual({ Ref: fn.logicalId });
+    expect(Object.keys(env).filter((k) => /TABLE/.test(k))).toEqual([]);
+    expect(mcp.properties.Timeout).toBeGreaterThan(10);
+
+    for (const name of ["catalog", "openapi"]) {
+      expect(nonLogging(services.get(name)!), name).toEqual([]);
+      expect(Object.keys(services.get(name)!.properties.Environment.Variables).filter((k) => /TABLE|TOOL_FUNCTION/.test(k)), name).toEqual([]);
     }
   });
 

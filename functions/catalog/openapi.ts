@@ -1,0 +1,375 @@
+import * as z from "zod";
+import { type JsonSchema, jsonSchemaDialect, serviceInfo, toolCatalogSchema, toolJsonSchema } from "#catalog/json-schema";
+import { serviceFunctions } from "#catalog/service-functions";
+import { type ToolDefinition, type ToolName, type ToolRoute, tools as registry } from "#catalog/tools";
+import {
+  type ErrorCode,
+  ForbiddenError,
+  IdempotencyKeyReusedError,
+  InternalError,
+  InvalidInputError,
+  NoPickupSlotError,
+  NotEligibleError,
+  OperationInProgressError,
+  OperationNotFoundError,
+  OrderNotFoundError,
+  OutOfStockError,
+  RateLimitedError,
+  SellerSuspendedError,
+  type ToolError,
+  UnauthenticatedError,
+  recordedRejectionCodes,
+  VersionConflictError,
+} from "#core/errors";
+
+/**
+ * The OpenAPI 3.1 document of SPEC §2, built from the tool registry: every tool route with its input schema as
+ * the request body and its output schema as the 200 body, the SPEC §3 errors it can answer with one shared
+ * Error schema, and the bearer-JWT security scheme with each route's scope; then the operation-status GET, the
+ * catalogue, this document and the MCP endpoint.
+ */
+
+/**
+ * Every error code with the class that makes it, so its HTTP status is read from the error hierarchy rather than
+ * restated, and what it means for a caller. `satisfies` makes a new code a compile error here until described.
+ */
+const errorCodes = {
+  INVALID_INPUT: { make: () => new InvalidInputError([]), when: "the arguments fail the tool's schema (unknown, missing or malformed field, a body that is not JSON or is over 16 KiB); `issues` lists each problem" },
+  UNAUTHENTICATED: { make: () => new UnauthenticatedError(""), when: "no, bad or expired bearer token" },
+  FORBIDDEN: { make: () => new ForbiddenError(""), when: "the token lacks the route's scope or names no principal; `requiredScope` says which scope" },
+  ORDER_NOT_FOUND: { make: () => new OrderNotFoundError(""), when: "no such order, or one the caller may not access (the two are indistinguishable)" },
+  OPERATION_NOT_FOUND: { make: () => new OperationNotFoundError(""), when: "nothing is recorded for this caller under that operationId: it did not take effect" },
+  VERSION_CONFLICT: { make: () => new VersionConflictError("", 1, 2), when: "expectedVersion is stale; `currentVersion` says what it is now" },
+  NOT_ELIGIBLE: { make: () => new NotEligibleError("", "ALREADY_SHIPPED", ""), when: "the order's state forbids the change; `reason` and `orderStatus` say why" },
+  SELLER_SUSPENDED: { make: () => new SellerSuspendedError(""), when: "the seller is suspended and cannot send a replacement; start_return still works" },
+  OUT_OF_STOCK: { make: () => new OutOfStockError(""), when: "no stock to reserve for the replacement; `sku` names the product" },
+  NO_PICKUP_SLOT: { make: () => new NoPickupSlotError(""), when: "no carrier pickup capacity on or after the date; `availableDates` lists days that have some" },
+  OPERATION_IN_PROGRESS: { make: () => new OperationInProgressError("", 1), when: "the same operation is executing right now; retry after `retryAfterSeconds`" },
+  IDEMPOTENCY_KEY_REUSED: { make: () => new IdempotencyKeyReusedError("", "", undefined), when: "the operationId was used before with another tool or other arguments" },
+  RATE_LIMITED: { make: () => new RateLimitedError(""), when: "the customer's hourly cap on cancellations, returns and replacements is reached; retry after `retryAfterSeconds`" },
+  INTERNAL: { make: () => new InternalError(""), when: "anything unexpected; for a changing tool the outcome is unknown: ask get_operation_status with the same operationId" },
+} satisfies Record<ErrorCode, { make: () => ToolError; when: string }>;
+
+export const errorCodeList = Object.keys(errorCodes) as ErrorCode[];
+
+export function httpStatusOf(code: ErrorCode): number {
+  return errorCodes[code].make().httpStatus;
+}
+
+const alwaysPossible: ErrorCode[] = ["INVALID_INPUT", "UNAUTHENTICATED", "FORBIDDEN", "INTERNAL"];
+const everyChange: ErrorCode[] = [...alwaysPossible, "ORDER_NOT_FOUND", "VERSION_CONFLICT", "NOT_ELIGIBLE", "OPERATION_IN_PROGRESS", "IDEMPOTENCY_KEY_REUSED"];
+
+/**
+ * Which SPEC §3 errors each tool can answer with (SPEC §4–5). Keyed by the registry's tool names, so a tool added
+ * there does not compile until its errors are listed here.
+ */
+export const toolErrors: Record<ToolName, readonly ErrorCode[]> = {
+  search_orders: alwaysPossible,
+  get_order: [...alwaysPossible, "ORDER_NOT_FOUND"],
+  get_operation_status: [...alwaysPossible, "OPERATION_NOT_FOUND"],
+  cancel_order: [...everyChange, "RATE_LIMITED"],
+  add_delivery_note: everyChange,
+  start_return: [...everyChange, "NO_PICKUP_SLOT", "RATE_LIMITED"],
+  offer_replacement: [...everyChange, "SELLER_SUSPENDED", "OUT_OF_STOCK", "RATE_LIMITED"],
+};
+
+const replayedHeader = { "Idempotent-Replayed": { $ref: "#/components/headers/IdempotentReplayed" } };
+const pascal = (name: string) => name.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase());
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/** Inside the document `jsonSchemaDialect` says which dialect applies, so the schemas need not repeat it. */
+function embedded(schema: JsonSchema): JsonSchema {
+  const { $schema: _, ...rest } = schema;
+  return rest;
+}
+
+const errorSchema: JsonSchema = {
+  type: "object",
+  description:
+    "Every failure (SPEC §3). A business rejection of a changing tool, which is recorded and replayed for its operationId, also carries operationId, status \"rejected\" and orderId at the top level.",
+  required: ["error"],
+  properties: {
+    error: {
+      type: "object",
+      description: "What went wrong and what would be right: the message alone is enough to make the next call succeed.",
+      required: ["code", "message", "retryable"],
+      properties: {
+        code: { type: "string", enum: errorCodeList, description: "The stable error code." },
+        message: { type: "string", description: "What was wrong and what would be right." },
+        retryable: { type: "boolean", description: "True when repeating the identical request later can succeed." },
+        issues: {
+          type: "array",
+          description: "INVALID_INPUT: every problem with the arguments; never empty.",
+          items: {
+            type: "object",
+            required: ["path", "message"],
+            properties: {
+              path: { type: "string", description: "The field, e.g. itemIds[0]; empty for the body as a whole." },
+              message: { type: "string", description: "What is wrong with it and what would be right." },
+            },
+          },
+        },
+        requiredScope: { type: "string", description: "FORBIDDEN: the scope the token needs." },
+        expectedVersion: { type: "integer", description: "VERSION_CONFLICT: the version the request expected." },
+        currentVersion: { type: "integer", description: "VERSION_CONFLICT: the order's version now." },
+        reason: {
+          type: "string",
+          description: "NOT_ELIGIBLE: ALREADY_SHIPPED, DISPATCH_STARTED, ALREADY_CANCELLED, NOT_DELIVERED, RETURN_WINDOW_CLOSED, ITEM_ALREADY_RETURNED, ITEM_ALREADY_REPLACED or UNKNOWN_ITEM.",
+        },
+        orderStatus: { type: "string", description: "NOT_ELIGIBLE: the order's status when the change was refused." },
+        sellerId: { type: "string", description: "SELLER_SUSPENDED: the suspended seller." },
+        sku: { type: "string", description: "OUT_OF_STOCK: the product without stock." },
+        availableDates: { type: "array", items: { type: "string" }, description: "NO_PICKUP_SLOT: days (YYYY-MM-DD) that still have pickup capacity." },
+        retryAfterSeconds: { type: "integer", description: "OPERATION_IN_PROGRESS, RATE_LIMITED: when to try again." },
+        originalTool: { type: "string", description: "IDEMPOTENCY_KEY_REUSED: the tool the operationId was first used with." },
+        operationId: { type: "string", description: "The operation the error is about." },
+        orderId: { type: "string", description: "ORDER_NOT_FOUND: the id asked for." },
+      },
+    },
+    operationId: { type: "string", description: "A recorded rejection: the operation it is final for." },
+    status: { type: "string", const: "rejected", description: "A recorded rejection: repeating the request returns this same body." },
+    orderId: { type: "string", description: "A recorded rejection: the order it concerns." },
+  },
+};
+
+const operationNotFoundSchema: JsonSchema = {
+  type: "object",
+  description: "get_operation_status found nothing under this operationId for the caller: the operation did not take effect. Resend the identical request with the same operationId.",
+  required: ["operationId", "status", "error"],
+  properties: {
+    operationId: { type: "string", description: "The operation asked about." },
+    status: { type: "string", const: "not_found", description: "Nothing is recorded: it did not take effect." },
+    error: { ...(errorSchema.properties as { error: JsonSchema }).error, description: "OPERATION_NOT_FOUND, with what to do next." },
+  },
+};
+
+/** Deployed, API Gateway's JWT authorizer refuses a request before any function runs, with its own small body. */
+const gatewayRefusalSchema: JsonSchema = {
+  type: "object",
+  description: "A refusal by the API gateway's token check, before the tool runs.",
+  required: ["message"],
+  properties: { message: { type: "string", description: "Unauthorized or Forbidden." } },
+};
+
+const jsonRpcRequestSchema: JsonSchema = {
+  type: "object",
+  description: "One JSON-RPC 2.0 message of MCP (batches are not accepted): a request (with id) or a notification (without).",
+  required: ["jsonrpc", "method"],
+  properties: {
+    jsonrpc: { type: "string", const: "2.0", description: "JSON-RPC version." },
+    id: { type: ["string", "integer"], description: "The request's id, echoed in the response; absent for a notification." },
+    method: { type: "string", description: "initialize, ping, tools/list, tools/call, or a notification such as notifications/initialized." },
+    params: { type: "object", description: "The method's parameters, as MCP defines them.", additionalProperties: true },
+  },
+};
+
+const jsonRpcResponseSchema: JsonSchema = {
+  type: "object",
+  description: "The JSON-RPC 2.0 response: result, or error for a protocol failure. A tool's own refusal is a result with isError true.",
+  required: ["jsonrpc"],
+  properties: {
+    jsonrpc: { type: "string", const: "2.0", description: "JSON-RPC version." },
+    id: { type: ["string", "integer", "null"], description: "The request's id; null when the message could not be read." },
+    result: { type: "object", description: "The method's result, as MCP defines it.", additionalProperties: true },
+    error: {
+      type: "object",
+      description: "A protocol error.",
+      required: ["code", "message"],
+      properties: {
+        code: { type: "integer", description: "-32700 parse error, -32600 invalid request, -32601 unknown method, -32602 invalid params or unknown tool, -32603 internal error, -32000 transport error." },
+        message: { type: "string", description: "What went wrong." },
+        data: { description: "More detail, when there is some." },
+      },
+    },
+  },
+};
+
+function errorResponse(codes: readonly ErrorCode[], schemaName: "Error" | "OperationNotFound", headers?: JsonSchema): JsonSchema {
+  const status = httpStatusOf(codes[0] as ErrorCode);
+  const byGateway = status === 401 || status === 403;
+  const body: JsonSchema = {
+    allOf: [ref(schemaName), { type: "object", properties: { error: { type: "object", properties: { code: { enum: [...codes] } } } } }],
+  };
+  return {
+    description: codes.map((code) => `${code}: ${errorCodes[code].when}.`).join(" "),
+    ...(headers ? { headers } : {}),
+    content: { "application/json": { schema: byGateway ? { oneOf: [body, ref("GatewayRefusal")] } : body } },
+  };
+}
+
+function errorResponses(tool: ToolDefinition): Record<string, JsonSchema> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of toolErrors[tool.name as ToolName] ?? alwaysPossible) {
+    const status = httpStatusOf(code);
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  // A recorded rejection is replayed like a success, with the header saying so.
+  const replayed = (codes: ErrorCode[]) =>
+    tool.kind === "change" && codes.some((c) => recordedRejectionCodes.has(c)) ? replayedHeader : undefined;
+  return Object.fromEntries(
+    [...byStatus.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([status, codes]) => [String(status), errorResponse(codes, codes.includes("OPERATION_NOT_FOUND") ? "OperationNotFound" : "Error", replayed(codes))]),
+  );
+}
+
+/** The summary line: the description's first sentence. */
+function summaryOf(description: string): string {
+  return /^.*?[.:](?=\s|$)/.exec(description)?.[0].replace(/:$/, ".") ?? description;
+}
+
+function toolOperation(tool: ToolDefinition, route: ToolRoute, index: number, input: JsonSchema): JsonSchema {
+  const name = pascal(tool.name);
+  const parameters = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, param]) => {
+    const schema = ((input.properties as Record<string, JsonSchema> | undefined) ?? {})[param as string] ?? { type: "string" };
+    const { description, ...rest } = schema;
+    return { name: param, in: "path", required: true, description, schema: rest };
+  });
+  const replayed = tool.kind === "change" ? { headers: replayedHeader } : {};
+  return {
+    operationId: index === 0 ? tool.name : `${tool.name}_by_path`,
+    summary: summaryOf(tool.description),
+    description: tool.description,
+    tags: ["tools"],
+    "x-order-tools-tool": tool.name,
+    "x-order-tools-annotations": tool.annotations,
+    security: [{ bearer: [tool.scope] }],
+    ...(parameters.length ? { parameters } : {}),
+    ...(route.method === "POST"
+      ? { requestBody: { required: true, description: "The tool's arguments: a JSON object of at most 16 KiB.", content: { "application/json": { schema: ref(`${name}Input`) } } } }
+      : {}),
+    responses: {
+      "200": { description: "The tool's result.", ...replayed, content: { "application/json": { schema: ref(`${name}Output`) } } },
+      ...errorResponses(tool),
+    },
+  };
+}
+
+export interface OpenApiOptions {
+  tools?: readonly ToolDefinition[];
+  /** Where the API is served, e.g. https://abc123.execute-api.eu-west-1.amazonaws.com; omitted when unknown. */
+  serverUrl?: string;
+}
+
+/** The whole document. Pure: the same registry and server URL give the same document. */
+export function openApiDocument(options: OpenApiOptions = {}): JsonSchema {
+  const tools = options.tools ?? registry;
+  const schemas: Record<string, JsonSchema> = {};
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  const addPath = (path: string, method: string, operation: JsonSchema) => {
+    paths[path] = { ...paths[path], [method.toLowerCase()]: operation };
+  };
+
+  for (const tool of tools) {
+    const input = embedded(toolJsonSchema(tool.input, "input"));
+    schemas[`${pascal(tool.name)}Input`] = input;
+    schemas[`${pascal(tool.name)}Output`] = embedded(toolJsonSchema(tool.output, "output"));
+    tool.routes.forEach((route, index) => addPath(route.path, route.method, toolOperation(tool, route, index, input)));
+  }
+  schemas.Error = errorSchema;
+  schemas.OperationNotFound = operationNotFoundSchema;
+  schemas.GatewayRefusal = gatewayRefusalSchema;
+  schemas.ToolCatalog = embedded(z.toJSONSchema(toolCatalogSchema, { target: "draft-2020-12" }) as JsonSchema);
+  schemas.JsonRpcMessage = jsonRpcRequestSchema;
+  schemas.JsonRpcResponse = jsonRpcResponseSchema;
+
+  const serviceOperations: Record<string, JsonSchema> = {};
+  serviceOperations["catalog GET"] = {
+    operationId: "list_tools",
+    summary: "The tool catalogue.",
+    description: "Every tool with its description, JSON Schemas (draft 2020-12) of its arguments and result, and its annotations. No token needed.",
+    tags: ["catalogue"],
+    security: [],
+    responses: { "200": { description: "The catalogue.", content: { "application/json": { schema: ref("ToolCatalog") } } } },
+  };
+  serviceOperations["openapi GET"] = {
+    operationId: "get_openapi_document",
+    summary: "This OpenAPI 3.1 document.",
+    description: "The HTTP surface of order-tools, generated from the same tool registry as the catalogue and MCP. No token needed.",
+    tags: ["catalogue"],
+    security: [],
+    responses: { "200": { description: "The document.", content: { "application/json": { schema: { type: "object", description: "An OpenAPI 3.1 document." } } } } },
+  };
+  const mcpError = (description: string) => ({ description, content: { "application/json": { schema: ref("JsonRpcResponse") } } });
+  serviceOperations["mcp POST"] = {
+    operationId: "mcp",
+    summary: "MCP endpoint (Streamable HTTP, stateless).",
+    description:
+      "The Model Context Protocol over Streamable HTTP, without sessions: each POST carries one JSON-RPC message and is answered on its own with a JSON body. Supports initialize, ping, tools/list and tools/call, publishing the same tools as this document; tools/call runs the tool exactly as its route does, with the caller's token, and checks that tool's scope. A tool's refusal is a result with isError true whose text is the tool's error body.",
+    tags: ["mcp"],
+    security: [{ bearer: [] }],
+    parameters: [
+      { name: "MCP-Protocol-Version", in: "header", required: false, description: "The protocol version agreed in initialize; without it 2025-03-26 is assumed.", schema: { type: "string", examples: ["2025-11-25"] } },
+      { name: "Accept", in: "header", required: true, description: "application/json and text/event-stream, as MCP clients send.", schema: { type: "string" } },
+    ],
+    requestBody: { required: true, content: { "application/json": { schema: ref("JsonRpcMessage") } } },
+    responses: {
+      "200": {
+        description: "The response to a request.",
+        content: { "application/json": { schema: ref("JsonRpcResponse") }, "text/event-stream": { schema: { type: "string", description: "One `message` event carrying the JSON-RPC response, for a client that accepts only text/event-stream." } } },
+      },
+      "202": { description: "A notification or response was accepted; no body." },
+      "400": mcpError("The message is not JSON (-32700) or not a JSON-RPC message (-32600), or MCP-Protocol-Version names a version this server does not speak (-32000)."),
+      "401": {
+        description: "No, bad or expired bearer token: refused by the gateway's token check before MCP runs.",
+        content: { "application/json": { schema: { anyOf: [ref("GatewayRefusal"), ref("Error"), ref("JsonRpcResponse")] } } },
+      },
+      "403": mcpError("The request's Origin is not allowed."),
+      "406": mcpError("The Accept header allows neither application/json nor text/event-stream."),
+      "413": { description: "The body is over 16 KiB.", content: { "application/json": { schema: { anyOf: [ref("JsonRpcResponse"), ref("Error")] } } } },
+      "415": mcpError("The body is not application/json."),
+    },
+  };
+  serviceOperations["mcp GET"] = {
+    operationId: "mcp_stream",
+    summary: "No server-to-client stream.",
+    description: "This MCP server is stateless and sends nothing unasked, so it offers no stream here.",
+    tags: ["mcp"],
+    security: [{ bearer: [] }],
+    responses: { "405": { description: "Method not allowed; use POST.", headers: { Allow: { schema: { type: "string", const: "POST" }, description: "POST." } } } },
+  };
+  for (const fn of serviceFunctions) {
+    for (const route of fn.routes) {
+      const operation = serviceOperations[`${fn.name} ${route.method}`];
+      if (!operation) throw new Error(`The OpenAPI document does not describe ${route.method} ${route.path} (${fn.name})`);
+      addPath(route.path, route.method, operation);
+    }
+  }
+
+  return {
+    openapi: "3.1.1",
+    jsonSchemaDialect,
+    info: {
+      title: serviceInfo.name,
+      version: serviceInfo.version,
+      summary: "The safe action boundary between AI agents and an order system.",
+      description:
+        "Domain-shaped tools over orders: find an order, read everything on it, and change it (cancel, delivery note, return, replacement) with the caller's identity from the token, access checked on every order, eligibility checked atomically with the write, optimistic concurrency on the order's version, and idempotent operations keyed by a caller-created operationId, with get_operation_status to reconcile a lost response. The same tools are published as a catalogue (GET /v1/tools) and over MCP (POST /v1/mcp).",
+    },
+    ...(options.serverUrl ? { servers: [{ url: options.serverUrl }] } : {}),
+    tags: [
+      { name: "tools", description: "One route per tool; the body is the tool's arguments, a success is 200 with its result." },
+      { name: "catalogue", description: "What this service publishes, for agent platforms." },
+      { name: "mcp", description: "The Model Context Protocol endpoint." },
+    ],
+    paths,
+    components: {
+      schemas,
+      securitySchemes: {
+        bearer: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "JWT",
+          description:
+            "An access token from the identity provider. A customer's token carries a customer_id claim; a support token the orders:support scope. Reading tools need orders:read, changing tools orders:write; each operation lists its scope.",
+        },
+      },
+      headers: {
+        IdempotentReplayed: {
+          description: "true when this is the recorded outcome of an earlier request with the same operationId, replayed; nothing changed this time.",
+          schema: { type: "string", const: "true" },
+        },
+      },
+    },
+  };
+}

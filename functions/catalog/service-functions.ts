@@ -1,0 +1,60 @@
+import type { ToolRoute } from "#catalog/tools";
+
+/**
+ * The functions behind the routes of SPEC §2 that are not tools: they publish the registry (the catalogue, the
+ * OpenAPI document) or serve it over MCP. The CDK stack, the local gateway and the OpenAPI document take their
+ * routes from here, as they take the tools' routes from the registry.
+ */
+export interface ServiceFunction {
+  name: "catalog" | "openapi" | "mcp";
+  /** The function's description in AWS. */
+  description: string;
+  /** The handler module, relative to the repository root; it exports `handler`. */
+  entry: string;
+  /**
+   * The module the local gateway serves instead, when it differs: locally MCP runs the tools' handlers in-process
+   * rather than invoking their functions.
+   */
+  localEntry?: string;
+  routes: readonly ToolRoute[];
+  /** public: no token, since they only describe the API. token: a verified token; each tool's scope is checked in code. */
+  access: "public" | "token";
+}
+
+export const serviceFunctions = [
+  {
+    name: "catalog",
+    description: "order-tools tool catalogue, GET /v1/tools",
+    entry: "functions/tools/catalog.ts",
+    routes: [{ method: "GET", path: "/v1/tools" }],
+    access: "public",
+  },
+  {
+    name: "openapi",
+    description: "order-tools OpenAPI document, GET /v1/openapi.json",
+    entry: "functions/tools/openapi.ts",
+    routes: [{ method: "GET", path: "/v1/openapi.json" }],
+    access: "public",
+  },
+  {
+    name: "mcp",
+    description: "order-tools MCP endpoint, POST /v1/mcp",
+    entry: "functions/tools/mcp.ts",
+    localEntry: "scripts/local/mcp.ts",
+    // GET answers 405: Streamable HTTP says so of a server that offers no stream to GET.
+    routes: [
+      { method: "POST", path: "/v1/mcp" },
+      { method: "GET", path: "/v1/mcp" },
+    ],
+    access: "token",
+  },
+] as const satisfies readonly ServiceFunction[];
+
+export function serviceFunctionNamed(name: ServiceFunction["name"]): ServiceFunction {
+  const found = serviceFunctions.find((f) => f.name === name);
+  if (!found) throw new Error(`No service function ${name}`);
+  return found;
+}
+
+/** The environment variable that names a tool's Lambda function for the MCP function; the CDK stack sets one per tool. */
+export const toolFunctionEnv = (toolName: string) => `TOOL_FUNCTION_${toolName.toUpperCase()}`;

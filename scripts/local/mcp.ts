@@ -1,0 +1,13 @@
+/**
+ * POST /v1/mcp on the local gateway: the deployed MCP handler (functions/tools/mcp.ts) with the in-process
+ * invoker. Where the deployed function invokes each tool's own Lambda function, this calls the same handler
+ * module the gateway serves on the tool's route, with the same API Gateway event, in this process.
+ */
+import { createMcpHandler } from "#tools/mcp";
+import { inProcessInvoker } from "#tools/invoker-in-process";
+import { importHandler } from "#scripts/local/gateway";
+
+export const handler = createMcpHandler(
+  inProcessInvoker((tool) => importHandler(tool.entry)),
+  { allowedOrigins: (process.env.ORDER_TOOLS_MCP_ALLOWED_ORIGINS ?? "").split(",").map((o) => o.trim()).filter(Boolean) },
+);
