@@ -1,15 +1,15 @@
 import { compileErrors, validate } from "@readme/openapi-parser";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toolCatalog } from "#catalog/json-schema";
 import { openApiDocument } from "#catalog/openapi";
 import { tools } from "#catalog/tools";
 import { principalClaims, signDevToken } from "#scripts/local/dev-auth";
 import { type Gateway, startGateway } from "#scripts/local/gateway";
-import { localDeps, useTables, writeFixture } from "#scripts/local/stack";
+import { localDeps } from "#scripts/local/stack";
 import { parseFixture } from "#store/fixture";
+import { seededLocalTables } from "#test/support/local-tables";
 import { testFixture } from "#test/support/fixture";
-import { freshTables } from "#test/support/tables";
 
 /**
  * GET /v1/tools and GET /v1/openapi.json over real HTTP on the local gateway: public, generated from the registry,
@@ -21,11 +21,7 @@ let gateway: Gateway;
 let deps: ReturnType<typeof localDeps>;
 
 beforeAll(async () => {
-  const { names } = await freshTables();
-  const endpoint = inject("dynamodbEndpoint");
-  deps = localDeps(endpoint, names);
-  await writeFixture(deps, parseFixture(testFixture()));
-  useTables(endpoint, names);
+  deps = await seededLocalTables(parseFixture(testFixture()));
   gateway = await startGateway({ port: 0 });
 });
 

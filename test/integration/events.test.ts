@@ -1,15 +1,15 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tools } from "#catalog/tools";
 import { lambdaContext } from "#scripts/api-event";
 import { demoFixture, splitDemoFixture } from "#scripts/demo-fixture";
 import { eventCases, eventsDir, renderEvents, toolsMissingEvents } from "#scripts/local/event-cases";
 import { importHandler } from "#scripts/local/gateway";
 import { routeKey } from "#scripts/local/routes";
-import { localDeps, useTables, writeFixture } from "#scripts/local/stack";
+import { localDeps } from "#scripts/local/stack";
 import type { HttpEvent } from "#tools/http";
-import { freshTables } from "#test/support/tables";
+import { seededLocalTables } from "#test/support/local-tables";
 
 /** The sample events in events/: true to the generator, one valid and one invalid per tool, and each answered as listed. */
 
@@ -51,12 +51,8 @@ describe("events/", () => {
 describe("every sample event, run through its handler on fresh demo data", () => {
   let deps: ReturnType<typeof localDeps>;
   beforeAll(async () => {
-    const { names } = await freshTables();
-    const endpoint = inject("dynamodbEndpoint");
-    deps = localDeps(endpoint, names);
     // The events use only the named demo orders, not the bulk of generated sellers.
-    await writeFixture(deps, splitDemoFixture(demoFixture()).first);
-    useTables(endpoint, names);
+    deps = await seededLocalTables(splitDemoFixture(demoFixture()).first);
   });
   afterAll(() => deps?.client.destroy());
 

@@ -1,13 +1,13 @@
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiGatewayEvent, lambdaContext } from "#scripts/api-event";
 import { demoFixture, demoFixtureInput, splitDemoFixture } from "#scripts/demo-fixture";
 import { apiGatewayClaims, principalClaims } from "#scripts/local/dev-auth";
 import { importHandler } from "#scripts/local/gateway";
-import { localDeps, useTables, writeFixture } from "#scripts/local/stack";
+import { localDeps } from "#scripts/local/stack";
 import { type Fixture, parseFixture } from "#store/fixture";
 import { orderKey, withoutStoreAttributes } from "#store/keys";
-import { freshTables } from "#test/support/tables";
+import { seededLocalTables } from "#test/support/local-tables";
 
 /** The demo data `npm start` seeds: what the issue promises a newcomer, and what the README tour relies on. */
 
@@ -90,11 +90,7 @@ describe("the demo fixture", () => {
 describe("the demo data as stored and read", () => {
   let deps: ReturnType<typeof localDeps>;
   beforeAll(async () => {
-    const { names } = await freshTables();
-    const endpoint = inject("dynamodbEndpoint");
-    deps = localDeps(endpoint, names);
-    await writeFixture(deps, splitDemoFixture(demoFixture()).first);
-    useTables(endpoint, names);
+    deps = await seededLocalTables(splitDemoFixture(demoFixture()).first);
   });
   afterAll(() => deps?.client.destroy());
 

@@ -1,17 +1,17 @@
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { base64url, generateKeyPair, SignJWT } from "jose";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serviceFunctions } from "#catalog/service-functions";
 import { tools } from "#catalog/tools";
 import { devAudience, devIssuer, devSigningKey, principalClaims, signDevToken } from "#scripts/local/dev-auth";
 import { type Gateway, importHandler, startGateway } from "#scripts/local/gateway";
 import { pendingRoutes, routeKey, routes } from "#scripts/local/routes";
-import { localDeps, useTables, writeFixture } from "#scripts/local/stack";
+import { localDeps } from "#scripts/local/stack";
 import { parseFixture } from "#store/fixture";
 import { operationKey, orderKey } from "#store/keys";
 import type { HttpEvent } from "#tools/http";
+import { seededLocalTables } from "#test/support/local-tables";
 import { testFixture } from "#test/support/fixture";
-import { freshTables } from "#test/support/tables";
 
 /** The local gateway over real HTTP, in front of the real handlers and fresh tables on the run's DynamoDB Local. */
 
@@ -21,11 +21,7 @@ let deps: ReturnType<typeof localDeps>;
 const seen: HttpEvent[] = [];
 
 beforeAll(async () => {
-  const { names } = await freshTables();
-  const endpoint = inject("dynamodbEndpoint");
-  deps = localDeps(endpoint, names);
-  await writeFixture(deps, parseFixture(testFixture()));
-  useTables(endpoint, names);
+  deps = await seededLocalTables(parseFixture(testFixture()));
   gateway = await startGateway({
     port: 0,
     resolveHandler: async (route) => {

@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { principalClaims, signDevToken } from "#scripts/local/dev-auth";
 import { type Gateway, startGateway } from "#scripts/local/gateway";
-import { localDeps, useTables, writeFixture } from "#scripts/local/stack";
+import { localDeps } from "#scripts/local/stack";
 import { parseFixture } from "#store/fixture";
 import { latestProtocolVersion, supportedProtocolVersions } from "#tools/mcp";
+import { seededLocalTables } from "#test/support/local-tables";
 import { testFixture } from "#test/support/fixture";
-import { freshTables } from "#test/support/tables";
 
 /**
  * POST /v1/mcp on the wire: the Streamable HTTP rules of MCP 2025-11-25 for a stateless server that answers in
@@ -17,11 +17,7 @@ let deps: ReturnType<typeof localDeps>;
 let token: string;
 
 beforeAll(async () => {
-  const { names } = await freshTables();
-  const endpoint = inject("dynamodbEndpoint");
-  deps = localDeps(endpoint, names);
-  await writeFixture(deps, parseFixture(testFixture()));
-  useTables(endpoint, names);
+  deps = await seededLocalTables(parseFixture(testFixture()));
   gateway = await startGateway({ port: 0 });
   token = await signDevToken(principalClaims({ customer: "C-1001" }));
 });

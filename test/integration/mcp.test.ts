@@ -2,16 +2,16 @@ import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { toolCatalog } from "#catalog/json-schema";
 import { principalClaims, signDevToken } from "#scripts/local/dev-auth";
 import { type Gateway, startGateway } from "#scripts/local/gateway";
-import { localDeps, useTables, writeFixture } from "#scripts/local/stack";
+import { localDeps } from "#scripts/local/stack";
 import { parseFixture } from "#store/fixture";
 import { operationKey, orderKey } from "#store/keys";
 import { latestProtocolVersion } from "#tools/mcp";
+import { seededLocalTables } from "#test/support/local-tables";
 import { testFixture } from "#test/support/fixture";
-import { freshTables } from "#test/support/tables";
 
 /**
  * An MCP client — the official SDK's Client over its Streamable HTTP transport — against `npm start`'s local
@@ -25,11 +25,7 @@ let deps: ReturnType<typeof localDeps>;
 const clients: Array<{ client: Client; errors: Error[] }> = [];
 
 beforeAll(async () => {
-  const { names } = await freshTables();
-  const endpoint = inject("dynamodbEndpoint");
-  deps = localDeps(endpoint, names);
-  await writeFixture(deps, parseFixture(testFixture()));
-  useTables(endpoint, names);
+  deps = await seededLocalTables(parseFixture(testFixture()));
   gateway = await startGateway({ port: 0 });
 });
 

@@ -1,11 +1,11 @@
 import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoFixture, splitDemoFixture } from "#scripts/demo-fixture";
 import { type Gateway, startGateway } from "#scripts/local/gateway";
-import { localDeps, repoRoot, useTables, writeFixture } from "#scripts/local/stack";
-import { freshTables } from "#test/support/tables";
+import { localDeps, repoRoot } from "#scripts/local/stack";
+import { seededLocalTables } from "#test/support/local-tables";
 
 /**
  * The README's 5-minute tour, run as written: every shell block marked `<!-- tour -->` in the Quickstart
@@ -72,12 +72,8 @@ describe("the README tour", () => {
   let gateway: Gateway;
   let deps: ReturnType<typeof localDeps>;
   beforeAll(async () => {
-    const { names } = await freshTables();
-    const endpoint = inject("dynamodbEndpoint");
-    deps = localDeps(endpoint, names);
     // The tour uses the named demo orders; the bulk (generated sellers and history) changes none of its answers.
-    await writeFixture(deps, splitDemoFixture(demoFixture()).first);
-    useTables(endpoint, names);
+    deps = await seededLocalTables(splitDemoFixture(demoFixture()).first);
     gateway = await startGateway({ port: 0 });
   });
   afterAll(async () => {
