@@ -13,19 +13,8 @@ import { type DynamoDbLocal, startDynamoDbLocal } from "#scripts/dynamodb-local"
 import { principalClaims, signDevToken } from "#scripts/local/dev-auth";
 import { assertPortFree, type Gateway, importHandler, startGateway } from "#scripts/local/gateway";
 import { pendingRoutes, routeKey, routes } from "#scripts/local/routes";
-import {
-  dataDir,
-  describeCounts,
-  gatewayPortFromEnv,
-  isProcessAlive,
-  localDeps,
-  localTableNames,
-  readFixtureFile,
-  removeState,
-  useTables,
-  writeFixture,
-  writeState,
-} from "#scripts/local/stack";
+import { dataDir, describeCounts, gatewayPortFromEnv, isProcessAlive, localDeps, localTableNames, readFixtureFile, removeState, useTables, writeState } from "#scripts/local/stack";
+import { writeFixture } from "#store/fixture";
 import type { Fixture } from "#store/fixture";
 
 const usage = `Usage: npm start [-- --persist]

@@ -3,16 +3,20 @@
  * `npm run seed -- --demo` loads today's demo data again (resetting the demo orders). The file is validated
  * first; a bad one is refused with the first bad entry named, and nothing is written.
  * The stack is the one `npm start` runs on PORT (default 3000): it leaves its DynamoDB endpoint and table names
- * in `.data/local-stack-<port>.json`.
+ * in `.data/local-stack-<port>.json`. With DYNAMODB_ENDPOINT set, the fixture goes there instead, into the tables
+ * ORDERS_TABLE and IDEMPOTENCY_TABLE name, which are created first if they do not exist.
  */
 import { demoFixture } from "#scripts/demo-fixture";
-import { describeCounts, localDeps, readFixtureFile, runningStack, writeFixture } from "#scripts/local/stack";
-import type { Fixture } from "#store/fixture";
+import { describeCounts, localDeps, readFixtureFile, runningStack } from "#scripts/local/stack";
+import { createTables } from "#scripts/create-tables";
+import { tableNamesFromEnv } from "#store/client";
+import { type Fixture, writeFixture } from "#store/fixture";
 
 const usage = `Usage: npm run seed -- <fixture.json>    load a fixture (format: SPEC §6) into the running local stack
        npm run seed -- --demo              load the demo data again (today's dates; resets the demo orders)
 
-The stack is the \`npm start\` on PORT (default 3000).`;
+The stack is the \`npm start\` on PORT (default 3000). With DYNAMODB_ENDPOINT set, the fixture goes to that
+DynamoDB instead, into the tables ORDERS_TABLE and IDEMPOTENCY_TABLE name (created if missing).`;
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 
@@ -34,9 +38,11 @@ async function main(): Promise<number> {
     console.error((error as Error).message);
     return 1;
   }
-  const stack = await runningStack();
+  const endpoint = process.env.DYNAMODB_ENDPOINT;
+  const stack = endpoint ? { dynamodbEndpoint: endpoint, tables: tableNamesFromEnv(), gatewayUrl: endpoint } : await runningStack();
   const deps = localDeps(stack.dynamodbEndpoint, stack.tables);
   try {
+    if (endpoint) await createTables(deps.client, stack.tables);
     const counts = await writeFixture(deps, fixture);
     console.log(`Loaded ${source === "--demo" ? "the demo data" : source} into ${stack.gatewayUrl} (table ${stack.tables.orders}): ${describeCounts(counts)}.`);
   } finally {

@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { localClientConfig } from "#scripts/create-tables";
 import { documentClient, type StoreDeps, type TableNames } from "#store/client";
-import { type Fixture, fixtureItems, parseFixture, writeItems } from "#store/fixture";
+import { type Fixture, parseFixture } from "#store/fixture";
 import { tableEnv } from "#store/table-design";
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -145,18 +145,6 @@ export async function readFixtureFile(path: string): Promise<Fixture> {
   } catch (error) {
     throw new Error(`${file}: ${(error as Error).message}`);
   }
-}
-
-/**
- * Writes a validated fixture with the store's own batch writer, a few batches at a time (the demo is some 4,000
- * items; on an idle machine DynamoDB Local takes parallel batches faster, on a busy one it makes no difference).
- */
-export async function writeFixture(deps: StoreDeps, fixture: Fixture, parallel = 8): Promise<Record<string, number>> {
-  const items = fixtureItems(fixture);
-  const share = Math.ceil(items.length / parallel / 25) * 25 || 25;
-  const slices = Array.from({ length: Math.ceil(items.length / share) }, (_, i) => items.slice(i * share, (i + 1) * share));
-  await Promise.all(slices.map((slice) => writeItems(deps, slice)));
-  return Object.fromEntries(Object.entries(fixture).map(([kind, entries]) => [kind, (entries as unknown[]).length]));
 }
 
 /** "45 orders, 4 customers, …" for the console. */

@@ -7,7 +7,8 @@ import { decodeJwt, decodeProtectedHeader } from "jose";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { demoFixture, splitDemoFixture } from "#scripts/demo-fixture";
 import { verifyDevToken } from "#scripts/local/dev-auth";
-import { localDeps, removeState, repoRoot, writeFixture, writeState } from "#scripts/local/stack";
+import { localDeps, removeState, repoRoot, writeState } from "#scripts/local/stack";
+import { writeFixture } from "#store/fixture";
 import { orderKey } from "#store/keys";
 import { freshTables } from "#test/support/tables";
 
@@ -75,7 +76,8 @@ describe("npm run seed and npm run invoke, against a running stack's tables", ()
   let dir: string;
   // A port no gateway uses: seed and invoke only read the state file that `npm start` leaves for its port.
   const port = String(40_000 + Math.floor(Math.random() * 20_000));
-  const env = { PORT: port };
+  // DYNAMODB_ENDPOINT (set for the test run) would send seed elsewhere; these runs target the stack on PORT.
+  const env = { PORT: port, DYNAMODB_ENDPOINT: "" };
 
   beforeAll(async () => {
     const { names } = await freshTables();
@@ -131,6 +133,19 @@ describe("npm run seed and npm run invoke, against a running stack's tables", ()
     expect(await stored("SU-90011")).toBeUndefined();
   });
 
+  it("with DYNAMODB_ENDPOINT, loads into the tables ORDERS_TABLE and IDEMPOTENCY_TABLE name, creating them first", async () => {
+    const file = join(dir, "direct.json");
+    await writeFile(file, JSON.stringify(fixture([order("SU-90021")])));
+    const suffix = Math.random().toString(36).slice(2, 10);
+    const tables = { orders: `seeded-${suffix}`, idempotency: `seeded-idem-${suffix}` };
+    const run = await npmRun(["seed", "--", file], { PORT: "1", DYNAMODB_ENDPOINT: inject("dynamodbEndpoint"), ORDERS_TABLE: tables.orders, IDEMPOTENCY_TABLE: tables.idempotency });
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/: 1 order, 1 seller, 1 customer/);
+    const item = (await deps.doc.send(new GetCommand({ TableName: tables.orders, Key: orderKey("SU-90021"), ConsistentRead: true }))).Item;
+    expect(item).toMatchObject({ orderId: "SU-90021", status: "placed", GSI1PK: "CUSTOMER#C-9001" });
+  });
+
   it("refuses a file that is not JSON", async () => {
     const file = join(dir, "not.json");
     await writeFile(file, "orders: []");
@@ -141,7 +156,7 @@ describe("npm run seed and npm run invoke, against a running stack's tables", ()
 
   it("says how to start a stack when none runs on PORT", async () => {
     const file = join(dir, "good.json");
-    const run = await npmRun(["seed", "--", file], { PORT: "1" });
+    const run = await npmRun(["seed", "--", file], { PORT: "1", DYNAMODB_ENDPOINT: "" });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/No local stack is running on port 1\. Start one with `npm start`/);
   });
