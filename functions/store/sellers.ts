@@ -1,7 +1,7 @@
 import { BatchGetCommand } from "@aws-sdk/lib-dynamodb";
 import { defaultPolicies, type ReturnPolicy, resolvePolicy, type Seller, supplementRef } from "#core/policy";
 import type { StoreDeps } from "#store/client";
-import { policyKey, sellerKey, withoutStoreAttributes } from "#store/keys";
+import { type ItemKey, policyKey, sellerKey, withoutStoreAttributes } from "#store/keys";
 
 export interface SellerWithPolicy {
   seller: Seller;
@@ -26,8 +26,7 @@ export async function sellerWithPolicy(deps: StoreDeps, sellerId: string): Promi
   if (hit && now - hit.at < sellerCacheMs) return hit.value;
 
   const keys = [sellerKey(sellerId), policyKey(supplementRef(sellerId)), policyKey(defaultPolicies.sundry.ref), policyKey(defaultPolicies.marketplace.ref)];
-  const { Responses } = await deps.doc.send(new BatchGetCommand({ RequestItems: { [deps.tables.orders]: { Keys: keys } } }));
-  const items = (Responses?.[deps.tables.orders] ?? []).map((item) => ({ pk: item.PK as string, value: withoutStoreAttributes(item) }));
+  const items = (await batchGet(deps, keys)).map((item) => ({ pk: item.PK as string, value: withoutStoreAttributes(item) }));
   const find = (pk: string) => items.find((i) => i.pk === pk)?.value;
 
   const seller = find(sellerKey(sellerId).PK) as unknown as Seller | undefined;
@@ -41,4 +40,18 @@ export async function sellerWithPolicy(deps: StoreDeps, sellerId: string): Promi
   };
   cache.set(sellerId, { at: now, value });
   return value;
+}
+
+/** BatchGetItem that asks again for any keys DynamoDB leaves unprocessed (it may, under throttling). */
+async function batchGet(deps: StoreDeps, keys: readonly ItemKey[]): Promise<Record<string, unknown>[]> {
+  const found: Record<string, unknown>[] = [];
+  let pending: Record<string, unknown>[] = [...keys];
+  for (let attempt = 0; pending.length > 0; attempt++) {
+    if (attempt > 5) throw new Error(`DynamoDB left ${pending.length} keys unprocessed after ${attempt} attempts`);
+    if (attempt > 0) await new Promise((r) => setTimeout(r, 2 ** attempt * 10));
+    const { Responses, UnprocessedKeys } = await deps.doc.send(new BatchGetCommand({ RequestItems: { [deps.tables.orders]: { Keys: pending } } }));
+    found.push(...(Responses?.[deps.tables.orders] ?? []));
+    pending = UnprocessedKeys?.[deps.tables.orders]?.Keys ?? [];
+  }
+  return found;
 }
