@@ -45,7 +45,7 @@ export async function sellerWithPolicy(deps: StoreDeps, sellerId: string): Promi
 /** BatchGetItem that asks again for any keys DynamoDB leaves unprocessed (it may, under throttling). */
 async function batchGet(deps: StoreDeps, keys: readonly ItemKey[]): Promise<Record<string, unknown>[]> {
   const found: Record<string, unknown>[] = [];
-  let pending: Record<string, unknown>[] = [...keys];
+  let pending: Record<string, unknown>[] = keys.map((key) => ({ ...key }));
   for (let attempt = 0; pending.length > 0; attempt++) {
     if (attempt > 5) throw new Error(`DynamoDB left ${pending.length} keys unprocessed after ${attempt} attempts`);
     if (attempt > 0) await new Promise((r) => setTimeout(r, 2 ** attempt * 10));
