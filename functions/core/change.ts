@@ -71,8 +71,6 @@ export interface OrderChange {
   /** Read the order before planning even when expectedVersion is given (the plan needs its seller or items). */
   readsOrder?: boolean;
   rule: StatusRule;
-  /** Explains a failed order condition that the status rule does not, from the order as it is. */
-  explain?(order: Order): ToolError | undefined;
   /**
    * `order` is the order as read, and only when the caller may access it. `replans` counts the times a linked
    * write asked to plan again within this operation. A plan may need I/O (a policy, pickup slots): it may be async.

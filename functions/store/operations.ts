@@ -351,8 +351,6 @@ function diagnose(op: OperationContext, change: OrderChange, version: number, pl
     if (planned) return { kind: "rejected", error: planned };
     const ineligible = change.rule.rejection(order.status);
     if (ineligible) return { kind: "rejected", error: new NotEligibleError(ineligible.message, ineligible.reason, order.status) };
-    const explained = change.explain?.(order);
-    if (explained) return { kind: "rejected", error: explained };
     if (order.version !== version) {
       if (change.expectedVersion === undefined) return { kind: "retry", reason: "version" };
       return { kind: "rejected", error: new VersionConflictError(change.orderId, version, order.version) };
