@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { expectedVersion, operationId, orderId, orderVersion } from "#catalog/fields";
+import { expectedVersion, operationId, orderId, completedResult } from "#catalog/fields";
 import { isCalendarDay } from "#core/days";
 
 /** Input and output of the two compound changing tools, start_return and offer_replacement. */
@@ -7,13 +7,6 @@ import { isCalendarDay } from "#core/days";
 export const returnReasons = ["damaged", "wrong_item", "not_as_described", "no_longer_needed", "other"] as const;
 export const replacementReasons = ["damaged", "missing", "wrong_item"] as const;
 export const maxItemsPerReturn = 20;
-
-const completed = {
-  operationId,
-  status: z.literal("completed").meta({ description: "The change was applied." }),
-  orderId,
-  orderVersion,
-};
 
 export const itemId = z
   .string({ error: "Item ids are strings: ITM- followed by digits, like ITM-1, as get_order lists them." })
@@ -56,24 +49,21 @@ export const startReturnInput = z
   })
   .meta({ description: "Start a return of delivered items: eligibility, return label and carrier pickup in one step." });
 
-export const startReturnOutput = z
-  .object({
-    ...completed,
-    return: z
-      .object({
-        returnId: z.string().meta({ description: "The return's id on this order." }),
-        itemIds: z.array(itemId).meta({ description: "The items being returned." }),
-        labelRef: z.string().meta({ description: "The return label to print and attach to the parcel." }),
-        pickup: z
-          .object({
-            date: z.string().meta({ description: "The collection day, YYYY-MM-DD." }),
-            window: z.string().meta({ description: "The collection time window on that day, e.g. 08:00-12:00." }),
-          })
-          .meta({ description: "The booked carrier collection." }),
-      })
-      .meta({ description: "The return as recorded on the order." }),
-  })
-  .meta({ description: "The return was started: label issued and pickup booked." });
+export const startReturnOutput = completedResult({
+  return: z
+    .strictObject({
+      returnId: z.string().meta({ description: "The return's id on this order." }),
+      itemIds: z.array(itemId).meta({ description: "The items being returned." }),
+      labelRef: z.string().meta({ description: "The return label to print and attach to the parcel." }),
+      pickup: z
+        .strictObject({
+          date: z.string().meta({ description: "The collection day, YYYY-MM-DD." }),
+          window: z.string().meta({ description: "The collection time window on that day, e.g. 08:00-12:00." }),
+        })
+        .meta({ description: "The booked carrier collection." }),
+    })
+    .meta({ description: "The return as recorded on the order." }),
+}, "The return was started: label issued and pickup booked.");
 
 export const offerReplacementInput = z
   .strictObject({
@@ -87,18 +77,15 @@ export const offerReplacementInput = z
   })
   .meta({ description: "Send a replacement for a delivered item: stock is reserved and a replacement line added to the order." });
 
-export const offerReplacementOutput = z
-  .object({
-    ...completed,
-    replacement: z
-      .object({
-        itemId: itemId.meta({ description: "The item being replaced." }),
-        replacementItemId: itemId.meta({ description: "The new line on the order for the replacement." }),
-        sku: z.string().meta({ description: "The stock-keeping unit reserved for the replacement." }),
-      })
-      .meta({ description: "The replacement as recorded on the order." }),
-  })
-  .meta({ description: "The replacement was reserved and added to the order." });
+export const offerReplacementOutput = completedResult({
+  replacement: z
+    .strictObject({
+      itemId: itemId.meta({ description: "The item being replaced." }),
+      replacementItemId: itemId.meta({ description: "The new line on the order for the replacement." }),
+      sku: z.string().meta({ description: "The stock-keeping unit reserved for the replacement." }),
+    })
+    .meta({ description: "The replacement as recorded on the order." }),
+}, "The replacement was reserved and added to the order.");
 
 export type StartReturnInput = z.output<typeof startReturnInput>;
 export type OfferReplacementInput = z.output<typeof offerReplacementInput>;

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { customerText, orderId } from "#catalog/fields";
+import { customerText, digitsWord, orderId } from "#catalog/fields";
 import { addDays, daysBetween, isCalendarDay } from "#core/days";
 import { type ChangeToolName, changeRules } from "#core/eligibility";
 import { orderStatuses, sellerTypes } from "#core/order";
@@ -15,10 +15,6 @@ export const maxSearchLimit = 20;
 export const defaultSearchLimit = 10;
 
 // ——— search_orders ———
-
-function digitsWord(n: number): string {
-  return ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"][n] ?? String(n);
-}
 
 /** Explains an orderId search term that is neither a full id nor 3–5 of its digits, in terms that fix it. */
 export function orderIdFragmentProblem(value: string): string | undefined {

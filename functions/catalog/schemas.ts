@@ -1,15 +1,8 @@
 import * as z from "zod";
 import { deliveryNoteRules } from "#core/text";
-import { customerText, expectedVersion, freeText, operationId, orderId, orderVersion } from "#catalog/fields";
+import { customerText, expectedVersion, freeText, operationId, orderId, orderVersion, completedResult } from "#catalog/fields";
 
 /** One strict schema per tool: runtime validation, TypeScript types and the published JSON Schema. */
-
-const completed = {
-  operationId,
-  status: z.literal("completed").meta({ description: "The change was applied." }),
-  orderId,
-  orderVersion,
-};
 
 export const cancelOrderInput = z
   .strictObject({
@@ -20,9 +13,7 @@ export const cancelOrderInput = z
   })
   .meta({ description: "Cancel an order that has not shipped." });
 
-export const cancelOrderOutput = z
-  .object({ ...completed, orderStatus: z.literal("cancelled").meta({ description: "The order's status after the change." }) })
-  .meta({ description: "The cancellation was applied." });
+export const cancelOrderOutput = completedResult({ orderStatus: z.literal("cancelled").meta({ description: "The order's status after the change." }) }, "The cancellation was applied.");
 
 export const addDeliveryNoteInput = z
   .strictObject({
@@ -37,9 +28,7 @@ export const addDeliveryNoteInput = z
   })
   .meta({ description: "Set the delivery note of an order that has not started dispatch." });
 
-export const addDeliveryNoteOutput = z
-  .object({ ...completed, deliveryNote: customerText })
-  .meta({ description: "The note was stored and will go to the carrier." });
+export const addDeliveryNoteOutput = completedResult({ deliveryNote: customerText }, "The note was stored and will go to the carrier.");
 
 export const operationStatusInput = z.strictObject({ operationId }).meta({ description: "Which of your operations to look up." });
 

@@ -17,7 +17,7 @@ import type { Order } from "#core/order";
 import { actorOf, mayAccessOrder, type Principal } from "#core/principal";
 import type { StoreDeps } from "#store/client";
 import { Expression } from "#store/expression";
-import { type CapSlot, reserveCapSlot } from "#store/hourly-cap";
+import { reserveCapSlot } from "#store/hourly-cap";
 import { operationKey, orderKey, withoutStoreAttributes } from "#store/keys";
 
 /** Operation records outlive Powertools' own records so a late retry still finds its outcome (SPEC §4: ≥ 7 days). */
@@ -136,28 +136,6 @@ async function readOrder(deps: StoreDeps, orderId: string): Promise<Order | unde
   return Item ? (withoutStoreAttributes(Item) as unknown as Order) : undefined;
 }
 
-/**
- * The customer's allowance for one more capped change, or RATE_LIMITED — unless this operationId already has
- * a recorded outcome (a late retry after the crash window), which replays whatever the cap says now.
- */
-async function reserveWithinCap(deps: StoreDeps, op: OperationContext, now: Date): Promise<CapSlot | undefined> {
-  try {
-    return await reserveCapSlot(deps, op.principal, now);
-  } catch (error) {
-    if (!(error instanceof RateLimitedError)) throw error;
-    const record = await readOperationRecord(deps, op.principal.sub, op.operationId);
-    if (record) throw new RecordedOutcome(replayRecorded(op, record as unknown as Record<string, unknown>));
-    throw error;
-  }
-}
-
-/** Carries an already recorded outcome out of a read that found it, to be returned as the operation's answer. */
-class RecordedOutcome extends Error {
-  constructor(readonly outcome: Outcome) {
-    super("outcome already recorded");
-  }
-}
-
 type Attempt =
   | { kind: "committed"; outcome: Outcome }
   | { kind: "decided"; outcome: Outcome }
@@ -176,9 +154,13 @@ export async function commitOrderChange(deps: StoreDeps, op: OperationContext, c
   let conflictRetries = 0;
   let replans = 0;
   for (;;) {
-    const attempt = await attemptChange(deps, op, change, replans).catch((error: unknown) => {
-      if (error instanceof RecordedOutcome) return { kind: "decided" as const, outcome: error.outcome };
-      throw error;
+    const attempt = await attemptChange(deps, op, change, replans).catch(async (error: unknown) => {
+      // A refusal judged against the present and never recorded (the hourly cap, a pickup date that has since
+      // passed) must not hide an outcome already recorded under this operationId: a late retry replays it.
+      if (!(error instanceof RateLimitedError || error instanceof InvalidInputError)) throw error;
+      const record = await readOperationRecord(deps, op.principal.sub, op.operationId);
+      if (!record) throw error;
+      return { kind: "decided" as const, outcome: replayRecorded(op, record as unknown as Record<string, unknown>) };
     });
     switch (attempt.kind) {
       case "committed":
@@ -209,7 +191,7 @@ async function attemptChange(deps: StoreDeps, op: OperationContext, change: Orde
   // The order (when the change needs it) and the customer's hourly allowance are read side by side.
   const [read, capSlot] = await Promise.all([
     version === undefined || change.readsOrder ? readOrder(deps, change.orderId) : undefined,
-    change.capped ? reserveWithinCap(deps, op, now) : undefined,
+    change.capped ? reserveCapSlot(deps, op.principal, now) : undefined,
   ]);
   if (version === undefined || change.readsOrder) {
     // The write below re-checks everything; an order the caller cannot see still goes through it, so that
@@ -218,16 +200,7 @@ async function attemptChange(deps: StoreDeps, op: OperationContext, change: Orde
     version ??= order?.version ?? 0;
   }
   const committedVersion = version + 1;
-  let plan: ChangePlan | Refusal;
-  try {
-    plan = await change.plan({ committedVersion, now, order, replans });
-  } catch (error) {
-    // An argument judged against the present (a pickup date that has since passed) is no reason to hide an
-    // outcome already recorded under this operationId: a late retry replays it.
-    const record = error instanceof InvalidInputError ? await readOperationRecord(deps, op.principal.sub, op.operationId) : undefined;
-    if (record) return { kind: "decided", outcome: replayRecorded(op, record as unknown as Record<string, unknown>) };
-    throw error;
-  }
+  const plan = await change.plan({ committedVersion, now, order, replans });
 
   const expr = new Expression();
   const conditions = [
