@@ -12,7 +12,7 @@ import { demoFixture, splitDemoFixture } from "#scripts/demo-fixture";
 import { type DynamoDbLocal, startDynamoDbLocal } from "#scripts/dynamodb-local";
 import { principalClaims, signDevToken } from "#scripts/local/dev-auth";
 import { assertPortFree, type Gateway, importHandler, startGateway } from "#scripts/local/gateway";
-import { pendingRoutes, routeKey, routes } from "#scripts/local/routes";
+import { routeKey, routes } from "#scripts/local/routes";
 import { dataDir, describeCounts, gatewayPortFromEnv, isProcessAlive, localDeps, localTableNames, readFixtureFile, removeState, useTables, writeState } from "#scripts/local/stack";
 import { writeFixture } from "#store/fixture";
 import type { Fixture } from "#store/fixture";
@@ -165,9 +165,6 @@ async function main(): Promise<void> {
   const token = await signDevToken(principalClaims({ customer: "C-1001" }), { ttlSeconds: sampleTokenTtlSeconds });
   console.log(`order-tools listening on ${gateway.url}`);
   console.log(`Ready ${seconds()} after start. Routes: ${routes.map(routeKey).join(", ")}`);
-  if (pendingRoutes.length > 0) {
-    console.log(`Not served yet (no module): ${pendingRoutes.map((r) => `${routeKey(r)} (${r.entry})`).join(", ")}`);
-  }
   console.log("");
   console.log("A token for the customer Ana Costa (C-1001), valid 24 h:");
   console.log(`  TOKEN=${token}`);

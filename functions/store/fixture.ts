@@ -93,7 +93,6 @@ function describeEntry(input: unknown, path: readonly PropertyKey[]): string {
 /** The stored items of a fixture: every entity with its keys, orders with what search and reads need. */
 export function fixtureItems(fixture: Fixture): Record<string, unknown>[] {
   const sellers = new Map(fixture.sellers.map((s) => [s.id, s]));
-  const emails = new Map(fixture.customers.map((c) => [c.id, c.email]));
   return [
     ...fixture.sellers.map((s) => ({ ...sellerKey(s.id), entity: "seller", ...s })),
     ...fixture.policies.map((p) => ({ ...policyKey(p.ref), entity: "policy", ...p })),
@@ -110,7 +109,6 @@ export function fixtureItems(fixture: Fixture): Record<string, unknown>[] {
         ...order,
         // Denormalised for search results; the seller's status is always read live.
         sellerName: seller?.name,
-        customerEmail: emails.get(order.customerId),
         activity: [],
       };
     }),

@@ -3,7 +3,7 @@
  * builds a PK or SK by hand.
  */
 
-import { idDigitsIndexes } from "#store/table-design";
+import { idDigitsIndexes, ordersTable } from "#store/table-design";
 
 export interface ItemKey {
   PK: string;
@@ -64,11 +64,22 @@ export const customerIndexKeys = (customer: { email: string }) => ({
   GSI2SK: "CUSTOMER",
 });
 
-/** Attributes the store keeps for itself; never part of a domain object. */
-export const storeAttributes = ["PK", "SK", "GSI1PK", "GSI1SK", "GSI2PK", "GSI2SK", "GSI3PK", "GSI4PK", "GSI5PK", "entity", "expiresAt"] as const;
+/**
+ * Attributes the store keeps for itself, never part of a domain object: the table's and every index's keys
+ * (derived from the table design, so a new index cannot leak), the entity tag and the TTL.
+ */
+export const storeAttributes: readonly string[] = [
+  ...new Set([
+    ordersTable.partitionKey,
+    ordersTable.sortKey,
+    ...ordersTable.indexes.flatMap((index) => [index.partitionKey, index.sortKey]),
+    "entity",
+    ordersTable.timeToLiveAttribute,
+  ]),
+];
 
-export function withoutStoreAttributes<T extends Record<string, unknown>>(item: T): Omit<T, (typeof storeAttributes)[number]> {
+export function withoutStoreAttributes<T extends Record<string, unknown>>(item: T): Record<string, unknown> {
   const copy: Record<string, unknown> = { ...item };
   for (const attribute of storeAttributes) delete copy[attribute];
-  return copy as Omit<T, (typeof storeAttributes)[number]>;
+  return copy;
 }

@@ -131,7 +131,8 @@ async function recordRejection(deps: StoreDeps, op: OperationContext, orderId: s
   return { tool: op.tool, httpStatus: error.httpStatus, body };
 }
 
-async function readOrder(deps: StoreDeps, orderId: string): Promise<Order | undefined> {
+/** The order as stored, without the store's own attributes; consistent, since a write conditions on its version. */
+export async function readOrder(deps: StoreDeps, orderId: string): Promise<Order | undefined> {
   const { Item } = await deps.doc.send(new GetCommand({ TableName: deps.tables.orders, Key: orderKey(orderId), ConsistentRead: true }));
   return Item ? (withoutStoreAttributes(Item) as unknown as Order) : undefined;
 }

@@ -8,7 +8,8 @@ import type { Principal } from "#core/principal";
 import { type DayRange, type OrderSearchSource, type OrderStream, type OrderSummaryRecord, searchOrders } from "#core/search-orders";
 import type { StoreDeps } from "#store/client";
 import { Expression } from "#store/expression";
-import { customerIdOfKey, customerIndexKeys, customerOrdersPartition, idDigitsPartition, orderKey, withoutStoreAttributes } from "#store/keys";
+import { customerIdOfKey, customerIndexKeys, customerOrdersPartition, idDigitsPartition, orderKey } from "#store/keys";
+import { readOrder } from "#store/operations";
 import { sellerWithPolicy } from "#store/sellers";
 import { idDigitsIndexes, orderSummaryAttributes } from "#store/table-design";
 
@@ -31,10 +32,7 @@ export async function searchOrdersInStore(deps: StoreDeps, input: SearchOrdersIn
 
 export function orderReader(deps: StoreDeps): OrderReader {
   return {
-    async order(orderId) {
-      const { Item } = await deps.doc.send(new GetCommand({ TableName: deps.tables.orders, Key: orderKey(orderId), ConsistentRead: true }));
-      return Item ? (withoutStoreAttributes(Item) as unknown as Order) : undefined;
-    },
+    order: (orderId) => readOrder(deps, orderId),
     sellerWithPolicy: (sellerId) => sellerWithPolicy(deps, sellerId),
   };
 }

@@ -4,12 +4,9 @@
  * OpenAPI, MCP) from functions/catalog/service-functions.ts. A tool or service function added there is served
  * locally without touching this file.
  */
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { serviceFunctions } from "#catalog/service-functions";
 import { tools } from "#catalog/tools";
 import type { Scope } from "#core/principal";
-import { repoRoot } from "#scripts/local/stack";
 
 export interface GatewayRoute {
   method: "GET" | "POST";
@@ -32,10 +29,7 @@ const serviceRoutes: GatewayRoute[] = serviceFunctions.flatMap((fn) =>
   fn.routes.map((route) => ({ ...route, name: fn.name, access: fn.access, entry: "localEntry" in fn ? fn.localEntry : fn.entry })),
 );
 
-/** Service routes whose module is not written yet; they answer 404 until it is. */
-export const pendingRoutes: readonly GatewayRoute[] = serviceRoutes.filter((route) => !existsSync(join(repoRoot, route.entry)));
-
-export const routes: readonly GatewayRoute[] = [...toolRoutes, ...serviceRoutes.filter((route) => !pendingRoutes.includes(route))];
+export const routes: readonly GatewayRoute[] = [...toolRoutes, ...serviceRoutes];
 
 export const routeKey = (route: Pick<GatewayRoute, "method" | "path">) => `${route.method} ${route.path}`;
 

@@ -1,11 +1,10 @@
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { base64url, generateKeyPair, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serviceFunctions } from "#catalog/service-functions";
 import { tools } from "#catalog/tools";
 import { devAudience, devIssuer, devSigningKey, principalClaims, signDevToken } from "#scripts/local/dev-auth";
 import { type Gateway, importHandler, startGateway } from "#scripts/local/gateway";
-import { pendingRoutes, routeKey, routes } from "#scripts/local/routes";
+import { routeKey, routes } from "#scripts/local/routes";
 import { localDeps } from "#scripts/local/stack";
 import { parseFixture } from "#store/fixture";
 import { operationKey, orderKey } from "#store/keys";
@@ -141,9 +140,9 @@ describe("local gateway: a tokened request reaches the real handler", () => {
   });
 
   it("serves the service functions' routes as deployed: the catalogue and OpenAPI document without a token, MCP with one", async () => {
-    expect([...routes, ...pendingRoutes].filter((r) => r.scope === undefined).map(routeKey).sort()).toEqual(
-      serviceFunctions.flatMap((fn) => fn.routes.map(routeKey)).sort(),
-    );
+    // SPEC §2: these three need no scope; the catalogue and the OpenAPI document need no token either.
+    expect(routes.filter((r) => r.scope === undefined).map(routeKey).sort()).toEqual(["GET /v1/mcp", "GET /v1/openapi.json", "GET /v1/tools", "POST /v1/mcp"]);
+    expect(routes.filter((r) => r.access === "public").map(routeKey).sort()).toEqual(["GET /v1/openapi.json", "GET /v1/tools"]);
     for (const route of routes.filter((r) => r.access === "public")) {
       const reply = await call(route.path, { method: route.method, token: null });
       expect(reply.status, routeKey(route)).toBe(200);
@@ -269,12 +268,6 @@ describe("local gateway: requests that never reach a function", () => {
     expect(reply.status).toBe(404);
     expect(reply.headers.get("content-type")).toBe("application/json");
     expect(reply.body).toEqual({ error: { code: "NOT_FOUND", retryable: false, message: expect.stringContaining("POST /v1/tools/cancel_order") } });
-  });
-
-  it("a service route whose module is not written yet is 404 for now", async () => {
-    for (const route of pendingRoutes) {
-      expect((await call(route.path, { method: route.method, ...(route.method === "POST" ? { body: "{}" } : {}) })).status, routeKey(route)).toBe(404);
-    }
   });
 
   it("a known path with the wrong method: 405 JSON with Allow", async () => {
