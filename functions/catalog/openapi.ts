@@ -34,7 +34,7 @@ import {
  * restated, and what it means for a caller. `satisfies` makes a new code a compile error here until described.
  */
 const errorCodes = {
-  INVALID_INPUT: { make: () => new InvalidInputError([]), when: "the arguments fail the tool's schema (unknown, missing or malformed field, a body that is not JSON or is over 16 KiB); `issues` lists each problem" },
+  INVALID_INPUT: { make: () => new InvalidInputError([{ path: "", message: "" }]), when: "the arguments fail the tool's schema (unknown, missing or malformed field, a body that is not JSON or is over 16 KiB); `issues` lists each problem" },
   UNAUTHENTICATED: { make: () => new UnauthenticatedError(""), when: "no, bad or expired bearer token" },
   FORBIDDEN: { make: () => new ForbiddenError(""), when: "the token lacks the route's scope or names no principal; `requiredScope` says which scope" },
   ORDER_NOT_FOUND: { make: () => new OrderNotFoundError(""), when: "no such order, or one the caller may not access (the two are indistinguishable)" },

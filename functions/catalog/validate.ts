@@ -37,5 +37,7 @@ export function parseArguments<S extends z.ZodType>(schema: S, tool: string, inp
     }
     return { path, message: issue.message };
   });
-  throw new InvalidInputError(issues);
+  const [first, ...rest] = issues;
+  // zod reports at least one issue for a failed parse; the fallback only keeps the type honest.
+  throw new InvalidInputError([first ?? { path: "", message: `The arguments do not match ${tool}'s schema.` }, ...rest]);
 }

@@ -12,8 +12,8 @@ export interface StatusRule {
   readonly allowedStatuses: readonly OrderStatus[];
   rejection(status: OrderStatus): { reason: NotEligibleReason; message: string } | undefined;
   /**
-   * Optional: what besides the status rules the change out now, judged from what get_order has already read
-   * (e.g. a closed return window, a suspended seller). It only keeps allowedActions from offering a change
+   * Optional: whatever besides the status rules out the change now, judged from what get_order has already
+   * read (e.g. a closed return window, a suspended seller). It only keeps allowedActions from offering a change
    * that would be refused; the write still checks everything itself.
    */
   admits?(facts: OrderFacts): boolean;

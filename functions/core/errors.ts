@@ -62,7 +62,8 @@ export interface InputIssue {
 export class InvalidInputError extends ToolError {
   readonly code = "INVALID_INPUT";
   readonly httpStatus = 400;
-  constructor(readonly issues: InputIssue[]) {
+  /** SPEC §3: never without an issue, so a caller always learns what to fix. */
+  constructor(readonly issues: readonly [InputIssue, ...InputIssue[]]) {
     const first = issues[0];
     super(
       issues.length === 1 && first

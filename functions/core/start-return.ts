@@ -75,7 +75,8 @@ export function startReturn(input: StartReturnInput, store: ReturnStore): OrderC
         const ineligible = startReturnIneligibility(current, input.itemIds, policy, today);
         return ineligible && new NotEligibleError(ineligible.message, ineligible.reason, current.status);
       };
-      // Items never change on an order: an index found in the read still names the item at the write.
+      // Lines are only ever appended to an order: an index found in the read still names the item at the write
+      // (and the write's condition checks that it does).
       const onOrder = input.itemIds.map((id) => ({ id, index: order.items.findIndex((item) => item.itemId === id) })).filter((i) => i.index >= 0);
       const conditions = (p: ConditionParts) => [
         // Within the window: delivered on or after today − window days (a timestamp sorts after its own day).

@@ -1,24 +1,20 @@
 import { BatchGetCommand } from "@aws-sdk/lib-dynamodb";
 import { defaultPolicies, type ReturnPolicy, resolvePolicy, type Seller, supplementRef } from "#core/policy";
+import type { SellerAndPolicy } from "#core/get-order";
 import type { StoreDeps } from "#store/client";
 import { type ItemKey, policyKey, sellerKey, withoutStoreAttributes } from "#store/keys";
-
-export interface SellerWithPolicy {
-  seller: Seller;
-  policy: ReturnPolicy;
-}
 
 /** How long a seller and its resolved policy are served from memory: reads may lag a change by this much. */
 export const sellerCacheMs = 60_000;
 
-const caches = new WeakMap<StoreDeps, Map<string, { at: number; value: SellerWithPolicy | undefined }>>();
+const caches = new WeakMap<StoreDeps, Map<string, { at: number; value: SellerAndPolicy | undefined }>>();
 
 /**
  * The seller and the policy that applies to its orders, in one BatchGetItem (seller, its supplement and both
  * defaults), cached per execution environment for `sellerCacheMs`. Reads only: a write that depends on the
  * seller's status states it as a condition in its own transaction.
  */
-export async function sellerWithPolicy(deps: StoreDeps, sellerId: string): Promise<SellerWithPolicy | undefined> {
+export async function sellerWithPolicy(deps: StoreDeps, sellerId: string): Promise<SellerAndPolicy | undefined> {
   let cache = caches.get(deps);
   if (!cache) caches.set(deps, (cache = new Map()));
   const hit = cache.get(sellerId);

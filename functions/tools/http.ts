@@ -17,8 +17,13 @@ export function jsonResponse(statusCode: number, body: unknown, headers: Record<
 }
 
 /** The request body as JSON; a missing, oversized or malformed body is INVALID_INPUT with an issue that says so. */
+/** The request body as text, decoded if API Gateway base64-encoded it. */
+export function rawBody(event: HttpEvent): string {
+  return event.body === undefined || event.body === null ? "" : event.isBase64Encoded ? Buffer.from(event.body, "base64").toString("utf8") : event.body;
+}
+
 export function readBody(event: HttpEvent): unknown {
-  const raw = event.body === undefined || event.body === null ? "" : event.isBase64Encoded ? Buffer.from(event.body, "base64").toString("utf8") : event.body;
+  const raw = rawBody(event);
   const bytes = Buffer.byteLength(raw, "utf8");
   if (bytes > maxBodyBytes) {
     throw new InvalidInputError([{ path: "", message: `The body is ${bytes} bytes; the limit is ${maxBodyBytes} bytes (16 KiB). Send only the tool's arguments.` }]);

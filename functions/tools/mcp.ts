@@ -4,7 +4,7 @@ import { type ToolDefinition, tools as registry } from "#catalog/tools";
 import { principalFromClaims } from "#core/principal";
 import { apiGatewayEvent } from "#tools/api-event";
 import type { ToolHandler } from "#tools/handler";
-import { errorResponse, type HttpEvent, type HttpResult, maxBodyBytes } from "#tools/http";
+import { errorResponse, type HttpEvent, type HttpResult, maxBodyBytes, rawBody } from "#tools/http";
 import type { ToolInvoker } from "#tools/invoker";
 import { lambdaInvoker, toolFunctionsFromEnv } from "#tools/invoker-lambda";
 import { logger } from "#tools/logger";
@@ -81,7 +81,7 @@ export function createMcpHandler(invoker: ToolInvoker, options: McpOptions = {})
     if (!contentType || !/^application\/json\s*(;|$)/i.test(contentType.trim())) {
       return transportError(415, "Unsupported Media Type: send the JSON-RPC message as Content-Type: application/json.");
     }
-    const raw = event.body === undefined || event.body === null ? "" : event.isBase64Encoded ? Buffer.from(event.body, "base64").toString("utf8") : event.body;
+    const raw = rawBody(event);
     if (Buffer.byteLength(raw, "utf8") > maxBodyBytes) {
       return transportError(413, `The message is ${Buffer.byteLength(raw, "utf8")} bytes; the limit is ${maxBodyBytes} bytes (16 KiB), as for every route.`);
     }
