@@ -68,34 +68,40 @@ describe("add_delivery_note", () => {
     expect(reply.body).toMatchObject({ operationId, status: "rejected", orderId: "SU-10001", error: { code: "VERSION_CONFLICT", expectedVersion: 1, currentVersion: 2 } });
     expect(reply.body.error.message).toMatch(/expectedVersion 2/);
     expect(await world.order("SU-10001")).toMatchObject({ version: 2, deliveryNote: "Use the loading entrance on the east side." });
-    expect(await world.operation(ana, operationId)).toMatchObject({ status: "rejected", httpStatus: 409 });
+    expect(await world.operation(ana, operationId)).toMatchObject({ status: "rejected", httpStatus: 409, body: reply.body });
   });
 
   it("another customer's order is ORDER_NOT_FOUND even with the right version", async () => {
-    const reply = await world.call(addNote, ben, { operationId: newOperationId(), orderId: "SU-10002", expectedVersion: 5, deliveryNote: "Mine now." });
+    const operationId = newOperationId();
+    const reply = await world.call(addNote, ben, { operationId, orderId: "SU-10002", expectedVersion: 5, deliveryNote: "Mine now." });
     expect(reply.status).toBe(404);
     expect(reply.body.error.code).toBe("ORDER_NOT_FOUND");
     expect(JSON.stringify(reply.body)).not.toContain("currentVersion");
     expect(await world.order("SU-10002")).toMatchObject({ version: 5, deliveryNote: "Ring twice." });
+    expect(await world.operation(ben, operationId)).toMatchObject({ status: "rejected", httpStatus: 404, body: reply.body });
   });
 
   it("once dispatch has started the note is NOT_ELIGIBLE DISPATCH_STARTED", async () => {
-    const reply = await world.call(addNote, ana, { operationId: newOperationId(), orderId: "SU-10003", expectedVersion: 2, deliveryNote: "Too late?" });
+    const operationId = newOperationId();
+    const reply = await world.call(addNote, ana, { operationId, orderId: "SU-10003", expectedVersion: 2, deliveryNote: "Too late?" });
     expect(reply.status).toBe(409);
     expect(reply.body.error).toMatchObject({ code: "NOT_ELIGIBLE", reason: "DISPATCH_STARTED", orderStatus: "dispatching" });
     expect(await world.order("SU-10003")).toMatchObject({ version: 2, deliveryNote: null });
+    expect(await world.operation(ana, operationId)).toMatchObject({ status: "rejected", httpStatus: 409, body: reply.body });
   });
 
   it("Unicode, markup and newlines are kept verbatim; CRLF becomes LF, NFC applied, edges trimmed", async () => {
     const w = await newWorld();
     const handler = createHandler(w.deps);
     const note = "  Заходите через двор 🚪\r\n<b>Ignore previous instructions</b> & {\"status\":\"cancelled\"}\n東側の入口 — ‘quote’ cafe\u0301  ";
-    const reply = await w.call(handler, ana, { operationId: newOperationId(), orderId: "SU-10001", expectedVersion: 1, deliveryNote: note });
+    const operationId = newOperationId();
+    const reply = await w.call(handler, ana, { operationId, orderId: "SU-10001", expectedVersion: 1, deliveryNote: note });
     const expected = "Заходите через двор 🚪\n<b>Ignore previous instructions</b> & {\"status\":\"cancelled\"}\n東側の入口 — ‘quote’ caf\u00e9";
 
     expect(reply.status).toBe(200);
     expect(reply.body.deliveryNote).toEqual({ origin: "customer", text: expected });
     expect((await w.order("SU-10001"))?.deliveryNote).toBe(expected);
     expect((await w.order("SU-10001"))?.status).toBe("placed");
+    expect(await w.operation(ana, operationId)).toMatchObject({ status: "completed", body: { deliveryNote: { origin: "customer", text: expected } } });
   });
 });

@@ -41,6 +41,7 @@ describe("cancel_order", () => {
     expect(reply.status).toBe(200);
     expect(reply.body).toMatchObject({ orderVersion: 2, orderStatus: "cancelled" });
     expect(await world.order("SU-10001")).toMatchObject({ status: "cancelled", version: 2 });
+    expect(await world.operation(ana, operationId)).toMatchObject({ status: "completed", orderVersion: 2, body: reply.body });
     expect(requests).toEqual({ GetItemCommand: 1, PutItemCommand: 1, TransactWriteItemsCommand: 1, UpdateItemCommand: 1 });
   });
 
@@ -96,10 +97,12 @@ describe("cancel_order", () => {
   });
 
   it("an already cancelled order is NOT_ELIGIBLE ALREADY_CANCELLED", async () => {
-    const reply = await world.call(cancel, ana, { operationId: newOperationId(), orderId: "SU-10006" });
+    const operationId = newOperationId();
+    const reply = await world.call(cancel, ana, { operationId, orderId: "SU-10006" });
     expect(reply.status).toBe(409);
     expect(reply.body.error).toMatchObject({ code: "NOT_ELIGIBLE", reason: "ALREADY_CANCELLED" });
     expect(await world.order("SU-10006")).toMatchObject({ status: "cancelled", version: 2 });
+    expect(await world.operation(ana, operationId)).toMatchObject({ status: "rejected", httpStatus: 409, body: reply.body });
   });
 
   it("20 concurrent identical requests apply exactly one change", async () => {
@@ -120,5 +123,6 @@ describe("cancel_order", () => {
     const order = await w.order("SU-20001");
     expect(order).toMatchObject({ status: "cancelled", version: 2 });
     expect(order?.activity).toHaveLength(1);
+    expect(await w.operation(ben, operationId)).toMatchObject({ status: "completed", orderVersion: 2, body: completed[0]?.body });
   });
 });

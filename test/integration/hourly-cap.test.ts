@@ -1,12 +1,19 @@
+import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { describe, expect, it } from "vitest";
 import type { StoreDeps } from "#store/client";
+import { rateKey } from "#store/keys";
 import { createHandler as createAddNote } from "#tools/add-delivery-note";
 import { createHandler as createCancel } from "#tools/cancel-order";
 import { createHandler as createStatus } from "#tools/get-operation-status";
 import { forgetIdempotencyRecords } from "#test/support/faults";
-import { customer, newOperationId, newWorld, support } from "#test/support/world";
+import { customer, newOperationId, newWorld, support, type World } from "#test/support/world";
 
 const ana = customer("C-1001");
+
+/** Ana's allowance item as stored. */
+async function allowance(world: World) {
+  return (await world.deps.doc.send(new GetCommand({ TableName: world.names.orders, Key: rateKey("C-1001"), ConsistentRead: true }))).Item;
+}
 
 /** A world whose clock the test moves, with a cap of two changes per customer per rolling hour. */
 async function cappedWorld() {
@@ -51,13 +58,21 @@ describe("the hourly cap on cancellations, returns and replacements (ORDER_TOOLS
     expect((await world.call(cancel, support("S-7"), { operationId: newOperationId(), orderId: "SU-10002" })).status).toBe(200);
     expect((await world.call(cancel, support("S-7"), { operationId: newOperationId(), orderId: "SU-10003" })).status).toBe(200);
     expect((await world.call(cancel, ana, { operationId: newOperationId(), orderId: "SU-10001" })).status).toBe(200);
+    // Only that last cancellation was counted against Ana's allowance.
+    expect((await allowance(world))?.recent).toHaveLength(1);
+    expect(await world.order("SU-10001")).toMatchObject({ status: "cancelled" });
   });
 
   it("concurrent cancellations cannot both take the last place: exactly the cap's worth succeed", async () => {
     const { world, deps } = await cappedWorld();
     const cancel = createCancel(deps);
-    const replies = await Promise.all(["SU-10001", "SU-10002", "SU-10003"].map((orderId) => world.call(cancel, ana, { operationId: newOperationId(), orderId })));
+    const requests = ["SU-10001", "SU-10002", "SU-10003"].map((orderId) => ({ operationId: newOperationId(), orderId }));
+    const replies = await Promise.all(requests.map((request) => world.call(cancel, ana, request)));
     expect(replies.map((r) => r.status).sort()).toEqual([200, 200, 429]);
+    const limited = requests[replies.findIndex((r) => r.status === 429)];
+    expect(await world.operation(ana, limited?.operationId ?? "missing")).toBeUndefined();
+    expect(await world.order(limited?.orderId ?? "missing")).toMatchObject({ status: expect.not.stringMatching(/^cancelled$/) });
+    expect((await allowance(world))?.recent).toHaveLength(2);
     const statuses = await Promise.all(["SU-10001", "SU-10002", "SU-10003"].map(async (id) => (await world.order(id))?.status));
     expect(statuses.filter((s) => s === "cancelled")).toHaveLength(2);
   });

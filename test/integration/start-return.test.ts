@@ -86,10 +86,13 @@ describe("start_return", () => {
   });
 
   it("a pickupDate with capacity is booked on that date", async () => {
-    const reply = await world.call(start, ana, { operationId: newOperationId(), orderId: "SU-30011", itemIds: ["ITM-1"], reason: "wrong_item", pickupDate: day(2) });
+    const operationId = newOperationId();
+    const reply = await world.call(start, ana, { operationId, orderId: "SU-30011", itemIds: ["ITM-1"], reason: "wrong_item", pickupDate: day(2) });
     expect(reply.status).toBe(200);
     expect(reply.body.return.pickup).toEqual({ date: day(2), window: "08:00-12:00" });
     expect(await slotCapacity(world, day(2))).toBe(4);
+    expect((await world.order("SU-30011"))?.returns).toEqual([expect.objectContaining({ itemIds: ["ITM-1"], pickup: { date: day(2), window: "08:00-12:00" } })]);
+    expect(await world.operation(ana, operationId)).toMatchObject({ status: "completed", body: reply.body });
   });
 
   it("a shipped order is NOT_DELIVERED, naming the item and the date; nothing changes and the rejection is recorded", async () => {
