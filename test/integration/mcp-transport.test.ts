@@ -51,8 +51,8 @@ describe("POST /v1/mcp: Streamable HTTP without sessions", () => {
       ["2025-11-25", "2025-11-25"],
       ["2025-06-18", "2025-06-18"],
       ["2025-03-26", "2025-03-26"],
-      ["2024-11-05", latestProtocolVersion],
-      ["2099-01-01", latestProtocolVersion],
+      ["2024-11-05", "2025-11-25"],
+      ["2099-01-01", "2025-11-25"],
     ]) {
       const reply = await post(request("initialize", { protocolVersion: asked, capabilities: {}, clientInfo: { name: "curl", version: "1" } }));
       expect(reply.status, asked).toBe(200);
@@ -64,7 +64,7 @@ describe("POST /v1/mcp: Streamable HTTP without sessions", () => {
         result: { protocolVersion: agreed, capabilities: { tools: { listChanged: false } }, serverInfo: { name: "order-tools", version: expect.any(String) }, instructions: expect.any(String) },
       });
     }
-    expect(supportedProtocolVersions[0]).toBe(latestProtocolVersion);
+    expect(latestProtocolVersion).toBe("2025-11-25");
   });
 
   it("accepts notifications and responses with 202 and no body", async () => {

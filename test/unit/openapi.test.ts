@@ -5,6 +5,7 @@ import { type JsonSchema, jsonSchemaDialect, toolCatalog, toolCatalogSchema } fr
 import { errorCodeList, httpStatusOf, openApiDocument, toolErrors } from "#catalog/openapi";
 import { serviceFunctions } from "#catalog/service-functions";
 import { type ToolName, tools } from "#catalog/tools";
+import type { ErrorCode } from "#core/errors";
 
 /** The published schemas and the OpenAPI document, as generated from the registry: valid, described, complete. */
 
@@ -144,6 +145,15 @@ describe("the OpenAPI document", () => {
     expect(new Set(Object.values(document.paths).flatMap((m: any) => Object.values(m).map((o: any) => o.operationId))).size).toBe(
       Object.values(document.paths).flatMap((m: any) => Object.keys(m)).length,
     );
+  });
+
+  it("gives every error code the HTTP status of SPEC §3's table", () => {
+    const spec: Record<ErrorCode, number> = {
+      INVALID_INPUT: 400, UNAUTHENTICATED: 401, FORBIDDEN: 403, ORDER_NOT_FOUND: 404, OPERATION_NOT_FOUND: 404,
+      VERSION_CONFLICT: 409, NOT_ELIGIBLE: 409, SELLER_SUSPENDED: 409, OUT_OF_STOCK: 409, NO_PICKUP_SLOT: 409,
+      OPERATION_IN_PROGRESS: 409, IDEMPOTENCY_KEY_REUSED: 422, RATE_LIMITED: 429, INTERNAL: 500,
+    };
+    expect(Object.fromEntries(errorCodeList.map((code) => [code, httpStatusOf(code)]))).toEqual(spec);
   });
 
   it("lists for each tool route the SPEC §3 errors it can answer with, under their HTTP status, with the shared Error schema", () => {
