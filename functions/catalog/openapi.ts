@@ -10,9 +10,11 @@ import {
   InvalidInputError,
   NoPickupSlotError,
   NotEligibleError,
+  notEligibleReasons,
   OperationInProgressError,
   OperationNotFoundError,
   OrderNotFoundError,
+  OrderTooLargeError,
   OutOfStockError,
   RateLimitedError,
   SellerSuspendedError,
@@ -46,7 +48,8 @@ const errorCodes = {
   NO_PICKUP_SLOT: { make: () => new NoPickupSlotError(""), when: "no carrier pickup capacity on or after the date; `availableDates` lists days that have some" },
   OPERATION_IN_PROGRESS: { make: () => new OperationInProgressError("", 1), when: "the same operation is executing right now; retry after `retryAfterSeconds`" },
   IDEMPOTENCY_KEY_REUSED: { make: () => new IdempotencyKeyReusedError("", "", undefined), when: "the operationId was used before with another tool or other arguments" },
-  RATE_LIMITED: { make: () => new RateLimitedError(""), when: "the customer's hourly cap on cancellations, returns and replacements is reached; retry after `retryAfterSeconds`" },
+  RATE_LIMITED: { make: () => new RateLimitedError(""), when: "the caller's request budget per minute, the customer's hourly cap on cancellations, returns and replacements, or a support actor's hourly cap on changes is reached; retry after `retryAfterSeconds`" },
+  ORDER_TOO_LARGE: { make: () => new OrderTooLargeError(""), when: "the order has reached the size limit of one stored order, so no further change fits on it; nothing was changed, and a person must handle it" },
   INTERNAL: { make: () => new InternalError(""), when: "anything unexpected; for a changing tool the outcome is unknown: ask get_operation_status with the same operationId" },
 } satisfies Record<ErrorCode, { make: () => ToolError; when: string }>;
 
@@ -56,8 +59,9 @@ export function httpStatusOf(code: ErrorCode): number {
   return errorCodes[code].make().httpStatus;
 }
 
-const alwaysPossible: ErrorCode[] = ["INVALID_INPUT", "UNAUTHENTICATED", "FORBIDDEN", "INTERNAL"];
-const everyChange: ErrorCode[] = [...alwaysPossible, "ORDER_NOT_FOUND", "VERSION_CONFLICT", "NOT_ELIGIBLE", "OPERATION_IN_PROGRESS", "IDEMPOTENCY_KEY_REUSED"];
+// Every tool call counts against the caller's request budget, so any of them may be RATE_LIMITED.
+const alwaysPossible: ErrorCode[] = ["INVALID_INPUT", "UNAUTHENTICATED", "FORBIDDEN", "RATE_LIMITED", "INTERNAL"];
+const everyChange: ErrorCode[] = [...alwaysPossible, "ORDER_NOT_FOUND", "VERSION_CONFLICT", "NOT_ELIGIBLE", "OPERATION_IN_PROGRESS", "IDEMPOTENCY_KEY_REUSED", "ORDER_TOO_LARGE"];
 
 /**
  * Which SPEC §3 errors each tool can answer with (SPEC §4–5). Keyed by the registry's tool names, so a tool added
@@ -67,10 +71,10 @@ export const toolErrors: Record<ToolName, readonly ErrorCode[]> = {
   search_orders: alwaysPossible,
   get_order: [...alwaysPossible, "ORDER_NOT_FOUND"],
   get_operation_status: [...alwaysPossible, "OPERATION_NOT_FOUND"],
-  cancel_order: [...everyChange, "RATE_LIMITED"],
+  cancel_order: everyChange,
   add_delivery_note: everyChange,
-  start_return: [...everyChange, "NO_PICKUP_SLOT", "RATE_LIMITED"],
-  offer_replacement: [...everyChange, "SELLER_SUSPENDED", "OUT_OF_STOCK", "RATE_LIMITED"],
+  start_return: [...everyChange, "NO_PICKUP_SLOT"],
+  offer_replacement: [...everyChange, "SELLER_SUSPENDED", "OUT_OF_STOCK"],
 };
 
 const replayedHeader = { "Idempotent-Replayed": { $ref: "#/components/headers/IdempotentReplayed" } };
@@ -114,7 +118,7 @@ const errorSchema: JsonSchema = {
         currentVersion: { type: "integer", description: "VERSION_CONFLICT: the order's version now." },
         reason: {
           type: "string",
-          description: "NOT_ELIGIBLE: ALREADY_SHIPPED, DISPATCH_STARTED, ALREADY_CANCELLED, NOT_DELIVERED, RETURN_WINDOW_CLOSED, ITEM_ALREADY_RETURNED, ITEM_ALREADY_REPLACED or UNKNOWN_ITEM.",
+          description: `NOT_ELIGIBLE: ${notEligibleReasons.slice(0, -1).join(", ")} or ${notEligibleReasons.at(-1)}.`,
         },
         orderStatus: { type: "string", description: "NOT_ELIGIBLE: the order's status when the change was refused." },
         sellerId: { type: "string", description: "SELLER_SUSPENDED: the suspended seller." },

@@ -18,17 +18,23 @@ export type ErrorCode =
   | "OPERATION_IN_PROGRESS"
   | "IDEMPOTENCY_KEY_REUSED"
   | "RATE_LIMITED"
+  | "ORDER_TOO_LARGE"
   | "INTERNAL";
 
-export type NotEligibleReason =
-  | "ALREADY_SHIPPED"
-  | "DISPATCH_STARTED"
-  | "ALREADY_CANCELLED"
-  | "NOT_DELIVERED"
-  | "RETURN_WINDOW_CLOSED"
-  | "ITEM_ALREADY_RETURNED"
-  | "ITEM_ALREADY_REPLACED"
-  | "UNKNOWN_ITEM";
+/** SPEC §3's NOT_ELIGIBLE reasons, in the order SPEC lists them. */
+export const notEligibleReasons = [
+  "ALREADY_SHIPPED",
+  "DISPATCH_STARTED",
+  "ALREADY_CANCELLED",
+  "NOT_DELIVERED",
+  "RETURN_WINDOW_CLOSED",
+  "ITEM_ALREADY_RETURNED",
+  "ITEM_ALREADY_REPLACED",
+  "REPLACEMENT_LINE",
+  "UNKNOWN_ITEM",
+] as const;
+
+export type NotEligibleReason = (typeof notEligibleReasons)[number];
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
@@ -175,10 +181,30 @@ export class RateLimitedError extends ToolError {
   override readonly retryable = true;
 }
 
+/**
+ * The order would grow past what one stored order can hold (DynamoDB's 400 KB item limit). Nothing was
+ * written, and repeating the change cannot succeed: definite and recorded, unlike INTERNAL.
+ */
+export class OrderTooLargeError extends ToolError {
+  readonly code = "ORDER_TOO_LARGE";
+  readonly httpStatus = 409;
+  constructor(orderId: string) {
+    super(
+      `Order ${orderId} has reached the size limit of one stored order, so this change cannot be added to it; nothing was changed, and repeating the request will not change that. A person must handle further changes to this order.`,
+      { orderId },
+    );
+  }
+}
+
 export class InternalError extends ToolError {
   readonly code = "INTERNAL";
   readonly httpStatus = 500;
   override readonly retryable = true;
+  /** `cause` holds what only the log may see (DynamoDB's codes, ids of other entities); it never reaches the body. */
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message);
+    if (options.cause !== undefined) this.cause = options.cause;
+  }
 }
 
 /** Recorded business outcomes (SPEC §4): final for their operationId and replayed as they were. */
@@ -189,4 +215,5 @@ export const recordedRejectionCodes: ReadonlySet<ErrorCode> = new Set([
   "SELLER_SUSPENDED",
   "OUT_OF_STOCK",
   "NO_PICKUP_SLOT",
+  "ORDER_TOO_LARGE",
 ]);

@@ -86,10 +86,18 @@ export function earliestOpenDelivery(policy: ReturnPolicy, today: string): strin
 const list = (ids: readonly string[]) => (ids.length <= 1 ? (ids[0] ?? "") : `${ids.slice(0, -1).join(", ")} and ${ids[ids.length - 1]}`);
 const describeItem = (item: OrderItem) => `${item.itemId} (${item.title})`;
 
-/** Items that have not been returned: what start_return can still take. */
+/** The attribute that marks a replacement line (a line that replaces another) and names the line it replaces. */
+export const replacementForAttribute = "replacementFor";
+
+/** Whether a line was added by offer_replacement: such a line is neither replaced nor returned through the tools. */
+export function isReplacementLine(item: OrderItem): boolean {
+  return typeof (item as OrderItem & { [replacementForAttribute]?: unknown })[replacementForAttribute] === "string";
+}
+
+/** Items that have not been returned and are not replacement lines: what start_return can still take. */
 export function returnableItemIds(order: Pick<Order, "items"> & Record<string, unknown>): string[] {
   const returned = new Set(returnsOf(order).flatMap((r) => r.itemIds));
-  return order.items.map((i) => i.itemId).filter((id) => !returned.has(id));
+  return order.items.filter((i) => !isReplacementLine(i)).map((i) => i.itemId).filter((id) => !returned.has(id));
 }
 
 /** Items neither replaced nor being returned: what offer_replacement can still replace. */
@@ -140,6 +148,20 @@ export function unknownItems(order: Order, itemIds: readonly string[]): Ineligib
   };
 }
 
+/**
+ * A replacement line: offering a replacement of a replacement, or returning one, would hand out free units
+ * without limit, so the tools refuse it and a person decides.
+ */
+export function replacementLine(order: Order, itemIds: readonly string[], action: "returned" | "replaced"): Ineligibility | undefined {
+  const wanted = new Set(itemIds);
+  const line = order.items.find((i) => wanted.has(i.itemId) && isReplacementLine(i)) as (OrderItem & { replacementFor: string }) | undefined;
+  if (!line) return undefined;
+  return {
+    reason: "REPLACEMENT_LINE",
+    message: `${line.itemId} on order ${order.orderId} is itself a replacement (for ${line.replacementFor}), so it cannot be ${action} through these tools; a person must handle it. Other items on the order are not affected.`,
+  };
+}
+
 /** An item already being returned (each item is returned once). */
 export function alreadyReturned(order: Order, itemIds: readonly string[], action: "returned" | "replaced"): Ineligibility | undefined {
   const returns = returnsOf(order);
@@ -174,6 +196,7 @@ export function startReturnIneligibility(order: Order, itemIds: readonly string[
     notDelivered(order, itemIds, "returned", today) ??
     windowClosed(order, itemIds, policy, today, "returned") ??
     unknownItems(order, itemIds) ??
+    replacementLine(order, itemIds, "returned") ??
     alreadyReturned(order, itemIds, "returned")
   );
 }
@@ -184,6 +207,7 @@ export function offerReplacementIneligibility(order: Order, itemId: string, poli
     notDelivered(order, [itemId], "replaced", today) ??
     windowClosed(order, [itemId], policy, today, "replaced") ??
     unknownItems(order, [itemId]) ??
+    replacementLine(order, [itemId], "replaced") ??
     alreadyReplaced(order, itemId) ??
     alreadyReturned(order, [itemId], "replaced")
   );

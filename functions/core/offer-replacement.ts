@@ -8,6 +8,7 @@ import {
   offerReplacementIneligibility,
   type ReplacementRecord,
   replacedItemIdsAttribute,
+  replacementForAttribute,
   replacementsOf,
   returnedItemIdsAttribute,
   storedIds,
@@ -36,7 +37,7 @@ export interface ReplacementStore {
  * the stock goes down by that quantity, and the order gets a replacement line (a new item at no charge) and a
  * replacement record.
  * Alternatives: seller suspended → SELLER_SUSPENDED (start_return still works); not enough stock →
- * OUT_OF_STOCK; replaced before → ITEM_ALREADY_REPLACED; being returned → ITEM_ALREADY_RETURNED; not on the
+ * OUT_OF_STOCK; a replacement line → REPLACEMENT_LINE (a person handles it); replaced before → ITEM_ALREADY_REPLACED; being returned → ITEM_ALREADY_RETURNED; not on the
  * order → UNKNOWN_ITEM; not delivered → NOT_DELIVERED (cancelled → ALREADY_CANCELLED); window over →
  * RETURN_WINDOW_CLOSED; stale expectedVersion → VERSION_CONFLICT; not the caller's → ORDER_NOT_FOUND.
  */
@@ -60,7 +61,13 @@ export function offerReplacement(input: OfferReplacementInput, store: Replacemen
       const index = order.items.findIndex((item) => item.itemId === input.itemId);
       const conditions = (p: ConditionParts) => [
         `${p.name("deliveredAt")} >= ${p.value(earliestOpenDelivery(policy, today))}`,
-        ...(index >= 0 ? [`${p.name("items")}[${index}].${p.name("itemId")} = ${p.value(input.itemId)}`] : []),
+        ...(index >= 0
+          ? [
+              `${p.name("items")}[${index}].${p.name("itemId")} = ${p.value(input.itemId)}`,
+              // A replacement line is never replaced through the tools: a condition of the write, not only of the plan.
+              `attribute_not_exists(${p.name("items")}[${index}].${p.name(replacementForAttribute)})`,
+            ]
+          : []),
         `NOT contains(${p.name(replacedItemIdsAttribute)}, ${p.value(input.itemId)})`,
         `NOT contains(${p.name(returnedItemIdsAttribute)}, ${p.value(input.itemId)})`,
       ];
@@ -69,6 +76,8 @@ export function offerReplacement(input: OfferReplacementInput, store: Replacemen
         const unknown = unknownItems(order, [input.itemId]);
         return { refusal: new NotEligibleError(unknown?.message ?? `Order ${input.orderId} has no item ${input.itemId}.`, "UNKNOWN_ITEM", order.status), conditions, explain };
       }
+      const ineligible = explain(order);
+      if (ineligible) return { refusal: ineligible, conditions, explain };
 
       const replacementItemId = nextItemId(order);
       const record: ReplacementRecord = { itemId: item.itemId, replacementItemId, sku: item.sku, reason: input.reason, createdAt: now.toISOString() };
@@ -119,18 +128,21 @@ export function nextItemId(order: Pick<Order, "items">): string {
 }
 
 function sellerSuspended(order: Order, item: OrderItem, seller: Record<string, unknown> | undefined): SellerSuspendedError {
-  if (!seller) throw new InternalError(`Seller ${order.sellerId} of order ${order.orderId} is not on record; nothing was changed. Retry later.`);
-  const name = typeof seller.name === "string" ? ` (${seller.name})` : "";
+  if (!seller) {
+    throw new InternalError(`The seller of order ${order.orderId} is not on record, so no replacement could be reserved; nothing was changed. Retry later.`, { cause: { sellerId: order.sellerId } });
+  }
+  // The seller's id is a detail of the error body (SPEC §3); the message names the seller as a person would.
+  const name = typeof seller.name === "string" ? seller.name : "The seller";
   return new SellerSuspendedError(
-    `Seller ${order.sellerId}${name} is suspended, so it cannot send a replacement for ${item.itemId} on order ${order.orderId}. start_return still works for this order: it books a carrier pickup and takes ${item.itemId} back.`,
+    `${name}, the seller of order ${order.orderId}, is suspended, so it cannot send a replacement for ${item.itemId}. start_return still works for this order: it books a carrier pickup and takes ${item.itemId} back.`,
     { sellerId: order.sellerId },
   );
 }
 
-function outOfStock(order: Order, item: OrderItem, stock: Record<string, unknown> | undefined): OutOfStockError {
-  const available = typeof stock?.available === "number" ? stock.available : 0;
+/** Says that the stock is short, never how much there is: stock levels are the business's, not the caller's. */
+function outOfStock(order: Order, item: OrderItem, _stock: Record<string, unknown> | undefined): OutOfStockError {
   return new OutOfStockError(
-    `${item.sku} has ${available} in stock and replacing ${item.itemId} on order ${order.orderId} needs ${item.quantity}, so no replacement can be reserved now. start_return can take ${item.itemId} back instead, or try offer_replacement again later with a new operationId.`,
+    `${item.sku} is out of stock for the ${item.quantity} ${item.quantity === 1 ? "unit" : "units"} that replacing ${item.itemId} on order ${order.orderId} needs, so no replacement can be reserved now. start_return can take ${item.itemId} back instead, or try offer_replacement again later with a new operationId.`,
     { sku: item.sku },
   );
 }

@@ -6,6 +6,7 @@ import { InvalidInputError, NoPickupSlotError, NotEligibleError, OrderNotFoundEr
 import {
   earliestOpenDelivery,
   type ReturnRecord,
+  replacementForAttribute,
   returnedItemIdsAttribute,
   returnsOf,
   startReturnIneligibility,
@@ -44,7 +45,8 @@ const listedDates = 10;
  * order and not yet returned → the earliest slot with capacity on pickupDate or later (from tomorrow on when
  * absent), chosen from one read of the slots, loses one unit of capacity; the return is recorded on the order.
  * Alternatives: not delivered → NOT_DELIVERED (cancelled → ALREADY_CANCELLED); window over →
- * RETURN_WINDOW_CLOSED; an item not on the order → UNKNOWN_ITEM; returned before → ITEM_ALREADY_RETURNED;
+ * RETURN_WINDOW_CLOSED; an item not on the order → UNKNOWN_ITEM; a replacement line → REPLACEMENT_LINE (a person
+ * handles it); returned before → ITEM_ALREADY_RETURNED;
  * another caller takes the chosen slot's last unit first → the next candidate slot, once; no slot left →
  * NO_PICKUP_SLOT with the dates that still have capacity; stale expectedVersion → VERSION_CONFLICT; not the
  * caller's → ORDER_NOT_FOUND. A suspended seller does not matter: a return needs nothing from the seller.
@@ -81,12 +83,18 @@ export function startReturn(input: StartReturnInput, store: ReturnStore): OrderC
       const conditions = (p: ConditionParts) => [
         // Within the window: delivered on or after today − window days (a timestamp sorts after its own day).
         `${p.name("deliveredAt")} >= ${p.value(earliestOpenDelivery(policy, today))}`,
-        ...onOrder.map(({ id, index }) => `${p.name("items")}[${index}].${p.name("itemId")} = ${p.value(id)}`),
+        ...onOrder.flatMap(({ id, index }) => [
+          `${p.name("items")}[${index}].${p.name("itemId")} = ${p.value(id)}`,
+          // A replacement line is never returned through the tools: a condition of the write, not only of the plan.
+          `attribute_not_exists(${p.name("items")}[${index}].${p.name(replacementForAttribute)})`,
+        ]),
         ...input.itemIds.map((id) => `NOT contains(${p.name(returnedItemIdsAttribute)}, ${p.value(id)})`),
       ];
 
       const unknown = unknownItems(order, input.itemIds);
       if (unknown) return { refusal: new NotEligibleError(unknown.message, unknown.reason, order.status), conditions, explain };
+      const ineligible = explain(order);
+      if (ineligible) return { refusal: ineligible, conditions, explain };
 
       slotsRead ??= store.openPickupSlots(tomorrow);
       const open = await slotsRead;

@@ -1,6 +1,7 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { hourlyCapFromEnv } from "#store/hourly-cap";
+import { hourlyCapFromEnv, supportHourlyCapFromEnv } from "#store/hourly-cap";
+import { requestBudgetFromEnv } from "#store/request-budget";
 import { tableEnv } from "#store/table-design";
 
 export interface TableNames {
@@ -17,6 +18,10 @@ export interface StoreDeps {
   clientConfig: DynamoDBClientConfig;
   /** Cancellations, returns and replacements a customer may make per rolling hour; 0 or absent: no cap. */
   hourlyCap?: number;
+  /** Changes a support actor may make per rolling hour; 0 or absent: no cap. */
+  supportHourlyCap?: number;
+  /** Requests (any tool) one principal may send per minute; 0 or absent: no budget. */
+  requestBudget?: number;
   /** Called with every client the store makes for itself, so tests and benchmarks can count or fault requests. */
   observeClient?: (client: DynamoDBClient) => void;
 }
@@ -58,6 +63,8 @@ export function depsFromEnv(): StoreDeps {
     now: () => new Date(),
     clientConfig,
     hourlyCap: hourlyCapFromEnv(),
+    supportHourlyCap: supportHourlyCapFromEnv(),
+    requestBudget: requestBudgetFromEnv(),
   };
   return cached;
 }

@@ -109,7 +109,6 @@ export function fixtureItems(fixture: Fixture): Record<string, unknown>[] {
         ...order,
         // Denormalised for search results; the seller's status is always read live.
         sellerName: seller?.name,
-        activity: [],
       };
     }),
   ];

@@ -19,6 +19,22 @@ export const stockKey = (sku: string): ItemKey => ({ PK: `STOCK#${sku}`, SK: "ST
 /** A customer's recent changes, counted against the hourly cap. */
 export const rateKey = (customerId: string): ItemKey => ({ PK: `RATE#${customerId}`, SK: "RATE" });
 
+/** A support actor's recent changes, counted against the support cap (`sub` is the staff identity). */
+export const supportRateKey = (sub: string): ItemKey => ({ PK: `RATE#SUPPORT#${sub}`, SK: "RATE" });
+
+/** A principal's requests in one minute, counted against the request budget; the SK is the minute (UTC). */
+export const budgetKey = (sub: string, minute: string): ItemKey => ({ PK: `BUDGET#${sub}`, SK: minute });
+
+/**
+ * One activity entry per committed order version, under the order's own partition. The version is padded so
+ * the entries sort in commit order.
+ */
+export const activityPrefix = "ACTIVITY#";
+export const activityKey = (orderId: string, version: number): ItemKey => ({
+  PK: orderKey(orderId).PK,
+  SK: `${activityPrefix}${String(version).padStart(10, "0")}`,
+});
+
 /** All pickup slots share one partition, sorted by date, so one Query finds the next dates with capacity. */
 export const pickupSlotsPartition = "PICKUP";
 export const pickupSlotKey = (date: string, window: string): ItemKey => ({ PK: pickupSlotsPartition, SK: `${date}#${window}` });

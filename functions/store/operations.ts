@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { TransactionCanceledException } from "@aws-sdk/client-dynamodb";
-import { GetCommand, PutCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";
 import type { ChangePlan, Json, LinkedWrite, OrderChange, Refusal } from "#core/change";
 import {
@@ -9,6 +9,7 @@ import {
   InvalidInputError,
   NotEligibleError,
   OrderNotFoundError,
+  OrderTooLargeError,
   RateLimitedError,
   type ToolError,
   VersionConflictError,
@@ -18,7 +19,7 @@ import { actorOf, mayAccessOrder, type Principal } from "#core/principal";
 import type { StoreDeps } from "#store/client";
 import { Expression } from "#store/expression";
 import { reserveCapSlot } from "#store/hourly-cap";
-import { operationKey, orderKey, withoutStoreAttributes } from "#store/keys";
+import { activityKey, activityPrefix, operationKey, orderKey, withoutStoreAttributes } from "#store/keys";
 
 /** Operation records outlive Powertools' own records so a late retry still finds its outcome (SPEC §4: ≥ 7 days). */
 export const operationRecordDays = 30;
@@ -187,19 +188,22 @@ export async function commitOrderChange(deps: StoreDeps, op: OperationContext, c
 
 async function attemptChange(deps: StoreDeps, op: OperationContext, change: OrderChange, replans: number): Promise<Attempt> {
   const now = deps.now();
-  let order: Order | undefined;
-  let version = change.expectedVersion;
-  // The order (when the change needs it) and the customer's hourly allowance are read side by side.
+  const reads = change.expectedVersion === undefined || change.readsOrder;
+  // The order (when the change needs it) and the actor's hourly allowance are read side by side.
   const [read, capSlot] = await Promise.all([
-    version === undefined || change.readsOrder ? readOrder(deps, change.orderId) : undefined,
-    change.capped ? reserveCapSlot(deps, op.principal, now) : undefined,
+    reads ? readOrder(deps, change.orderId) : undefined,
+    reserveCapSlot(deps, op.principal, now, change.capped === true),
   ]);
-  if (version === undefined || change.readsOrder) {
-    // The write below re-checks everything; an order the caller cannot see still goes through it, so that
-    // an operation already recorded under this id is found rather than answered afresh. The plan never sees it.
-    order = read && mayAccessOrder(op.principal, read) ? read : undefined;
-    version ??= order?.version ?? 0;
-  }
+  // The write below re-checks everything; an order the caller cannot see still goes through it, so that
+  // an operation already recorded under this id is found rather than answered afresh. The plan never sees it.
+  const order = read && mayAccessOrder(op.principal, read) ? read : undefined;
+  // Whatever the plan computes from the order as read is written only under the version it was read at, never
+  // under the caller's expectedVersion alone: a change that lands in between must fail this write, not be
+  // overwritten by it. Without a read (the plan needs nothing from the order) the expectedVersion is the condition.
+  const version = order ? order.version : (change.expectedVersion ?? 0);
+  // The proposal was made against another version than the one read: stale (or ahead of the order), so the
+  // answer is VERSION_CONFLICT — unless the order itself is ineligible, which the same checked write tells.
+  const stale = order !== undefined && change.expectedVersion !== undefined && change.expectedVersion !== version;
   const committedVersion = version + 1;
   const plan = await change.plan({ committedVersion, now, order, replans });
 
@@ -211,16 +215,31 @@ async function attemptChange(deps: StoreDeps, op: OperationContext, change: Orde
     expr.equals("version", version),
     ...(plan.conditions?.(expr) ?? []),
   ];
+  if (stale) {
+    const conflict = new VersionConflictError(change.orderId, change.expectedVersion as number, version);
+    return refuse(deps, op, change, version, { refusal: conflict, ...(plan.explain ? { explain: plan.explain } : {}) }, conditions, expr, now);
+  }
   if ("refusal" in plan) return refuse(deps, op, change, version, plan, conditions, expr, now);
-  const activity = plain({ at: now.toISOString(), tool: op.tool, operationId: op.operationId, actor: actorOf(op.principal), ...plan.activity });
   const sets = [
     `${expr.name("version")} = ${expr.value(committedVersion)}`,
     `${expr.name("updatedAt")} = ${expr.value(now.toISOString())}`,
-    `${expr.name("activity")} = list_append(if_not_exists(${expr.name("activity")}, ${expr.value([])}), ${expr.value([activity])})`,
     ...Object.entries(plan.set).map(([attribute, value]) => `${expr.name(attribute)} = ${expr.value(value)}`),
   ];
   const body: Json = plain({ operationId: op.operationId, status: "completed", orderId: change.orderId, orderVersion: committedVersion, ...plan.result });
   const linked = plan.linkedWrites ?? [];
+  // The activity log is one item per committed version under the order's partition, not a list on the order:
+  // the order item stays the same size however often it changes, and each entry is written exactly once.
+  const activity = plain({
+    ...activityKey(change.orderId, committedVersion),
+    entity: "activity",
+    orderId: change.orderId,
+    version: committedVersion,
+    at: now.toISOString(),
+    tool: op.tool,
+    operationId: op.operationId,
+    actor: actorOf(op.principal),
+    ...plan.activity,
+  });
 
   try {
     await deps.doc.send(
@@ -244,6 +263,7 @@ async function attemptChange(deps: StoreDeps, op: OperationContext, change: Orde
               ReturnValuesOnConditionCheckFailure: "ALL_OLD",
             },
           },
+          { Put: { TableName: deps.tables.orders, Item: activity, ConditionExpression: "attribute_not_exists(PK)" } },
           ...linked.map((w) => transactItem(deps, w)),
           ...(capSlot ? [{ Put: capSlot.put }] : []),
         ],
@@ -251,8 +271,12 @@ async function attemptChange(deps: StoreDeps, op: OperationContext, change: Orde
     );
     return { kind: "committed", outcome: { tool: op.tool, httpStatus: 200, body } };
   } catch (err) {
+    // A value that alone passes the item size limit (e.g. a whole items list) is refused before anything is written.
+    if ((err as Error).name === "ValidationException" && itemTooLarge.test((err as Error).message)) {
+      return { kind: "rejected", error: new OrderTooLargeError(change.orderId) };
+    }
     if (!(err instanceof TransactionCanceledException)) throw err;
-    return diagnose(op, change, version, plan, linked, err);
+    return diagnose(op, change, version, plan, { linked, activity: true, cap: capSlot !== undefined }, err);
   }
 }
 
@@ -286,7 +310,7 @@ async function refuse(deps: StoreDeps, op: OperationContext, change: OrderChange
     return { kind: "committed", outcome: { tool: op.tool, httpStatus: plan.refusal.httpStatus, body } };
   } catch (err) {
     if (!(err instanceof TransactionCanceledException)) throw err;
-    return diagnose(op, change, version, plan, [], err);
+    return diagnose(op, change, version, plan, { linked: [], activity: false, cap: false }, err);
   }
 }
 
@@ -304,7 +328,21 @@ function transactItem(deps: StoreDeps, { write }: LinkedWrite) {
   }
 }
 
-function diagnose(op: OperationContext, change: OrderChange, version: number, plan: ChangePlan | Refusal, linked: LinkedWrite[], err: TransactionCanceledException): Attempt {
+/** What a transaction held besides the order update (index 0) and the operation record (index 1), in order. */
+interface TransactionShape {
+  activity: boolean;
+  linked: LinkedWrite[];
+  cap: boolean;
+}
+
+/**
+ * DynamoDB's words when an item would pass 400 KB: "Item size has exceeded the maximum allowed size" when one
+ * value alone is too large (a ValidationException, before anything is written), "Item size to update has
+ * exceeded …" when the update would make the stored item too large (a cancellation reason).
+ */
+const itemTooLarge = /item size (to update )?has exceeded the maximum allowed size/i;
+
+function diagnose(op: OperationContext, change: OrderChange, version: number, plan: ChangePlan | Refusal, shape: TransactionShape, err: TransactionCanceledException): Attempt {
   const reasons = err.CancellationReasons ?? [];
   const failed = (i: number) => reasons[i]?.Code === "ConditionalCheckFailed";
   // The document client does not unmarshall the items that come back with a cancellation.
@@ -312,6 +350,8 @@ function diagnose(op: OperationContext, change: OrderChange, version: number, pl
     const item = reasons[i]?.Item;
     return item ? unmarshall(item as Parameters<typeof unmarshall>[0]) : undefined;
   };
+  const firstLinked = shape.activity ? 3 : 2;
+  const capIndex = firstLinked + shape.linked.length;
 
   if (failed(1)) {
     const record = current(1);
@@ -326,18 +366,49 @@ function diagnose(op: OperationContext, change: OrderChange, version: number, pl
     const ineligible = change.rule.rejection(order.status);
     if (ineligible) return { kind: "rejected", error: new NotEligibleError(ineligible.message, ineligible.reason, order.status) };
     if (order.version !== version) {
-      if (change.expectedVersion === undefined) return { kind: "retry", reason: "version" };
-      return { kind: "rejected", error: new VersionConflictError(change.orderId, version, order.version) };
+      // Without an expectedVersion, or now at exactly the version the proposal was made against: plan again
+      // from a fresh read. Otherwise the proposal is stale.
+      if (change.expectedVersion === undefined || order.version === change.expectedVersion) return { kind: "retry", reason: "version" };
+      return { kind: "rejected", error: new VersionConflictError(change.orderId, change.expectedVersion, order.version) };
     }
-    throw new InternalError(`Order ${change.orderId} refused the change for a reason not yet explained; the outcome is unknown — ask get_operation_status with the same operationId.`);
+    throw new InternalError(`Order ${change.orderId} refused the change for a reason not yet explained; the outcome is unknown — ask get_operation_status with the same operationId.`, {
+      cause: { reasons: reasons.map((r) => r.Code ?? "None") },
+    });
   }
-  // The cap's allowance changed since it was read (another change by the same customer): read it again.
-  if (failed(2 + linked.length)) return { kind: "retry", reason: "conflict" };
-  for (const [i, write] of linked.entries()) {
-    if (failed(i + 2)) {
-      const explained = write.explain(current(i + 2));
+  // The order would pass DynamoDB's item size limit: definite (nothing was written) and final for this order.
+  if (reasons[0]?.Code === "ValidationError" && itemTooLarge.test(reasons[0]?.Message ?? "")) {
+    return { kind: "rejected", error: new OrderTooLargeError(change.orderId) };
+  }
+  // The cap's allowance changed since it was read (another change by the same actor): read it again.
+  if (shape.cap && failed(capIndex)) return { kind: "retry", reason: "conflict" };
+  for (const [i, write] of shape.linked.entries()) {
+    if (failed(firstLinked + i)) {
+      const explained = write.explain(current(firstLinked + i));
       return explained === "replan" ? { kind: "retry", reason: "replan" } : { kind: "rejected", error: explained };
     }
   }
-  throw new InternalError(`The change to order ${change.orderId} was cancelled (${reasons.map((r) => r.Code).join(", ")}); the outcome is unknown — ask get_operation_status with the same operationId.`);
+  // The details (DynamoDB's cancellation codes) are for the log, not for the caller.
+  throw new InternalError(`The change to order ${change.orderId} could not be written; the outcome is unknown — ask get_operation_status with the same operationId.`, {
+    cause: { reasons: reasons.map((r) => ({ code: r.Code ?? "None", message: r.Message })) },
+  });
+}
+
+/** The order's activity log, oldest first: one entry per committed version (see attemptChange). */
+export async function readActivity(deps: StoreDeps, orderId: string): Promise<Record<string, unknown>[]> {
+  const entries: Record<string, unknown>[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await deps.doc.send(
+      new QueryCommand({
+        TableName: deps.tables.orders,
+        KeyConditionExpression: "PK = :pk AND begins_with(SK, :activity)",
+        ExpressionAttributeValues: { ":pk": orderKey(orderId).PK, ":activity": activityPrefix },
+        ConsistentRead: true,
+        ...(ExclusiveStartKey ? { ExclusiveStartKey } : {}),
+      }),
+    );
+    entries.push(...(page.Items ?? []).map((item) => withoutStoreAttributes(item)));
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return entries;
 }

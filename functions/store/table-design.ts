@@ -59,8 +59,9 @@ export const idDigitsIndexes = [
 ] as const;
 
 /**
- * Single-table design for everything the order domain holds: orders (with items, charges, delivery,
- * activity, returns), customers, sellers, policies, stock, pickup slots and operation records.
+ * Single-table design for everything the order domain holds: orders (with items, charges, delivery, returns;
+ * their activity entries beside them in the order's partition), customers, sellers, policies, stock, pickup
+ * slots, operation records, and the hourly caps' and request budget's counters.
  * Each entity owns its key format in `keys.ts`.
  */
 export const ordersTable = {
@@ -69,8 +70,9 @@ export const ordersTable = {
   sortKey: "SK",
   timeToLiveAttribute: "expiresAt",
   indexes: [
-    // A customer's orders, newest first: GSI1PK = CUSTOMER#<id>, GSI1SK = <placedAt>#<orderId>.
-    { indexName: "byCustomer", partitionKey: "GSI1PK", sortKey: "GSI1SK", projection: "ALL" },
+    // A customer's orders, newest first: GSI1PK = CUSTOMER#<id>, GSI1SK = <placedAt>#<orderId>. Only what a
+    // search result is made from is copied: every write to an order would otherwise be paid again in full here.
+    { indexName: "byCustomer", partitionKey: "GSI1PK", sortKey: "GSI1SK", projection: orderSummaryAttributes },
     // Customer records by e-mail address: GSI2PK = EMAIL#<lower-case address>.
     { indexName: "byEmail", partitionKey: "GSI2PK", sortKey: "GSI2SK", projection: "KEYS_ONLY" },
     // Orders by three digits of their id, one index per position: GSI3PK/GSI4PK/GSI5PK = DIGITS#<ddd>, GSI1SK.

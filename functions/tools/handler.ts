@@ -7,6 +7,7 @@ import { type Principal, principalFromClaims } from "#core/principal";
 import { depsFromEnv, type StoreDeps } from "#store/client";
 import { idempotentOperations } from "#store/idempotency";
 import { commitOrderChange, fingerprintOf } from "#store/operations";
+import { spendRequestBudget } from "#store/request-budget";
 import { errorResponse, type HttpEvent, type HttpResult, jsonResponse, readBody } from "#tools/http";
 
 export type ToolHandler = (event: HttpEvent, context: Context) => Promise<HttpResult>;
@@ -31,8 +32,9 @@ function argumentsOf(event: HttpEvent): unknown {
 }
 
 /**
- * A reading tool: principal → validated arguments → use case → 200 with its result.
- * The principal comes first, so an unauthenticated caller learns nothing about the arguments either.
+ * A reading tool: principal → request budget → validated arguments → use case → 200 with its result.
+ * The principal comes first, so an unauthenticated caller learns nothing about the arguments either; the
+ * budget next, so that even malformed requests count against the caller who sends them.
  */
 export function readTool<A>(
   deps: StoreDeps,
@@ -43,6 +45,7 @@ export function readTool<A>(
   return async (event) => {
     try {
       const principal = principalOf(event, name);
+      await spendRequestBudget(deps, principal);
       const args = parseArguments(schema, name, argumentsOf(event));
       const { statusCode = 200, body } = await run(deps, args, principal);
       return jsonResponse(statusCode, body);
@@ -53,7 +56,7 @@ export function readTool<A>(
 }
 
 /**
- * A changing tool: principal → validated arguments → Powertools idempotency keyed by principal and
+ * A changing tool: principal → request budget → validated arguments → Powertools idempotency keyed by principal and
  * operationId → one transaction that applies the use case's change with its operation record.
  * A replayed outcome carries `Idempotent-Replayed: true`.
  */
@@ -67,6 +70,7 @@ export function changeTool<A extends { operationId: string }>(
   return async (event, context) => {
     try {
       const principal = principalOf(event, name);
+      await spendRequestBudget(deps, principal);
       const args = parseArguments(schema, name, argumentsOf(event));
       const op = { principal, tool: name, operationId: args.operationId, fingerprint: fingerprintOf(name, args) };
       const outcome = await runOnce(context, op, () => commitOrderChange(deps, op, toChange(args, principal)));

@@ -54,14 +54,17 @@ describe("get_order after start_return and offer_replacement", () => {
       { ...returned.body.return, reason: "damaged", createdAt: `${today}T10:00:00.000Z` },
     ]);
     expect(afterReturn.returns[0]?.pickup).toEqual({ date: day(1), window: "08:00-12:00" });
-    // ITM-3 and the replacement line ITM-4 can still go back; ITM-3 can still be replaced.
+    // ITM-3 can still go back or be replaced; the replacement line ITM-4 can be neither (REPLACEMENT_LINE).
     expect(afterReturn.allowedActions).toEqual(["start_return", "offer_replacement"]);
 
-    const rest = await world.call(startReturn, ana, { operationId: newOperationId(), orderId: "SU-30001", itemIds: ["ITM-3", "ITM-4"], reason: "no_longer_needed" });
+    const rest = await world.call(startReturn, ana, { operationId: newOperationId(), orderId: "SU-30001", itemIds: ["ITM-3"], reason: "no_longer_needed" });
     expect(rest.status).toBe(200);
     const allReturned = await read("SU-30001");
-    expect(allReturned.returns.map((r) => r.itemIds)).toEqual([["ITM-1", "ITM-2"], ["ITM-3", "ITM-4"]]);
+    expect(allReturned.returns.map((r) => r.itemIds)).toEqual([["ITM-1", "ITM-2"], ["ITM-3"]]);
+    // Only the replacement line is left, and it is a person's to handle: nothing is offered.
     expect(allReturned.allowedActions).toEqual([]);
+    const line = await world.call(startReturn, ana, { operationId: newOperationId(), orderId: "SU-30001", itemIds: ["ITM-4"], reason: "other" });
+    expect(line.body.error).toMatchObject({ code: "NOT_ELIGIBLE", reason: "REPLACEMENT_LINE" });
 
     // What get_order no longer offers, the writes refuse.
     const again = await world.call(startReturn, ana, { operationId: newOperationId(), orderId: "SU-30001", itemIds: ["ITM-3"], reason: "other" });

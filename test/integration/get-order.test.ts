@@ -66,10 +66,10 @@ describe("get_order", () => {
 
   /** Calls get_order and checks what every read must hold: the output schema, and nothing stored changed. */
   async function read(caller: Caller | undefined, orderId: string, handler = getOrder) {
-    const before = await world.order(orderId);
+    const before = await world.orderItem(orderId);
     const reply = await world.call(handler, caller, { orderId });
     if (reply.status === 200) expect(getOrderOutput.safeParse(reply.body).error).toBeUndefined();
-    expect(await world.order(orderId)).toEqual(before);
+    expect(await world.orderItem(orderId)).toEqual(before);
     return reply;
   }
 

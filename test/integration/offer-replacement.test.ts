@@ -81,7 +81,7 @@ describe("offer_replacement", () => {
     expect(reply.status).toBe(409);
     expect(reply.body).toMatchObject({ operationId, status: "rejected", orderId: "SU-30004", error: { code: "SELLER_SUSPENDED", sellerId: "SLR-3300", retryable: false } });
     expect(reply.body.error.message).toBe(
-      "Seller SLR-3300 (Brightwell Lighting) is suspended, so it cannot send a replacement for ITM-1 on order SU-30004. start_return still works for this order: it books a carrier pickup and takes ITM-1 back.",
+      "Brightwell Lighting, the seller of order SU-30004, is suspended, so it cannot send a replacement for ITM-1. start_return still works for this order: it books a carrier pickup and takes ITM-1 back.",
     );
     await expectOrderUnchanged("SU-30004", 3);
     expect(await stockOf(world, "ASH-4SHELF-OAK")).toBe(2);
@@ -98,7 +98,7 @@ describe("offer_replacement", () => {
     expect(reply.status).toBe(409);
     expect(reply.body).toMatchObject({ status: "rejected", orderId: "SU-30010", error: { code: "OUT_OF_STOCK", sku: "OAK-STOOL", retryable: false } });
     expect(reply.body.error.message).toBe(
-      "OAK-STOOL has 0 in stock and replacing ITM-3 on order SU-30010 needs 2, so no replacement can be reserved now. start_return can take ITM-3 back instead, or try offer_replacement again later with a new operationId.",
+      "OAK-STOOL is out of stock for the 2 units that replacing ITM-3 on order SU-30010 needs, so no replacement can be reserved now. start_return can take ITM-3 back instead, or try offer_replacement again later with a new operationId.",
     );
     await expectOrderUnchanged("SU-30010", 3);
     expect(await stockOf(world, "OAK-STOOL")).toBe(0);

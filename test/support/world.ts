@@ -6,6 +6,7 @@ import { localClientConfig } from "#scripts/create-tables";
 import { documentClient, type StoreDeps } from "#store/client";
 import { loadFixture } from "#store/fixture";
 import { operationKey, orderKey } from "#store/keys";
+import { readActivity } from "#store/operations";
 import type { ToolHandler } from "#tools/handler";
 import { testFixture } from "#test/support/fixture";
 import { freshTables } from "#test/support/tables";
@@ -86,8 +87,15 @@ export async function newWorld(fixture: unknown = testFixture()) {
     return { status: result.statusCode ?? 0, headers: (result.headers ?? {}) as Record<string, string>, body: JSON.parse(result.body ?? "null"), text: result.body ?? "" };
   }
 
-  async function order(orderId: string): Promise<Record<string, any> | undefined> {
+  /** The stored order item as it is, without its activity log (see `order`). */
+  async function orderItem(orderId: string): Promise<Record<string, any> | undefined> {
     return (await deps.doc.send(new GetCommand({ TableName: names.orders, Key: orderKey(orderId), ConsistentRead: true }))).Item;
+  }
+
+  /** The stored order item, with `activity` read from its activity items (one per committed version). */
+  async function order(orderId: string): Promise<Record<string, any> | undefined> {
+    const [item, activity] = await Promise.all([orderItem(orderId), readActivity(deps, orderId)]);
+    return item && { ...item, activity };
   }
 
   async function operation(caller: Caller, operationId: string): Promise<Record<string, any> | undefined> {
@@ -97,7 +105,7 @@ export async function newWorld(fixture: unknown = testFixture()) {
     return item && { ...item, body: JSON.parse(item.body) };
   }
 
-  return { deps, client, names, counter, call, order, operation };
+  return { deps, client, names, counter, call, order, orderItem, operation };
 }
 
 export type World = Awaited<ReturnType<typeof newWorld>>;
