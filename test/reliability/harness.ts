@@ -6,7 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { DynamoDBClient, type DynamoDBClientConfig } from "@aws-sdk/client-dynamodb";
-import { GetCommand, QueryCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
+import { type DynamoDBDocumentClient, GetCommand, QueryCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { apiGatewayEvent, lambdaContext } from "#scripts/api-event";
 import { createTables, localClientConfig, type TableNames } from "#scripts/create-tables";
 import { documentClient, type StoreDeps } from "#store/client";
@@ -143,7 +143,7 @@ export class RequestLog {
     // SDK itself sees and retries, exactly as a throttled or dropped attempt would be.
     client.middlewareStack.add(
       (next, context) => async (args) => {
-        const request: DynamoRequest = { command: String(context.commandName), input: ((args as { input?: Record<string, unknown> }).input ?? {}), client: kind, layer: "inner" };
+        const request: DynamoRequest = { command: String(context.commandName), input: (args as unknown as { input?: Record<string, unknown> }).input ?? {}, client: kind, layer: "inner" };
         for (const hook of [...this.hooks]) await hook.before?.(request);
         const result = await next(args);
         for (const hook of [...this.hooks]) await hook.after?.(request);
@@ -237,7 +237,7 @@ export async function reliabilityWorld(endpoint: string, fixture: FixtureInput, 
     return { status: result.statusCode ?? 0, headers: (result.headers ?? {}) as Record<string, string>, body: parsed, text, ms: performance.now() - started };
   }
 
-  const get = async (Key: Record<string, string>) => (await adminDoc.send(new GetCommand({ TableName: names.orders, Key, ConsistentRead: true }))).Item;
+  const get = async (Key: object) => (await adminDoc.send(new GetCommand({ TableName: names.orders, Key, ConsistentRead: true }))).Item;
 
   return {
     endpoint,
@@ -253,7 +253,7 @@ export async function reliabilityWorld(endpoint: string, fixture: FixtureInput, 
     slot: async (date: string, window: string) => (await get(pickupSlotKey(date, window)))?.capacity as number | undefined,
     operation: async (sub: string, operationId: string) => {
       const item = await get(operationKey(sub, operationId));
-      return item && { ...item, body: typeof item.body === "string" ? JSON.parse(item.body) : item.body };
+      return item && ({ ...item, body: typeof item.body === "string" ? JSON.parse(item.body) : item.body } as Record<string, any>);
     },
     activity: (orderId: string) => activityOf(adminDoc, names, orderId),
     load: (items: FixtureInput) => loadFixture({ ...deps, doc: adminDoc }, items),
@@ -272,7 +272,7 @@ export type World = Awaited<ReturnType<typeof reliabilityWorld>>;
  * (SK beginning ACTIVITY#) or, as before, a list on the order. Both are read and merged, so the invariants
  * hold for either.
  */
-export async function activityOf(doc: World["admin"], names: TableNames, orderId: string): Promise<Record<string, any>[]> {
+export async function activityOf(doc: DynamoDBDocumentClient, names: TableNames, orderId: string): Promise<Record<string, any>[]> {
   const entries: Record<string, any>[] = [];
   let ExclusiveStartKey: Record<string, unknown> | undefined;
   do {
@@ -293,7 +293,7 @@ export async function activityOf(doc: World["admin"], names: TableNames, orderId
   return entries;
 }
 
-export async function scanAll(doc: World["admin"], TableName: string): Promise<Record<string, any>[]> {
+export async function scanAll(doc: DynamoDBDocumentClient, TableName: string): Promise<Record<string, any>[]> {
   const items: Record<string, any>[] = [];
   let ExclusiveStartKey: Record<string, unknown> | undefined;
   do {
