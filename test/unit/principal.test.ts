@@ -21,4 +21,28 @@ describe("principal from verified claims", () => {
   it("a malformed customer_id is not trusted as one", () => {
     expect(() => principalFromClaims({ sub: "u1", customer_id: "C-1001 OR 1=1", scope: "orders:read" }, undefined, "orders:read")).toThrow(ForbiddenError);
   });
+
+  it("a customer_id claim that is present but malformed never falls through to support: 403 saying what a valid claim is", () => {
+    const malformed: unknown[] = ["c-1001", "C-1001 ", "C-", "", "1001", "C-1234567890123", 1001, true, null, ["C-1001"], { id: "C-1001" }];
+    for (const value of malformed) {
+      const claims = { sub: "s7", customer_id: value, scope: "orders:read orders:write orders:support" };
+      let thrown: unknown;
+      try {
+        principalFromClaims(claims, ["orders:read", "orders:support"], "orders:read");
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown, JSON.stringify(value)).toBeInstanceOf(ForbiddenError);
+      const body = (thrown as ForbiddenError).toJSON();
+      expect(body.error, JSON.stringify(value)).toMatchObject({ code: "FORBIDDEN", retryable: false, requiredScope: "orders:read" });
+      expect(body.error.message, JSON.stringify(value)).toMatch(/^The token's customer_id claim is .+, which is not a customer id\. A valid claim is C- followed by 1 to 12 digits, like C-1001/);
+    }
+    expect(() => principalFromClaims({ sub: "s7", customer_id: "c-1001", scope: "orders:read orders:support" }, undefined, "orders:read")).toThrow(/claim is "c-1001"/);
+    expect(() => principalFromClaims({ sub: "s7", customer_id: 1001, scope: "orders:read orders:support" }, undefined, "orders:read")).toThrow(/claim is the number 1001/);
+  });
+
+  it("without a customer_id claim the support scope still makes support, and a valid claim a customer", () => {
+    expect(principalFromClaims({ sub: "s7", scope: "orders:read orders:support" }, undefined, "orders:read")).toMatchObject({ kind: "support" });
+    expect(principalFromClaims({ sub: "u1", customer_id: "C-123456789012", scope: "orders:read orders:support" }, undefined, "orders:read")).toMatchObject({ kind: "customer", customerId: "C-123456789012" });
+  });
 });
