@@ -11,6 +11,54 @@ function shapeKeys(schema: z.ZodType): string[] {
 }
 
 /**
+ * The deepest nesting of arrays and objects accepted in any request body (a scalar is 0, `{}` is 1). No tool's
+ * arguments come near it; 16 KiB of `[` would reach about 8,000, where JSON.stringify runs out of stack.
+ */
+export const maxNestingDepth = 32;
+
+/** How deeply arrays and objects nest in a parsed JSON value, and under which top-level field; walked without recursion. */
+function nestingOf(value: unknown): { depth: number; field: string } {
+  let deepest = { depth: 0, field: "" };
+  const pending: Array<{ value: unknown; depth: number; field: string }> = [{ value, depth: 0, field: "" }];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    if (next.value === null || typeof next.value !== "object") continue;
+    const depth = next.depth + 1;
+    if (depth > deepest.depth) deepest = { depth, field: next.field };
+    // The issue names the top-level field; a body that is itself a list has none, and is named as a whole.
+    const children = Array.isArray(next.value) ? next.value.map((v) => ["", v] as const) : Object.entries(next.value);
+    for (const [key, child] of children) pending.push({ value: child, depth, field: depth === 1 ? key : next.field });
+  }
+  return deepest;
+}
+
+/**
+ * An issue when a parsed body nests deeper than {@link maxNestingDepth}, so that it is refused as INVALID_INPUT
+ * before anything serialises it again (JSON.stringify recurses, and a deep enough value makes it throw).
+ * `what` names the value in the message, e.g. "the body"; `remedy` says what would be right.
+ */
+export function nestingIssue(value: unknown, what: string, remedy = argumentsRemedy, limit = maxNestingDepth): InputIssue | undefined {
+  const { depth, field } = nestingOf(value);
+  if (depth <= limit) return undefined;
+  return {
+    path: field,
+    message: `Arrays and objects nest ${depth} levels deep in ${what}${field ? ` (under ${field})` : ""}; at most ${limit} levels are accepted. ${remedy}`,
+  };
+}
+
+const argumentsRemedy =
+  'Send the tool\'s arguments as one JSON object with the fields its inputSchema lists, each a string, number, list or small object as described there, e.g. {"orderId": "SU-88421"}.';
+
+/** Whether the value at `path` of `input` was given at all, so a wrong type is not reported as missing. */
+function isPresent(input: unknown, path: readonly PropertyKey[]): boolean {
+  let node: unknown = input;
+  for (const key of path) {
+    if (node === null || typeof node !== "object" || !Object.hasOwn(node, key as string)) return false;
+    node = (node as Record<PropertyKey, unknown>)[key];
+  }
+  return node !== undefined;
+}
+
+/**
  * Validates a tool's arguments against its strict schema. Every problem becomes an issue that says what
  * was wrong and what would be right; nothing is coerced, and an unknown field is never silently dropped.
  */
@@ -32,7 +80,7 @@ export function parseArguments<S extends z.ZodType>(schema: S, tool: string, inp
         message: `unknown field${issue.keys.length > 1 ? "s" : ""} ${keys}: ${tool} takes only ${allowed.join(", ")}. Who is calling comes from the session and the order's state from the store, never from arguments.`,
       };
     }
-    if (issue.code === "invalid_type" && issue.input === undefined) {
+    if (issue.code === "invalid_type" && !isPresent(input, issue.path)) {
       return { path, message: `${path} is required. ${issue.message}` };
     }
     return { path, message: issue.message };

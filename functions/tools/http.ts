@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2 } from "aws-lambda";
+import { nestingIssue } from "#catalog/validate";
 import { InternalError, InvalidInputError, ToolError } from "#core/errors";
 import { logger } from "#tools/logger";
 
@@ -16,12 +17,16 @@ export function jsonResponse(statusCode: number, body: unknown, headers: Record<
   };
 }
 
-/** The request body as JSON; a missing, oversized or malformed body is INVALID_INPUT with an issue that says so. */
 /** The request body as text, decoded if API Gateway base64-encoded it. */
 export function rawBody(event: HttpEvent): string {
   return event.body === undefined || event.body === null ? "" : event.isBase64Encoded ? Buffer.from(event.body, "base64").toString("utf8") : event.body;
 }
 
+/**
+ * The request body as JSON; a missing, oversized, malformed or too deeply nested body is INVALID_INPUT with an
+ * issue that says so. Nesting is limited here, where every tool's body is read, so that nothing after it (the
+ * argument fingerprint, the operation record, logging) can fail on it and turn bad input into INTERNAL.
+ */
 export function readBody(event: HttpEvent): unknown {
   const raw = rawBody(event);
   const bytes = Buffer.byteLength(raw, "utf8");
@@ -31,13 +36,18 @@ export function readBody(event: HttpEvent): unknown {
   if (raw.trim() === "") {
     throw new InvalidInputError([{ path: "", message: "The body is empty; send the tool's arguments as a JSON object." }]);
   }
+  let body: unknown;
   try {
-    return JSON.parse(raw);
+    body = JSON.parse(raw);
   } catch (error) {
     throw new InvalidInputError([
       { path: "", message: `The body is not valid JSON (${(error as Error).message}); send the tool's arguments as a JSON object.` },
     ]);
   }
+  // V8's JSON.parse does not recurse, so any depth that fits in 16 KiB parses; what comes after may recurse.
+  const tooDeep = nestingIssue(body, "the body");
+  if (tooDeep) throw new InvalidInputError([tooDeep]);
+  return body;
 }
 
 /** The one place errors become responses: a ToolError is its own body; anything else is INTERNAL and logged. */

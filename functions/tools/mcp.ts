@@ -1,6 +1,8 @@
 import type { Context } from "aws-lambda";
 import { catalogEntry, serviceInfo } from "#catalog/json-schema";
 import { type ToolDefinition, tools as registry } from "#catalog/tools";
+import { nestingIssue } from "#catalog/validate";
+import { InvalidInputError } from "#core/errors";
 import { principalFromClaims } from "#core/principal";
 import { apiGatewayEvent } from "#tools/api-event";
 import type { ToolHandler } from "#tools/handler";
@@ -93,6 +95,11 @@ export function createMcpHandler(invoker: ToolInvoker, options: McpOptions = {})
     }
     const message = classify(parsed);
     if (message.kind === "invalid") return transportError(400, `Invalid Request: ${message.problem}`, {}, rpcErrors.invalidRequest);
+    // A tool's arguments are judged by the tool's own rules in tools/call; the rest of the message here.
+    const envelopeTooDeep = nestingIssue(withoutToolArguments(message, parsed), "the JSON-RPC message", envelopeRemedy);
+    if (envelopeTooDeep) {
+      return transportError(400, `Invalid Request: ${envelopeTooDeep.message}`, {}, rpcErrors.invalidRequest, new InvalidInputError([envelopeTooDeep]).toJSON());
+    }
 
     const isInitialize = message.kind === "request" && message.method === "initialize";
     const version = headerOf(event.headers, "mcp-protocol-version");
@@ -152,6 +159,10 @@ export function createMcpHandler(invoker: ToolInvoker, options: McpOptions = {})
       // The tool checks its scope too; refusing here spares an invocation and answers with the same body.
       const jwt = event.requestContext.authorizer.jwt;
       principalFromClaims(jwt.claims, jwt.scopes ?? undefined, tool.scope);
+      // The tool's body reader applies the same limit, but the arguments must be serialised to reach it, and
+      // JSON.stringify throws on deep nesting: that would be INTERNAL, "outcome unknown", for mere bad input.
+      const tooDeep = nestingIssue(args, "the arguments");
+      if (tooDeep) throw new InvalidInputError([tooDeep]);
       result = await invoker.invoke(tool, toolEvent(event, tool, args), context);
     } catch (error) {
       // The one place errors become responses: a ToolError is its own body, anything else INTERNAL (logged),
@@ -221,6 +232,15 @@ function toolResult(result: HttpResult, structured: boolean): Record<string, unk
   };
 }
 
+/** The message with a tools/call's arguments left out, for the checks that apply to the envelope alone. */
+function withoutToolArguments(message: Message, parsed: unknown): unknown {
+  if (message.kind !== "request" || message.method !== "tools/call") return parsed;
+  return { ...(parsed as Record<string, unknown>), params: { ...message.params, arguments: null } };
+}
+
+const envelopeRemedy =
+  "Send one JSON-RPC 2.0 message whose params are as MCP defines them for the method; a tool's arguments go in params.arguments of tools/call.";
+
 function classify(value: unknown): Message {
   if (Array.isArray(value)) return { kind: "invalid", problem: "JSON-RPC batches are not supported (MCP removed them in 2025-06-18); send one message per POST." };
   if (value === null || typeof value !== "object") return { kind: "invalid", problem: "the body must be a JSON-RPC 2.0 message object." };
@@ -260,11 +280,11 @@ function rpcReply(format: "json" | "sse", message: Record<string, unknown>): Htt
 }
 
 /** A failure of the transport itself, before any method ran: an HTTP status with a JSON-RPC error without id. */
-function transportError(statusCode: number, message: string, headers: Record<string, string> = {}, code: number = rpcErrors.transport): HttpResult {
+function transportError(statusCode: number, message: string, headers: Record<string, string> = {}, code: number = rpcErrors.transport, data?: unknown): HttpResult {
   return {
     statusCode,
     headers: { "content-type": "application/json", "cache-control": "no-store", ...headers },
-    body: JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } }),
+    body: JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message, ...(data === undefined ? {} : { data }) } }),
   };
 }
 

@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { toolNamed } from "#catalog/tools";
+import { maxNestingDepth, nestingIssue, parseArguments } from "#catalog/validate";
+import { InvalidInputError } from "#core/errors";
+
+function issuesOf(tool: Parameters<typeof toolNamed>[0], input: unknown) {
+  try {
+    parseArguments(toolNamed(tool).input, tool, input);
+  } catch (error) {
+    if (error instanceof InvalidInputError) return error.toJSON().error.issues;
+    throw error;
+  }
+  return [];
+}
+
+describe("argument validation says what is wrong", () => {
+  it("a field given with the wrong type is not called missing", () => {
+    const issues = issuesOf("cancel_order", { operationId: "op-12345678", orderId: "SU-10001", reason: 5, expectedVersion: "3" });
+    expect(issues).toHaveLength(2);
+    expect(issues).toEqual(
+      expect.arrayContaining([
+        { path: "expectedVersion", message: "expectedVersion must be a whole number ≥ 1: the order's version as get_order returned it." },
+        { path: "reason", message: expect.stringMatching(/^reason must be a string/) },
+      ]),
+    );
+    for (const issue of issues as Array<{ message: string }>) expect(issue.message).not.toMatch(/is required/);
+  });
+
+  it("a field left out is called required, with what it must be", () => {
+    expect(issuesOf("cancel_order", { orderId: "SU-10001" })).toEqual([{ path: "operationId", message: expect.stringMatching(/^operationId is required\. operationId must be a string of 8–128 characters/) }]);
+    expect(issuesOf("search_orders", { dateRange: { dateField: "placed", from: "2026-01-01" } })).toEqual([{ path: "dateRange.to", message: expect.stringMatching(/^dateRange\.to is required\./) }]);
+  });
+});
+
+describe("nesting depth", () => {
+  const nested = (levels: number): unknown => JSON.parse(`${"[".repeat(levels)}${"]".repeat(levels)}`);
+
+  it(`accepts ${maxNestingDepth} levels and refuses ${maxNestingDepth + 1}, naming the top-level field`, () => {
+    expect(nestingIssue({ a: nested(maxNestingDepth - 1) }, "the body")).toBeUndefined();
+    expect(nestingIssue({ a: 1, b: { c: nested(maxNestingDepth) } }, "the body")).toEqual({
+      path: "b",
+      message: `Arrays and objects nest ${maxNestingDepth + 2} levels deep in the body (under b); at most ${maxNestingDepth} levels are accepted. Send the tool's arguments as one JSON object with the fields its inputSchema lists, each a string, number, list or small object as described there, e.g. {"orderId": "SU-88421"}.`,
+    });
+    expect(nestingIssue(nested(maxNestingDepth + 1), "the body")).toMatchObject({ path: "", message: expect.stringMatching(/^Arrays and objects nest 33 levels deep in the body; at most 32/) });
+  });
+
+  it("walks 100,000 levels without recursion", () => {
+    expect(nestingIssue(nested(100_000), "the body")?.message).toMatch(/^Arrays and objects nest 100000 levels deep/);
+  });
+
+  it("scalars and flat arguments are not nested", () => {
+    for (const value of [null, 1, "x", {}, [], { orderId: "SU-10001", itemIds: ["ITM-1"], dateRange: { from: "2026-01-01" } }]) expect(nestingIssue(value, "the body")).toBeUndefined();
+  });
+});
