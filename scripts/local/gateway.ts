@@ -81,9 +81,12 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     return handler;
   };
 
+  // What API Gateway puts in requestContext.domainName: the address it serves, never the client's Host header.
+  // Locally that is the loopback address and port, known once listening (no request arrives before then).
+  let domainName = host;
   const server = createServer((req, res) => {
     const started = performance.now();
-    serve(req, res, table, handlerFor)
+    serve(req, res, table, handlerFor, domainName)
       .catch((error: unknown) => {
         console.error("local gateway: request failed", error);
         if (!res.headersSent) sendError(res, new InternalError("The local gateway failed while handling the request. Retry it."));
@@ -96,6 +99,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
 
   await listen(server, options.port ?? 0, host);
   const { port } = server.address() as AddressInfo;
+  domainName = `${host}:${port}`;
 
   return {
     url: `http://${host}:${port}`,
@@ -109,7 +113,13 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   };
 }
 
-async function serve(req: IncomingMessage, res: ServerResponse, table: readonly GatewayRoute[], handlerFor: (route: GatewayRoute) => Promise<ToolHandler>): Promise<void> {
+async function serve(
+  req: IncomingMessage,
+  res: ServerResponse,
+  table: readonly GatewayRoute[],
+  handlerFor: (route: GatewayRoute) => Promise<ToolHandler>,
+  domainName: string,
+): Promise<void> {
   const method = req.method ?? "GET";
   const url = new URL(req.url ?? "/", "http://127.0.0.1");
   const match = matchRoute(method, url.pathname, table);
@@ -157,6 +167,7 @@ async function serve(req: IncomingMessage, res: ServerResponse, table: readonly 
     claims,
     scopes,
   });
+  event.requestContext.domainName = domainName;
   if (url.search !== "") {
     event.rawQueryString = url.search.slice(1);
     event.queryStringParameters = queryParameters(url.searchParams);
