@@ -40,7 +40,7 @@ const errorCodes = {
   UNAUTHENTICATED: { make: () => new UnauthenticatedError(""), when: "no, bad or expired bearer token" },
   FORBIDDEN: { make: () => new ForbiddenError(""), when: "the token lacks the route's scope or names no principal; `requiredScope` says which scope" },
   ORDER_NOT_FOUND: { make: () => new OrderNotFoundError(""), when: "no such order, or one the caller may not access (the two are indistinguishable)" },
-  OPERATION_NOT_FOUND: { make: () => new OperationNotFoundError(""), when: "nothing is recorded for this caller under that operationId: it did not take effect" },
+  OPERATION_NOT_FOUND: { make: () => new OperationNotFoundError(""), when: "this caller's operationId is not recorded yet: resend the identical request with the same operationId" },
   VERSION_CONFLICT: { make: () => new VersionConflictError("", 1, 2), when: "expectedVersion is stale; `currentVersion` says what it is now" },
   NOT_ELIGIBLE: { make: () => new NotEligibleError("", "ALREADY_SHIPPED", ""), when: "the order's state forbids the change; `reason` and `orderStatus` say why" },
   SELLER_SUSPENDED: { make: () => new SellerSuspendedError(""), when: "the seller is suspended and cannot send a replacement; start_return still works" },
@@ -48,7 +48,7 @@ const errorCodes = {
   NO_PICKUP_SLOT: { make: () => new NoPickupSlotError(""), when: "no carrier pickup capacity on or after the date; `availableDates` lists days that have some" },
   OPERATION_IN_PROGRESS: { make: () => new OperationInProgressError("", 1), when: "the same operation is executing right now; retry after `retryAfterSeconds`" },
   IDEMPOTENCY_KEY_REUSED: { make: () => new IdempotencyKeyReusedError("", "", undefined), when: "the operationId was used before with another tool or other arguments" },
-  RATE_LIMITED: { make: () => new RateLimitedError(""), when: "the caller's request budget per minute, the customer's hourly cap on cancellations, returns and replacements, or a support actor's hourly cap on changes is reached; retry after `retryAfterSeconds`" },
+  RATE_LIMITED: { make: () => new RateLimitedError("", { retryAfterSeconds: 1 }, "request_budget"), when: "the caller's request budget per minute, the customer's hourly cap on cancellations, returns and replacements, or a support actor's hourly cap on changes is reached; retry after `retryAfterSeconds`" },
   ORDER_TOO_LARGE: { make: () => new OrderTooLargeError(""), when: "the order has reached the size limit of one stored order, so no further change fits on it; nothing was changed, and a person must handle it" },
   INTERNAL: { make: () => new InternalError(""), when: "anything unexpected; for a changing tool the outcome is unknown: ask get_operation_status with the same operationId" },
 } satisfies Record<ErrorCode, { make: () => ToolError; when: string }>;
@@ -138,11 +138,11 @@ const errorSchema: JsonSchema = {
 
 const operationNotFoundSchema: JsonSchema = {
   type: "object",
-  description: "get_operation_status found nothing under this operationId for the caller: the operation did not take effect. Resend the identical request with the same operationId.",
+  description: "get_operation_status: this operationId is not recorded yet for the caller; the request may not have arrived, or may still be on its way. Resend the identical request with the same operationId; it takes effect at most once.",
   required: ["operationId", "status", "error"],
   properties: {
     operationId: { type: "string", description: "The operation asked about." },
-    status: { type: "string", const: "not_found", description: "Nothing is recorded: it did not take effect." },
+    status: { type: "string", const: "not_found", description: "Not recorded yet: resend the identical request with the same operationId." },
     error: { ...(errorSchema.properties as { error: JsonSchema }).error, description: "OPERATION_NOT_FOUND, with what to do next." },
   },
 };

@@ -133,7 +133,7 @@ export const tools = [
   {
     name: "get_operation_status",
     description:
-      "Find out what became of a change you requested, by its operationId: completed (with the original result), rejected (with the original error), pending (still running), or not found (it did not take effect; resubmit the identical request with the same operationId).",
+      "Find out what became of a change you requested, by its operationId: completed (with the original result), rejected (with the original error), pending (still running), or not found (not recorded yet: resend the identical request with the same operationId; it takes effect at most once).",
     kind: "read",
     scope: scopes.read,
     input: schemas.operationStatusInput,

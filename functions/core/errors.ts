@@ -110,7 +110,7 @@ export class OperationNotFoundError extends ToolError {
   readonly httpStatus = 404;
   constructor(operationId: string) {
     super(
-      `Nothing is recorded for operation ${operationId} under your identity, so it did not take effect. Resubmit the identical request with the same operationId; it will be applied at most once.`,
+      `Operation ${operationId} is not recorded yet under your identity: the request may not have arrived, or may still be on its way. Resend the identical request with the same operationId; it takes effect at most once, and if it already has, you get its recorded outcome.`,
       { operationId },
     );
   }

@@ -9,7 +9,8 @@ import { readOperationRecord } from "#store/operations";
  * get_operation_status — what became of one of the caller's own operations.
  * Primary course: the operation record says completed (with the original body) or rejected (with the
  * original error). Alternatives: Powertools holds it in progress → pending; nothing anywhere → 404
- * not_found, which means it did not take effect and the identical request may be resent.
+ * not_found: not recorded yet (the request may not have arrived, or may still be on its way), so the caller
+ * resends the identical request with the same operationId, which takes effect at most once.
  * Records are keyed by the caller's `sub`, so another caller's operation is simply not found.
  */
 export async function operationStatus(deps: StoreDeps, args: { operationId: string }, principal: Principal): Promise<{ statusCode: number; body: Json }> {

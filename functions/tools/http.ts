@@ -59,7 +59,7 @@ export function errorResponse(error: unknown, tool: string, changing: boolean): 
   logger.error("unexpected error", { tool, error: error as Error });
   const internal = new InternalError(
     changing
-      ? `Something went wrong while ${tool} ran, and its outcome is unknown — ask get_operation_status with the same operationId, then resend the identical request if it did not take effect.`
+      ? `Something went wrong while ${tool} ran, and its outcome is unknown — ask get_operation_status with the same operationId; if it answers not_found (nothing recorded yet), resend the identical request with the same operationId.`
       : `Something went wrong while ${tool} ran. Retry the request.`,
   );
   return jsonResponse(internal.httpStatus, internal.toJSON());
