@@ -11,6 +11,7 @@ import {
   calculateJwkThumbprint,
   createLocalJWKSet,
   type CryptoKey,
+  decodeProtectedHeader,
   errors,
   exportJWK,
   generateKeyPair,
@@ -140,14 +141,25 @@ export type TokenCheck =
   | { ok: false; message: string };
 
 /**
- * Verifies a bearer token the way the deployed JWT authorizer does: RS256 only, a `kid` that names the key,
- * signature, issuer, audience, expiry and not-before. The failure message says what was wrong and how to get
- * a token that works.
+ * Verifies a bearer token the way the deployed JWT authorizer does: RS256 only, a `kid` that names the key (a
+ * token without one is refused), signature, issuer, audience, expiry and not-before. The failure message says
+ * what was wrong and how to get a token that works.
  */
 export async function verifyDevToken(token: string): Promise<TokenCheck> {
   const key = await devSigningKey();
   const keys = createLocalJWKSet({ keys: [key.publicJwk] });
   try {
+    // A key set of one key would match a token without `kid`; API Gateway's authorizer picks the key by `kid`
+    // and refuses a token that names none, so the local stand-in must too.
+    let kid: unknown;
+    try {
+      ({ kid } = decodeProtectedHeader(token));
+    } catch (error) {
+      return { ok: false, message: `The bearer token is not a valid signed JWT (${(error as Error).message}). ${howToGetOne}` };
+    }
+    if (typeof kid !== "string" || kid === "") {
+      return { ok: false, message: `The bearer token's header has no key id (kid); the gateway picks the signing key by kid and refuses a token without one. ${howToGetOne}` };
+    }
     const { payload } = await jwtVerify(token, keys, {
       issuer: devIssuer,
       audience: devAudience,
