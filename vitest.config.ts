@@ -12,6 +12,8 @@ const testEnv = {
   AWS_SECRET_ACCESS_KEY: "local",
   // Tests provoke failures on purpose; their expected error logs would bury the results.
   POWERTOOLS_LOG_LEVEL: "SILENT",
+  // EMF metric lines for every call would bury the results too; observability.test.ts turns them back on.
+  POWERTOOLS_METRICS_DISABLED: "true",
 };
 Object.assign(process.env, testEnv);
 delete process.env.AWS_SESSION_TOKEN;

@@ -175,10 +175,20 @@ export class IdempotencyKeyReusedError extends ToolError {
   }
 }
 
+/** Which per-caller limit refused a request; for the metrics and the log, never part of the body. */
+export type RateLimit = "request_budget" | "hourly_cap" | "support_hourly_cap";
+
 export class RateLimitedError extends ToolError {
   readonly code = "RATE_LIMITED";
   readonly httpStatus = 429;
   override readonly retryable = true;
+  constructor(
+    message: string,
+    details: { retryAfterSeconds: number },
+    readonly limit: RateLimit,
+  ) {
+    super(message, details);
+  }
 }
 
 /**

@@ -57,6 +57,7 @@ export async function reserveCapSlot(deps: StoreDeps, principal: Principal, now:
     throw new RateLimitedError(
       `${what} ${recent.length} ${changes} in the past hour; the limit is ${cap}. Try again in ${retryAfterSeconds} s.`,
       { retryAfterSeconds },
+      principal.kind === "customer" ? "hourly_cap" : "support_hourly_cap",
     );
   }
   const revision = (Item?.revision as number | undefined) ?? 0;

@@ -44,6 +44,7 @@ export async function spendRequestBudget(deps: StoreDeps, principal: Principal):
     throw new RateLimitedError(
       `This caller has sent ${budget} requests in the current minute, the most one caller may send; nothing was done with this one. Wait ${retryAfterSeconds} s, then send it again (a change with the same operationId).`,
       { retryAfterSeconds },
+      "request_budget",
     );
   }
 }

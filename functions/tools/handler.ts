@@ -9,6 +9,7 @@ import { idempotentOperations } from "#store/idempotency";
 import { commitOrderChange, fingerprintOf } from "#store/operations";
 import { spendRequestBudget } from "#store/request-budget";
 import { errorResponse, type HttpEvent, type HttpResult, jsonResponse, readBody } from "#tools/http";
+import { type CallKeys, principalHash, recordCall, requestLogger } from "#tools/observability";
 
 export type ToolHandler = (event: HttpEvent, context: Context) => Promise<HttpResult>;
 
@@ -31,6 +32,33 @@ function argumentsOf(event: HttpEvent): unknown {
   return event.requestContext?.http?.method === "GET" ? { ...(event.pathParameters ?? {}) } : readBody(event);
 }
 
+/** The ids a tool's arguments name, for the log line: never the arguments themselves (a note is the customer's). */
+function idsOf(args: unknown): { operationId?: string; orderId?: string } {
+  const { operationId, orderId } = (args ?? {}) as { operationId?: unknown; orderId?: unknown };
+  return { ...(typeof operationId === "string" ? { operationId } : {}), ...(typeof orderId === "string" ? { orderId } : {}) };
+}
+
+/**
+ * Runs one call with what every call gets: a logger whose lines carry the tool, the API Gateway request id, a
+ * hash of the principal and the operation and order ids; one log line and the EMF metrics of its outcome; and
+ * the one place errors become responses.
+ */
+async function observed(name: ToolName, event: HttpEvent, changing: boolean, run: (keys: CallKeys) => Promise<HttpResult>): Promise<HttpResult> {
+  const startedAt = Date.now();
+  const log = requestLogger(name, event);
+  const keys: CallKeys = {};
+  let result: HttpResult;
+  let failure: unknown;
+  try {
+    result = await run(keys);
+  } catch (error) {
+    failure = error;
+    result = errorResponse(error, name, changing, log.createChild({ persistentKeys: { ...keys } }));
+  }
+  recordCall(log, name, keys, result, startedAt, failure);
+  return result;
+}
+
 /**
  * A reading tool: principal → request budget → validated arguments → use case → 200 with its result.
  * The principal comes first, so an unauthenticated caller learns nothing about the arguments either; the
@@ -42,17 +70,16 @@ export function readTool<A>(
   run: (deps: StoreDeps, args: A, principal: Principal) => Promise<{ statusCode?: number; body: Json }>,
 ): ToolHandler {
   const schema = toolNamed(name).input as z.ZodType<A>;
-  return async (event) => {
-    try {
+  return (event) =>
+    observed(name, event, false, async (keys) => {
       const principal = principalOf(event, name);
+      keys.principal = principalHash(principal.sub);
       await spendRequestBudget(deps, principal);
       const args = parseArguments(schema, name, argumentsOf(event));
+      Object.assign(keys, idsOf(args));
       const { statusCode = 200, body } = await run(deps, args, principal);
       return jsonResponse(statusCode, body);
-    } catch (error) {
-      return errorResponse(error, name, false);
-    }
-  };
+    });
 }
 
 /**
@@ -67,16 +94,15 @@ export function changeTool<A extends { operationId: string }>(
 ): ToolHandler {
   const schema = toolNamed(name).input as z.ZodType<A>;
   const runOnce = idempotentOperations(deps, name);
-  return async (event, context) => {
-    try {
+  return (event, context) =>
+    observed(name, event, true, async (keys) => {
       const principal = principalOf(event, name);
+      keys.principal = principalHash(principal.sub);
       await spendRequestBudget(deps, principal);
       const args = parseArguments(schema, name, argumentsOf(event));
+      Object.assign(keys, idsOf(args));
       const op = { principal, tool: name, operationId: args.operationId, fingerprint: fingerprintOf(name, args) };
       const outcome = await runOnce(context, op, () => commitOrderChange(deps, op, toChange(args, principal)));
       return jsonResponse(outcome.httpStatus, outcome.body, outcome.replayed ? { "idempotent-replayed": "true" } : {});
-    } catch (error) {
-      return errorResponse(error, name, true);
-    }
-  };
+    });
 }

@@ -51,12 +51,12 @@ export function readBody(event: HttpEvent): unknown {
 }
 
 /** The one place errors become responses: a ToolError is its own body; anything else is INTERNAL and logged. */
-export function errorResponse(error: unknown, tool: string, changing: boolean): HttpResult {
+export function errorResponse(error: unknown, tool: string, changing: boolean, log: Pick<typeof logger, "error"> = logger): HttpResult {
   if (error instanceof ToolError) {
-    if (error.httpStatus >= 500) logger.error("tool failed", { tool, error });
+    if (error.httpStatus >= 500) log.error("tool failed", { tool, error });
     return jsonResponse(error.httpStatus, error.toJSON());
   }
-  logger.error("unexpected error", { tool, error: error as Error });
+  log.error("unexpected error", { tool, error: error as Error });
   const internal = new InternalError(
     changing
       ? `Something went wrong while ${tool} ran, and its outcome is unknown — ask get_operation_status with the same operationId; if it answers not_found (nothing recorded yet), resend the identical request with the same operationId.`

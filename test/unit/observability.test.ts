@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { RateLimitedError } from "#core/errors";
+import { jsonResponse } from "#tools/http";
+import { factsOf, principalHash } from "#tools/observability";
+
+describe("the facts a call's metrics are made from", () => {
+  it("a status lookup is counted by its answer, a not_found included; a refused lookup has no answer", () => {
+    expect(factsOf("get_operation_status", jsonResponse(200, { operationId: "op-12345678", status: "pending", tool: "cancel_order", retryAfterSeconds: 2 }))).toEqual({ outcome: "ok", replayed: false, answer: "pending" });
+    expect(factsOf("get_operation_status", jsonResponse(404, { operationId: "op-12345678", status: "not_found", error: { code: "OPERATION_NOT_FOUND" } }))).toEqual({ outcome: "OPERATION_NOT_FOUND", replayed: false, answer: "not_found" });
+    expect(factsOf("get_operation_status", jsonResponse(401, { error: { code: "UNAUTHENTICATED" } }))).toEqual({ outcome: "UNAUTHENTICATED", replayed: false });
+  });
+
+  it("a refusal by a per-caller limit names which limit, and only in the metric", () => {
+    const error = new RateLimitedError("Wait.", { retryAfterSeconds: 3 }, "support_hourly_cap");
+    const result = jsonResponse(429, error.toJSON());
+    expect(factsOf("cancel_order", result, error)).toEqual({ outcome: "RATE_LIMITED", replayed: false, limit: "support_hourly_cap" });
+    expect(result.body).not.toContain("support_hourly_cap");
+  });
+
+  it("a replayed change keeps its original outcome and is flagged", () => {
+    const result = jsonResponse(200, { operationId: "op-12345678", status: "completed", orderId: "SU-10001", orderVersion: 2 }, { "idempotent-replayed": "true" });
+    expect(factsOf("cancel_order", result)).toEqual({ outcome: "completed", replayed: true });
+  });
+
+  it("the principal's log name is stable and is not the sub", () => {
+    expect(principalHash("user-C-1001")).toBe(principalHash("user-C-1001"));
+    expect(principalHash("user-C-1001")).not.toBe(principalHash("user-C-1002"));
+    expect(principalHash("user-C-1001")).not.toContain("C-1001");
+  });
+});
