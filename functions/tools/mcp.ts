@@ -37,7 +37,20 @@ export interface McpOptions {
   tools?: readonly ToolDefinition[];
   /** Browser origins allowed to call; a request with any other Origin header is refused (MCP's DNS-rebinding rule). */
   allowedOrigins?: readonly string[];
+  /**
+   * The server runs on this machine, on the loopback address (the local gateway). MCP's rule for such a server is
+   * to refuse foreign origins and accept local ones: pages served from 127.0.0.1, localhost or [::1] may call it,
+   * and a request whose Host is not one of those is refused, since that is what a DNS-rebound page sends. The
+   * deployed function leaves this off: only `allowedOrigins` may call it from a browser.
+   */
+  loopback?: boolean;
 }
+
+/** 127.0.0.1, localhost or [::1], with an optional port: this machine's loopback address as a Host or in an Origin. */
+const loopbackHost = "(?:127\\.0\\.0\\.1|localhost|\\[::1\\])(?::\\d{1,5})?";
+const loopbackHostPattern = new RegExp(`^${loopbackHost}$`, "i");
+/** Browsers send an Origin as scheme://host[:port], lower-case, nothing after. */
+const loopbackOriginPattern = new RegExp(`^https?://${loopbackHost}$`);
 
 type JsonRpcId = string | number;
 type Message =
@@ -67,9 +80,20 @@ export function createMcpHandler(invoker: ToolInvoker, options: McpOptions = {})
     if (method !== "POST") {
       return transportError(405, "Method not allowed: this MCP endpoint takes POST, one JSON-RPC message per request. It is stateless and offers no stream to GET.", { allow: "POST" });
     }
+    if (options.loopback) {
+      const host = headerOf(event.headers, "host");
+      if (host !== undefined && !loopbackHostPattern.test(host)) {
+        return transportError(403, `Requests for the host ${host} are not allowed: this local server answers only requests addressed to 127.0.0.1, localhost or [::1] (MCP's DNS-rebinding rule). Use http://127.0.0.1:<port>/v1/mcp.`);
+      }
+    }
     const origin = headerOf(event.headers, "origin");
-    if (origin !== undefined && !allowedOrigins.has(origin)) {
-      return transportError(403, `Requests from the browser origin ${origin} are not allowed. Call from a server-side MCP client, or have the operator allow this origin.`);
+    if (origin !== undefined && !allowedOrigins.has(origin) && !(options.loopback && loopbackOriginPattern.test(origin))) {
+      return transportError(
+        403,
+        options.loopback
+          ? `Requests from the browser origin ${origin} are not allowed: this local server accepts pages served from 127.0.0.1, localhost or [::1] (MCP's DNS-rebinding rule) and the origins listed in ORDER_TOOLS_MCP_ALLOWED_ORIGINS. Call from a server-side MCP client, a local page, or add this origin to that list.`
+          : `Requests from the browser origin ${origin} are not allowed. Call from a server-side MCP client, or have the operator allow this origin.`,
+      );
     }
     const jwt = event.requestContext.authorizer?.jwt;
     if (typeof jwt?.claims?.sub !== "string" || jwt.claims.sub === "") {

@@ -2,6 +2,8 @@
  * POST /v1/mcp on the local gateway: the deployed MCP handler (functions/tools/mcp.ts) with the in-process
  * invoker. Where the deployed function invokes each tool's own Lambda function, this calls the same handler
  * module the gateway serves on the tool's route, with the same API Gateway event, in this process.
+ * It listens on the loopback address, so it takes MCP's rule for local servers: local origins are accepted,
+ * foreign ones (and foreign Host headers) refused, as well as the listed origins.
  */
 import { createMcpHandler } from "#tools/mcp";
 import { inProcessInvoker } from "#tools/invoker-in-process";
@@ -9,5 +11,5 @@ import { importHandler } from "#scripts/local/gateway";
 
 export const handler = createMcpHandler(
   inProcessInvoker((tool) => importHandler(tool.entry)),
-  { allowedOrigins: (process.env.ORDER_TOOLS_MCP_ALLOWED_ORIGINS ?? "").split(",").map((o) => o.trim()).filter(Boolean) },
+  { allowedOrigins: (process.env.ORDER_TOOLS_MCP_ALLOWED_ORIGINS ?? "").split(",").map((o) => o.trim()).filter(Boolean), loopback: true },
 );
