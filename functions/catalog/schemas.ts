@@ -23,7 +23,7 @@ export const addDeliveryNoteInput = z
     deliveryNote: freeText(
       "deliveryNote",
       deliveryNoteRules,
-      "Instructions for the carrier: 1–500 characters after trimming, at most 10 lines, any script. Replaces any earlier note. Control, bidi and zero-width characters are refused.",
+      "Instructions for the carrier: 1–500 characters after trimming, at most 10 lines, any script. Replaces any earlier note. Control characters, bidi controls and every invisible (default-ignorable) character are refused, except U+FE0E/U+FE0F directly after an emoji.",
     ),
   })
   .meta({ description: "Set the delivery note of an order that has not started dispatch." });
