@@ -1,0 +1,163 @@
+import type { ToolName } from "#catalog/tools";
+import type { OrderFacts, TurnOutcome } from "#controller/gate/outcomes";
+
+/**
+ * The fixed replies (SPEC §8.2): one per tool and outcome, one per rejection code and reason. Each says only
+ * what the recorded outcome supports, names the order, and for a rejection says what is still possible.
+ */
+
+const action: Record<ToolName, string> = {
+  search_orders: "search your orders",
+  get_order: "read the order",
+  cancel_order: "cancel",
+  add_delivery_note: "set the delivery note on",
+  start_return: "start a return on",
+  offer_replacement: "send a replacement for an item on",
+  get_operation_status: "check",
+};
+
+type Body = Record<string, unknown>;
+const field = (body: Body, ...path: string[]): unknown => path.reduce<unknown>((v, k) => (v !== null && typeof v === "object" ? (v as Body)[k] : undefined), body);
+const text = (value: unknown, fallback = ""): string => (typeof value === "string" && value !== "" ? value : fallback);
+
+export function completedTemplate(outcome: Extract<TurnOutcome, { kind: "completed" }>): string {
+  const { orderId, body } = outcome;
+  switch (outcome.tool) {
+    case "cancel_order":
+      return `Order ${orderId} is cancelled.`;
+    case "add_delivery_note":
+      return `The delivery note on order ${orderId} is saved and will go to the carrier.`;
+    case "start_return": {
+      const items = (field(body, "return", "itemIds") as string[] | undefined) ?? [];
+      const date = text(field(body, "return", "pickup", "date"));
+      const window = text(field(body, "return", "pickup", "window"));
+      const label = text(field(body, "return", "labelRef"));
+      return `A return of ${items.length > 0 ? items.join(", ") : "the items"} from order ${orderId} has started${date ? `: the carrier collects on ${date}${window ? `, ${window}` : ""}` : ""}.${label ? ` Your return label is ${label}.` : ""}`;
+    }
+    case "offer_replacement": {
+      const item = text(field(body, "replacement", "itemId"), "the item");
+      return `A replacement for ${item} on order ${orderId} is reserved and added to the order at no charge.`;
+    }
+    default:
+      return `The change to order ${orderId} is done.`;
+  }
+}
+
+export function rejectedTemplate(outcome: Extract<TurnOutcome, { kind: "rejected" }>): string {
+  const { orderId, tool, code, reason, body } = outcome;
+  const what = action[tool];
+  switch (code) {
+    case "NOT_ELIGIBLE":
+      switch (reason) {
+        case "ALREADY_SHIPPED":
+          return `Order ${orderId} has already shipped, so it can no longer be cancelled. Once it is delivered, you can start a return.`;
+        case "DISPATCH_STARTED":
+          return `Order ${orderId} has started dispatch, so its delivery note can no longer be changed. The carrier's own tracking may let you leave instructions.`;
+        case "ALREADY_CANCELLED":
+          return `Order ${orderId} was already cancelled before this request, so nothing more was changed.`;
+        case "NOT_DELIVERED":
+          return `Order ${orderId} has not been delivered yet, so I can't ${what} it yet. Once it is delivered, that becomes possible.`;
+        case "RETURN_WINDOW_CLOSED":
+          return `The return window for order ${orderId} has closed, so I can't ${what} it any more. Nothing was changed.`;
+        case "ITEM_ALREADY_RETURNED":
+          return `That item on order ${orderId} is already being returned, so nothing more was changed.`;
+        case "ITEM_ALREADY_REPLACED":
+          return `A replacement for that item on order ${orderId} was already arranged earlier, so nothing more was changed.`;
+        case "REPLACEMENT_LINE":
+          return `That item on order ${orderId} is itself a replacement, so it can't be replaced or returned here; a member of our team needs to handle it. Nothing was changed.`;
+        case "UNKNOWN_ITEM":
+          return `That item is not on order ${orderId}, so nothing was changed. Check the items on the order and tell me which one you mean.`;
+        default:
+          return `Order ${orderId} is not eligible for that right now, so nothing was changed.`;
+      }
+    case "ORDER_NOT_FOUND":
+      return `I couldn't find order ${orderId} among your orders, so nothing was changed. Please check the order number.`;
+    case "VERSION_CONFLICT":
+      return `Order ${orderId} changed while I was working on it, so nothing was changed. I'll need to look at it again before trying.`;
+    case "SELLER_SUSPENDED":
+      return `The seller of order ${orderId} can't send replacements at the moment, so nothing was changed. You can still return the item.`;
+    case "OUT_OF_STOCK":
+      return `There is no stock left to send a replacement for order ${orderId}, so nothing was changed. You can still return the item.`;
+    case "NO_PICKUP_SLOT": {
+      const dates = (field(body, "error", "availableDates") as string[] | undefined) ?? [];
+      return `There is no carrier pickup available for that day for order ${orderId}, so the return was not started.${dates.length > 0 ? ` Days with room: ${dates.slice(0, 5).join(", ")}.` : ""}`;
+    }
+    case "RATE_LIMITED": {
+      const seconds = field(body, "error", "retryAfterSeconds");
+      const minutes = typeof seconds === "number" ? Math.max(1, Math.ceil(seconds / 60)) : undefined;
+      return `You have made as many changes as allowed for now, so nothing was changed on order ${orderId}.${minutes ? ` Please try again in about ${minutes} minute${minutes === 1 ? "" : "s"}.` : " Please try again later."}`;
+    }
+    default:
+      return `I couldn't ${what} order ${orderId}, so nothing was changed.`;
+  }
+}
+
+export function unknownTemplate(outcome: { tool: ToolName; orderId: string }): string {
+  return `I've asked to ${action[outcome.tool]} order ${outcome.orderId}, but I can't confirm yet whether that has taken effect. I'm checking and will tell you as soon as I know; there is no need to ask again.`;
+}
+
+export function mismatchTemplate(outcome: { tool: ToolName; orderId: string }): string {
+  return `I can't confirm the result of the request to ${action[outcome.tool]} order ${outcome.orderId} yet: the answer I got did not match the request. I'm looking into it.`;
+}
+
+export function describeOrder(order: OrderFacts): string {
+  const details = [order.itemTitles?.slice(0, 2).join(", "), order.status].filter((d): d is string => d !== undefined && d !== "");
+  return details.length > 0 ? `${order.orderId} (${details.join(", ")})` : order.orderId;
+}
+
+export function clarificationTemplate(candidates: readonly OrderFacts[]): string {
+  const names = candidates.map(describeOrder);
+  const list = names.length <= 2 ? names.join(" and ") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+  return `You have more than one order in this conversation: ${list}. Which order do you mean?`;
+}
+
+/** The question a confirmation policy asks before a change is sent (the intent waits in awaiting_confirmation). */
+export function confirmationQuestion(tool: ToolName, request: Record<string, unknown>, order: OrderFacts | undefined): string {
+  const orderId = String(request.orderId);
+  const named = order ? describeOrder(order) : orderId;
+  switch (tool) {
+    case "cancel_order":
+      return `Cancel ${named}? Reply yes to confirm.`;
+    case "add_delivery_note":
+      return `Set the delivery note on ${named} to “${String(request.deliveryNote)}”? Reply yes to confirm.`;
+    case "start_return":
+      return `Start a return of ${(request.itemIds as string[] | undefined)?.join(", ") ?? "those items"} from ${named}? Reply yes to confirm.`;
+    case "offer_replacement":
+      return `Send a replacement for ${String(request.itemId)} on ${named}? Reply yes to confirm.`;
+    default:
+      return `Go ahead with ${tool} on ${named}? Reply yes to confirm.`;
+  }
+}
+
+export function declinedTemplate(outcome: { tool: ToolName; orderId: string }): string {
+  return `All right: I haven't made that change to order ${outcome.orderId}.`;
+}
+
+export function templateFor(outcome: TurnOutcome): string {
+  switch (outcome.kind) {
+    case "completed":
+      return completedTemplate(outcome);
+    case "rejected":
+      return rejectedTemplate(outcome);
+    case "unknown":
+      return unknownTemplate(outcome);
+    case "mismatch":
+      return mismatchTemplate(outcome);
+    case "clarification":
+      return clarificationTemplate(outcome.candidates);
+    case "awaiting_confirmation":
+      return outcome.question;
+    case "declined":
+      return declinedTemplate(outcome);
+  }
+}
+
+/** When a turn changed nothing and the model's reply claimed otherwise. */
+export const noChangeTemplate = "I haven't changed anything on your orders just now.";
+
+/** The honest progress reply when a turn hits its bound (SPEC §8.1 loop bounds). */
+export function boundTemplate(limit: { kind: "tool_calls" | "time"; value: number }, outcomes: readonly TurnOutcome[]): string {
+  const why = limit.kind === "tool_calls" ? `it needed more than the ${limit.value} steps I can take per message` : `it took longer than the ${limit.value} seconds I can take per message`;
+  const so = outcomes.length > 0 ? outcomes.map(templateFor).join(" ") : "Nothing was changed on your orders.";
+  return `I had to stop before finishing, because ${why}. ${so}`;
+}

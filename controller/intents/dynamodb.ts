@@ -1,0 +1,93 @@
+import { ConditionalCheckFailedException, DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient, PutCommand, QueryCommand, type QueryCommandInput } from "@aws-sdk/lib-dynamodb";
+import { finalStates, type Intent } from "#controller/intents/intent";
+import { byCreation, IntentConflictError, type IntentStore, isResumable } from "#controller/intents/store";
+import { conversationPartition, finalIntentRetentionDays, intentKey, intentTable, resumablePartition } from "#controller/intents/table-design";
+
+export interface DynamoDbIntentStoreOptions {
+  /** A DynamoDB client (or a DocumentClient made from one). */
+  client: DynamoDBClient | DynamoDBDocumentClient;
+  tableName: string;
+}
+
+/**
+ * Intents in DynamoDB (the table: intents/table-design.ts). The whole intent is kept as one JSON attribute, so what
+ * is read back is exactly what was written; the keys, `revision`, `state` and the index attributes sit beside
+ * it for conditions and queries. Every put is conditional on the previous revision, and a refused put comes
+ * back with the stored item (ReturnValuesOnConditionCheckFailure) to say which revision won.
+ */
+export class DynamoDbIntentStore implements IntentStore {
+  private readonly doc: DynamoDBDocumentClient;
+  readonly tableName: string;
+
+  constructor(options: DynamoDbIntentStoreOptions) {
+    this.doc = options.client instanceof DynamoDBDocumentClient ? options.client : DynamoDBDocumentClient.from(options.client);
+    this.tableName = options.tableName;
+  }
+
+  async save(intent: Intent): Promise<void> {
+    const final = finalStates.has(intent.state);
+    const item: Record<string, unknown> = {
+      ...intentKey(intent),
+      operationId: intent.operationId,
+      revision: intent.revision,
+      state: intent.state,
+      updatedAt: intent.updatedAt,
+      intent: JSON.stringify(intent),
+    };
+    if (isResumable(intent)) item.resumablePartition = resumablePartition;
+    if (final) item[intentTable.timeToLiveAttribute] = Math.floor(Date.parse(intent.updatedAt) / 1000) + finalIntentRetentionDays * 86_400;
+    try {
+      await this.doc.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: item,
+          ...(intent.revision === 1
+            ? { ConditionExpression: "attribute_not_exists(#pk)", ExpressionAttributeNames: { "#pk": intentTable.partitionKey } }
+            : { ConditionExpression: "#revision = :previous", ExpressionAttributeNames: { "#revision": "revision" }, ExpressionAttributeValues: { ":previous": intent.revision - 1 } }),
+          ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+        }),
+      );
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) {
+        const stored = error.Item?.revision?.N;
+        throw new IntentConflictError(intent.operationId, intent.revision, stored === undefined ? undefined : Number(stored));
+      }
+      throw error;
+    }
+  }
+
+  async forConversation(conversationId: string): Promise<Intent[]> {
+    return this.query({
+      TableName: this.tableName,
+      KeyConditionExpression: "#pk = :pk",
+      ExpressionAttributeNames: { "#pk": intentTable.partitionKey },
+      ExpressionAttributeValues: { ":pk": conversationPartition(conversationId) },
+      ConsistentRead: true,
+    });
+  }
+
+  async resumable(): Promise<Intent[]> {
+    const [index] = intentTable.indexes;
+    const found = await this.query({
+      TableName: this.tableName,
+      IndexName: index.indexName,
+      KeyConditionExpression: "#p = :p",
+      ExpressionAttributeNames: { "#p": index.partitionKey },
+      ExpressionAttributeValues: { ":p": resumablePartition },
+    });
+    // The index is eventually consistent: an intent that settled a moment ago may still be listed.
+    return found.filter(isResumable).sort(byCreation);
+  }
+
+  private async query(input: QueryCommandInput): Promise<Intent[]> {
+    const intents: Intent[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await this.doc.send(new QueryCommand({ ...input, ...(start ? { ExclusiveStartKey: start } : {}) }));
+      for (const item of page.Items ?? []) intents.push(JSON.parse(item.intent as string) as Intent);
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return intents;
+  }
+}

@@ -1,0 +1,90 @@
+import type { ToolName } from "#catalog/tools";
+
+/**
+ * An intent: one change a model proposed and the controller decided to make, with the operationId created for
+ * it once. Its state moves through a small machine, and every move is written to the intent store before the
+ * next step is taken:
+ *
+ *   proposed → persisted → sent → completed | rejected | unknown;  unknown → (reconciled) completed | rejected
+ *   proposed → awaiting_confirmation → persisted (the customer said yes) | declined
+ *
+ * `persisted` means written and not yet sent; `sent` is written before the request leaves, so after a crash it
+ * means "may have reached the service". Only completed, rejected and declined are final.
+ */
+export const intentStates = ["proposed", "awaiting_confirmation", "persisted", "sent", "unknown", "completed", "rejected", "declined"] as const;
+export type IntentState = (typeof intentStates)[number];
+
+export const finalStates: ReadonlySet<IntentState> = new Set(["completed", "rejected", "declined"]);
+
+/** States a restarted controller drives on by itself: the customer has already agreed to these. */
+export const resumableStates: ReadonlySet<IntentState> = new Set(["persisted", "sent", "unknown"]);
+
+const transitions: Record<IntentState, readonly IntentState[]> = {
+  proposed: ["persisted", "awaiting_confirmation"],
+  awaiting_confirmation: ["persisted", "declined"],
+  persisted: ["sent"],
+  sent: ["completed", "rejected", "unknown"],
+  // A resend after OPERATION_NOT_FOUND goes out again as `sent`.
+  unknown: ["sent", "completed", "rejected", "unknown"],
+  completed: [],
+  rejected: [],
+  declined: [],
+};
+
+export function canMove(from: IntentState, to: IntentState): boolean {
+  return transitions[from].includes(to);
+}
+
+/** The recorded business outcome, as the service answered it (directly or through get_operation_status). */
+export interface IntentOutcome {
+  status: "completed" | "rejected";
+  /** The tool's 200 body, or the error body (`{error: {...}}`). */
+  body: Record<string, unknown>;
+  code?: string;
+  reason?: string;
+  /** Whether the service keeps this outcome for the operationId (SPEC §4), or refused without recording it (429, 401/403, INVALID_INPUT). */
+  recorded: boolean;
+  /** How the controller learned it. */
+  via: "response" | "reconciliation";
+}
+
+export interface Intent {
+  operationId: string;
+  conversationId: string;
+  /** The model's id for the call that proposed it (tool_use id / tool_call id). */
+  toolUseId: string;
+  tool: ToolName;
+  orderId: string;
+  /** The exact request body, operationId included: every send repeats it byte for byte. */
+  request: Record<string, unknown>;
+  state: IntentState;
+  /** Goes up by one with every write; a store refuses a write that is not the next revision. */
+  revision: number;
+  createdAt: string;
+  updatedAt: string;
+  /** How many times the request has left (first send and resends). */
+  sends: number;
+  outcome?: IntentOutcome;
+  /** Set when a response named another operation or order: the confirmation is withheld (SPEC §8.2). */
+  mismatch?: string;
+  /** What to ask the customer while awaiting_confirmation. */
+  confirmationQuestion?: string;
+}
+
+export class IntentTransitionError extends Error {
+  constructor(intent: Intent, to: IntentState) {
+    super(`Intent ${intent.operationId} cannot move from ${intent.state} to ${to}.`);
+    this.name = "IntentTransitionError";
+  }
+}
+
+/** The next revision of an intent in a new state, checked against the machine above. */
+export function moved(intent: Intent, to: IntentState, changes: Partial<Intent> = {}, now = new Date()): Intent {
+  if (!canMove(intent.state, to)) throw new IntentTransitionError(intent, to);
+  return { ...intent, ...changes, state: to, revision: intent.revision + 1, updatedAt: now.toISOString() };
+}
+
+/** 8–128 characters of [A-Za-z0-9._:-] (SPEC §4), made once per intent. */
+export function newOperationId(): string {
+  return `op-${crypto.randomUUID()}`;
+}

@@ -1,0 +1,100 @@
+import Anthropic from "@anthropic-ai/sdk";
+import type { ContentBlockParam, Message, MessageParam, ToolResultBlockParam } from "@anthropic-ai/sdk/resources/messages";
+import type { Fetch } from "#controller/http/faults";
+import { type ChatMessage, type ModelAdapter, type ModelResponse, notePrefix } from "#controller/model/types";
+import { anthropicTool } from "#controller/tools/formats";
+
+export interface AnthropicModelOptions {
+  /** The model id, e.g. a current Claude model. */
+  model: string;
+  /** A client of your own; otherwise one is made from the options below. */
+  client?: Anthropic;
+  /** Default: ANTHROPIC_API_KEY. */
+  apiKey?: string;
+  baseURL?: string;
+  /** A custom fetch: tests serve recorded wire-format responses through it. */
+  fetch?: Fetch;
+  /** The SDK's own retries; the controller's time bound covers the whole turn. Default 2. */
+  maxRetries?: number;
+  maxTokens?: number;
+}
+
+/**
+ * Anthropic's Messages API through the official SDK: the tools as `{name, description, input_schema}`, the
+ * model's `tool_use` blocks as proposals, the controller's results as `tool_result` blocks.
+ */
+export function anthropicModel(options: AnthropicModelOptions): ModelAdapter {
+  const client =
+    options.client ??
+    new Anthropic({
+      apiKey: options.apiKey ?? process.env.ANTHROPIC_API_KEY ?? null,
+      ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
+      ...(options.fetch !== undefined ? { fetch: options.fetch } : {}),
+      maxRetries: options.maxRetries ?? 2,
+    });
+  return {
+    name: `anthropic:${options.model}`,
+    async respond(request) {
+      const message = await client.messages.create(
+        {
+          model: options.model,
+          max_tokens: options.maxTokens ?? 1024,
+          system: request.system,
+          messages: toAnthropicMessages(request.messages),
+          tools: request.tools.map(anthropicTool),
+        },
+        request.signal ? { signal: request.signal } : undefined,
+      );
+      return fromAnthropicMessage(message);
+    },
+  };
+}
+
+/**
+ * The neutral conversation in Messages API form. Customer text, application notes and tool results are all
+ * `user` content; consecutive ones go in one message, with the tool_result blocks first as the API requires.
+ */
+export function toAnthropicMessages(messages: readonly ChatMessage[]): MessageParam[] {
+  const out: MessageParam[] = [];
+  let results: ToolResultBlockParam[] = [];
+  let texts: ContentBlockParam[] = [];
+  const flushUser = () => {
+    if (results.length === 0 && texts.length === 0) return;
+    out.push({ role: "user", content: [...results, ...texts] });
+    results = [];
+    texts = [];
+  };
+  for (const message of messages) {
+    switch (message.role) {
+      case "customer":
+        texts.push({ type: "text", text: message.text });
+        break;
+      case "note":
+        texts.push({ type: "text", text: `${notePrefix}${message.text}` });
+        break;
+      case "tool":
+        results.push({ type: "tool_result", tool_use_id: message.toolCallId, content: message.content, ...(message.isError ? { is_error: true } : {}) });
+        break;
+      case "assistant": {
+        flushUser();
+        const content: ContentBlockParam[] = [];
+        if (message.text.trim() !== "") content.push({ type: "text", text: message.text });
+        for (const call of message.toolCalls) content.push({ type: "tool_use", id: call.id, name: call.name, input: (call.input ?? {}) as Record<string, unknown> });
+        out.push({ role: "assistant", content });
+        break;
+      }
+    }
+  }
+  flushUser();
+  return out;
+}
+
+export function fromAnthropicMessage(message: Message): ModelResponse {
+  const text: string[] = [];
+  const toolCalls: ModelResponse["toolCalls"] = [];
+  for (const block of message.content) {
+    if (block.type === "text") text.push(block.text);
+    else if (block.type === "tool_use") toolCalls.push({ id: block.id, name: block.name, input: block.input });
+  }
+  return { text: text.join("\n\n"), toolCalls, ...(message.stop_reason ? { stopReason: message.stop_reason } : {}) };
+}

@@ -1,0 +1,96 @@
+import type { TraceEvent, TurnTrace } from "#controller/trace";
+
+/**
+ * A trace as a few lines a person can read in seconds: one line per step, intent transitions of one
+ * operation folded into one line, operation ids shortened. The JSON trace is the record; this is a view.
+ */
+export function formatTrace(trace: TurnTrace, options: { indent?: string; width?: number; reply?: boolean } = {}): string {
+  const indent = options.indent ?? "  ";
+  const width = options.width ?? 110;
+  const lines: string[] = [];
+  const add = (label: string, text: string) => lines.push(clip(`${indent}${label.padEnd(10)}${text}`, width));
+  let intentLine: { operationId: string; states: string[] } | undefined;
+  const flushIntent = () => {
+    if (intentLine) add("intent", `${short(intentLine.operationId)} ${intentLine.states.join(" → ")}`);
+    intentLine = undefined;
+  };
+  for (const event of trace.events) {
+    if (event.type === "reply" && options.reply === false) continue;
+    if (event.type === "intent") {
+      if (intentLine?.operationId !== event.operationId) {
+        flushIntent();
+        intentLine = { operationId: event.operationId, states: event.from === null ? [] : [event.from] };
+      }
+      intentLine.states.push(event.to);
+      continue;
+    }
+    const line = describe(event);
+    if (line === undefined) continue;
+    flushIntent();
+    add(line[0], line[1]);
+  }
+  flushIntent();
+  return lines.join("\n");
+}
+
+function describe(event: TraceEvent): [string, string] | undefined {
+  switch (event.type) {
+    case "customer_message":
+      return ["customer", JSON.stringify(event.text)];
+    case "note":
+      return ["note", event.text];
+    case "model_proposal":
+      return ["model", `proposes ${event.tool} ${JSON.stringify(event.input)}`];
+    case "model_reply":
+      return ["model", `says ${JSON.stringify(event.text)}`];
+    case "model_error":
+      return ["model", `failed: ${event.message}`];
+    case "validation":
+      return event.decision === "accepted" ? undefined : ["validate", `${event.decision}: ${errorMessage(event.body)}`];
+    case "ambiguity_guard":
+      return ["guard", `${event.decision} (${event.orderId}; in play: ${event.ordersInPlay.join(", ")})`];
+    case "confirmation":
+      return ["confirm", `${event.decision}${event.text ? `: ${JSON.stringify(event.text)}` : ""}`];
+    case "http_request":
+      return ["http", `${event.method} ${event.path}${event.operationId ? ` [${short(event.operationId)}]` : ""}`];
+    case "http_response":
+      return ["", `→ ${event.status}${event.idempotentReplayed ? " (replayed)" : ""} ${summary(event.body)} ${event.ms} ms`];
+    case "http_failure":
+      return ["", `→ ${event.failure} after ${event.ms} ms`];
+    case "fault":
+      return ["fault", `${event.kind}: ${event.detail}`];
+    case "outcome":
+      return ["outcome", `${event.classification}${event.status ? ` ${event.status}` : ""}${event.code ? ` ${event.code}` : ""}${event.reason ? ` ${event.reason}` : ""}${event.why ? ` (${event.why})` : ""}`];
+    case "reconcile":
+      return event.action === "wait" ? ["reconcile", `wait ${event.ms} ms`] : ["reconcile", `${event.action}${event.result ? `: ${event.result}` : ""}`];
+    case "limit":
+      return ["limit", `${event.limit} (${event.value})`];
+    case "gate":
+      return ["gate", `${event.decision} → ${event.replyKind} (judged against: ${event.judgedAgainst})${event.problems.length ? `; ${event.problems.join("; ")}` : ""}`];
+    case "reply":
+      return ["reply", event.text];
+    default:
+      return undefined;
+  }
+}
+
+const short = (operationId: string) => (operationId.length > 14 ? `${operationId.slice(0, 11)}…` : operationId);
+
+function errorMessage(body: unknown): string {
+  const error = (body as { error?: { code?: string; message?: string } } | undefined)?.error;
+  return error ? `${error.code}: ${error.message}` : "";
+}
+
+function summary(body: unknown): string {
+  if (body === null || typeof body !== "object") return "";
+  const b = body as Record<string, any>;
+  if (b.error) return `${b.error.code}${b.error.reason ? ` ${b.error.reason}` : ""}`;
+  if (b.status === "not_found") return "not_found";
+  if (Array.isArray(b.orders)) return `${b.orders.length} orders`;
+  if (typeof b.status === "string" && typeof b.orderId === "string") return `${b.orderId} ${b.status}${b.version ? ` v${b.version}` : ""}${b.orderVersion ? ` v${b.orderVersion}` : ""}`;
+  return "";
+}
+
+function clip(line: string, width: number): string {
+  return line.length > width ? `${line.slice(0, width - 1)}…` : line;
+}

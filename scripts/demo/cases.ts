@@ -1,0 +1,182 @@
+/**
+ * The five cases of seed 003 as scripted conversations: the demo prints them, the controller tests assert
+ * them, the controller benchmark counts their HTTP requests. Each run gets customers of its own (so a demo
+ * run on a long-lived `npm start` never meets an earlier run's operations or hourly cap), and resets the demo's
+ * own orders (SU-9xxxx, which the demo data does not use).
+ */
+import type { Fault } from "#controller/http/faults";
+import type { ReplyKind } from "#controller/gate/outcomes";
+import type { ScriptStep } from "#controller/model/scripted";
+import { addDays } from "#core/days";
+import { parseFixture, type Fixture } from "#store/fixture";
+
+export interface DemoWorld {
+  tag: string;
+  ana: { customerId: string; name: string };
+  ben: { customerId: string; name: string };
+  fixture: Fixture;
+}
+
+export interface DemoCase {
+  id: string;
+  title: string;
+  /** One message per turn. */
+  turns: string[];
+  /** What the scripted model proposes, across the turns. */
+  script: ScriptStep[];
+  faults: Fault[];
+  expect: {
+    /** The kind of the last turn's reply, and a fragment it must contain. */
+    reply: ReplyKind;
+    replyIncludes: string;
+    /** Whether the gate had to replace a false model reply. */
+    claimMismatch: boolean;
+    /** permitted: the service was asked and allowed; denied: it refused access; none: nothing was sent. */
+    authorization: "permitted" | "denied" | "none";
+    /** The order the case is about, as stored afterwards; changes counts tool-made version increments. */
+    order: { orderId: string; status: string; changes: number };
+  };
+}
+
+export const demoOrders = {
+  success: "SU-90234",
+  otherCustomers: "SU-90417",
+  ambiguousA: "SU-90235",
+  ambiguousB: "SU-90236",
+  shipsBeforeCommit: "SU-90519",
+  lostResponse: "SU-90622",
+} as const;
+
+/** A fresh pair of customers for this run, and the demo's orders at their starting state. */
+export function demoWorld(tag = String(Date.now() % 1_000_000).padStart(6, "0"), today = new Date().toISOString().slice(0, 10)): DemoWorld {
+  const ana = { customerId: `C-9${tag}`, name: "Ana Costa" };
+  const ben = { customerId: `C-8${tag}`, name: "Ben Okafor" };
+  const order = (id: string, customerId: string, status: string, daysAgo: number, title: string, sku: string, cents: number) => ({
+    id,
+    customerId,
+    sellerId: "SLR-9000",
+    status,
+    version: 1,
+    placedAt: `${addDays(today, -daysAgo)}T09:00:00Z`,
+    deliveredAt: null,
+    currency: "GBP",
+    items: [{ itemId: "ITM-1", sku, title, quantity: 1, unitCents: cents, description: `${title}.` }],
+    charges: [{ kind: "item", cents }],
+    delivery: { carrier: "Parcelline", trackingId: null },
+    deliveryNote: null,
+    internal: {},
+  });
+  const fixture = parseFixture({
+    sellers: [{ id: "SLR-9000", name: "Sundry", type: "sundry", status: "active" }],
+    customers: [
+      { id: ana.customerId, email: `ana.${tag}@example.com`, name: ana.name },
+      { id: ben.customerId, email: `ben.${tag}@example.com`, name: ben.name },
+    ],
+    orders: [
+      order(demoOrders.success, ana.customerId, "placed", 1, "Electric kettle 1.7L", "SUN-KETTLE-17", 2999),
+      order(demoOrders.otherCustomers, ben.customerId, "placed", 1, "Oak step stool", "ASH-STOOL-OAK", 3900),
+      order(demoOrders.ambiguousA, ana.customerId, "placed", 2, "Stoneware mugs, set of 4", "SUN-MUG-4", 2200),
+      order(demoOrders.ambiguousB, ana.customerId, "processing", 3, "Wool throw, moss", "ORV-THROW-MOSS", 5600),
+      order(demoOrders.shipsBeforeCommit, ana.customerId, "processing", 1, "Bath towel, grey", "SUN-TOWEL-GREY", 2400),
+      order(demoOrders.lostResponse, ana.customerId, "placed", 1, "Duvet 10.5 tog, double", "SUN-DUVET-DBL", 4500),
+    ],
+  });
+  return { tag, ana, ben, fixture };
+}
+
+export function demoCases(): DemoCase[] {
+  const o = demoOrders;
+  return [
+    {
+      id: "success",
+      title: "Ana cancels her own order",
+      turns: [`Please cancel order ${o.success} before it ships.`],
+      script: [
+        { call: "get_order", input: { orderId: o.success } },
+        { call: "cancel_order", input: { orderId: o.success, reason: "Ordered by mistake" } },
+        { say: `Done: order ${o.success} is cancelled.` },
+      ],
+      faults: [],
+      expect: {
+        reply: "confirmation",
+        replyIncludes: `${o.success} is cancelled`,
+        claimMismatch: false,
+        authorization: "permitted",
+        order: { orderId: o.success, status: "cancelled", changes: 1 },
+      },
+    },
+    {
+      id: "someone-elses-order",
+      title: "Ana names Ben's order",
+      turns: [`Cancel order ${o.otherCustomers}, please.`],
+      script: [
+        { call: "cancel_order", input: { orderId: o.otherCustomers } },
+        { say: `I couldn't find order ${o.otherCustomers} among your orders, so nothing was cancelled.` },
+      ],
+      faults: [],
+      expect: {
+        reply: "rejection",
+        replyIncludes: `couldn't find order ${o.otherCustomers}`,
+        claimMismatch: false,
+        authorization: "denied",
+        order: { orderId: o.otherCustomers, status: "placed", changes: 0 },
+      },
+    },
+    {
+      id: "cancel-it-two-orders",
+      title: "“Cancel it” after talking about two orders",
+      turns: [`What's happening with ${o.ambiguousA} and ${o.ambiguousB}?`, "OK, cancel it."],
+      script: [
+        { call: "get_order", input: { orderId: o.ambiguousA } },
+        { call: "get_order", input: { orderId: o.ambiguousB } },
+        { say: `${o.ambiguousA} (the mugs) is placed and ${o.ambiguousB} (the wool throw) is processing.` },
+        { call: "cancel_order", input: { orderId: o.ambiguousA } },
+        { say: `Which one should I cancel: ${o.ambiguousA} (the mugs) or ${o.ambiguousB} (the wool throw)?` },
+      ],
+      faults: [],
+      expect: {
+        reply: "clarification",
+        replyIncludes: o.ambiguousB,
+        claimMismatch: false,
+        authorization: "none",
+        order: { orderId: o.ambiguousA, status: "placed", changes: 0 },
+      },
+    },
+    {
+      id: "ships-before-commit",
+      title: "The order ships between proposal and write; the model claims success anyway",
+      turns: [`Please cancel order ${o.shipsBeforeCommit} before it ships.`],
+      script: [
+        { call: "get_order", input: { orderId: o.shipsBeforeCommit } },
+        { call: "cancel_order", input: { orderId: o.shipsBeforeCommit, reason: "Ordered twice" } },
+        { say: `Your order ${o.shipsBeforeCommit} is cancelled.` },
+      ],
+      faults: [{ kind: "set_before_dispatch", tool: "cancel_order", orderId: o.shipsBeforeCommit, set: { status: "shipped" } }],
+      expect: {
+        reply: "rejection",
+        replyIncludes: "already shipped",
+        claimMismatch: true,
+        authorization: "permitted",
+        order: { orderId: o.shipsBeforeCommit, status: "shipped", changes: 0 },
+      },
+    },
+    {
+      id: "lost-response",
+      title: "The service commits, the response is lost, the controller reconciles",
+      turns: [`Please cancel ${o.lostResponse}.`],
+      script: [
+        { call: "get_order", input: { orderId: o.lostResponse } },
+        { call: "cancel_order", input: { orderId: o.lostResponse } },
+        { say: `Order ${o.lostResponse} is cancelled.` },
+      ],
+      faults: [{ kind: "lose_response", tool: "cancel_order", times: 1 }],
+      expect: {
+        reply: "confirmation",
+        replyIncludes: `${o.lostResponse} is cancelled`,
+        claimMismatch: false,
+        authorization: "permitted",
+        order: { orderId: o.lostResponse, status: "cancelled", changes: 1 },
+      },
+    },
+  ];
+}
