@@ -483,7 +483,7 @@ export class Controller {
     const { recorder } = run;
     let resends = 0;
     let wait: number | undefined;
-    run.progress(`Checking whether your request for ${intent.orderId} went through…`);
+    run.progress(`Checking on your request for ${intent.orderId}…`);
     for (let step = 1; step <= maxStatusChecks; step++) {
       const cap = Math.min(maxDelayMs, baseDelayMs * 2 ** (step - 1));
       const delay = Math.round(wait ?? cap / 2 + (this.random() * cap) / 2);
@@ -537,7 +537,7 @@ export class Controller {
   }
 
   private onFault(event: FaultEvent): void {
-    this.runs.getStore()?.recorder.add({ type: "fault", kind: event.kind, tool: event.tool, detail: event.detail });
+    this.runs.getStore()?.recorder.add({ type: "fault", kind: event.kind, tool: event.tool, detail: event.detail, ...(event.dropped !== undefined ? { dropped: event.dropped } : {}) });
   }
 }
 

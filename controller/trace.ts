@@ -21,7 +21,7 @@ export type TraceEvent = { at: number } & (
   | { type: "http_request"; tool: string; method: string; path: string; operationId?: string; body: unknown }
   | { type: "http_response"; tool: string; status: number; idempotentReplayed: boolean; body: unknown; ms: number }
   | { type: "http_failure"; tool: string; failure: "timeout" | "network"; message: string; ms: number }
-  | { type: "fault"; kind: string; tool: string; detail: string }
+  | { type: "fault"; kind: string; tool: string; detail: string; dropped?: string }
   | { type: "outcome"; operationId: string; classification: "definite" | "unknown" | "mismatch"; status?: string; code?: string; reason?: string; why?: string }
   | { type: "reconcile"; operationId: string; step: number; action: "wait" | "status" | "resend" | "gave_up"; result?: string; ms?: number }
   | { type: "progress"; text: string }

@@ -9,7 +9,7 @@ import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { formatTrace } from "#controller/trace-format";
 import { createTables, localClientConfig } from "#scripts/create-tables";
 import { type DemoCase, demoCases, demoWorld } from "#scripts/demo/cases";
-import { type CaseRun, type DemoStack, runDemoCase, seedDemoWorld } from "#scripts/demo/run";
+import { type CaseRun, type DemoStack, freeDemoBlock, runDemoCase, seedDemoWorld } from "#scripts/demo/run";
 import { startDynamoDbLocal } from "#scripts/dynamodb-local";
 import { startGateway } from "#scripts/local/gateway";
 import { gatewayPortFromEnv, localDeps, localTableNames, runningStack, useTables } from "#scripts/local/stack";
@@ -66,11 +66,11 @@ async function main(): Promise<void> {
   const { stack, stop, where } = await connect();
   let failures = 0;
   try {
-    const world = demoWorld();
+    const world = demoWorld(await freeDemoBlock(stack));
     await seedDemoWorld(stack, world);
     console.log(`Seed 003, five cases, through the controller and ${where}.`);
     console.log(`Customer: ${world.ana.name} (${world.ana.customerId}); her token is her own. ${world.ben.name} is ${world.ben.customerId}.\n`);
-    const cases = demoCases();
+    const cases = demoCases(world);
     for (const [i, demoCase] of cases.entries()) {
       const run = await runDemoCase(stack, world, demoCase);
       console.log(bold(`━━ ${i + 1}/${cases.length} ${demoCase.title}`));

@@ -24,6 +24,8 @@ export interface FaultEvent {
   kind: Fault["kind"];
   tool: string;
   detail: string;
+  /** The body of a response a fault dropped: what the service did say, for the trace (never for the controller's logic). */
+  dropped?: string;
 }
 
 export type Fetch = typeof globalThis.fetch;
@@ -67,8 +69,8 @@ export function faultyFetch(base: Fetch, faults: readonly Fault[], onFault: (eve
     const lost = take(tool, ["lose_response", "lose_status"]);
     if (lost) {
       // The service has answered (and, for a change, committed); the answer is read and thrown away.
-      await response.arrayBuffer();
-      onFault({ kind: lost.kind, tool, detail: `the service answered ${response.status}; the response was dropped` });
+      const dropped = await response.text();
+      onFault({ kind: lost.kind, tool, detail: `the service answered ${response.status}; the response was dropped`, dropped });
       throw timeoutError();
     }
     return response;

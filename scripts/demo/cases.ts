@@ -1,8 +1,9 @@
 /**
  * The five cases of seed 003 as scripted conversations: the demo prints them, the controller tests assert
- * them, the controller benchmark counts their HTTP requests. Each run gets customers of its own (so a demo
- * run on a long-lived `npm start` never meets an earlier run's operations or hourly cap), and resets the demo's
- * own orders (SU-9xxxx, which the demo data does not use).
+ * them, the controller benchmark counts their HTTP requests. Each run gets customers and orders of its own,
+ * in a block of ids the demo data does not use (SU-9<block><n>): a run on a long-lived `npm start` never
+ * meets an earlier run's orders, operations, activity or hourly cap, since the service keeps history per
+ * order and per caller that re-seeding an order would not clear.
  */
 import type { Fault } from "#controller/http/faults";
 import type { ReplyKind } from "#controller/gate/outcomes";
@@ -14,7 +15,24 @@ export interface DemoWorld {
   tag: string;
   ana: { customerId: string; name: string };
   ben: { customerId: string; name: string };
+  orders: DemoOrders;
   fixture: Fixture;
+}
+
+export interface DemoOrders {
+  success: string;
+  otherCustomers: string;
+  ambiguousA: string;
+  ambiguousB: string;
+  shipsBeforeCommit: string;
+  lostResponse: string;
+}
+
+/** The orders of one block: SU-9<block>1 … SU-9<block>6, block 000–999. */
+export function demoOrderIds(block: number): DemoOrders {
+  if (!Number.isInteger(block) || block < 0 || block > 999) throw new Error(`A demo block is 0–999, not ${block}.`);
+  const id = (n: number) => `SU-9${String(block).padStart(3, "0")}${n}`;
+  return { success: id(1), otherCustomers: id(2), ambiguousA: id(3), ambiguousB: id(4), shipsBeforeCommit: id(5), lostResponse: id(6) };
 }
 
 export interface DemoCase {
@@ -38,17 +56,9 @@ export interface DemoCase {
   };
 }
 
-export const demoOrders = {
-  success: "SU-90234",
-  otherCustomers: "SU-90417",
-  ambiguousA: "SU-90235",
-  ambiguousB: "SU-90236",
-  shipsBeforeCommit: "SU-90519",
-  lostResponse: "SU-90622",
-} as const;
-
-/** A fresh pair of customers for this run, and the demo's orders at their starting state. */
-export function demoWorld(tag = String(Date.now() % 1_000_000).padStart(6, "0"), today = new Date().toISOString().slice(0, 10)): DemoWorld {
+/** A fresh pair of customers and their orders in one block of ids, dated relative to today. */
+export function demoWorld(block: number, tag = String(Date.now() % 1_000_000).padStart(6, "0"), today = new Date().toISOString().slice(0, 10)): DemoWorld {
+  const ids = demoOrderIds(block);
   const ana = { customerId: `C-9${tag}`, name: "Ana Costa" };
   const ben = { customerId: `C-8${tag}`, name: "Ben Okafor" };
   const order = (id: string, customerId: string, status: string, daysAgo: number, title: string, sku: string, cents: number) => ({
@@ -73,19 +83,19 @@ export function demoWorld(tag = String(Date.now() % 1_000_000).padStart(6, "0"),
       { id: ben.customerId, email: `ben.${tag}@example.com`, name: ben.name },
     ],
     orders: [
-      order(demoOrders.success, ana.customerId, "placed", 1, "Electric kettle 1.7L", "SUN-KETTLE-17", 2999),
-      order(demoOrders.otherCustomers, ben.customerId, "placed", 1, "Oak step stool", "ASH-STOOL-OAK", 3900),
-      order(demoOrders.ambiguousA, ana.customerId, "placed", 2, "Stoneware mugs, set of 4", "SUN-MUG-4", 2200),
-      order(demoOrders.ambiguousB, ana.customerId, "processing", 3, "Wool throw, moss", "ORV-THROW-MOSS", 5600),
-      order(demoOrders.shipsBeforeCommit, ana.customerId, "processing", 1, "Bath towel, grey", "SUN-TOWEL-GREY", 2400),
-      order(demoOrders.lostResponse, ana.customerId, "placed", 1, "Duvet 10.5 tog, double", "SUN-DUVET-DBL", 4500),
+      order(ids.success, ana.customerId, "placed", 1, "Electric kettle 1.7L", "SUN-KETTLE-17", 2999),
+      order(ids.otherCustomers, ben.customerId, "placed", 1, "Oak step stool", "ASH-STOOL-OAK", 3900),
+      order(ids.ambiguousA, ana.customerId, "placed", 2, "Stoneware mugs, set of 4", "SUN-MUG-4", 2200),
+      order(ids.ambiguousB, ana.customerId, "processing", 3, "Wool throw, moss", "ORV-THROW-MOSS", 5600),
+      order(ids.shipsBeforeCommit, ana.customerId, "processing", 1, "Bath towel, grey", "SUN-TOWEL-GREY", 2400),
+      order(ids.lostResponse, ana.customerId, "placed", 1, "Duvet 10.5 tog, double", "SUN-DUVET-DBL", 4500),
     ],
   });
-  return { tag, ana, ben, fixture };
+  return { tag, ana, ben, orders: ids, fixture };
 }
 
-export function demoCases(): DemoCase[] {
-  const o = demoOrders;
+export function demoCases(world: Pick<DemoWorld, "orders">): DemoCase[] {
+  const o = world.orders;
   return [
     {
       id: "success",

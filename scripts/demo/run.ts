@@ -6,7 +6,7 @@ import { scriptedModel } from "#controller/model/scripted";
 import type { TraceSink } from "#controller/trace";
 import { principalClaims, signDevToken } from "#scripts/local/dev-auth";
 import { dynamoOrderWriter } from "#scripts/demo/order-writer";
-import type { DemoCase, DemoWorld } from "#scripts/demo/cases";
+import { type DemoCase, type DemoWorld, demoOrderIds } from "#scripts/demo/cases";
 import type { StoreDeps } from "#store/client";
 import { writeFixture } from "#store/fixture";
 import { orderKey } from "#store/keys";
@@ -29,6 +29,21 @@ export interface CaseRun {
 
 export async function seedDemoWorld(stack: DemoStack, world: DemoWorld): Promise<void> {
   await writeFixture(stack.deps as StoreDeps, world.fixture);
+}
+
+/**
+ * A block of demo order ids no earlier run on this stack has used (checked against the stored orders),
+ * starting from a random one.
+ */
+export async function freeDemoBlock(stack: DemoStack, random = Math.random): Promise<number> {
+  const start = Math.floor(random() * 1000);
+  for (let i = 0; i < 1000; i++) {
+    const block = (start + i) % 1000;
+    const ids = Object.values(demoOrderIds(block));
+    const taken = await Promise.all(ids.map((id) => storedOrder(stack, id)));
+    if (taken.every((order) => order === undefined)) return block;
+  }
+  throw new Error("Every block of demo order ids (SU-9xxxx) is taken on this stack; start a fresh one (npm start without --persist).");
 }
 
 export async function storedOrder(stack: DemoStack, orderId: string): Promise<Record<string, unknown> | undefined> {

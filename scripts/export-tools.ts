@@ -1,0 +1,51 @@
+/**
+ * `npm run export-tools -- --format <format> [--out <dir>]`: the model-facing tool definitions (SPEC §8.1),
+ * generated from the registry, in a provider's format. Without --out the JSON goes to stdout. Formats are
+ * registered in controller/tools/formats.ts; a new one needs only `registerToolFormat`.
+ */
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { toolFormat, toolFormatNames } from "#controller/tools/formats";
+import { modelTools } from "#controller/tools/model-tools";
+import { userPath } from "#scripts/local/stack";
+
+function usage(): string {
+  const formats = toolFormatNames().map((name) => `  ${name.padEnd(22)}${toolFormat(name).summary}`);
+  return `Usage: npm run export-tools -- --format <format> [--out <dir>]
+
+Formats:
+${formats.join("\n")}
+
+  --out <dir>   write <dir>/<format file> (created if missing) instead of printing to stdout`;
+}
+
+function fail(message: string): never {
+  console.error(`${message}\n\n${usage()}`);
+  process.exit(2);
+}
+
+let values;
+try {
+  ({ values } = parseArgs({ args: process.argv.slice(2), options: { format: { type: "string" }, out: { type: "string" }, help: { type: "boolean", short: "h" } }, strict: true }));
+} catch (error) {
+  fail((error as Error).message);
+}
+if (values.help) {
+  console.log(usage());
+  process.exit(0);
+}
+if (values.format === undefined) fail("Give --format.");
+if (!toolFormatNames().includes(values.format)) fail(`There is no format ${JSON.stringify(values.format)}; the formats are ${toolFormatNames().join(", ")}.`);
+
+const format = toolFormat(values.format);
+const text = `${JSON.stringify(format.document(modelTools()), null, 2)}\n`;
+if (values.out === undefined) {
+  process.stdout.write(text);
+} else {
+  const dir = userPath(values.out);
+  await mkdir(dir, { recursive: true });
+  const file = join(dir, format.fileName);
+  await writeFile(file, text);
+  console.log(`Wrote ${modelTools().length} tools in the ${format.name} format to ${file}`);
+}
