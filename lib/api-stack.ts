@@ -15,8 +15,9 @@ import type { Construct } from "constructs";
 import { serviceFunctions, toolFunctionEnv } from "#catalog/service-functions";
 import { type ToolDefinition, type ToolRoute, tools as registry } from "#catalog/tools";
 import type { Scope } from "#core/principal";
+import type { UserPoolKind } from "../functions/auth/pre-token-generation";
 import { ordersTable, tableEnv } from "#store/table-design";
-import { CognitoAuth } from "#lib/cognito-auth";
+import { CognitoAuth, domainPrefixes } from "#lib/cognito-auth";
 import type { OrderToolsConfig } from "#lib/config";
 import { ToolFunction } from "#lib/tool-function";
 
@@ -42,80 +43,80 @@ const publicRouteReason =
 
 const pascal = (name: string) => name.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase());
 
+/** One HTTP API of the stack: its JWT authorizer, its `$default` stage and the routes added to it. */
+export interface ToolsHttpApi {
+  /** customers, staff, or (with an existing identity provider) the one API for everyone. */
+  audience: "customers" | "staff" | "all";
+  api: HttpApi;
+  stage: HttpStage;
+  authorizer: HttpJwtAuthorizer;
+}
+
 /**
- * The stateless half: an HTTP API with a JWT authorizer, and one function per tool in the registry with
- * exactly its routes, scope and DynamoDB grants. Adding a tool to `functions/catalog/tools.ts` adds its
- * function, routes, grants and alarms here with no other edit.
+ * The stateless half: one function per tool in the registry with exactly its grants, and the HTTP API(s) that
+ * route to them with a JWT authorizer. Adding a tool to `functions/catalog/tools.ts` adds its function, routes,
+ * grants and alarms here with no other edit.
+ *
+ * With an existing identity provider (`jwtIssuer`) there is one API, and MFA for support is that provider's to
+ * enforce. Without one, the stack creates two user pools: Cognito requires MFA per pool, not per group or app
+ * client, so support staff get a pool of their own that requires it, and only that pool can issue
+ * `orders:support`. An HTTP API's JWT authorizer trusts one issuer and a route takes one authorizer, so each
+ * pool gets an API of its own; both route to the same functions.
  */
 export class ApiStack extends Stack {
+  /** The customers' API, or the only API with an existing identity provider. */
   readonly api: HttpApi;
   readonly stage: HttpStage;
   readonly authorizer: HttpJwtAuthorizer;
+  /** Every API of the stack: the customers' (or the only one) first, then the staff API when there is one. */
+  readonly apis: ToolsHttpApi[] = [];
+  /** The customers' user pool (when created). */
   readonly auth?: CognitoAuth;
+  /** The staff user pool (when created), the only one whose tokens may carry orders:support. */
+  readonly staffAuth?: CognitoAuth;
   readonly toolFunctions = new Map<string, ToolFunction>();
   /** The catalogue, OpenAPI and MCP functions, by name. */
   readonly serviceFunctions = new Map<string, ToolFunction>();
   private readonly alarmTopic?: ITopic;
   private readonly config: OrderToolsConfig;
+  private readonly removalPolicy: RemovalPolicy;
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, props);
     const { config, tables } = props;
     this.config = config;
-    const removalPolicy = config.deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    const removalPolicy = (this.removalPolicy = config.deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY);
     this.alarmTopic = config.alarmTopicArn ? Topic.fromTopicArn(this, "AlarmTopic", config.alarmTopicArn) : undefined;
 
-    // Identity: an existing provider from context, or a Cognito user pool made here.
-    let issuer: string;
-    let audience: string[];
+    // Identity: an existing provider from context, or two Cognito user pools made here.
     if (config.jwt) {
-      ({ issuer, audience } = config.jwt);
+      this.addApi("all", config.jwt.issuer, config.jwt.audience);
     } else {
-      this.auth = new CognitoAuth(this, "Auth", {
-        stage: config.stage,
-        callbackUrls: config.authCallbackUrls,
-        ...(config.authDomainPrefix ? { domainPrefix: config.authDomainPrefix } : {}),
-        supportServiceClient: config.supportServiceClient,
-        removalPolicy,
-        deletionProtection: config.deletionProtection,
-        logLevel: config.logLevel,
-        logRetention: config.logRetention,
-      });
-      ({ issuer, audience } = this.auth);
+      const prefixes = domainPrefixes(config.stage, config.authDomainPrefix);
+      const pool = (kind: UserPoolKind, id: string, callbackUrls: string[]) =>
+        new CognitoAuth(this, id, {
+          kind,
+          stage: config.stage,
+          callbackUrls,
+          domainPrefix: prefixes[kind],
+          ...(kind === "staff" ? { supportServiceClient: config.supportServiceClient } : {}),
+          removalPolicy,
+          deletionProtection: config.deletionProtection,
+          logLevel: config.logLevel,
+          logRetention: config.logRetention,
+        });
+      // The customers' pool and API keep the construct ids they had when there was one pool for everyone.
+      this.auth = pool("customers", "Auth", config.authCallbackUrls);
+      this.staffAuth = pool("staff", "StaffAuth", config.staffAuthCallbackUrls);
       this.alarmOnFunction("PreTokenGeneration", this.auth.trigger);
+      this.alarmOnFunction("StaffPreTokenGeneration", this.staffAuth.trigger);
+      this.addApi("customers", this.auth.issuer, this.auth.audience);
+      this.addApi("staff", this.staffAuth.issuer, this.staffAuth.audience);
     }
-    this.authorizer = new HttpJwtAuthorizer("Jwt", issuer, { jwtAudience: audience });
-
-    this.api = new HttpApi(this, "Api", {
-      description: `order-tools (${config.stage}): domain-shaped order tools for AI agents`,
-      // The default stage is made below, where throttling and access logs can be set on it.
-      createDefaultStage: false,
-    });
-    const accessLogs = new LogGroup(this, "AccessLogs", { retention: config.logRetention, removalPolicy });
-    this.stage = new HttpStage(this, "DefaultStage", {
-      httpApi: this.api,
-      stageName: "$default",
-      autoDeploy: true,
-      throttle: config.throttle,
-      accessLogSettings: {
-        destination: new LogGroupLogDestination(accessLogs),
-        format: AccessLogFormat.custom(
-          JSON.stringify({
-            requestId: "$context.requestId",
-            requestTime: "$context.requestTime",
-            sourceIp: "$context.identity.sourceIp",
-            routeKey: "$context.routeKey",
-            status: "$context.status",
-            responseLength: "$context.responseLength",
-            responseLatency: "$context.responseLatency",
-            integrationLatency: "$context.integrationLatency",
-            integrationError: "$context.integrationErrorMessage",
-            authorizerError: "$context.authorizer.error",
-            sub: "$context.authorizer.claims.sub",
-          }),
-        ),
-      },
-    });
+    const [main] = this.apis as [ToolsHttpApi];
+    this.api = main.api;
+    this.stage = main.stage;
+    this.authorizer = main.authorizer;
 
     const tools: readonly ToolDefinition[] = props.tools ?? registry;
     const indexNames = new Set<string>(ordersTable.indexes.map((i) => i.indexName));
@@ -132,11 +133,15 @@ export class ApiStack extends Stack {
         environment: {
           [tableEnv.orders]: tables.orders.tableName,
           [tableEnv.idempotency]: tables.idempotency.tableName,
-          ORDER_TOOLS_HOURLY_CAP: String(config.hourlyCap),
+          // Every call counts against the caller's budget, reads too; only changes count against the caps.
+          ORDER_TOOLS_REQUEST_BUDGET: String(config.requestBudget),
+          ...(tool.kind === "change"
+            ? { ORDER_TOOLS_HOURLY_CAP: String(config.hourlyCap), ORDER_TOOLS_SUPPORT_HOURLY_CAP: String(config.supportHourlyCap) }
+            : {}),
         },
       });
-      fn.grantTable(tables.orders, tool.access.orders, tool.access.ordersIndexes ?? []);
-      fn.grantTable(tables.idempotency, tool.access.idempotency);
+      fn.grantTable(tables.orders, { actions: tool.access.orders, keyedWrites: tool.access.ordersWrites, indexes: tool.access.ordersIndexes ?? [] });
+      fn.grantTable(tables.idempotency, { actions: tool.access.idempotency });
       this.addFunctionRoutes(pascal(tool.name), fn.function, tool.routes, { kind: "scope", scope: tool.scope });
       this.alarmOnFunction(pascal(tool.name), fn);
       this.toolFunctions.set(tool.name, fn);
@@ -172,25 +177,77 @@ export class ApiStack extends Stack {
       this.serviceFunctions.set(service.name, fn);
     }
 
-    this.alarm5xxRate();
-    new CfnOutput(this, "ApiUrl", { key: "ApiUrl", value: this.stage.url });
+    for (const api of this.apis) this.alarm5xxRate(api);
+    new CfnOutput(this, "ApiUrl", { key: "ApiUrl", value: main.stage.url });
+    const staffApi = this.apis.find((a) => a.audience === "staff");
+    if (staffApi) new CfnOutput(this, "StaffApiUrl", { key: "StaffApiUrl", value: staffApi.stage.url });
   }
 
-  /** Routes one function at `routes`, each with the access given; every call states who may call. */
+  /**
+   * An HTTP API whose JWT authorizer trusts `issuer` and `audience`, with a throttled `$default` stage writing
+   * JSON access logs to a log group of its own. The customers' API (or the only one) keeps the construct ids
+   * the single API had, so an existing deployment updates it in place.
+   */
+  private addApi(audience: ToolsHttpApi["audience"], issuer: string, jwtAudience: string[]): ToolsHttpApi {
+    const { config } = this;
+    const staff = audience === "staff";
+    const id = (name: string) => (staff ? `Staff${name}` : name);
+    const authorizer = new HttpJwtAuthorizer(staff ? "StaffJwt" : "Jwt", issuer, { jwtAudience });
+    const api = new HttpApi(this, id("Api"), {
+      description: staff
+        ? `order-tools (${config.stage}) for support staff: tokens from the staff user pool, which requires MFA`
+        : `order-tools (${config.stage}): domain-shaped order tools for AI agents`,
+      // The default stage is made below, where throttling and access logs can be set on it.
+      createDefaultStage: false,
+    });
+    const accessLogs = new LogGroup(this, id("AccessLogs"), { retention: config.logRetention, removalPolicy: this.removalPolicy });
+    const stage = new HttpStage(this, id("DefaultStage"), {
+      httpApi: api,
+      stageName: "$default",
+      autoDeploy: true,
+      throttle: config.throttle,
+      accessLogSettings: {
+        destination: new LogGroupLogDestination(accessLogs),
+        format: AccessLogFormat.custom(
+          JSON.stringify({
+            requestId: "$context.requestId",
+            requestTime: "$context.requestTime",
+            sourceIp: "$context.identity.sourceIp",
+            routeKey: "$context.routeKey",
+            status: "$context.status",
+            responseLength: "$context.responseLength",
+            responseLatency: "$context.responseLatency",
+            integrationLatency: "$context.integrationLatency",
+            integrationError: "$context.integrationErrorMessage",
+            authorizerError: "$context.authorizer.error",
+            sub: "$context.authorizer.claims.sub",
+          }),
+        ),
+      },
+    });
+    const created: ToolsHttpApi = { audience, api, stage, authorizer };
+    this.apis.push(created);
+    return created;
+  }
+
+  /** Routes one function at `routes` on every API of the stack, each with the access given; every call states who may call. */
   addFunctionRoutes(id: string, fn: IFunction, routes: readonly ToolRoute[], access: RouteAccess): HttpRoute[] {
-    const integration = new HttpLambdaIntegration(`${id}Integration`, fn);
-    return routes.flatMap((route) => {
-      const created = this.api.addRoutes({
-        path: route.path,
-        methods: [HttpMethod[route.method]],
-        integration,
-        ...(access.kind === "public" ? {} : { authorizer: this.authorizer }),
-        ...(access.kind === "scope" ? { authorizationScopes: [access.scope] } : {}),
+    return this.apis.flatMap(({ api, authorizer, audience }) => {
+      // An integration belongs to one API; the staff API's get ids of their own.
+      const integration = new HttpLambdaIntegration(`${audience === "staff" ? "Staff" : ""}${id}Integration`, fn);
+      return routes.flatMap((route) => {
+        const created = api.addRoutes({
+          path: route.path,
+          methods: [HttpMethod[route.method]],
+          integration,
+          ...(access.kind === "public" ? {} : { authorizer }),
+          ...(access.kind === "scope" ? { authorizationScopes: [access.scope] } : {}),
+        });
+        if (access.kind === "public") {
+          for (const r of created) NagSuppressions.addResourceSuppressions(r, [{ id: "AwsSolutions-APIG4", reason: access.reason }]);
+        }
+        return created;
       });
-      if (access.kind === "public") {
-        for (const r of created) NagSuppressions.addResourceSuppressions(r, [{ id: "AwsSolutions-APIG4", reason: access.reason }]);
-      }
-      return created;
     });
   }
 
@@ -225,20 +282,21 @@ export class ApiStack extends Stack {
   }
 
   /** 5xx as a share of all requests, so a quiet hour with one failure and a busy one with many read alike. */
-  private alarm5xxRate(): void {
+  private alarm5xxRate({ api, audience }: ToolsHttpApi): void {
     const period = Duration.minutes(5);
     const rate = new MathExpression({
       expression: "IF(requests > 0, 100 * errors / requests, 0)",
       usingMetrics: {
-        errors: this.api.metricServerError({ period, statistic: "Sum" }),
-        requests: this.api.metricCount({ period, statistic: "Sum" }),
+        errors: api.metricServerError({ period, statistic: "Sum" }),
+        requests: api.metricCount({ period, statistic: "Sum" }),
       },
       period,
       label: "5xx rate (%)",
     });
+    const which = audience === "staff" ? " staff API" : "";
     this.alarm(
-      "Api5xxRate",
-      `order-tools (${this.config.stage}): at least 5% of requests ended in 5xx in 2 of the last 3 five-minute periods. The access log's integrationError and the functions' Errors alarms say where.`,
+      audience === "staff" ? "StaffApi5xxRate" : "Api5xxRate",
+      `order-tools (${this.config.stage})${which}: at least 5% of requests ended in 5xx in 2 of the last 3 five-minute periods. The access log's integrationError and the functions' Errors alarms say where.`,
       rate,
       5,
       3,

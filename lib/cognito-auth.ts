@@ -15,15 +15,20 @@ import {
 import type { RetentionDays } from "aws-cdk-lib/aws-logs";
 import { NagSuppressions } from "cdk-nag";
 import { Construct } from "constructs";
-import { customerIdAttribute, resourceServerIdentifier, supportGroup } from "../functions/auth/pre-token-generation";
+import { customerIdAttribute, resourceServerIdentifier, supportGroup, type UserPoolKind, userPoolEnv } from "../functions/auth/pre-token-generation";
 import { ToolFunction } from "#lib/tool-function";
 
 export interface CognitoAuthProps {
+  /**
+   * customers: shoppers, MFA optional, tokens never carry orders:support. staff: MFA required of every user, the
+   * only pool whose tokens may carry orders:support.
+   */
+  kind: UserPoolKind;
   stage: string;
   callbackUrls: string[];
-  domainPrefix?: string;
-  /** Also create a confidential client-credentials client (Cognito bills M2M clients per month and per token). */
-  supportServiceClient: boolean;
+  domainPrefix: string;
+  /** Staff pool only: also create a confidential client-credentials client (Cognito bills M2M clients per month and per token). */
+  supportServiceClient?: boolean;
   removalPolicy: RemovalPolicy;
   deletionProtection: boolean;
   logLevel: string;
@@ -31,13 +36,15 @@ export interface CognitoAuthProps {
 }
 
 /**
- * The identity provider `cdk deploy` creates when no `jwtIssuer`/`jwtAudience` is given: a user pool on the
- * Essentials plan (the lowest that lets a trigger customize access tokens), the resource server `orders`
- * with scopes read/write/support, a `support` group, and a pre-token-generation trigger that turns the
- * customer attribute and group into the `customer_id` claim and `orders:*` scopes the API expects
- * (see functions/auth/pre-token-generation.ts).
+ * One of the identity providers `cdk deploy` creates when no `jwtIssuer`/`jwtAudience` is given: a user pool on
+ * the Essentials plan (the lowest that lets a trigger customize access tokens), the resource server `orders`, an
+ * app client, a hosted sign-in domain, and a pre-token-generation trigger of its own that turns the customer
+ * attribute or the support group into the `customer_id` claim and `orders:*` scopes the API expects (see
+ * functions/auth/pre-token-generation.ts). The API stack makes one of each kind and gives each its own API,
+ * because a JWT authorizer trusts one issuer and a route has one authorizer.
  */
 export class CognitoAuth extends Construct {
+  readonly kind: UserPoolKind;
   readonly userPool: UserPool;
   readonly appClient: UserPoolClient;
   readonly serviceClient?: UserPoolClient;
@@ -48,15 +55,19 @@ export class CognitoAuth extends Construct {
 
   constructor(scope: Construct, id: string, props: CognitoAuthProps) {
     super(scope, id);
+    const staff = props.kind === "staff";
+    this.kind = props.kind;
+    if (props.supportServiceClient && !staff) throw new Error("The support service client belongs in the staff pool, the only one that may issue orders:support.");
 
     const trigger = (this.trigger = new ToolFunction(this, "PreTokenGeneration", {
       entry: "functions/auth/pre-token-generation.ts",
-      description: "order-tools Cognito pre-token-generation trigger",
+      description: `order-tools Cognito pre-token-generation trigger (${props.kind} pool)`,
       logLevel: props.logLevel,
       logRetention: props.logRetention,
       logRemovalPolicy: props.removalPolicy,
       memorySize: 256,
       timeout: Duration.seconds(5),
+      environment: { [userPoolEnv]: props.kind },
     }));
 
     this.userPool = new UserPool(this, "UserPool", {
@@ -66,9 +77,9 @@ export class CognitoAuth extends Construct {
       signInAliases: { email: true },
       autoVerify: { email: true },
       standardAttributes: { email: { required: true, mutable: true } },
-      customAttributes: {
-        [customerIdAttribute.replace(/^custom:/, "")]: new StringAttribute({ minLen: 3, maxLen: 20, mutable: true }),
-      },
+      ...(staff
+        ? {}
+        : { customAttributes: { [customerIdAttribute.replace(/^custom:/, "")]: new StringAttribute({ minLen: 3, maxLen: 20, mutable: true }) } }),
       passwordPolicy: {
         minLength: 12,
         requireLowercase: true,
@@ -77,31 +88,32 @@ export class CognitoAuth extends Construct {
         requireSymbols: true,
         tempPasswordValidity: Duration.days(3),
       },
-      mfa: Mfa.OPTIONAL,
+      // Staff: every sign-in needs a TOTP code (a user without one must set it up before any token is issued).
+      // With no self sign-up there is no sign-up confirmation, the one case Cognito lets stand in for MFA.
+      mfa: staff ? Mfa.REQUIRED : Mfa.OPTIONAL,
       mfaSecondFactor: { otp: true, sms: false },
       accountRecovery: AccountRecovery.EMAIL_ONLY,
       deletionProtection: props.deletionProtection,
       removalPolicy: props.removalPolicy,
     });
     this.userPool.addTrigger(UserPoolOperation.PRE_TOKEN_GENERATION_CONFIG, trigger.function, LambdaVersion.V3_0);
-    this.userPool.addGroup("SupportGroup", {
-      groupName: supportGroup,
-      description: "Support staff: tokens may carry orders:support and act on any order.",
-    });
+    if (staff) {
+      this.userPool.addGroup("SupportGroup", {
+        groupName: supportGroup,
+        description: "Support staff: tokens may carry orders:support and act on any order.",
+      });
+    }
 
     const scopeOf = (scopeName: string, scopeDescription: string) => new ResourceServerScope({ scopeName, scopeDescription });
-    const read = scopeOf("read", "Read orders and operation outcomes");
-    const write = scopeOf("write", "Change orders through the changing tools");
-    const support = scopeOf("support", "Act on any order as support staff (support group only)");
-    const server = this.userPool.addResourceServer("OrdersResourceServer", {
-      identifier: resourceServerIdentifier,
-      scopes: [read, write, support],
-    });
-    const ordersScopes = [read, write, support].map((s) => OAuthScope.resourceServer(server, s));
+    const scopes = [
+      scopeOf("read", "Read orders and operation outcomes"),
+      scopeOf("write", "Change orders through the changing tools"),
+      ...(staff ? [scopeOf("support", "Act on any order as support staff (support group only)")] : []),
+    ];
+    const server = this.userPool.addResourceServer("OrdersResourceServer", { identifier: resourceServerIdentifier, scopes });
+    const ordersScopes = scopes.map((s) => OAuthScope.resourceServer(server, s));
 
-    const domain = this.userPool.addDomain("Domain", {
-      cognitoDomain: { domainPrefix: props.domainPrefix ?? `order-tools-${props.stage}-${Aws.ACCOUNT_ID}` },
-    });
+    const domain = this.userPool.addDomain("Domain", { cognitoDomain: { domainPrefix: props.domainPrefix } });
 
     this.appClient = this.userPool.addClient("AppClient", {
       generateSecret: false,
@@ -114,11 +126,14 @@ export class CognitoAuth extends Construct {
       },
       preventUserExistenceErrors: true,
       // The customer id decides whose orders a token reaches: only administrators may set it.
-      readAttributes: new ClientAttributes().withStandardAttributes({ email: true, emailVerified: true }).withCustomAttributes("customer_id"),
+      readAttributes: staff
+        ? new ClientAttributes().withStandardAttributes({ email: true, emailVerified: true })
+        : new ClientAttributes().withStandardAttributes({ email: true, emailVerified: true }).withCustomAttributes("customer_id"),
       writeAttributes: new ClientAttributes().withStandardAttributes({ email: true }),
       accessTokenValidity: Duration.hours(1),
       idTokenValidity: Duration.hours(1),
-      refreshTokenValidity: Duration.days(30),
+      // A refresh needs no second factor, so staff sign in again (with MFA) at least twice a day.
+      refreshTokenValidity: staff ? Duration.hours(12) : Duration.days(30),
     });
 
     if (props.supportServiceClient) {
@@ -133,19 +148,24 @@ export class CognitoAuth extends Construct {
     this.issuer = this.userPool.userPoolProviderUrl;
     this.audience = [this.appClient.userPoolClientId, ...(this.serviceClient ? [this.serviceClient.userPoolClientId] : [])];
 
-    new CfnOutput(this, "UserPoolId", { key: "UserPoolId", value: this.userPool.userPoolId });
-    new CfnOutput(this, "UserPoolClientId", { key: "UserPoolClientId", value: this.appClient.userPoolClientId });
-    new CfnOutput(this, "AuthDomainUrl", { key: "AuthDomainUrl", value: domain.baseUrl() });
+    const output = staff ? (name: string) => `Staff${name}` : (name: string) => name;
+    new CfnOutput(this, "UserPoolId", { key: output("UserPoolId"), value: this.userPool.userPoolId });
+    new CfnOutput(this, "UserPoolClientId", { key: output("UserPoolClientId"), value: this.appClient.userPoolClientId });
+    new CfnOutput(this, "AuthDomainUrl", { key: output("AuthDomainUrl"), value: domain.baseUrl() });
     if (this.serviceClient) {
       new CfnOutput(this, "SupportServiceClientId", { key: "SupportServiceClientId", value: this.serviceClient.userPoolClientId });
     }
 
     NagSuppressions.addResourceSuppressions(this.userPool, [
-      {
-        id: "AwsSolutions-COG2",
-        reason:
-          "MFA is offered (TOTP) but not required: requiring it of every shopper is a product decision. Staff who need enforced MFA should come from the workforce identity provider via jwtIssuer/jwtAudience.",
-      },
+      ...(staff
+        ? []
+        : [
+            {
+              id: "AwsSolutions-COG2",
+              reason:
+                "This pool holds customers only and cannot issue orders:support: its resource server has no support scope, it has no support group, and its token trigger grants at most orders:read and orders:write. MFA (TOTP) is offered but not required of shoppers, a product decision. Support staff sign in through the separate staff pool, which requires MFA.",
+            },
+          ]),
       {
         id: "AwsSolutions-COG8",
         reason:
@@ -153,4 +173,10 @@ export class CognitoAuth extends Construct {
       },
     ]);
   }
+}
+
+/** The hosted sign-in domain prefix of each pool: the customers' as given (or derived), the staff pool's beside it. */
+export function domainPrefixes(stage: string, given?: string): Record<UserPoolKind, string> {
+  const customers = given ?? `order-tools-${stage}-${Aws.ACCOUNT_ID}`;
+  return { customers, staff: given ? `${given}-staff` : `order-tools-${stage}-staff-${Aws.ACCOUNT_ID}` };
 }

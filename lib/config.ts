@@ -1,5 +1,7 @@
 import { RetentionDays } from "aws-cdk-lib/aws-logs";
 import type { Node } from "constructs";
+import { defaultHourlyCap, defaultSupportHourlyCap } from "#store/hourly-cap";
+import { defaultRequestBudget } from "#store/request-budget";
 
 /**
  * Everything a deployment can vary, read once from CDK context (`-c key=value` or cdk.json) and checked,
@@ -8,12 +10,22 @@ import type { Node } from "constructs";
 export interface OrderToolsConfig {
   /** Names the stacks (`OrderTools-<stage>-Data`, `OrderTools-<stage>-Api`); lower-case letters, digits, dashes. */
   stage: string;
+  /**
+   * A production stage: Cognito's redirect URLs must then be given explicitly (no localhost default) and be
+   * https. Context `production`; by default true for a stage named `prod` or `production` (alone or followed by
+   * a dash: `prod-eu`), false otherwise.
+   */
+  production: boolean;
   /** Table deletion protection, and RETAIN for tables and log groups. Off only for throw-away stages. */
   deletionProtection: boolean;
   /** POWERTOOLS_LOG_LEVEL for every function. */
   logLevel: LogLevel;
   /** ORDER_TOOLS_HOURLY_CAP (SPEC §7): per-customer changes per rolling hour; 0 turns the cap off. */
   hourlyCap: number;
+  /** ORDER_TOOLS_SUPPORT_HOURLY_CAP: changes per support actor (`sub`) per rolling hour, any changing tool; 0 turns it off. */
+  supportHourlyCap: number;
+  /** ORDER_TOOLS_REQUEST_BUDGET: requests per principal (`sub`) per minute, every tool call; 0 turns it off. */
+  requestBudget: number;
   /** An existing identity provider; both or neither. Without them the API stack creates a Cognito user pool. */
   jwt?: { issuer: string; audience: string[] };
   logRetention: RetentionDays;
@@ -21,11 +33,16 @@ export interface OrderToolsConfig {
   throttle: { rateLimit: number; burstLimit: number };
   /** An SNS topic that every alarm notifies; without it the alarms only change state. */
   alarmTopicArn?: string;
-  /** Cognito only: where the hosted sign-in may send an authorization code. */
+  /** Cognito only: where the customers' hosted sign-in may send an authorization code. */
   authCallbackUrls: string[];
-  /** Cognito only: the hosted sign-in domain prefix; default `order-tools-<stage>-<account>`. */
+  /** Cognito only: where the staff pool's hosted sign-in may send an authorization code. */
+  staffAuthCallbackUrls: string[];
+  /**
+   * Cognito only: the customers' hosted sign-in domain prefix; default `order-tools-<stage>-<account>`. The staff
+   * pool's is the same followed by `-staff`.
+   */
   authDomainPrefix?: string;
-  /** Cognito only: also create a confidential client-credentials app client for a support back end. */
+  /** Cognito only: also create a confidential client-credentials app client (in the staff pool) for a support back end. */
   supportServiceClient: boolean;
 }
 
@@ -77,6 +94,47 @@ function list(node: Node, key: string): string[] | undefined {
   return trimmed.length ? trimmed : undefined;
 }
 
+/** Where a development stage's hosted sign-in redirects when no callback URL is given. */
+export const developmentCallbackUrl = "http://localhost:8080/callback";
+
+/** Stages that are production unless context says otherwise. */
+const productionStage = /^prod(uction)?(-|$)/;
+
+/**
+ * Redirect URLs Cognito accepts (https, an app's own scheme, or http only to localhost), and in production no
+ * plain http at all. Without them on a production stage the synth stops: a localhost default would deploy a
+ * pool whose sign-in redirects nowhere useful, or somewhere a local process listens.
+ */
+function callbackUrls(node: Node, key: string, production: boolean, stage: string): string[] {
+  const urls = list(node, key);
+  if (!urls) {
+    if (production) {
+      throw new Error(
+        `Context ${key} is required for the production stage "${stage}": give your app's redirect URL(s), comma-separated, e.g. -c ${key}=https://app.example.com/callback. The development default ${developmentCallbackUrl} is never used in production (or set -c production=false if this stage is not production).`,
+      );
+    }
+    return [developmentCallbackUrl];
+  }
+  for (const url of urls) {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new Error(`Context ${key} must list absolute URLs such as https://app.example.com/callback, not "${url}".`);
+    }
+    if (parsed.hash) throw new Error(`Context ${key}: a redirect URL may not have a #fragment ("${url}").`);
+    const localhost = parsed.protocol === "http:" && parsed.hostname === "localhost";
+    if (parsed.protocol === "http:" && (production || !localhost)) {
+      throw new Error(
+        production
+          ? `Context ${key}: the production stage "${stage}" needs https redirect URLs, not "${url}".`
+          : `Context ${key}: plain http is allowed only for http://localhost; use https for "${url}".`,
+      );
+    }
+  }
+  return urls;
+}
+
 export function readConfig(node: Node): OrderToolsConfig {
   const stage = str(node, "stage") ?? "dev";
   if (!/^[a-z][a-z0-9-]{0,19}$/.test(stage)) {
@@ -110,20 +168,29 @@ export function readConfig(node: Node): OrderToolsConfig {
   }
 
   const authDomainPrefix = str(node, "authDomainPrefix");
-  if (authDomainPrefix && !/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(authDomainPrefix)) {
-    throw new Error(`Context authDomainPrefix must be lower-case letters, digits and dashes, not "${authDomainPrefix}".`);
+  // 57 characters at most, so that the staff pool's `<prefix>-staff` still fits Cognito's 63.
+  if (authDomainPrefix && !/^[a-z0-9](?:[a-z0-9-]{0,55}[a-z0-9])?$/.test(authDomainPrefix)) {
+    throw new Error(`Context authDomainPrefix must be 1–57 lower-case letters, digits and dashes, starting and ending with a letter or digit, not "${authDomainPrefix}".`);
   }
+
+  const production = bool(node, "production", productionStage.test(stage));
+  // Callback URLs matter only for the user pools made here; with an existing provider there are none to register.
+  const cognito = !issuer;
 
   return {
     stage,
+    production,
     deletionProtection: bool(node, "deletionProtection", true),
     logLevel: logLevel as LogLevel,
-    hourlyCap: int(node, "hourlyCap", 10, 0),
+    hourlyCap: int(node, "hourlyCap", defaultHourlyCap, 0),
+    supportHourlyCap: int(node, "supportHourlyCap", defaultSupportHourlyCap, 0),
+    requestBudget: int(node, "requestBudget", defaultRequestBudget, 0),
     ...(issuer && audience ? { jwt: { issuer, audience } } : {}),
     logRetention: logRetention as RetentionDays,
     throttle,
     ...(alarmTopicArn ? { alarmTopicArn } : {}),
-    authCallbackUrls: list(node, "authCallbackUrls") ?? ["http://localhost:8080/callback"],
+    authCallbackUrls: cognito ? callbackUrls(node, "authCallbackUrls", production, stage) : [],
+    staffAuthCallbackUrls: cognito ? callbackUrls(node, "staffAuthCallbackUrls", production, stage) : [],
     ...(authDomainPrefix ? { authDomainPrefix } : {}),
     supportServiceClient: bool(node, "supportServiceClient", false),
   };

@@ -8,7 +8,7 @@ import { type BundlingOptions, LogLevel as EsbuildLogLevel, NodejsFunction, Outp
 import { LogGroup, type RetentionDays } from "aws-cdk-lib/aws-logs";
 import { NagSuppressions } from "cdk-nag";
 import { Construct } from "constructs";
-import type { DynamoAction } from "#catalog/access";
+import type { DynamoAction, KeyedWrites, WriteAction } from "#catalog/access";
 
 /** The repository root: entries, the lock file and esbuild's working directory are all relative to it. */
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -102,18 +102,29 @@ export class ToolFunction extends Construct {
   }
 
   /**
-   * Allows exactly `actions` on exactly this table's ARN, and `dynamodb:Query` on the named indexes'
-   * ARNs when indexes are given. Nothing is widened: no wildcard action, no Scan, no `index/*`.
+   * Allows exactly what `grant` lists on exactly this table: `actions` on the table's ARN with no key condition,
+   * each action of `keyedWrites` on the table's ARN only for items whose partition key matches one of its patterns
+   * (`ForAllValues:StringLike` on `dynamodb:LeadingKeys`), and Query on exactly the named indexes' ARNs. Nothing is
+   * widened: no wildcard action, no Scan, no `index/*`, and an index grant does not imply Query on the table.
    */
-  grantTable(table: ITable, actions: readonly DynamoAction[], indexes: readonly string[] = []): void {
-    const unique = [...new Set(actions)];
-    if (unique.length > 0) {
-      this.role.addToPrincipalPolicy(new PolicyStatement({ actions: unique, resources: [table.tableArn] }));
+  grantTable(table: ITable, grant: { actions?: readonly DynamoAction[]; keyedWrites?: KeyedWrites; indexes?: readonly string[] }): void {
+    const actions = [...new Set(grant.actions ?? [])];
+    if (actions.length > 0) {
+      this.role.addToPrincipalPolicy(new PolicyStatement({ actions, resources: [table.tableArn] }));
     }
+    for (const [action, patterns] of Object.entries(grant.keyedWrites ?? {}) as [WriteAction, readonly string[]][]) {
+      if (patterns.length === 0) continue;
+      if (actions.includes(action)) throw new Error(`${this.node.path}: ${action} is granted both with and without a key condition; the unconditioned grant would void the condition.`);
+      this.role.addToPrincipalPolicy(
+        new PolicyStatement({
+          actions: [action],
+          resources: [table.tableArn],
+          conditions: { "ForAllValues:StringLike": { "dynamodb:LeadingKeys": [...new Set(patterns)] } },
+        }),
+      );
+    }
+    const indexes = grant.indexes ?? [];
     if (indexes.length > 0) {
-      if (!unique.includes("dynamodb:Query")) {
-        throw new Error(`${this.node.path}: indexes ${indexes.join(", ")} are listed but dynamodb:Query is not; an index can only be queried.`);
-      }
       this.role.addToPrincipalPolicy(
         new PolicyStatement({ actions: ["dynamodb:Query"], resources: indexes.map((name) => `${table.tableArn}/index/${name}`) }),
       );

@@ -2,12 +2,17 @@ import type { ClaimsAndScopeOverrideDetails, PreTokenGenerationV2TriggerEvent, P
 import { type Scope, scopes } from "#core/principal";
 
 /**
- * Cognito pre-token-generation trigger (event V2/V3) for the user pool the API stack creates when no
- * identity provider is given. It makes Cognito's access tokens say what SPEC §1 expects:
+ * Cognito pre-token-generation trigger (event V2/V3) for the two user pools the API stack creates when no
+ * identity provider is given. It makes Cognito's access tokens say what SPEC §1 expects, and each pool's
+ * function knows which pool it serves (`ORDER_TOOLS_USER_POOL`), because only one of them may issue support:
  *
- * - Customers are users with the attribute `custom:customer_id` (set by an administrator; app clients cannot
- *   write it). Their tokens get the claim `customer_id` and at most `orders:read orders:write`.
- * - Support staff are members of the group `support`; their tokens may carry `orders:support` as well.
+ * - The customers' pool (MFA optional) issues customer tokens only. Customers are users with the attribute
+ *   `custom:customer_id` (set by an administrator; app clients cannot write it). Their tokens get the claim
+ *   `customer_id` and at most `orders:read orders:write`. Nothing in this pool — a group of any name, a client —
+ *   ever gets `orders:support`.
+ * - The staff pool requires MFA of every user. Members of its group `support` get `orders:support` as well as
+ *   read and write; a client-credentials client there (opt-in) gets what it asked for. It never issues
+ *   `customer_id`.
  * - Anyone else gets no `orders:*` scope, so the gateway refuses every tool.
  * - Cognito spells resource-server scopes `orders/read`; the API and the handlers use `orders:read`. The
  *   trigger swaps one spelling for the other, so each token carries exactly one.
@@ -18,8 +23,12 @@ import { type Scope, scopes } from "#core/principal";
  */
 
 export const supportGroup = "support";
+/** Which pool a trigger function serves: the stack sets it per function; without it the trigger issues nothing. */
+export const userPoolEnv = "ORDER_TOOLS_USER_POOL";
+export const userPoolKinds = ["customers", "staff"] as const;
+export type UserPoolKind = (typeof userPoolKinds)[number];
 export const customerIdAttribute = "custom:customer_id";
-/** The created user pool's resource server identifier; its scopes are `read`, `write` and `support`. */
+/** The created pools' resource server identifier: scopes `read` and `write`, and in the staff pool `support`. */
 export const resourceServerIdentifier = "orders";
 
 const allScopes: readonly Scope[] = [scopes.read, scopes.write, scopes.support];
@@ -45,17 +54,21 @@ function isOrdersScope(value: string): boolean {
 
 type TokenEvent = PreTokenGenerationV2TriggerEvent | PreTokenGenerationV3TriggerEvent;
 
-function roleOf(event: TokenEvent): { role: Role; customerId?: string } {
-  if (event.triggerSource === "TokenGeneration_ClientCredentials") return { role: "service" };
-  const groups = event.request.groupConfiguration?.groupsToOverride ?? [];
-  if (groups.includes(supportGroup)) return { role: "support" };
+function roleOf(event: TokenEvent, pool: UserPoolKind): { role: Role; customerId?: string } {
+  const clientCredentials = event.triggerSource === "TokenGeneration_ClientCredentials";
+  if (pool === "staff") {
+    if (clientCredentials) return { role: "service" };
+    const groups = event.request.groupConfiguration?.groupsToOverride ?? [];
+    return groups.includes(supportGroup) ? { role: "support" } : { role: "none" };
+  }
+  if (clientCredentials) return { role: "none" };
   const customerId = event.request.userAttributes?.[customerIdAttribute]?.trim();
   return customerId ? { role: "customer", customerId } : { role: "none" };
 }
 
-/** What to change in the tokens Cognito is about to issue; a pure function of the event. */
-export function tokenOverrides(event: TokenEvent): ClaimsAndScopeOverrideDetails {
-  const { role, customerId } = roleOf(event);
+/** What to change in the tokens Cognito is about to issue in `pool`; a pure function of the event. */
+export function tokenOverrides(event: TokenEvent, pool: UserPoolKind): ClaimsAndScopeOverrideDetails {
+  const { role, customerId } = roleOf(event, pool);
   const requested = event.request.scopes ?? [];
   const requestedOrders = allScopes.filter((scope) => requested.includes(scope) || requested.includes(cognitoScopeName(scope)));
   const viaOAuth = event.triggerSource === "TokenGeneration_HostedAuth" || event.triggerSource === "TokenGeneration_ClientCredentials";
@@ -76,7 +89,16 @@ export function tokenOverrides(event: TokenEvent): ClaimsAndScopeOverrideDetails
   };
 }
 
+/** The pool this function serves. Read per call, so a missing setting fails every sign-in rather than guessing. */
+export function userPoolFromEnv(env: NodeJS.ProcessEnv = process.env): UserPoolKind {
+  const value = env[userPoolEnv];
+  if (!(userPoolKinds as readonly (string | undefined)[]).includes(value)) {
+    throw new Error(`${userPoolEnv} must be ${userPoolKinds.join(" or ")}, not ${JSON.stringify(value)}: no token is issued until it says which pool this trigger serves.`);
+  }
+  return value as UserPoolKind;
+}
+
 export const handler = async (event: TokenEvent): Promise<TokenEvent> => {
-  event.response = { claimsAndScopeOverrideDetails: tokenOverrides(event) };
+  event.response = { claimsAndScopeOverrideDetails: tokenOverrides(event, userPoolFromEnv()) };
   return event;
 };

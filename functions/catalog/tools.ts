@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { type TableAccess, idempotencyActions } from "#catalog/access";
+import { type TableAccess, changeAccess, keyPatterns, readAccess } from "#catalog/access";
 import * as schemas from "#catalog/schemas";
 import * as compoundSchemas from "#catalog/compound-schemas";
 import * as readSchemas from "#catalog/read-schemas";
@@ -29,9 +29,6 @@ export interface ToolDefinition {
   access: TableAccess;
 }
 
-/** What a changing tool's transaction touches in the orders table. */
-const changeActions = ["dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"] as const;
-
 export const tools = [
   {
     name: "search_orders",
@@ -44,12 +41,11 @@ export const tools = [
     annotations: { readOnlyHint: true, openWorldHint: false },
     entry: "functions/tools/search-orders.ts",
     routes: [{ method: "POST", path: "/v1/tools/search_orders" }],
-    // GetItem: a full id. Query: the indexes below. BatchGetItem: a seller's name, only if an order lacks it.
-    access: {
-      orders: ["dynamodb:GetItem", "dynamodb:Query", "dynamodb:BatchGetItem"],
+    // GetItem: a full id. Query: the indexes below, never the table. BatchGetItem: a seller's name, only if an order lacks it.
+    access: readAccess({
+      orders: ["dynamodb:GetItem", "dynamodb:BatchGetItem"],
       ordersIndexes: ["byCustomer", "byEmail", "byIdDigits1to3", "byIdDigits2to4", "byIdDigits3to5"],
-      idempotency: [],
-    },
+    }),
   },
   {
     name: "get_order",
@@ -63,7 +59,7 @@ export const tools = [
     entry: "functions/tools/get-order.ts",
     routes: [{ method: "POST", path: "/v1/tools/get_order" }],
     // GetItem: the order. BatchGetItem: seller, supplement and default policies, cached for 60 s.
-    access: { orders: ["dynamodb:GetItem", "dynamodb:BatchGetItem"], idempotency: [] },
+    access: readAccess({ orders: ["dynamodb:GetItem", "dynamodb:BatchGetItem"] }),
   },
   {
     name: "cancel_order",
@@ -76,7 +72,8 @@ export const tools = [
     annotations: { idempotentHint: true, destructiveHint: true, openWorldHint: false },
     entry: "functions/tools/cancel-order.ts",
     routes: [{ method: "POST", path: "/v1/tools/cancel_order" }],
-    access: { orders: changeActions, idempotency: idempotencyActions },
+    // GetItem: the order, when no expectedVersion is given, and the actor's cap.
+    access: changeAccess({ orders: ["dynamodb:GetItem"], capsCustomers: true }),
   },
   {
     name: "add_delivery_note",
@@ -89,8 +86,9 @@ export const tools = [
     annotations: { idempotentHint: true, destructiveHint: false, openWorldHint: false },
     entry: "functions/tools/add-delivery-note.ts",
     routes: [{ method: "POST", path: "/v1/tools/add_delivery_note" }],
-    // expectedVersion is required, so the change itself reads nothing first; GetItem serves the reuse diagnosis.
-    access: { orders: changeActions, idempotency: idempotencyActions },
+    // expectedVersion is required, so the change itself reads nothing first; GetItem serves the reuse diagnosis
+    // and support's cap. Customers' notes are not capped (SPEC §7).
+    access: changeAccess({ orders: ["dynamodb:GetItem"], capsCustomers: false }),
   },
   {
     name: "start_return",
@@ -106,10 +104,12 @@ export const tools = [
     // GetItem: the order (its seller and items) and the reuse diagnosis. BatchGetItem: seller and policies
     // (cached 60 s). Query: the pickup slots' own partition, no index. UpdateItem: order and slot.
     // ConditionCheckItem: the order, when the return is refused for want of a slot or an unknown item.
-    access: {
-      orders: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:ConditionCheckItem"],
-      idempotency: idempotencyActions,
-    },
+    access: changeAccess({
+      orders: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query"],
+      capsCustomers: true,
+      refuses: true,
+      linked: { "dynamodb:UpdateItem": [keyPatterns.pickupSlots] },
+    }),
   },
   {
     name: "offer_replacement",
@@ -125,10 +125,12 @@ export const tools = [
     // GetItem: the order (its seller and the item's SKU) and the reuse diagnosis. BatchGetItem: seller and
     // policies (cached 60 s). UpdateItem: order and stock. ConditionCheckItem: the seller is active; the order,
     // when an unknown item is refused.
-    access: {
-      orders: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:ConditionCheckItem"],
-      idempotency: idempotencyActions,
-    },
+    access: changeAccess({
+      orders: ["dynamodb:GetItem", "dynamodb:BatchGetItem"],
+      capsCustomers: true,
+      refuses: true,
+      linked: { "dynamodb:UpdateItem": [keyPatterns.stock], "dynamodb:ConditionCheckItem": [keyPatterns.seller] },
+    }),
   },
   {
     name: "get_operation_status",
@@ -144,7 +146,8 @@ export const tools = [
       { method: "POST", path: "/v1/tools/get_operation_status" },
       { method: "GET", path: "/v1/operations/{operationId}" },
     ],
-    access: { orders: ["dynamodb:GetItem"], idempotency: ["dynamodb:GetItem"] },
+    // GetItem: the operation record, and Powertools' record of an operation still running.
+    access: readAccess({ orders: ["dynamodb:GetItem"], idempotency: ["dynamodb:GetItem"] }),
   },
 ] as const satisfies readonly ToolDefinition[];
 

@@ -106,3 +106,75 @@ export function statementsOfRole(template: Template, roleLogicalId: string): Arr
 }
 
 export const asList = <T>(value: T | T[]): T[] => (Array.isArray(value) ? value : [value]);
+
+export interface SynthesizedApi {
+  logicalId: string;
+  authorizerId: string;
+  authorizer: Record<string, any>;
+  routes: Array<Record<string, any>>;
+  stage: Record<string, any>;
+}
+
+/** Each HTTP API of a template with its authorizer, routes and stage, found through their ApiId references. */
+export function httpApisOf(template: Template): SynthesizedApi[] {
+  const ofApi = (type: string, apiId: string) =>
+    Object.entries(resourcesOf(template, type)).filter(([, r]) => JSON.stringify(r.Properties.ApiId) === JSON.stringify({ Ref: apiId }));
+  return Object.keys(resourcesOf(template, "AWS::ApiGatewayV2::Api")).map((logicalId) => {
+    const authorizers = ofApi("AWS::ApiGatewayV2::Authorizer", logicalId);
+    const stages = ofApi("AWS::ApiGatewayV2::Stage", logicalId);
+    if (authorizers.length !== 1 || stages.length !== 1) throw new Error(`${logicalId}: expected one authorizer and one stage`);
+    const [authorizerId, authorizer] = authorizers[0]!;
+    return {
+      logicalId,
+      authorizerId,
+      authorizer: authorizer.Properties,
+      routes: ofApi("AWS::ApiGatewayV2::Route", logicalId).map(([, r]) => r.Properties),
+      stage: stages[0]![1].Properties,
+    };
+  });
+}
+
+/** A DynamoDB grant as the tests compare them: resource, action, and the leading-key patterns if conditioned. */
+export interface DynamoGrant {
+  resource: string;
+  action: string;
+  leadingKeys?: string[];
+}
+
+/**
+ * Every DynamoDB grant of a role, one per resource and action, with resources named by `names` (resolved ARN
+ * JSON → name). A statement with any condition other than ForAllValues:StringLike on dynamodb:LeadingKeys, or an
+ * unknown resource, throws: the tests would otherwise judge a policy they do not understand.
+ */
+export function dynamoGrantsOf(template: Template, roleLogicalId: string, names: Map<string, string>): DynamoGrant[] {
+  return statementsOfRole(template, roleLogicalId)
+    .filter((s) => asList(s.Action).some((a) => a.startsWith("dynamodb:")))
+    .flatMap((statement) => {
+      const condition = (statement as { Condition?: Record<string, Record<string, unknown>> }).Condition;
+      let leadingKeys: string[] | undefined;
+      if (condition) {
+        const keys = Object.keys(condition);
+        const like = condition["ForAllValues:StringLike"];
+        if (keys.length !== 1 || !like || Object.keys(like).join() !== "dynamodb:LeadingKeys") {
+          throw new Error(`Unexpected condition ${JSON.stringify(condition)}`);
+        }
+        leadingKeys = asList(like["dynamodb:LeadingKeys"] as string | string[]);
+      }
+      return asList(statement.Resource).flatMap((resource) => {
+        const name = names.get(JSON.stringify(resource));
+        if (!name) throw new Error(`Unknown resource ${JSON.stringify(resource)}`);
+        return asList(statement.Action).map((action) => ({ resource: name, action, ...(leadingKeys ? { leadingKeys } : {}) }));
+      });
+    });
+}
+
+/** Resolved ARN JSON → `orders`, `idempotency` or `orders/index/<name>`, for `dynamoGrantsOf`. */
+export function tableArnNames(stacks: OrderToolsStacks, indexNames: readonly string[]): Map<string, string> {
+  const { api, data } = stacks;
+  const orders = api.resolve(data.ordersTable.tableArn);
+  return new Map([
+    [JSON.stringify(orders), "orders"],
+    [JSON.stringify(api.resolve(data.idempotencyTable.tableArn)), "idempotency"],
+    ...indexNames.map((name) => [JSON.stringify({ "Fn::Join": ["", [orders, `/index/${name}`]] }), `orders/index/${name}`] as [string, string]),
+  ]);
+}

@@ -1,11 +1,28 @@
 import { App } from "aws-cdk-lib";
 import { Match } from "aws-cdk-lib/assertions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readAccess } from "#catalog/access";
 import { serviceFunctions, toolFunctionEnv } from "#catalog/service-functions";
 import { type ToolDefinition, type ToolRoute, toolNamed, tools } from "#catalog/tools";
-import { type IndexDesign, tableDesigns } from "#store/table-design";
+import { hourlyCapFromEnv, supportHourlyCapFromEnv } from "#store/hourly-cap";
+import { requestBudgetFromEnv } from "#store/request-budget";
+import { type IndexDesign, ordersTable, tableDesigns } from "#store/table-design";
 import { buildOrderTools } from "#lib/app";
-import { asList, removeSynthesizedOutput, resourcesOf, serviceFunctionsOf, statementsOfRole, synthesize, synthesized, toolFunctions } from "#test/infra/app";
+import {
+  asList,
+  type DynamoGrant,
+  dynamoGrantsOf,
+  httpApisOf,
+  removeSynthesizedOutput,
+  resourcesOf,
+  type Synthesized,
+  serviceFunctionsOf,
+  statementsOfRole,
+  synthesize,
+  synthesized,
+  tableArnNames,
+  toolFunctions,
+} from "#test/infra/app";
 
 const withCognito = () => synthesized();
 const withExistingIdp = () =>
@@ -19,18 +36,48 @@ beforeAll(() => {
 afterAll(removeSynthesizedOutput);
 
 const routeKeys = (owner: { routes: readonly ToolRoute[] }) => owner.routes.map((r) => `${r.method} ${r.path}`);
+const roleOf = (fn: { properties: Record<string, any> }) => fn.properties.Role["Fn::GetAtt"][0] as string;
+const indexNames = ordersTable.indexes.map((index) => index.indexName);
+const grantsOf = (synth: Synthesized, fn: { properties: Record<string, any> }) => dynamoGrantsOf(synth.apiTemplate, roleOf(fn), tableArnNames(synth, indexNames));
+const byKey = (grants: DynamoGrant[]) => [...grants].map((g) => ({ ...g, ...(g.leadingKeys ? { leadingKeys: [...g.leadingKeys].sort() } : {}) })).sort((a, b) => `${a.resource} ${a.action}`.localeCompare(`${b.resource} ${b.action}`));
+
+/** The user pools by kind, told apart by their trigger's ORDER_TOOLS_USER_POOL. */
+function userPoolsOf(synth: Synthesized): Record<"customers" | "staff", { logicalId: string; properties: Record<string, any>; triggerEnv: Record<string, string> }> {
+  const functions = resourcesOf(synth.apiTemplate, "AWS::Lambda::Function");
+  const pools = Object.entries(resourcesOf(synth.apiTemplate, "AWS::Cognito::UserPool")).map(([logicalId, pool]) => {
+    const triggerId = pool.Properties.LambdaConfig.PreTokenGenerationConfig.LambdaArn["Fn::GetAtt"][0] as string;
+    return { logicalId, properties: pool.Properties, triggerEnv: functions[triggerId]!.Properties.Environment.Variables as Record<string, string> };
+  });
+  const find = (kind: string) => {
+    const found = pools.filter((p) => p.triggerEnv.ORDER_TOOLS_USER_POOL === kind);
+    expect(found, kind).toHaveLength(1);
+    return found[0]!;
+  };
+  expect(pools).toHaveLength(2);
+  return { customers: find("customers"), staff: find("staff") };
+}
+
+const ofPool = (synth: Synthesized, type: string, poolId: string) =>
+  Object.entries(resourcesOf(synth.apiTemplate, type)).filter(([, r]) => JSON.stringify(r.Properties.UserPoolId) === JSON.stringify({ Ref: poolId }));
+
+/** The API whose authorizer trusts this pool. */
+function apiTrusting(synth: Synthesized, poolId: string) {
+  const apis = httpApisOf(synth.apiTemplate).filter((a) => JSON.stringify(a.authorizer.JwtConfiguration.Issuer) === JSON.stringify({ "Fn::GetAtt": [poolId, "ProviderURL"] }));
+  expect(apis, poolId).toHaveLength(1);
+  return apis[0]!;
+}
 
 describe("the functions come from the tool registry", () => {
-  it("makes exactly one function per registry tool, one each for the catalogue, OpenAPI and MCP, plus the token trigger when it creates the user pool", () => {
+  it("makes exactly one function per registry tool, one each for the catalogue, OpenAPI and MCP, plus a token trigger per user pool it creates", () => {
     const { apiTemplate } = withCognito();
     expect([...toolFunctions(apiTemplate).keys()].sort()).toEqual(tools.map((t) => t.name).sort());
     expect([...serviceFunctionsOf(apiTemplate).keys()].sort()).toEqual(["catalog", "mcp", "openapi"]);
-    apiTemplate.resourceCountIs("AWS::Lambda::Function", tools.length + serviceFunctions.length + 1);
+    apiTemplate.resourceCountIs("AWS::Lambda::Function", tools.length + serviceFunctions.length + 2);
 
     withExistingIdp().apiTemplate.resourceCountIs("AWS::Lambda::Function", tools.length + serviceFunctions.length);
   });
 
-  it("gives every function the shared defaults: nodejs22.x on arm64, 10 s, 512 MB, source maps, Powertools and table environment", () => {
+  it("gives every function the shared defaults: nodejs22.x on arm64, 10 s, 512 MB, source maps, Powertools, table names and request budget; changing tools the caps too", () => {
     const { apiTemplate } = withCognito();
     for (const [name, fn] of toolFunctions(apiTemplate)) {
       expect(fn.properties, name).toMatchObject({
@@ -45,90 +92,115 @@ describe("the functions come from the tool registry", () => {
         NODE_OPTIONS: "--enable-source-maps",
         POWERTOOLS_SERVICE_NAME: "order-tools",
         POWERTOOLS_LOG_LEVEL: "INFO",
-        ORDER_TOOLS_HOURLY_CAP: "10",
+        ORDER_TOOLS_REQUEST_BUDGET: "120",
       });
       expect(Object.keys(env)).toEqual(expect.arrayContaining(["ORDERS_TABLE", "IDEMPOTENCY_TABLE"]));
+      const caps = { ORDER_TOOLS_HOURLY_CAP: env.ORDER_TOOLS_HOURLY_CAP, ORDER_TOOLS_SUPPORT_HOURLY_CAP: env.ORDER_TOOLS_SUPPORT_HOURLY_CAP };
+      expect(caps, name).toEqual(toolNamed(name as never).kind === "change" ? { ORDER_TOOLS_HOURLY_CAP: "10", ORDER_TOOLS_SUPPORT_HOURLY_CAP: "60" } : {});
     }
   });
 
-  it("passes hourlyCap and logLevel from context to every function", () => {
-    const quiet = synthesize({ context: { hourlyCap: "0", logLevel: "warn" } });
-    for (const fn of toolFunctions(quiet.apiTemplate).values()) {
-      expect(fn.properties.Environment.Variables).toMatchObject({ ORDER_TOOLS_HOURLY_CAP: "0", POWERTOOLS_LOG_LEVEL: "WARN" });
+  it("passes hourlyCap, supportHourlyCap, requestBudget and logLevel from context, under the names the functions read", () => {
+    const tuned = synthesize({ context: { hourlyCap: "3", supportHourlyCap: "7", requestBudget: "11", logLevel: "warn" } });
+    const changing = new Set<string>(tools.filter((t) => t.kind === "change").map((t) => t.name));
+    expect(changing.size).toBeGreaterThan(0);
+    for (const [name, fn] of toolFunctions(tuned.apiTemplate)) {
+      const env = fn.properties.Environment.Variables as NodeJS.ProcessEnv;
+      expect(env.POWERTOOLS_LOG_LEVEL, name).toBe("WARN");
+      // The runtime's own readers, so a renamed variable on either side fails here.
+      expect(requestBudgetFromEnv(env), name).toBe(11);
+      if (changing.has(name)) {
+        expect(hourlyCapFromEnv(env), name).toBe(3);
+        expect(supportHourlyCapFromEnv(env), name).toBe(7);
+      }
+    }
+    const off = synthesize({ context: { hourlyCap: "0", supportHourlyCap: "0", requestBudget: "0" } });
+    for (const [name, fn] of toolFunctions(off.apiTemplate)) {
+      const env = fn.properties.Environment.Variables as NodeJS.ProcessEnv;
+      expect(requestBudgetFromEnv(env), name).toBe(0);
+      if (changing.has(name)) expect([hourlyCapFromEnv(env), supportHourlyCapFromEnv(env)], name).toEqual([0, 0]);
     }
   });
 
-  it("adds a function, its routes, scope and index grant when a tool is appended to the registry, with no other edit", () => {
+  it("adds a function, its routes on every API, its scope and index grant when a tool is appended to the registry, with no other edit", () => {
     const lookup: ToolDefinition = {
-      ...toolNamed("get_operation_status"),
+      ...(toolNamed("get_operation_status") as unknown as ToolDefinition),
       name: "lookup_by_customer",
       scope: "orders:read",
       routes: [{ method: "GET", path: "/v1/customers/{customerId}/orders" }],
-      access: { orders: ["dynamodb:Query"], ordersIndexes: ["byCustomer"], idempotency: [] },
-    } as ToolDefinition;
+      access: readAccess({ orders: [], ordersIndexes: ["byCustomer"] }),
+    };
     const grown = synthesize({ tools: [...tools, lookup] });
     const fn = toolFunctions(grown.apiTemplate).get("lookup_by_customer");
     expect(fn).toBeDefined();
-    grown.apiTemplate.hasResourceProperties("AWS::ApiGatewayV2::Route", {
-      RouteKey: "GET /v1/customers/{customerId}/orders",
-      AuthorizationType: "JWT",
-      AuthorizationScopes: ["orders:read"],
-    });
-    const roleId = fn!.properties.Role["Fn::GetAtt"][0] as string;
-    const dynamo = statementsOfRole(grown.apiTemplate, roleId).filter((s) => asList(s.Action).some((a) => a.startsWith("dynamodb:")));
-    expect(dynamo.map((s) => asList(s.Action))).toEqual([["dynamodb:Query"], ["dynamodb:Query"]]);
-    expect(JSON.stringify(dynamo[1]!.Resource)).toContain("/index/byCustomer");
+    const apis = httpApisOf(grown.apiTemplate);
+    expect(apis).toHaveLength(2);
+    for (const api of apis) {
+      expect(api.routes.find((r) => r.RouteKey === "GET /v1/customers/{customerId}/orders"), api.logicalId).toMatchObject({
+        AuthorizationType: "JWT",
+        AuthorizerId: { Ref: api.authorizerId },
+        AuthorizationScopes: ["orders:read"],
+      });
+    }
+    // Query on the index only, not the table; and the request budget's counter.
+    expect(byKey(grantsOf(grown, fn!))).toEqual([
+      { resource: "orders", action: "dynamodb:UpdateItem", leadingKeys: ["BUDGET#*"] },
+      { resource: "orders/index/byCustomer", action: "dynamodb:Query" },
+    ]);
   });
 
   it("refuses a tool that queries an index the orders table does not have", () => {
-    const broken = { ...toolNamed("get_operation_status"), name: "broken", access: { orders: ["dynamodb:Query"], ordersIndexes: ["byNothing"], idempotency: [] } } as ToolDefinition;
+    const broken = { ...(toolNamed("get_operation_status") as unknown as ToolDefinition), name: "broken", access: readAccess({ orders: [], ordersIndexes: ["byNothing"] }) };
     expect(() => synthesize({ tools: [broken] })).toThrow(/byNothing/);
   });
 });
 
-describe("routes and the JWT authorizer", () => {
-  it("routes exactly SPEC §2's tool routes, each through the JWT authorizer with exactly its tool's scope", () => {
-    for (const { apiTemplate } of [withCognito(), withExistingIdp()]) {
-      const authorizers = resourcesOf(apiTemplate, "AWS::ApiGatewayV2::Authorizer");
-      expect(Object.keys(authorizers)).toHaveLength(1);
-      const [authorizerId] = Object.keys(authorizers);
-
-      const routes = Object.values(resourcesOf(apiTemplate, "AWS::ApiGatewayV2::Route")).map((r) => r.Properties);
-      expect(routes.map((r) => r.RouteKey).sort()).toEqual([...tools, ...serviceFunctions].flatMap(routeKeys).sort());
-      for (const tool of tools) {
-        for (const key of routeKeys(tool)) {
-          const route = routes.find((r) => r.RouteKey === key)!;
-          expect(route, key).toMatchObject({ AuthorizationType: "JWT", AuthorizerId: { Ref: authorizerId } });
-          expect(route.AuthorizationScopes, key).toEqual([tool.scope]);
+describe("routes and the JWT authorizers", () => {
+  it("routes exactly SPEC §2's tool routes on every API, each through that API's JWT authorizer with exactly its tool's scope", () => {
+    for (const [synth, count] of [[withCognito(), 2], [withExistingIdp(), 1]] as const) {
+      const apis = httpApisOf(synth.apiTemplate);
+      expect(apis).toHaveLength(count);
+      synth.apiTemplate.resourceCountIs("AWS::ApiGatewayV2::Authorizer", count);
+      for (const api of apis) {
+        expect(api.routes.map((r) => r.RouteKey).sort()).toEqual([...tools, ...serviceFunctions].flatMap(routeKeys).sort());
+        for (const tool of tools) {
+          for (const key of routeKeys(tool)) {
+            const route = api.routes.find((r) => r.RouteKey === key)!;
+            expect(route, key).toMatchObject({ AuthorizationType: "JWT", AuthorizerId: { Ref: api.authorizerId } });
+            expect(route.AuthorizationScopes, key).toEqual([tool.scope]);
+          }
         }
       }
     }
   });
 
-  it("leaves exactly the catalogue and the OpenAPI document public, with the reason cdk-nag is told, and sends MCP through the authorizer with no route scope", () => {
+  it("leaves exactly the catalogue and the OpenAPI document public, with the reason cdk-nag is told, and sends MCP through the authorizer with no route scope, on every API", () => {
     const { apiTemplate } = withCognito();
-    const [authorizerId] = Object.keys(resourcesOf(apiTemplate, "AWS::ApiGatewayV2::Authorizer"));
-    const routes = Object.values(resourcesOf(apiTemplate, "AWS::ApiGatewayV2::Route"));
-    const publicRoutes = routes.filter((r) => r.Properties.AuthorizationType !== "JWT");
-    expect(publicRoutes.map((r) => r.Properties.RouteKey).sort()).toEqual(["GET /v1/openapi.json", "GET /v1/tools"]);
-    for (const route of publicRoutes) {
-      expect(route.Properties.AuthorizerId).toBeUndefined();
-      const suppressions = (route as { Metadata?: { cdk_nag?: { rules_to_suppress?: Array<{ id: string; reason: string }> } } }).Metadata?.cdk_nag?.rules_to_suppress ?? [];
-      expect(suppressions).toEqual([expect.objectContaining({ id: "AwsSolutions-APIG4", reason: expect.stringMatching(/no order or caller data/) })]);
-    }
-    for (const key of ["POST /v1/mcp", "GET /v1/mcp"]) {
-      const route = routes.find((r) => r.Properties.RouteKey === key)!.Properties;
-      expect(route, key).toMatchObject({ AuthorizationType: "JWT", AuthorizerId: { Ref: authorizerId } });
-      expect(route.AuthorizationScopes, key).toBeUndefined();
-    }
-    // Each route reaches its own function.
+    const routeResources = Object.values(resourcesOf(apiTemplate, "AWS::ApiGatewayV2::Route"));
+    const integrations = resourcesOf(apiTemplate, "AWS::ApiGatewayV2::Integration");
     const services = serviceFunctionsOf(apiTemplate);
-    for (const service of serviceFunctions) {
-      const integrations = resourcesOf(apiTemplate, "AWS::ApiGatewayV2::Integration");
-      for (const key of routeKeys(service)) {
+    for (const api of httpApisOf(apiTemplate)) {
+      const routes = routeResources.filter((r) => JSON.stringify(r.Properties.ApiId) === JSON.stringify({ Ref: api.logicalId }));
+      const publicRoutes = routes.filter((r) => r.Properties.AuthorizationType !== "JWT");
+      expect(publicRoutes.map((r) => r.Properties.RouteKey).sort()).toEqual(["GET /v1/openapi.json", "GET /v1/tools"]);
+      for (const route of publicRoutes) {
+        expect(route.Properties.AuthorizerId).toBeUndefined();
+        const suppressions = (route as { Metadata?: { cdk_nag?: { rules_to_suppress?: Array<{ id: string; reason: string }> } } }).Metadata?.cdk_nag?.rules_to_suppress ?? [];
+        expect(suppressions).toEqual([expect.objectContaining({ id: "AwsSolutions-APIG4", reason: expect.stringMatching(/no order or caller data/) })]);
+      }
+      for (const key of ["POST /v1/mcp", "GET /v1/mcp"]) {
         const route = routes.find((r) => r.Properties.RouteKey === key)!.Properties;
-        const integrationId = String(route.Target["Fn::Join"][1][1].Ref);
-        expect(JSON.stringify(integrations[integrationId]!.Properties.IntegrationUri), key).toContain(services.get(service.name)!.logicalId);
+        expect(route, key).toMatchObject({ AuthorizationType: "JWT", AuthorizerId: { Ref: api.authorizerId } });
+        expect(route.AuthorizationScopes, key).toBeUndefined();
+      }
+      // Each route reaches its own function, through an integration of this API.
+      for (const service of serviceFunctions) {
+        for (const key of routeKeys(service)) {
+          const route = routes.find((r) => r.Properties.RouteKey === key)!.Properties;
+          const integration = integrations[String(route.Target["Fn::Join"][1][1].Ref)]!.Properties;
+          expect(integration.ApiId, key).toEqual({ Ref: api.logicalId });
+          expect(JSON.stringify(integration.IntegrationUri), key).toContain(services.get(service.name)!.logicalId);
+        }
       }
     }
   });
@@ -142,70 +214,110 @@ describe("routes and the JWT authorizer", () => {
     withExistingIdp().apiTemplate.resourceCountIs("AWS::Cognito::UserPool", 0);
   });
 
-  it("without an identity provider, trusts the user pool it creates and that pool's app client", () => {
-    const { apiTemplate } = withCognito();
-    const [poolId] = Object.keys(resourcesOf(apiTemplate, "AWS::Cognito::UserPool"));
-    const [clientId] = Object.keys(resourcesOf(apiTemplate, "AWS::Cognito::UserPoolClient"));
-    apiTemplate.hasResourceProperties("AWS::ApiGatewayV2::Authorizer", {
-      JwtConfiguration: { Issuer: { "Fn::GetAtt": [poolId, "ProviderURL"] }, Audience: [{ Ref: clientId }] },
-    });
+  it("without an identity provider, gives each user pool an API of its own that trusts exactly that pool and its app client", () => {
+    const synth = withCognito();
+    const pools = userPoolsOf(synth);
+    const apiIds = new Set<string>();
+    for (const pool of Object.values(pools)) {
+      const api = apiTrusting(synth, pool.logicalId);
+      apiIds.add(api.logicalId);
+      const clients = ofPool(synth, "AWS::Cognito::UserPoolClient", pool.logicalId);
+      expect(clients).toHaveLength(1);
+      expect(api.authorizer.JwtConfiguration.Audience).toEqual([{ Ref: clients[0]![0] }]);
+    }
+    expect(apiIds.size).toBe(2);
   });
 
-  it("throttles the default stage and writes JSON access logs to a log group of its own", () => {
+  it("throttles each API's default stage and writes JSON access logs to a log group of its own", () => {
     const { apiTemplate } = withCognito();
-    const stage = Object.values(resourcesOf(apiTemplate, "AWS::ApiGatewayV2::Stage"))[0]!.Properties;
-    expect(stage).toMatchObject({ StageName: "$default", AutoDeploy: true, DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 } });
-    const destination = stage.AccessLogSettings.DestinationArn["Fn::GetAtt"][0];
-    expect(resourcesOf(apiTemplate, "AWS::Logs::LogGroup")[destination]).toBeDefined();
-    const format = JSON.parse(stage.AccessLogSettings.Format);
-    expect(format).toMatchObject({ requestId: "$context.requestId", status: "$context.status", routeKey: "$context.routeKey" });
+    const destinations = new Set<string>();
+    for (const { stage } of httpApisOf(apiTemplate)) {
+      expect(stage).toMatchObject({ StageName: "$default", AutoDeploy: true, DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 } });
+      const destination = stage.AccessLogSettings.DestinationArn["Fn::GetAtt"][0];
+      expect(resourcesOf(apiTemplate, "AWS::Logs::LogGroup")[destination]).toBeDefined();
+      destinations.add(destination);
+      const format = JSON.parse(stage.AccessLogSettings.Format);
+      expect(format).toMatchObject({ requestId: "$context.requestId", status: "$context.status", routeKey: "$context.routeKey" });
+    }
+    expect(destinations.size).toBe(2);
   });
 });
 
+/** The key prefixes each tool may write (issue 10), written out here rather than derived from access.ts. */
+const budget = { resource: "orders", action: "dynamodb:UpdateItem", leadingKeys: ["BUDGET#*"] };
+const expectedWrites: Record<string, DynamoGrant[]> = {
+  search_orders: [budget],
+  get_order: [budget],
+  get_operation_status: [budget],
+  cancel_order: [
+    { resource: "orders", action: "dynamodb:UpdateItem", leadingKeys: ["BUDGET#*", "ORDER#*"] },
+    { resource: "orders", action: "dynamodb:PutItem", leadingKeys: ["OPERATION#*#*", "ORDER#*", "RATE#*"] },
+  ],
+  // Customers' notes are not capped: only support's cap item.
+  add_delivery_note: [
+    { resource: "orders", action: "dynamodb:UpdateItem", leadingKeys: ["BUDGET#*", "ORDER#*"] },
+    { resource: "orders", action: "dynamodb:PutItem", leadingKeys: ["OPERATION#*#*", "ORDER#*", "RATE#SUPPORT#*"] },
+  ],
+  start_return: [
+    { resource: "orders", action: "dynamodb:UpdateItem", leadingKeys: ["BUDGET#*", "ORDER#*", "PICKUP"] },
+    { resource: "orders", action: "dynamodb:PutItem", leadingKeys: ["OPERATION#*#*", "ORDER#*", "RATE#*"] },
+    { resource: "orders", action: "dynamodb:ConditionCheckItem", leadingKeys: ["ORDER#*"] },
+  ],
+  offer_replacement: [
+    { resource: "orders", action: "dynamodb:UpdateItem", leadingKeys: ["BUDGET#*", "ORDER#*", "STOCK#*"] },
+    { resource: "orders", action: "dynamodb:PutItem", leadingKeys: ["OPERATION#*#*", "ORDER#*", "RATE#*"] },
+    { resource: "orders", action: "dynamodb:ConditionCheckItem", leadingKeys: ["ORDER#*", "SELLER#*"] },
+  ],
+};
+
 describe("least privilege", () => {
   it("lets each function call exactly its registry actions on exactly its tables and indexes, and write only its own log group", () => {
-    const { apiTemplate, api, data } = withCognito();
-    const ordersArn = api.resolve(data.ordersTable.tableArn);
-    const arnOf = {
-      orders: JSON.stringify(ordersArn),
-      idempotency: JSON.stringify(api.resolve(data.idempotencyTable.tableArn)),
-      index: (name: string) => JSON.stringify({ "Fn::Join": ["", [ordersArn, `/index/${name}`]] }),
-    };
-    const functions = toolFunctions(apiTemplate);
+    const synth = withCognito();
+    const functions = toolFunctions(synth.apiTemplate);
     for (const tool of tools as readonly ToolDefinition[]) {
       const fn = functions.get(tool.name)!;
-      const roleId = fn.properties.Role["Fn::GetAtt"][0] as string;
-      const indexes = tool.access.ordersIndexes ?? [];
-      const granted = new Map<string, Set<string>>();
-      for (const statement of statementsOfRole(apiTemplate, roleId)) {
+      for (const statement of statementsOfRole(synth.apiTemplate, roleOf(fn))) {
         expect(statement.Effect).toBe("Allow");
         const actions = asList(statement.Action);
-        const resources = asList(statement.Resource).map((r) => JSON.stringify(r));
         for (const action of actions) expect(action, tool.name).not.toMatch(/\*|Scan/);
         if (actions.every((a) => a.startsWith("logs:"))) {
           expect(actions.sort()).toEqual(["logs:CreateLogStream", "logs:PutLogEvents"]);
-          expect(resources).toEqual([JSON.stringify({ "Fn::GetAtt": [fn.properties.LoggingConfig.LogGroup.Ref, "Arn"] })]);
-          continue;
-        }
-        for (const resource of resources) {
-          const set = granted.get(resource) ?? new Set<string>();
-          for (const action of actions) set.add(action);
-          granted.set(resource, set);
+          expect(asList(statement.Resource).map((r) => JSON.stringify(r))).toEqual([JSON.stringify({ "Fn::GetAtt": [fn.properties.LoggingConfig.LogGroup.Ref, "Arn"] })]);
         }
       }
-      const expected = new Map<string, string[]>();
-      if (tool.access.orders.length) expected.set(arnOf.orders, [...tool.access.orders].sort());
-      if (tool.access.idempotency.length) expected.set(arnOf.idempotency, [...tool.access.idempotency].sort());
-      for (const index of indexes) expected.set(arnOf.index(index), ["dynamodb:Query"]);
-      expect(new Map([...granted].map(([arn, set]) => [arn, [...set].sort()])), tool.name).toEqual(expected);
+      const expected: DynamoGrant[] = [
+        ...tool.access.orders.map((action) => ({ resource: "orders", action })),
+        ...Object.entries(tool.access.ordersWrites).map(([action, leadingKeys]) => ({ resource: "orders", action, leadingKeys: [...leadingKeys!] })),
+        ...(tool.access.ordersIndexes ?? []).map((index) => ({ resource: `orders/index/${index}`, action: "dynamodb:Query" })),
+        ...tool.access.idempotency.map((action) => ({ resource: "idempotency", action })),
+      ];
+      expect(byKey(grantsOf(synth, fn)), tool.name).toEqual(byKey(expected));
     }
+  });
+
+  it("lets each function put, update or check only the key prefixes it writes, and never write the orders table without a key condition", () => {
+    const synth = withCognito();
+    const writes = new Set(["dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:ConditionCheckItem", "dynamodb:BatchWriteItem"]);
+    expect(Object.keys(expectedWrites).sort()).toEqual(tools.map((t) => t.name).sort());
+    for (const [name, fn] of toolFunctions(synth.apiTemplate)) {
+      const ordersWrites = grantsOf(synth, fn).filter((g) => g.resource.startsWith("orders") && writes.has(g.action));
+      for (const grant of ordersWrites) expect(grant.leadingKeys, `${name} ${grant.action}`).toBeDefined();
+      expect(byKey(ordersWrites), name).toEqual(byKey(expectedWrites[name]!));
+    }
+  });
+
+  it("drops Query on the orders table from search_orders, which queries only indexes", () => {
+    const synth = withCognito();
+    const grants = grantsOf(synth, toolFunctions(synth.apiTemplate).get("search_orders")!);
+    expect(grants.filter((g) => g.action === "dynamodb:Query").map((g) => g.resource).sort()).toEqual(
+      ["byCustomer", "byEmail", "byIdDigits1to3", "byIdDigits2to4", "byIdDigits3to5"].map((i) => `orders/index/${i}`),
+    );
   });
 
   it("lets the MCP function invoke exactly the tool functions, named in its environment, and touch no table; the catalogue and OpenAPI functions only log", () => {
     const { apiTemplate } = withCognito();
     const tools_ = toolFunctions(apiTemplate);
     const services = serviceFunctionsOf(apiTemplate);
-    const roleOf = (fn: { properties: Record<string, any> }) => fn.properties.Role["Fn::GetAtt"][0] as string;
     const nonLogging = (fn: { properties: Record<string, any> }) =>
       statementsOfRole(apiTemplate, roleOf(fn)).filter((s) => !asList(s.Action).every((a) => a.startsWith("logs:")));
 
@@ -283,7 +395,7 @@ describe("logs and alarms", () => {
     expect(synthesize({ context: { logRetentionDays: "90" } }).apiTemplate.findResources("AWS::Logs::LogGroup", { Properties: { RetentionInDays: 30 } })).toEqual({});
   });
 
-  it("alarms on every function's errors and throttles, the API's 5xx rate and each table's system errors", () => {
+  it("alarms on every function's errors and throttles, each API's 5xx rate and each table's system errors", () => {
     const { apiTemplate, dataTemplate } = withCognito();
     const alarms = Object.values(resourcesOf(apiTemplate, "AWS::CloudWatch::Alarm")).map((a) => a.Properties);
     for (const fnId of Object.keys(resourcesOf(apiTemplate, "AWS::Lambda::Function"))) {
@@ -294,9 +406,15 @@ describe("logs and alarms", () => {
         ).toBe(true);
       }
     }
-    const rate = alarms.find((a) => a.Metrics?.some((m: { Expression?: string }) => m.Expression?.includes("100 * errors / requests")));
-    expect(rate).toMatchObject({ Threshold: 5, ComparisonOperator: "GreaterThanOrEqualToThreshold" });
-    expect(JSON.stringify(rate!.Metrics)).toContain('"MetricName":"5xx"');
+    // One 5xx-rate alarm per API, each reading that API's own metrics.
+    const rates = alarms.filter((a) => a.Metrics?.some((m: { Expression?: string }) => m.Expression?.includes("100 * errors / requests")));
+    const apis = httpApisOf(apiTemplate);
+    expect(rates).toHaveLength(apis.length);
+    for (const api of apis) {
+      const rate = rates.find((a) => JSON.stringify(a.Metrics).includes(`{"Name":"ApiId","Value":{"Ref":"${api.logicalId}"}}`));
+      expect(rate, api.logicalId).toMatchObject({ Threshold: 5, ComparisonOperator: "GreaterThanOrEqualToThreshold" });
+      expect(JSON.stringify(rate!.Metrics)).toContain('"MetricName":"5xx"');
+    }
 
     const tableAlarms = Object.values(resourcesOf(dataTemplate, "AWS::CloudWatch::Alarm")).map((a) => a.Properties);
     expect(tableAlarms).toHaveLength(tableDesigns.length);
@@ -313,21 +431,55 @@ describe("logs and alarms", () => {
   });
 });
 
-describe("the user pool created when no identity provider is given", () => {
-  it("customizes access tokens with a V3 pre-token trigger on the Essentials plan, with admin-only sign-up", () => {
-    const { apiTemplate } = withCognito();
-    const [triggerId] = [...Object.entries(resourcesOf(apiTemplate, "AWS::Lambda::Function"))].find(([, f]) => String(f.Properties.Description).includes("pre-token"))!;
-    apiTemplate.hasResourceProperties("AWS::Cognito::UserPool", {
-      UserPoolTier: "ESSENTIALS",
-      AdminCreateUserConfig: { AllowAdminCreateUserOnly: true },
-      LambdaConfig: { PreTokenGenerationConfig: { LambdaArn: { "Fn::GetAtt": [triggerId, "Arn"] }, LambdaVersion: "V3_0" } },
-      Schema: Match.arrayWith([Match.objectLike({ Name: "customer_id", AttributeDataType: "String" })]),
-    });
-    apiTemplate.hasResourceProperties("AWS::Cognito::UserPoolResourceServer", {
-      Identifier: "orders",
-      Scopes: [Match.objectLike({ ScopeName: "read" }), Match.objectLike({ ScopeName: "write" }), Match.objectLike({ ScopeName: "support" })],
-    });
-    apiTemplate.hasResourceProperties("AWS::Cognito::UserPoolGroup", { GroupName: "support" });
+describe("the user pools created when no identity provider is given", () => {
+  it("customizes access tokens with a V3 pre-token trigger of each pool's own, on the Essentials plan, with admin-only sign-up", () => {
+    const synth = withCognito();
+    for (const [kind, pool] of Object.entries(userPoolsOf(synth))) {
+      expect(pool.properties, kind).toMatchObject({
+        UserPoolTier: "ESSENTIALS",
+        AdminCreateUserConfig: { AllowAdminCreateUserOnly: true },
+        LambdaConfig: { PreTokenGenerationConfig: { LambdaVersion: "V3_0" } },
+      });
+      expect(pool.triggerEnv.ORDER_TOOLS_USER_POOL).toBe(kind);
+    }
+  });
+
+  it("requires MFA (TOTP) of every user of the staff pool, the only pool with a support group and a support scope", () => {
+    const synth = withCognito();
+    const { customers, staff } = userPoolsOf(synth);
+    expect(staff.properties).toMatchObject({ MfaConfiguration: "ON", EnabledMfas: ["SOFTWARE_TOKEN_MFA"] });
+    expect(customers.properties).toMatchObject({ MfaConfiguration: "OPTIONAL" });
+
+    const scopesOf = (poolId: string) => ofPool(synth, "AWS::Cognito::UserPoolResourceServer", poolId).map(([, r]) => r.Properties.Scopes.map((s: { ScopeName: string }) => s.ScopeName));
+    expect(scopesOf(staff.logicalId)).toEqual([["read", "write", "support"]]);
+    expect(scopesOf(customers.logicalId)).toEqual([["read", "write"]]);
+    const groupsOf = (poolId: string) => ofPool(synth, "AWS::Cognito::UserPoolGroup", poolId).map(([, r]) => r.Properties.GroupName);
+    expect(groupsOf(staff.logicalId)).toEqual(["support"]);
+    expect(groupsOf(customers.logicalId)).toEqual([]);
+    synth.apiTemplate.resourceCountIs("AWS::Cognito::UserPoolGroup", 1);
+
+    // The customer attribute lives only in the customers' pool; no client of the staff pool may ask for it.
+    const attributes = (pool: { properties: Record<string, any> }) => pool.properties.Schema.map((a: { Name: string }) => a.Name);
+    expect(attributes(customers)).toContain("customer_id");
+    expect(attributes(staff)).not.toContain("customer_id");
+  });
+
+  it("lets only the staff API accept tokens that may carry orders:support: the customers' API trusts a pool without the scope", () => {
+    const synth = withCognito();
+    const { customers, staff } = userPoolsOf(synth);
+    const allowedScopes = (poolId: string) =>
+      ofPool(synth, "AWS::Cognito::UserPoolClient", poolId).flatMap(([, c]) => (c.Properties.AllowedOAuthScopes as unknown[]).map((s) => JSON.stringify(s)));
+    expect(allowedScopes(customers.logicalId).filter((s) => s.includes("/support"))).toEqual([]);
+    expect(allowedScopes(staff.logicalId).filter((s) => s.includes("/support"))).toHaveLength(1);
+    expect(apiTrusting(synth, customers.logicalId).logicalId).not.toBe(apiTrusting(synth, staff.logicalId).logicalId);
+  });
+
+  it("keeps a staff session to 12 hours of refreshes, so staff sign in again with MFA at least twice a day", () => {
+    const synth = withCognito();
+    const { customers, staff } = userPoolsOf(synth);
+    const refreshMinutes = (poolId: string) => ofPool(synth, "AWS::Cognito::UserPoolClient", poolId).map(([, c]) => [c.Properties.RefreshTokenValidity, c.Properties.TokenValidityUnits.RefreshToken]);
+    expect(refreshMinutes(staff.logicalId)).toEqual([[720, "minutes"]]);
+    expect(refreshMinutes(customers.logicalId)).toEqual([[43_200, "minutes"]]);
   });
 
   it("lets no app client write the customer id, which decides whose orders a token reaches", () => {
@@ -337,22 +489,36 @@ describe("the user pool created when no identity provider is given", () => {
     }
   });
 
-  it("creates the client-credentials client only when asked", () => {
-    withCognito().apiTemplate.resourceCountIs("AWS::Cognito::UserPoolClient", 1);
-    const m2m = synthesize({ context: { supportServiceClient: "true" } }).apiTemplate;
-    m2m.resourceCountIs("AWS::Cognito::UserPoolClient", 2);
-    m2m.hasResourceProperties("AWS::Cognito::UserPoolClient", { AllowedOAuthFlows: ["client_credentials"], GenerateSecret: true });
+  it("creates the client-credentials client only when asked, in the staff pool, and lets the staff API accept its tokens", () => {
+    withCognito().apiTemplate.resourceCountIs("AWS::Cognito::UserPoolClient", 2);
+    const m2m = synthesize({ context: { supportServiceClient: "true" } });
+    m2m.apiTemplate.resourceCountIs("AWS::Cognito::UserPoolClient", 3);
+    const { staff, customers } = userPoolsOf(m2m);
+    const services = ofPool(m2m, "AWS::Cognito::UserPoolClient", staff.logicalId).filter(([, c]) => c.Properties.GenerateSecret === true);
+    expect(services).toHaveLength(1);
+    const [serviceId] = services[0]!;
+    m2m.apiTemplate.hasResourceProperties("AWS::Cognito::UserPoolClient", { AllowedOAuthFlows: ["client_credentials"], GenerateSecret: true, UserPoolId: { Ref: staff.logicalId } });
+    expect(apiTrusting(m2m, staff.logicalId).authorizer.JwtConfiguration.Audience).toContainEqual({ Ref: serviceId });
+    expect(apiTrusting(m2m, customers.logicalId).authorizer.JwtConfiguration.Audience).not.toContainEqual({ Ref: serviceId });
   });
 
-  it("outputs the API URL and the user pool ids", () => {
+  it("outputs both API URLs and both pools' ids", () => {
     const outputs = Object.keys(withCognito().apiTemplate.findOutputs("*"));
-    expect(outputs).toEqual(expect.arrayContaining(["ApiUrl", "UserPoolId", "UserPoolClientId"]));
+    expect(outputs.sort()).toEqual(["ApiUrl", "AuthDomainUrl", "StaffApiUrl", "StaffAuthDomainUrl", "StaffUserPoolClientId", "StaffUserPoolId", "UserPoolClientId", "UserPoolId"]);
     expect(Object.keys(withExistingIdp().apiTemplate.findOutputs("*"))).toEqual(["ApiUrl"]);
+  });
+
+  it("registers the redirect URLs given for each pool's app client", () => {
+    const synth = synthesize({ context: { authCallbackUrls: "https://shop.example.com/callback", staffAuthCallbackUrls: "https://support.example.com/callback,http://localhost:3000/cb" } });
+    const { customers, staff } = userPoolsOf(synth);
+    const callbacks = (poolId: string) => ofPool(synth, "AWS::Cognito::UserPoolClient", poolId).map(([, c]) => c.Properties.CallbackURLs);
+    expect(callbacks(customers.logicalId)).toEqual([["https://shop.example.com/callback"]]);
+    expect(callbacks(staff.logicalId)).toEqual([["https://support.example.com/callback", "http://localhost:3000/cb"]]);
   });
 });
 
 describe("cdk-nag AwsSolutions", () => {
-  it("finds no unsuppressed error or warning in either stack, with or without the created user pool", () => {
+  it("finds no unsuppressed error or warning in either stack, with or without the created user pools", () => {
     for (const synth of [withCognito(), withExistingIdp()]) {
       for (const annotations of [synth.dataAnnotations, synth.apiAnnotations]) {
         expect(annotations.findError("*", Match.stringLikeRegexp("AwsSolutions-.*"))).toEqual([]);
@@ -360,16 +526,51 @@ describe("cdk-nag AwsSolutions", () => {
       }
     }
   });
+
+  it("excuses missing MFA only for the customers' pool, which cannot issue orders:support; the staff pool needs no excuse", () => {
+    const synth = withCognito();
+    const pools = resourcesOf(synth.apiTemplate, "AWS::Cognito::UserPool") as Record<string, { Metadata?: { cdk_nag?: { rules_to_suppress?: Array<{ id: string; reason: string }> } } }>;
+    const suppressed = (id: string) => (pools[id]!.Metadata?.cdk_nag?.rules_to_suppress ?? []).map((r) => r.id);
+    const { customers, staff } = userPoolsOf(synth);
+    expect(suppressed(customers.logicalId)).toContain("AwsSolutions-COG2");
+    expect(suppressed(staff.logicalId)).not.toContain("AwsSolutions-COG2");
+  });
 });
 
 describe("context", () => {
-  const bad = (context: Record<string, unknown>) => () => buildOrderTools(new App({ context }));
+  // Construction alone checks the context; bundling (which NodejsFunction starts at construction) is skipped.
+  const bad = (context: Record<string, unknown>) => () => buildOrderTools(new App({ context: { "aws:cdk:bundling-stacks": [], ...context } }));
 
-  it("refuses half an identity provider, a negative cap, an unknown log level and an odd retention", () => {
+  it("refuses half an identity provider, negative caps or budget, an unknown log level and an odd retention", () => {
     expect(bad({ jwtIssuer: "https://idp.example.com/" })).toThrow(/both jwtIssuer and jwtAudience/);
     expect(bad({ hourlyCap: "-1" })).toThrow(/hourlyCap/);
+    expect(bad({ supportHourlyCap: "-1" })).toThrow(/Context supportHourlyCap must be a whole number of at least 0, not "-1"/);
+    expect(bad({ requestBudget: "lots" })).toThrow(/Context requestBudget must be a whole number of at least 0, not "lots"/);
     expect(bad({ logLevel: "LOUD" })).toThrow(/logLevel/);
     expect(bad({ logRetentionDays: "31" })).toThrow(/logRetentionDays/);
     expect(bad({ deletionProtection: "no" })).toThrow(/deletionProtection/);
+  });
+
+  it("requires explicit https redirect URLs for both pools on a production stage, and says how to give them", () => {
+    expect(bad({ stage: "prod" })).toThrow(/Context authCallbackUrls is required for the production stage "prod": .* -c authCallbackUrls=https:\/\/app.example.com\/callback/);
+    expect(bad({ stage: "prod-eu", authCallbackUrls: "https://shop.example.com/cb" })).toThrow(/Context staffAuthCallbackUrls is required for the production stage "prod-eu"/);
+    expect(bad({ stage: "dev", production: "true", authCallbackUrls: "https://shop.example.com/cb" })).toThrow(/staffAuthCallbackUrls is required/);
+    expect(bad({ stage: "production", authCallbackUrls: "http://localhost:8080/callback", staffAuthCallbackUrls: "https://s.example.com/cb" })).toThrow(
+      /the production stage "production" needs https redirect URLs, not "http:\/\/localhost:8080\/callback"/,
+    );
+    expect(bad({ authCallbackUrls: "http://shop.example.com/cb" })).toThrow(/plain http is allowed only for http:\/\/localhost/);
+    expect(bad({ authCallbackUrls: "not a url" })).toThrow(/must list absolute URLs/);
+
+    const prod = synthesize({ context: { stage: "prod", authCallbackUrls: "https://shop.example.com/cb", staffAuthCallbackUrls: "https://support.example.com/cb" } });
+    expect(prod.config).toMatchObject({ production: true, authCallbackUrls: ["https://shop.example.com/cb"], staffAuthCallbackUrls: ["https://support.example.com/cb"] });
+    const callbacks = Object.values(resourcesOf(prod.apiTemplate, "AWS::Cognito::UserPoolClient")).map((c) => c.Properties.CallbackURLs);
+    expect(callbacks.flat().sort()).toEqual(["https://shop.example.com/cb", "https://support.example.com/cb"]);
+  });
+
+  it("keeps the localhost default for development stages and asks nothing of a production stage with its own identity provider", () => {
+    expect(withCognito().config).toMatchObject({ production: false, authCallbackUrls: ["http://localhost:8080/callback"], staffAuthCallbackUrls: ["http://localhost:8080/callback"] });
+    expect(bad({ stage: "prod", production: "false" })).not.toThrow();
+    expect(bad({ stage: "prod", jwtIssuer: "https://idp.example.com/", jwtAudience: "api" })).not.toThrow();
+    expect(bad({ stage: "products" })).not.toThrow();
   });
 });
