@@ -225,7 +225,7 @@ export class Controller {
         if (remaining(run) <= 0) limit = timeLimit();
         else {
           modelFailed = true;
-          recorder.add({ type: "model_error", message: (error as Error).message });
+          recorder.add({ type: "model_error", message: describeError(error) });
           recorder.flag("model_error");
         }
         break;
@@ -569,6 +569,13 @@ export class Conversation {
 
 export function createController(options: ControllerOptions): Controller {
   return new Controller(options);
+}
+
+/** An error with its causes ("Connection error.: <what the fetch said>"): SDKs wrap the part that explains it. */
+function describeError(error: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = error; e instanceof Error && parts.length < 4; e = e.cause) parts.push(e.message);
+  return parts.length > 0 ? parts.join(": ") : String(error);
 }
 
 function remaining(run: Run): number {

@@ -32,7 +32,7 @@ export function completedTemplate(outcome: Extract<TurnOutcome, { kind: "complet
       const date = text(field(body, "return", "pickup", "date"));
       const window = text(field(body, "return", "pickup", "window"));
       const label = text(field(body, "return", "labelRef"));
-      return `A return of ${items.length > 0 ? items.join(", ") : "the items"} from order ${orderId} has started${date ? `: the carrier collects on ${date}${window ? `, ${window}` : ""}` : ""}.${label ? ` Your return label is ${label}.` : ""}`;
+      return `A return of ${items.length > 0 ? items.join(", ") : "the items"} from order ${orderId} is booked${date ? `: the carrier collects on ${date}${window ? `, ${window}` : ""}` : ""}.${label ? ` Your return label is ${label}.` : ""}`;
     }
     case "offer_replacement": {
       const item = text(field(body, "replacement", "itemId"), "the item");
@@ -54,30 +54,30 @@ export function rejectedTemplate(outcome: Extract<TurnOutcome, { kind: "rejected
         case "DISPATCH_STARTED":
           return `Order ${orderId} has started dispatch, so its delivery note can no longer be changed. The carrier's own tracking may let you leave instructions.`;
         case "ALREADY_CANCELLED":
-          return `Order ${orderId} was already cancelled before this request, so nothing more was changed.`;
+          return `Order ${orderId} can't be cancelled again: it was already cancelled before this request.`;
         case "NOT_DELIVERED":
-          return `Order ${orderId} has not been delivered yet, so I can't ${what} it yet. Once it is delivered, that becomes possible.`;
+          return `Order ${orderId} has not been delivered, so I can't ${what} it now. Once it is delivered, that becomes possible.`;
         case "RETURN_WINDOW_CLOSED":
           return `The return window for order ${orderId} has closed, so I can't ${what} it any more. Nothing was changed.`;
         case "ITEM_ALREADY_RETURNED":
-          return `That item on order ${orderId} is already being returned, so nothing more was changed.`;
+          return `That item on order ${orderId} can't be returned again: it is already being returned.`;
         case "ITEM_ALREADY_REPLACED":
-          return `A replacement for that item on order ${orderId} was already arranged earlier, so nothing more was changed.`;
+          return `That item on order ${orderId} can't be replaced again: a replacement was arranged for it earlier.`;
         case "REPLACEMENT_LINE":
           return `That item on order ${orderId} is itself a replacement, so it can't be replaced or returned here; a member of our team needs to handle it. Nothing was changed.`;
         case "UNKNOWN_ITEM":
-          return `That item is not on order ${orderId}, so nothing was changed. Check the items on the order and tell me which one you mean.`;
+          return `That item is not on order ${orderId}, so I couldn't change anything. Check the items on the order and tell me which one you mean.`;
         default:
           return `Order ${orderId} is not eligible for that right now, so nothing was changed.`;
       }
     case "ORDER_NOT_FOUND":
       return `I couldn't find order ${orderId} among your orders, so nothing was changed. Please check the order number.`;
     case "VERSION_CONFLICT":
-      return `Order ${orderId} changed while I was working on it, so nothing was changed. I'll need to look at it again before trying.`;
+      return `I couldn't change order ${orderId}: it changed while I was working on it. I'll need to look at it again before trying.`;
     case "SELLER_SUSPENDED":
-      return `The seller of order ${orderId} can't send replacements at the moment, so nothing was changed. You can still return the item.`;
+      return `The seller of order ${orderId} can't send replacements at the moment. You can still return the item.`;
     case "OUT_OF_STOCK":
-      return `There is no stock left to send a replacement for order ${orderId}, so nothing was changed. You can still return the item.`;
+      return `I couldn't arrange a replacement for order ${orderId}: there is no stock left. You can still return the item.`;
     case "NO_PICKUP_SLOT": {
       const dates = (field(body, "error", "availableDates") as string[] | undefined) ?? [];
       return `There is no carrier pickup available for that day for order ${orderId}, so the return was not started.${dates.length > 0 ? ` Days with room: ${dates.slice(0, 5).join(", ")}.` : ""}`;
@@ -85,10 +85,10 @@ export function rejectedTemplate(outcome: Extract<TurnOutcome, { kind: "rejected
     case "RATE_LIMITED": {
       const seconds = field(body, "error", "retryAfterSeconds");
       const minutes = typeof seconds === "number" ? Math.max(1, Math.ceil(seconds / 60)) : undefined;
-      return `You have made as many changes as allowed for now, so nothing was changed on order ${orderId}.${minutes ? ` Please try again in about ${minutes} minute${minutes === 1 ? "" : "s"}.` : " Please try again later."}`;
+      return `I couldn't change order ${orderId}: you have made as many changes as allowed for now.${minutes ? ` Please try again in about ${minutes} minute${minutes === 1 ? "" : "s"}.` : " Please try again later."}`;
     }
     default:
-      return `I couldn't ${what} order ${orderId}, so nothing was changed.`;
+      return `I couldn't ${what} order ${orderId}; it is as it was.`;
   }
 }
 
@@ -97,7 +97,7 @@ export function unknownTemplate(outcome: { tool: ToolName; orderId: string }): s
 }
 
 export function mismatchTemplate(outcome: { tool: ToolName; orderId: string }): string {
-  return `I can't confirm the result of the request to ${action[outcome.tool]} order ${outcome.orderId} yet: the answer I got did not match the request. I'm looking into it.`;
+  return `I'm checking the request to ${action[outcome.tool]} order ${outcome.orderId}: the answer I got was for a different request, so I can't confirm it yet.`;
 }
 
 export function describeOrder(order: OrderFacts): string {
@@ -130,7 +130,7 @@ export function confirmationQuestion(tool: ToolName, request: Record<string, unk
 }
 
 export function declinedTemplate(outcome: { tool: ToolName; orderId: string }): string {
-  return `All right: I haven't made that change to order ${outcome.orderId}.`;
+  return `All right, order ${outcome.orderId} stays as it is.`;
 }
 
 export function templateFor(outcome: TurnOutcome): string {
@@ -153,11 +153,11 @@ export function templateFor(outcome: TurnOutcome): string {
 }
 
 /** When a turn changed nothing and the model's reply claimed otherwise. */
-export const noChangeTemplate = "I haven't changed anything on your orders just now.";
+export const noChangeTemplate = "Your orders are as they were: nothing was changed just now.";
 
 /** The honest progress reply when a turn hits its bound (SPEC §8.1 loop bounds). */
 export function boundTemplate(limit: { kind: "tool_calls" | "time"; value: number }, outcomes: readonly TurnOutcome[]): string {
   const why = limit.kind === "tool_calls" ? `it needed more than the ${limit.value} steps I can take per message` : `it took longer than the ${limit.value} seconds I can take per message`;
-  const so = outcomes.length > 0 ? outcomes.map(templateFor).join(" ") : "Nothing was changed on your orders.";
+  const so = outcomes.length > 0 ? outcomes.map(templateFor).join(" ") : "Your orders are as they were.";
   return `I had to stop before finishing, because ${why}. ${so}`;
 }

@@ -22,8 +22,8 @@ import { seededLocalTables } from "#test/support/local-tables";
 export interface ServiceWorld extends DemoStack {
   gateway: Gateway;
   deps: ReturnType<typeof localDeps>;
-  /** A fresh pair of customers with the demo's orders reset to their starting state. */
-  freshWorld(): Promise<DemoWorld>;
+  /** A fresh pair of customers and the demo's orders in a block of ids no other test of this file used. */
+  freshWorld(block?: number): Promise<DemoWorld>;
   token(customerId: string): Promise<string>;
   order(orderId: string): Promise<Record<string, any> | undefined>;
   /** Every operation record of a customer (`sub` user-<id>), as stored. */
@@ -41,9 +41,9 @@ export async function startService(): Promise<ServiceWorld> {
     ...stack,
     gateway,
     deps,
-    async freshWorld() {
+    async freshWorld(block) {
       worlds += 1;
-      const world = demoWorld(worlds, `${process.pid % 10_000}`.padStart(4, "0") + String(worlds).padStart(2, "0"));
+      const world = demoWorld(block ?? worlds, `${process.pid % 10_000}`.padStart(4, "0") + String(worlds).padStart(2, "0"));
       await seedDemoWorld(stack, world);
       return world;
     },
