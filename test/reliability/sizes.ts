@@ -33,7 +33,7 @@ export const ciSizes: Sizes = {
 
 export const soakSizes: Sizes = {
   modelSequences: 1_000,
-  modelMaxCommands: 20,
+  modelMaxCommands: 12,
   racesPerScenario: 170,
   fuzzPerTool: 10_000,
   fuzzNotes: 5_000,
