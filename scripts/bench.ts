@@ -1,22 +1,55 @@
 /**
- * `npm run bench`: the figures behind the design, printed section by section. Each section starts and stops
- * whatever it needs (the read section its own DynamoDB Local, stopped again on error too).
- * Options: `--calls N` calls per measured series (≥ 200, default 300); `--only <section>` runs one section.
+ * `npm run bench`: the figures behind the design, printed section by section (docs/benchmarks.md keeps the
+ * latest). Every section that needs DynamoDB runs against the one DynamoDB Local this run starts, on tables of
+ * its own, so the comparisons within and across sections meet the same JVM.
+ *
+ * Options:
+ *   --only <section>[,<section>…]  run these sections (names below)
+ *   --calls N    calls per measured series (≥ 200, default 300)
+ *   --trials N   race interleavings and crash-window trials per design (≥ 50, default 100)
+ *   --runs N     rounds of cold imports per bundle (≥ 3, default 9)
+ *   --smoke      everything at toy sizes, to check that the bench itself works (figures mean nothing; no charts written)
  */
+import "#scripts/bench/setup";
+import { execFileSync } from "node:child_process";
+import { cpus, loadavg } from "node:os";
+import { benchApiShaped } from "#scripts/bench-api-shaped";
 import { benchBundles } from "#scripts/bench-bundles";
+import { benchChanges } from "#scripts/bench-changes";
+import { benchInitProfile } from "#scripts/bench-init";
+import { benchReadThenWrite } from "#scripts/bench-read-then-write";
 import { benchReads } from "#scripts/bench-reads";
-
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
-// The handlers log only failures; keep the benchmark's output to its figures.
-process.env.POWERTOOLS_LOG_LEVEL ??= "ERROR";
+import { benchScaling } from "#scripts/bench-scaling";
+import { benchTokens } from "#scripts/bench-tokens";
+import { droppedHandlerLines } from "#scripts/bench/setup";
+import type { Endpoint } from "#scripts/bench/world";
+import { type DynamoDbLocal, startDynamoDbLocal } from "#scripts/dynamodb-local";
 
 const args = process.argv.slice(2);
+const known = ["--only", "--calls", "--trials", "--runs", "--smoke"];
+for (const [i, arg] of args.entries()) {
+  if (arg.startsWith("--") && !known.includes(arg)) throw new Error(`Unknown option ${arg}; the options are ${known.join(", ")}.`);
+  if (!arg.startsWith("--") && !known.includes(args[i - 1] ?? "")) throw new Error(`Unexpected argument ${arg}.`);
+}
 const option = (name: string) => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : undefined;
 };
-const calls = option("--calls") === undefined ? undefined : Number(option("--calls"));
-if (calls !== undefined && (!Number.isInteger(calls) || calls < 200)) throw new Error("--calls takes a whole number of at least 200");
+const smoke = args.includes("--smoke");
+function count(name: string, fallback: number, least: number): number {
+  const raw = option(name);
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < least) throw new Error(`${name} takes a whole number of at least ${least}, not ${raw}`);
+  return n;
+}
+const calls = smoke ? 20 : count("--calls", 300, 200);
+const trials = smoke ? 10 : count("--trials", 100, 50);
+const runs = smoke ? 2 : count("--runs", 9, 3);
+
+let dynamo: Promise<DynamoDbLocal> | undefined;
+/** The run's DynamoDB Local, started by the first section that needs it. */
+const endpoint: Endpoint = async () => (await (dynamo ??= startDynamoDbLocal())).endpoint;
 
 interface Section {
   name: string;
@@ -25,22 +58,49 @@ interface Section {
 }
 
 const sections: Section[] = [
-  { name: "reads", title: "Reads: get_order and search_orders through their handlers, against DynamoDB Local", run: () => benchReads({ ...(calls ? { calls } : {}) }) },
-  { name: "bundles", title: "Bundles: size and cold module init per function, against a bare DocumentClient", run: () => benchBundles() },
+  { name: "reads", title: "Reads: get_order and search_orders through their handlers, against a plain GetItem", run: () => benchReads({ calls, endpoint }) },
+  { name: "changes", title: "Changing tools through the local gateway, against the raw DynamoDB requests each makes", run: () => benchChanges({ calls, endpoint }) },
+  { name: "peer1", title: "Peer 1: the read-then-write design (Powertools makeIdempotent, checks in code, a version-conditioned write)", run: () => benchReadThenWrite({ calls, trials, endpoint }) },
+  { name: "peer2", title: "Peer 2: get_order against six API-shaped reads an agent chains", run: () => benchApiShaped({ calls, endpoint }) },
+  { name: "tokens", title: "Tokens: get_order and search_orders against the raw stored orders and peer 2", run: () => benchTokens({ ...(smoke ? { orders: 60 } : {}), endpoint }) },
+  { name: "scaling", title: "Scaling: get_order by items (1–50), search_orders by the customer's orders (1–1,000)", run: () => benchScaling({ calls: Math.round(calls / 3), writeCharts: !smoke, endpoint }) },
+  // The controller's added latency (scripts/bench-controller.ts, another change) joins here as its own section.
+  { name: "bundles", title: "Cold start: bundle size and module init per function, against a bare DocumentClient", run: () => benchBundles({ runs }) },
+  { name: "init-profile", title: "Cold start: where module init goes (layers, bundle composition, CPU profile)", run: () => benchInitProfile({ runs }) },
 ];
 
-const only = option("--only");
-const chosen = only ? sections.filter((s) => s.name === only) : sections;
-if (chosen.length === 0) throw new Error(`No section ${only}; the sections are ${sections.map((s) => s.name).join(", ")}.`);
+const only = option("--only")?.split(",").map((s) => s.trim());
+const unknownSections = (only ?? []).filter((name) => !sections.some((s) => s.name === name));
+if (unknownSections.length > 0) throw new Error(`No section ${unknownSections.join(", ")}; the sections are ${sections.map((s) => s.name).join(", ")}.`);
+const chosen = only ? sections.filter((s) => only.includes(s.name)) : sections;
+
+const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
+const commit = (() => {
+  try {
+    return execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
+  } catch {
+    return "unknown";
+  }
+})();
+console.log(`npm run bench${args.length ? ` -- ${args.join(" ")}` : ""}: ${new Date().toISOString()}, commit ${commit}`);
+console.log(`node ${process.version} on ${process.platform}/${process.arch}, ${cpus().length} × ${cpus()[0]?.model.trim() ?? "unknown CPU"}; load average ${load()}`);
+if (smoke) console.log("--smoke: toy sizes; the figures below check that the bench works and mean nothing.");
 
 let failed = false;
-for (const section of chosen) {
-  console.log(`\n== ${section.title}\n`);
-  try {
-    await section.run();
-  } catch (error) {
-    failed = true;
-    console.error(`Section ${section.name} failed: ${(error as Error).stack ?? String(error)}`);
+try {
+  for (const section of chosen) {
+    console.log(`\n== ${section.title} [${section.name}]\n`);
+    const started = performance.now();
+    try {
+      await section.run();
+    } catch (error) {
+      failed = true;
+      console.error(`Section ${section.name} failed: ${(error as Error).stack ?? String(error)}`);
+    }
+    console.log(`\n(${section.name}: ${((performance.now() - started) / 1000).toFixed(0)} s; load average now ${load()})`);
   }
+} finally {
+  if (dynamo) await (await dynamo).stop();
 }
+console.log(`\nDone. The handlers' own log and metric lines (${droppedHandlerLines}) were written and kept off this output.`);
 process.exitCode = failed ? 1 : 0;

@@ -1,0 +1,86 @@
+/**
+ * The local gateway (scripts/local/gateway.ts: route, JWT verification with the route's scope, the v2.0 event)
+ * in front of handlers the bench builds with its own store dependencies, and an HTTP client that times each
+ * call as an agent's tool runtime would see it.
+ */
+import type { Scope } from "#core/principal";
+import { principalClaims, signDevToken } from "#scripts/local/dev-auth";
+import { startGateway } from "#scripts/local/gateway";
+import type { GatewayRoute } from "#scripts/local/routes";
+import type { ToolHandler } from "#tools/handler";
+
+export interface BenchRoute {
+  path: string;
+  scope: Scope;
+  handler: ToolHandler;
+}
+
+export interface HttpReply {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: string;
+  /** From sending the request to having read the whole response, on the client. */
+  ms: number;
+  /** Of that, the time inside the handler. */
+  handlerMs: number;
+}
+
+export interface BenchGateway {
+  url: string;
+  /** POSTs `body` as JSON with a bearer token for the customer. */
+  post(path: string, customerId: string, body: unknown): Promise<HttpReply>;
+  close(): Promise<void>;
+}
+
+/** Starts the gateway on a free loopback port with exactly these routes (all POST, all token-authorized). */
+export async function benchGateway(routes: readonly BenchRoute[]): Promise<BenchGateway> {
+  const handlerMs = new Map<string, number>();
+  const table: GatewayRoute[] = routes.map((route) => ({ method: "POST", path: route.path, name: route.path.split("/").at(-1) as string, access: "token", scope: route.scope, entry: `bench:${route.path}` }));
+  const byEntry = new Map(routes.map((route) => [`bench:${route.path}`, route.handler]));
+  const gateway = await startGateway({
+    port: 0,
+    routes: table,
+    resolveHandler: (route) => {
+      const handler = byEntry.get(route.entry) as ToolHandler;
+      // Times the handler alone, keyed by the request id the client sends, so each call's split is exact.
+      return async (event, context) => {
+        const started = performance.now();
+        try {
+          return await handler(event, context);
+        } finally {
+          const id = event.headers?.["x-bench-call"];
+          if (id) handlerMs.set(id, performance.now() - started);
+        }
+      };
+    },
+  });
+
+  const tokens = new Map<string, Promise<string>>();
+  const tokenFor = (customerId: string) => {
+    let token = tokens.get(customerId);
+    if (!token) tokens.set(customerId, (token = signDevToken(principalClaims({ customer: customerId }), { ttlSeconds: 6 * 3600 })));
+    return token;
+  };
+  let calls = 0;
+
+  return {
+    url: gateway.url,
+    async post(path, customerId, body) {
+      const token = await tokenFor(customerId);
+      const id = String(calls++);
+      const text = JSON.stringify(body);
+      const started = performance.now();
+      const response = await fetch(`${gateway.url}${path}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "x-bench-call": id },
+        body: text,
+      });
+      const reply = await response.text();
+      const elapsed = performance.now() - started;
+      const inHandler = handlerMs.get(id) ?? Number.NaN;
+      handlerMs.delete(id);
+      return { statusCode: response.status, headers: Object.fromEntries(response.headers.entries()), body: reply, ms: elapsed, handlerMs: inHandler };
+    },
+    close: () => gateway.close(),
+  };
+}

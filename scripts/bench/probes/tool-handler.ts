@@ -1,0 +1,7 @@
+/** Init probe: the bare client plus what every tool's handler module loads (tools/handler.ts), with no tool of its own. */
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { changeTool, readTool } from "#tools/handler";
+
+const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
+export const handler = async () => [doc, readTool, changeTool];
