@@ -20,6 +20,7 @@ export {
 } from "#controller/controller";
 export { type ConversationState, newConversationState } from "#controller/conversation-state";
 export { ambiguityGuard, type GuardDecision, orderIdsMentioned } from "#controller/ambiguity";
+export { canMove, moved, newOperationId } from "#controller/intents/intent";
 
 // Model adapters
 export type { ChatMessage, ModelAdapter, ModelRequest, ModelResponse, ToolCall } from "#controller/model/types";
@@ -55,11 +56,11 @@ export { intentTable } from "#controller/intents/table-design";
 // HTTP, outcomes, faults
 export type { ServiceOptions } from "#controller/http/service-client";
 export { classifyChange, classifyStatus } from "#controller/http/outcome";
-export { type Fault, faultyFetch, type Fetch, type OrderWriter } from "#controller/http/faults";
+export { beforeDispatchFaults, type Fault, type FaultEvent, faultyFetch, type Fetch, type HttpFault, type OrderWriter, timeoutError } from "#controller/http/faults";
 
 // The response gate
 export { gate, type GateDecision, type GateInput } from "#controller/gate/gate";
-export { checkClaims, type ClaimCheck, type Claims, readClaims } from "#controller/gate/claim-check";
+export { checkClaims, type ClaimCheck, type Claims, classifyReply, readClaims } from "#controller/gate/claim-check";
 export type { OrderFacts, ReplyKind, TurnOutcome } from "#controller/gate/outcomes";
 export { templateFor } from "#controller/gate/templates";
 

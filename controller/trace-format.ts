@@ -14,8 +14,27 @@ export function formatTrace(trace: TurnTrace, options: { indent?: string; width?
     if (intentLine) add("intent", `${short(intentLine.operationId)} ${intentLine.states.join(" → ")}`);
     intentLine = undefined;
   };
+  let pending: string | undefined;
+  const flushRequest = () => {
+    if (pending !== undefined) add("http", pending);
+    pending = undefined;
+  };
   for (const event of trace.events) {
     if (event.type === "reply" && options.reply === false) continue;
+    // A request and its answer on one line, unless something (a fault) happened in between.
+    if (event.type === "http_request") {
+      flushIntent();
+      flushRequest();
+      pending = `${event.method} ${event.path}${event.operationId ? ` [${short(event.operationId)}]` : ""}`;
+      continue;
+    }
+    if ((event.type === "http_response" || event.type === "http_failure") && pending !== undefined) {
+      const answer = describe(event)?.[1] ?? "";
+      add("http", `${pending} ${answer}`);
+      pending = undefined;
+      continue;
+    }
+    flushRequest();
     if (event.type === "intent") {
       if (intentLine?.operationId !== event.operationId) {
         flushIntent();
@@ -30,6 +49,7 @@ export function formatTrace(trace: TurnTrace, options: { indent?: string; width?
     add(line[0], line[1]);
   }
   flushIntent();
+  flushRequest();
   return lines.join("\n");
 }
 
@@ -66,7 +86,7 @@ function describe(event: TraceEvent): [string, string] | undefined {
     case "limit":
       return ["limit", `${event.limit} (${event.value})`];
     case "gate":
-      return ["gate", `${event.decision} → ${event.replyKind} (judged against: ${event.judgedAgainst})${event.problems.length ? `; ${event.problems.join("; ")}` : ""}`];
+      return ["gate", `${event.decision} → ${event.replyKind} (${event.judgedAgainst})${event.problems.length ? `: ${event.problems.join("; ")}` : ""}`];
     case "reply":
       return ["reply", event.text];
     default:

@@ -5,7 +5,7 @@ import type { IntentState } from "#controller/intents/intent";
 
 /**
  * The trace of one turn (SPEC §8.1): every event from the customer's message to the reply shown, in order,
- * as JSON. `at` is milliseconds since the turn began.
+ * as JSON. `at` is milliseconds since the turn began (to 0.1 ms).
  */
 export type TraceEvent = { at: number } & (
   | { type: "customer_message"; text: string }
@@ -91,7 +91,7 @@ export class TraceRecorder {
   }
 
   add(event: DistributiveOmit<TraceEvent, "at">): void {
-    this.trace.events.push({ at: Math.round(performance.now() - this.started), ...event } as TraceEvent);
+    this.trace.events.push({ at: Math.round((performance.now() - this.started) * 10) / 10, ...event } as TraceEvent);
     if (event.type === "http_request") this.trace.counts.httpRequests += 1;
     if (event.type === "model_request") this.trace.counts.modelRequests += 1;
     if (event.type === "fault") this.flag(`fault:${event.kind}`);

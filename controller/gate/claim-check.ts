@@ -29,7 +29,7 @@ export interface Claims {
 const completion =
   /\b(?:cancell?ed|done|completed?|confirmed|success(?:ful(?:ly)?)?|went through|gone through|all set|taken care of|processed|(?:is|are|has been|have been|was|were) (?:now )?(?:saved|added|updated|booked|started|arranged|scheduled|reserved|created|set up|replaced|on (?:its|their) way)|on (?:its|their) way|I(?:'ve| have)? (?:cancell?ed|added|saved|started|booked|arranged|reserved|replaced|updated|set up|scheduled|sorted))\b/i;
 
-const negation = /\b(?:not|never|cannot|unable|unfortunately|no longer|too late|neither|nor)\b|n['’]t\b/i;
+const negation = /\b(?:not|never|nothing|cannot|unable|unfortunately|no longer|too late|neither|nor)\b|n['’]t\b/i;
 
 const actionWord = /\b(?:cancel\w*|return\w*|replac\w*|note|change\w*|find|found|process\w*|complet\w*|possible|eligible|confirm\w*|go(?:ne)? through|went through|done|booked|saved|added|started)\b/i;
 

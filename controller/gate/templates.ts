@@ -153,7 +153,7 @@ export function templateFor(outcome: TurnOutcome): string {
 }
 
 /** When a turn changed nothing and the model's reply claimed otherwise. */
-export const noChangeTemplate = "Your orders are as they were: nothing was changed just now.";
+export const noChangeTemplate = "Your orders are as they were; I made no change just now.";
 
 /** The honest progress reply when a turn hits its bound (SPEC §8.1 loop bounds). */
 export function boundTemplate(limit: { kind: "tool_calls" | "time"; value: number }, outcomes: readonly TurnOutcome[]): string {

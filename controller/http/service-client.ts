@@ -58,7 +58,7 @@ export class ServiceClient {
     const info: HttpRequestInfo = { tool, method: "POST", path: route.path, body };
     listener?.request(info);
     const started = performance.now();
-    const ms = () => Math.round(performance.now() - started);
+    const ms = () => Math.round((performance.now() - started) * 10) / 10;
     let exchange: Exchange;
     try {
       const token = typeof this.options.token === "function" ? await this.options.token() : this.options.token;

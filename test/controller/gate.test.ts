@@ -64,6 +64,11 @@ describe("a truthful model reply passes", () => {
     expect(run(`Your order ${order} is cancelled. The refund follows in 3–5 days.`, [completed])).toMatchObject({ decision: "accepted", replyKind: "confirmation" });
   });
 
+  it("a rejection that says nothing was cancelled", () => {
+    const text = `I couldn't find order ${order} among your orders, so nothing was cancelled.`;
+    expect(run(text, [rejected])).toMatchObject({ decision: "accepted", reply: text });
+  });
+
   it("a rejection explained, with what is still possible", () => {
     const text = `I'm sorry — ${order} has already shipped, so it can't be cancelled now. Once it arrives you can start a return.`;
     expect(run(text, [rejected])).toMatchObject({ decision: "accepted", reply: text, replyKind: "rejection" });

@@ -86,7 +86,7 @@ describe("anthropic adapter (Messages API, tool_use / tool_result), replayed fro
     const { conversation, fetch } = await conversationWith(model);
     const turn = await conversation.turn(`Cancel ${orderId}`);
     expect(turn.trace.events.find((e) => e.type === "model_error")).toMatchObject({ message: expect.stringContaining("no response left") });
-    expect(turn.reply).toBe("I couldn't finish working on that just now. Your orders are as they were: nothing was changed just now.");
+    expect(turn.reply).toBe("I couldn't finish working on that just now. Your orders are as they were; I made no change just now.");
     expect(fetch.requests).toEqual([]);
     expect(new RecordingExhaustedError(0).message).toMatch(/no response left after 0/);
   });

@@ -1,4 +1,8 @@
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { traceDirectory, type TurnTrace } from "#controller/trace";
 import { readClaims } from "#controller/gate/claim-check";
 import type { TraceEvent } from "#controller/trace";
 import { type DemoWorld, demoCases } from "#scripts/demo/cases";
@@ -130,5 +134,27 @@ describe("seed 003 through the controller", () => {
     const outcomes = of(turn?.trace.events ?? [], "outcome");
     expect(outcomes.map((o) => o.classification)).toEqual(["unknown", "definite"]);
     expect(of(turn?.trace.events ?? [], "intent").map((e) => e.to)).toEqual(["proposed", "persisted", "sent", "unknown", "completed"]);
+  });
+
+  it("each turn's trace is written where the caller asks, as JSON with every event SPEC §8.1 lists", async () => {
+    const world = await service.freshWorld();
+    const dir = await mkdtemp(join(tmpdir(), "traces-"));
+    try {
+      await runDemoCase(service, world, caseNamed(world, "lost-response"), { trace: traceDirectory(dir), conversationId: "traced" });
+      await runDemoCase(service, world, caseNamed(world, "cancel-it-two-orders"), { trace: traceDirectory(dir), conversationId: "traced-two-turns" });
+      expect((await readdir(dir)).sort()).toEqual(["traced-two-turns.1.json", "traced-two-turns.2.json", "traced.1.json"]);
+      const trace = JSON.parse(await readFile(join(dir, "traced.1.json"), "utf8")) as TurnTrace;
+      expect(trace).toMatchObject({ kind: "turn", conversationId: "traced", turn: 1, customerMessage: `Please cancel ${world.orders.lostResponse}.`, replyKind: "confirmation" });
+      const kinds = new Set(trace.events.map((e) => e.type));
+      for (const kind of ["customer_message", "model_proposal", "validation", "ambiguity_guard", "intent", "http_request", "http_response", "http_failure", "fault", "outcome", "reconcile", "gate", "reply"]) {
+        expect({ kind, present: kinds.has(kind as never) }).toEqual({ kind, present: true });
+      }
+      expect(trace.events.find((e) => e.type === "http_response")).toHaveProperty("idempotentReplayed", false);
+      expect(trace.events.at(-1)).toMatchObject({ type: "reply", text: trace.reply });
+      const second = JSON.parse(await readFile(join(dir, "traced-two-turns.2.json"), "utf8")) as TurnTrace;
+      expect(second).toMatchObject({ turn: 2, replyKind: "clarification", counts: { httpRequests: 0 } });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
