@@ -1,0 +1,162 @@
+import * as z from "zod";
+import { tools } from "#catalog/tools";
+import type { Fault } from "#controller/http/faults";
+
+/**
+ * SPEC §8.3: the evaluation case format, the contract between the service's owners and the agent's. Written
+ * once here: cases are validated with it, and `eval/case-schema.json` (what a case author's editor can use)
+ * is generated from it (`npx tsx scripts/eval.ts --write-schema`; a test checks the file is current).
+ *
+ * Strict objects throughout, so a misspelt field ("fault" for "faults") is named instead of silently ignored.
+ * The fixture itself is checked by the service's own seeder after the dates are filled in, which names the
+ * first bad entry; here it is only the six lists of SPEC §6.
+ */
+
+export const changeToolNames = ["cancel_order", "add_delivery_note", "start_return", "offer_replacement"] as const;
+export type ChangeToolName = (typeof changeToolNames)[number];
+export const toolNames = tools.map((t) => t.name) as [string, ...string[]];
+/** Tools whose requests the HTTP faults can match: every tool but the status lookup (lose_status covers that). */
+const faultTools = toolNames.filter((name) => name !== "get_operation_status") as [string, ...string[]];
+
+export const notEligibleReasons = [
+  "ALREADY_SHIPPED",
+  "DISPATCH_STARTED",
+  "ALREADY_CANCELLED",
+  "NOT_DELIVERED",
+  "RETURN_WINDOW_CLOSED",
+  "ITEM_ALREADY_RETURNED",
+  "ITEM_ALREADY_REPLACED",
+  "REPLACEMENT_LINE",
+  "UNKNOWN_ITEM",
+] as const;
+
+/** SPEC §3's codes a change can be refused with. */
+export const rejectionCodes = [
+  "INVALID_INPUT",
+  "UNAUTHENTICATED",
+  "FORBIDDEN",
+  "ORDER_NOT_FOUND",
+  "VERSION_CONFLICT",
+  "NOT_ELIGIBLE",
+  "SELLER_SUSPENDED",
+  "OUT_OF_STOCK",
+  "NO_PICKUP_SLOT",
+  "OPERATION_IN_PROGRESS",
+  "IDEMPOTENCY_KEY_REUSED",
+  "RATE_LIMITED",
+  "INTERNAL",
+] as const;
+
+const orderIdKey = z.string().regex(/^SU-\d{5}$/, "order ids are SU- followed by five digits, like SU-10234");
+const times = z.number().int().min(1).meta({ description: "How many matching requests the fault applies to, ≥ 1; default 1." });
+const list = z.array(z.record(z.string(), z.unknown()));
+
+export const faultSchema = z.discriminatedUnion("kind", [
+  z
+    .strictObject({
+      kind: z.literal("set_before_dispatch"),
+      tool: z.enum(changeToolNames).meta({ description: "The change whose dispatch the order system gets in before." }),
+      orderId: orderIdKey,
+      set: z
+        .record(z.string(), z.unknown())
+        .refine((set) => Object.keys(set).length > 0, "set names at least one stored field, like {\"status\": \"shipped\"}")
+        .meta({ description: "Stored fields the order system writes; the order's version goes up by one." }),
+    })
+    .meta({ description: "The order changes between proposal and write, as any change by the order system would." }),
+  z
+    .strictObject({ kind: z.literal("lose_response"), tool: z.enum(faultTools).optional(), times: times.optional() })
+    .meta({ description: "The service commits; the response never arrives (the controller sees a timeout)." }),
+  z.strictObject({ kind: z.literal("lose_status"), times: times.optional() }).meta({ description: "The next `times` status lookups time out too." }),
+  z
+    .strictObject({ kind: z.literal("service_error_before_commit"), tool: z.enum(faultTools).optional(), times: times.optional() })
+    .meta({ description: "A 503 and nothing happened: the request never reaches the service." }),
+]);
+
+// The controller takes the faults as they are written in a case.
+type CaseFault = z.output<typeof faultSchema>;
+const _faultsFitTheController: (fault: CaseFault) => Fault = (fault) => fault;
+
+export const scriptStepSchema = z.union([
+  z
+    .strictObject({
+      call: z.string().min(1).meta({ description: "The tool the scripted model proposes (an unknown name tests the controller's answer to one)." }),
+      input: z.unknown().meta({ description: "The arguments it proposes, as a model would write them (no operationId: the application makes it)." }),
+    })
+    .meta({ description: "A proposal." }),
+  z.strictObject({ say: z.string().meta({ description: "The model's reply; it ends the turn." }) }).meta({ description: "A reply." }),
+]);
+
+export const outcomeStatuses = ["completed", "rejected", "clarification", "unknown", "none"] as const;
+export const replyKinds = ["confirmation", "rejection", "uncertainty", "clarification", "information"] as const;
+export const authorizationExpectations = ["permitted", "denied", "none"] as const;
+
+export const expectSchema = z.strictObject({
+  authorization: z.enum(authorizationExpectations).meta({
+    description: "permitted: the change was attempted and the service allowed the caller to make it; denied: the service refused the caller (ORDER_NOT_FOUND or 401/403); none: no change was attempted.",
+  }),
+  outcome: z
+    .strictObject({
+      tool: z.enum(changeToolNames).optional().meta({ description: "The change the outcome is about; any change when absent." }),
+      status: z.enum(outcomeStatuses),
+      code: z.enum(rejectionCodes).optional().meta({ description: "For rejected: the error code." }),
+      reason: z.enum(notEligibleReasons).optional().meta({ description: "For NOT_ELIGIBLE: the reason." }),
+      orderId: orderIdKey.optional().meta({ description: "The order the operation must be about (an addition to SPEC §8.3; optional)." }),
+    })
+    .superRefine((outcome, ctx) => {
+      if (outcome.code !== undefined && outcome.status !== "rejected") ctx.addIssue({ code: "custom", path: ["code"], message: `code is for status rejected, and this outcome is ${outcome.status}` });
+      if (outcome.reason !== undefined && outcome.code !== "NOT_ELIGIBLE") ctx.addIssue({ code: "custom", path: ["reason"], message: "reason is for code NOT_ELIGIBLE" });
+    }),
+  state: z
+    .record(
+      orderIdKey,
+      z
+        .looseObject({
+          changes: z.number().int().min(0).optional().meta({ description: "Version increments made through the tools since the fixture (a fault's own change is not counted)." }),
+        })
+        .meta({ description: "Stored fields to match (objects match the fields they list; lists match element by element) and `changes`." }),
+    )
+    .optional()
+    .meta({ description: "Per order, as stored in DynamoDB afterwards. Orders of the fixture not listed here must not change." }),
+  reply: z.enum(replyKinds).meta({ description: "What the reply of the last turn does." }),
+});
+
+export const caseSchema = z
+  .strictObject({
+    id: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, "case ids are letters, digits, '.', '_' and '-' (at most 100), like 003-ships-before-commit")
+      .meta({ description: "Unique across the case set." }),
+    source: z.string().min(1).meta({ description: "Where the case comes from: a seed, or the behaviour it varies." }),
+    notes: z.string().optional().meta({ description: "Free text for people; the harness ignores it." }),
+    customer: z.string().regex(/^C-\d{1,12}$/, "customer ids are C- followed by digits, like C-1001").optional(),
+    support: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, "staff ids are letters, digits, '.', '_' or '-', like S-7").optional(),
+    fixture: z
+      .strictObject({ sellers: list.optional(), policies: list.optional(), customers: list.optional(), stock: list.optional(), pickupSlots: list.optional(), orders: list.optional() })
+      .meta({ description: "SPEC §6, loaded into fresh tables for the case. {{today}}, {{today-4}}, {{today+2}} become UTC dates." }),
+    conversation: z.array(z.string().min(1)).min(1).meta({ description: "The customer's messages, one per turn." }),
+    script: z.array(scriptStepSchema).optional().meta({ description: "What a scripted model proposes, in order, across the turns; a say ends a turn. Real-model runs ignore it." }),
+    faults: z.array(faultSchema).optional(),
+    expect: expectSchema,
+  })
+  .superRefine((c, ctx) => {
+    if ((c.customer === undefined) === (c.support === undefined)) {
+      ctx.addIssue({ code: "custom", path: [], message: 'a case names exactly one caller: "customer": "C-…" or "support": "S-…"' });
+    }
+  });
+
+export type EvalCase = z.output<typeof caseSchema>;
+export type CaseExpect = EvalCase["expect"];
+export type ScriptStep = z.output<typeof scriptStepSchema>;
+
+/** The case format as JSON Schema (draft 2020-12), for `eval/case-schema.json`. */
+export function caseJsonSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(caseSchema, { target: "draft-2020-12", io: "input" }) as Record<string, unknown>;
+  return {
+    $schema: schema.$schema,
+    $id: "https://order-tools.example/eval/case-schema.json",
+    title: "order-tools evaluation case (SPEC §8.3)",
+    ...Object.fromEntries(Object.entries(schema).filter(([key]) => key !== "$schema")),
+    // What the refinement says, in JSON Schema's words: exactly one caller.
+    oneOf: [{ required: ["customer"] }, { required: ["support"] }],
+  };
+}

@@ -1,0 +1,93 @@
+import { randomUUID } from "node:crypto";
+import type { Controller, ControllerOptions, Conversation, TurnResult } from "#controller/controller";
+import { type Fault, type Fetch, faultyFetch } from "#controller/http/faults";
+
+/**
+ * Deliberately broken controllers, built around the real one without touching it, to prove that each
+ * assertion can fail and names the right boundary. Each is the smallest change that reproduces one bug of
+ * seed 003's "Find the boundary that failed".
+ */
+export interface Defect {
+  name: DefectName;
+  /** What is broken, for the report. */
+  description: string;
+  /** The boundary a case that meets the defect must fail at. */
+  expectedBoundaries: readonly ("authorization" | "execution" | "state" | "reply")[];
+  /** Changes the controller's options before it is made. */
+  controllerOptions?(options: ControllerOptions): ControllerOptions;
+  /** The conversation the next turn runs on (default: the same one). */
+  beforeTurn?(controller: Controller, conversation: Conversation, turn: number): Conversation;
+  /** What the customer is shown instead of the turn's reply. */
+  afterTurn?(result: TurnResult): TurnResult;
+}
+
+export type DefectName = "gate-disabled" | "new-operation-id-on-retry" | "ambiguity-guard-skipped";
+
+/**
+ * The response gate switched off: the customer sees the model's own text, whatever the recorded outcome. With
+ * a script that says "cancelled" after a rejection, the reply claims a success the service never recorded.
+ */
+export const gateDisabled: Defect = {
+  name: "gate-disabled",
+  description: "the response gate passes the model's text through unchecked",
+  expectedBoundaries: ["reply"],
+  afterTurn(result) {
+    const said = [...result.trace.events].reverse().find((e) => e.type === "model_reply");
+    return said && said.type === "model_reply" && said.text.trim() !== "" ? { ...result, reply: said.text } : result;
+  },
+};
+
+/**
+ * A transport that retries a change whose response did not arrive, under a new operationId. The case's HTTP
+ * faults are applied beneath it (where the network is), so it sees the lost response and resends: the
+ * service takes the resend as a new operation, and a change can land twice.
+ */
+export const newOperationIdOnRetry: Defect = {
+  name: "new-operation-id-on-retry",
+  description: "a change whose response is lost is retried under a new operationId",
+  expectedBoundaries: ["execution", "state"],
+  controllerOptions(options) {
+    const faults = options.faults ?? [];
+    const httpFaults = faults.filter((f: Fault) => f.kind !== "set_before_dispatch");
+    const base: Fetch = options.service.fetch ?? globalThis.fetch;
+    return {
+      ...options,
+      faults: faults.filter((f: Fault) => f.kind === "set_before_dispatch"),
+      service: { ...options.service, fetch: retryingWithNewOperationId(faultyFetch(base, httpFaults)) },
+    };
+  },
+};
+
+export function retryingWithNewOperationId(base: Fetch): Fetch {
+  return async (input, init) => {
+    try {
+      return await base(input, init);
+    } catch (error) {
+      const body = typeof init?.body === "string" ? (JSON.parse(init.body) as Record<string, unknown>) : undefined;
+      const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+      if (!body || typeof body.operationId !== "string" || url.endsWith("/get_operation_status")) throw error;
+      return base(input, { ...init, body: JSON.stringify({ ...body, operationId: `op-retry-${randomUUID()}` }) });
+    }
+  };
+}
+
+/**
+ * The ambiguity guard skipped: the guard only ever sees the order a change names, because the orders in play
+ * are forgotten before each turn. With two orders in play and "cancel it", the change is sent anyway.
+ */
+export const ambiguityGuardSkipped: Defect = {
+  name: "ambiguity-guard-skipped",
+  description: "changes are sent without asking which order when several are in play",
+  expectedBoundaries: ["authorization"],
+  beforeTurn(controller, conversation, turn) {
+    if (turn === 1) return conversation;
+    const state = conversation.state();
+    return controller.conversation(conversation.id, { ...state, orders: [] });
+  },
+};
+
+export const defects: Record<DefectName, Defect> = {
+  "gate-disabled": gateDisabled,
+  "new-operation-id-on-retry": newOperationIdOnRetry,
+  "ambiguity-guard-skipped": ambiguityGuardSkipped,
+};

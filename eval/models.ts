@@ -1,0 +1,131 @@
+import { readFile, writeFile } from "node:fs/promises";
+import type { Fetch } from "#controller/http/faults";
+import { anthropicModel } from "#controller/model/anthropic";
+import { openaiModel } from "#controller/model/openai";
+import { recordedModel, recordingFetch } from "#controller/model/recorded";
+import { scriptedModel } from "#controller/model/scripted";
+import type { ModelAdapter } from "#controller/model/types";
+import type { LoadedCase } from "./load-cases.ts";
+
+/**
+ * The model a run uses (`--model`): scripted (each case's own script), recorded:<file> (saved provider
+ * responses, replayed through the real SDKs), anthropic:<model> or openai:<model> (live).
+ */
+export type ModelSpec =
+  | { kind: "scripted" }
+  | { kind: "recorded"; file: string }
+  | { kind: "anthropic"; model: string }
+  | { kind: "openai"; model: string };
+
+export class ModelSpecError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ModelSpecError";
+  }
+}
+
+export function parseModelSpec(spec: string): ModelSpec {
+  if (spec === "scripted") return { kind: "scripted" };
+  const colon = spec.indexOf(":");
+  const kind = colon < 0 ? spec : spec.slice(0, colon);
+  const rest = colon < 0 ? "" : spec.slice(colon + 1);
+  if ((kind === "recorded" || kind === "anthropic" || kind === "openai") && rest === "") {
+    throw new ModelSpecError(`--model ${kind} needs ${kind === "recorded" ? "a file: recorded:<file.json>" : `a model: ${kind}:<model id>`}.`);
+  }
+  if (kind === "recorded") return { kind, file: rest };
+  if (kind === "anthropic" || kind === "openai") return { kind, model: rest };
+  throw new ModelSpecError(`--model is scripted, recorded:<file>, anthropic:<model> or openai:<model>, not ${JSON.stringify(spec)}.`);
+}
+
+export const isModelRun = (spec: ModelSpec) => spec.kind !== "scripted";
+
+/** The environment variable a live model needs and lacks, if any (SPEC §8.4: say which, exit 2). */
+export function missingCredential(spec: ModelSpec, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (spec.kind === "anthropic" && !env.ANTHROPIC_API_KEY) return "--model anthropic:… needs ANTHROPIC_API_KEY, which is not set.";
+  if (spec.kind === "openai" && !env.OPENAI_API_KEY && !env.OPENAI_BASE_URL) {
+    return "--model openai:… needs OPENAI_API_KEY (or OPENAI_BASE_URL, for a compatible server such as a local Ollama), and neither is set.";
+  }
+  return undefined;
+}
+
+/**
+ * A recording of a whole run, for `recorded:<file>`: each case's model responses in the provider's own wire
+ * format, for every trial alike (a list of responses) or per trial (a list of such lists).
+ */
+export interface RunRecording {
+  provider: "anthropic" | "openai";
+  model: string;
+  cases: Record<string, unknown[]>;
+}
+
+export async function readRunRecording(file: string): Promise<RunRecording> {
+  let json: unknown;
+  try {
+    json = JSON.parse(await readFile(file, "utf8"));
+  } catch (error) {
+    throw new ModelSpecError(`Cannot read the recording ${file}: ${(error as Error).message}`);
+  }
+  const r = json as Partial<RunRecording>;
+  if ((r.provider !== "anthropic" && r.provider !== "openai") || typeof r.model !== "string" || r.cases === null || typeof r.cases !== "object") {
+    throw new ModelSpecError(`${file} is not a run recording: it must be {"provider": "anthropic"|"openai", "model": "…", "cases": {"<case id>": [<response>, …] or [[<trial 1 responses>], …]}}.`);
+  }
+  return r as RunRecording;
+}
+
+/** Makes each case trial's model; a live run can keep what the provider answered, to replay later. */
+export interface ModelSource {
+  /** For the report and the baseline, e.g. "scripted", "anthropic:claude-…". */
+  name: string;
+  make(loaded: LoadedCase, trial: number): ModelAdapter & { used?: number };
+  /** Writes the responses of a live run as a recording (`--record`). */
+  saveRecording?(file: string): Promise<void>;
+}
+
+export async function modelSource(spec: ModelSpec, options: { record?: boolean } = {}): Promise<ModelSource> {
+  switch (spec.kind) {
+    case "scripted":
+      return {
+        name: "scripted",
+        make: (loaded) => {
+          if (!loaded.case.script) throw new Error(`case ${loaded.case.id} has no script, so it cannot run with the scripted model`);
+          return scriptedModel(loaded.case.script);
+        },
+      };
+    case "recorded": {
+      const recording = await readRunRecording(spec.file);
+      return {
+        name: `${recording.provider}:${recording.model}`,
+        make: (loaded, trial) => {
+          const saved = recording.cases[loaded.case.id];
+          if (!saved) throw new Error(`the recording ${spec.file} has no responses for case ${loaded.case.id}`);
+          const perTrial = Array.isArray(saved[0]);
+          const responses = perTrial ? (saved[trial - 1] as unknown[] | undefined) : saved;
+          if (!responses) throw new Error(`the recording ${spec.file} has ${saved.length} trial(s) of case ${loaded.case.id}, not ${trial}`);
+          return recordedModel({ provider: recording.provider, model: recording.model, responses });
+        },
+      };
+    }
+    case "anthropic":
+    case "openai": {
+      const saved: Record<string, unknown[][]> = {};
+      const sink = (loaded: LoadedCase, trial: number): Fetch | undefined => {
+        if (!options.record) return undefined;
+        const trials = (saved[loaded.case.id] ??= []);
+        const responses: unknown[] = [];
+        trials[trial - 1] = responses;
+        return recordingFetch(globalThis.fetch, responses);
+      };
+      return {
+        name: `${spec.kind}:${spec.model}`,
+        make: (loaded, trial) => {
+          const fetch = sink(loaded, trial);
+          return spec.kind === "anthropic" ? anthropicModel({ model: spec.model, ...(fetch ? { fetch } : {}) }) : openaiModel({ model: spec.model, ...(fetch ? { fetch } : {}) });
+        },
+        async saveRecording(file) {
+          const recording: RunRecording = { provider: spec.kind, model: spec.model, cases: saved };
+          await writeFile(file, `${JSON.stringify(recording, null, 2)}\n`);
+        },
+      };
+    }
+  }
+}

@@ -1,0 +1,212 @@
+import { type ControllerOptions, createController, type ReconcileOptions, type TurnResult } from "#controller/controller";
+import { MemoryIntentStore } from "#controller/intents/memory";
+import { traceCollector, type TurnTrace } from "#controller/trace";
+import { dynamoOrderWriter } from "#scripts/demo/order-writer";
+import { changeToolNames } from "./case-schema.ts";
+import type { Defect } from "./defects.ts";
+import { type Evidence, requestOperationId, requestOrderId, type TargetOperation, type Verdict } from "./evidence.ts";
+import { judgeAuthorization } from "./judges/authorization.ts";
+import { judgeExecution } from "./judges/execution.ts";
+import { judgeReply } from "./judges/reply.ts";
+import { judgeState } from "./judges/state.ts";
+import type { LoadedCase } from "./load-cases.ts";
+import type { ModelSource } from "./models.ts";
+import type { CaseStack, EvalService, Principal } from "./service.ts";
+
+/** One trial of one case: the four verdicts and what they were judged on. */
+export interface TrialResult {
+  caseId: string;
+  trial: number;
+  pass: boolean;
+  verdicts: Verdict[];
+  /** The conversation could not be run to its end (the verdicts still judge what happened). */
+  error?: string;
+  warnings: string[];
+  /** Tools the model proposed, in order. */
+  toolsCalled: string[];
+  expectedTools: ExpectedTools;
+  /** Required tools called and no change tool the case did not expect. */
+  toolSelection: boolean;
+  reply: string;
+  traces: TurnTrace[];
+  durationMs: number;
+}
+
+/**
+ * Which tools a case expects (for tool-selection accuracy): its outcome's change tool is required when a
+ * change is to be attempted; the change tools it allows are that one and those its script proposes (a
+ * clarification case's script proposes the change the guard stops). `reference` is the script's path.
+ */
+export interface ExpectedTools {
+  required: string[];
+  allowedChanges: string[];
+  reference: string[];
+}
+
+export function expectedTools(loaded: LoadedCase): ExpectedTools {
+  const { outcome } = loaded.case.expect;
+  const changes = new Set<string>(changeToolNames);
+  const reference = (loaded.case.script ?? []).flatMap((s) => ("call" in s ? [s.call] : []));
+  const attempted = outcome.status === "completed" || outcome.status === "rejected" || outcome.status === "unknown";
+  const required = attempted && outcome.tool && !(outcome.status === "rejected" && outcome.code === "INVALID_INPUT") ? [outcome.tool] : [];
+  const allowedChanges = [...new Set([...reference.filter((t) => changes.has(t)), ...(outcome.tool ? [outcome.tool] : [])])];
+  return { required, allowedChanges, reference };
+}
+
+export function toolSelectionOk(expected: ExpectedTools, called: readonly string[]): boolean {
+  const changes = new Set<string>(changeToolNames);
+  return expected.required.every((t) => called.includes(t)) && called.filter((t) => changes.has(t)).every((t) => expected.allowedChanges.includes(t));
+}
+
+export interface RunCaseOptions {
+  model: ModelSource;
+  defect?: Defect;
+  /** Reconciliation backoff: the local stack answers in milliseconds, so the waits are short by default. */
+  reconcile?: Partial<ReconcileOptions>;
+  /** Seconds per turn (the controller's loop bound). */
+  maxSeconds?: number;
+}
+
+export const harnessReconcile: Partial<ReconcileOptions> = { baseDelayMs: 5, maxDelayMs: 40 };
+
+function principalOf(loaded: LoadedCase): Principal {
+  return loaded.case.customer !== undefined ? { customer: loaded.case.customer } : { support: loaded.case.support as string };
+}
+
+/**
+ * Runs one trial: fresh tables with the case's fixture and a local stack on them; the controller driven
+ * through the conversation with the chosen model and the case's faults; then the evidence is gathered and
+ * judged by the four judges, each on its own.
+ */
+export async function runCase(service: EvalService, loaded: LoadedCase, trial: number, options: RunCaseOptions): Promise<TrialResult> {
+  const started = performance.now();
+  const c = loaded.case;
+  const stack = await service.openCase(loaded.fixture, principalOf(loaded));
+  try {
+    const faultBumps: Record<string, number> = {};
+    const writer = dynamoOrderWriter(stack.deps);
+    const intents = new MemoryIntentStore();
+    const { sink, traces } = traceCollector();
+    const warnings: string[] = [];
+    let runError: string | undefined;
+    const turns: TurnResult[] = [];
+
+    let model: ReturnType<ModelSource["make"]> | undefined;
+    try {
+      model = options.model.make(loaded, trial);
+    } catch (error) {
+      runError = (error as Error).message;
+    }
+    if (model) {
+      let controllerOptions: ControllerOptions = {
+        service: { baseUrl: stack.url, token: stack.token },
+        model,
+        intents,
+        faults: c.faults ?? [],
+        orderWriter: async (orderId, set) => {
+          await writer(orderId, set);
+          faultBumps[orderId] = (faultBumps[orderId] ?? 0) + 1;
+        },
+        reconcile: { ...harnessReconcile, ...options.reconcile },
+        ...(options.maxSeconds ? { limits: { maxSeconds: options.maxSeconds } } : {}),
+        trace: sink,
+      };
+      if (options.defect?.controllerOptions) controllerOptions = options.defect.controllerOptions(controllerOptions);
+      try {
+        const controller = createController(controllerOptions);
+        let conversation = controller.conversation(`eval-${c.id}-t${trial}`);
+        for (const [i, message] of c.conversation.entries()) {
+          if (options.defect?.beforeTurn) conversation = options.defect.beforeTurn(controller, conversation, i + 1);
+          let result = await conversation.turn(message);
+          if (options.defect?.afterTurn) result = options.defect.afterTurn(result);
+          turns.push(result);
+        }
+      } catch (error) {
+        runError = `the conversation stopped at turn ${turns.length + 1}: ${(error as Error).message}`;
+      }
+      const script = c.script;
+      if (options.model.name === "scripted" && script && model.used !== undefined && model.used < script.length) {
+        warnings.push(`the script has ${script.length - model.used} step(s) the conversation never reached`);
+      }
+      for (const trace of traces) if (trace.flags.includes("model_error")) {
+        const error = trace.events.find((e) => e.type === "model_error");
+        if (error && error.type === "model_error") warnings.push(`turn ${trace.turn}: the model failed: ${error.message}`);
+      }
+    }
+
+    const evidence = await gatherEvidence(loaded, stack, {
+      faultBumps,
+      traces,
+      intents: await intents.forConversation(`eval-${c.id}-t${trial}`),
+      reply: turns.at(-1)?.reply ?? "",
+      ...(runError ? { runError } : {}),
+    });
+    const verdicts = [judgeAuthorization(evidence), judgeExecution(evidence), judgeState(evidence), judgeReply(evidence)];
+    const toolsCalled = traces.flatMap((t) => t.events.flatMap((e) => (e.type === "model_proposal" ? [e.tool] : [])));
+    const expected = expectedTools(loaded);
+    return {
+      caseId: c.id,
+      trial,
+      pass: runError === undefined && verdicts.every((v) => v.pass),
+      verdicts,
+      ...(runError ? { error: runError } : {}),
+      warnings,
+      toolsCalled,
+      expectedTools: expected,
+      toolSelection: toolSelectionOk(expected, toolsCalled),
+      reply: evidence.reply,
+      traces,
+      durationMs: Math.round(performance.now() - started),
+    };
+  } finally {
+    await stack.close();
+  }
+}
+
+async function gatherEvidence(
+  loaded: LoadedCase,
+  stack: CaseStack,
+  fromRun: Pick<Evidence, "faultBumps" | "traces" | "intents" | "reply" | "runError">,
+): Promise<Evidence> {
+  const c = loaded.case;
+  const orderIds = new Set([...loaded.fixture.orders.map((o) => o.id), ...Object.keys(c.expect.state ?? {})]);
+  const stored: Evidence["stored"] = {};
+  await Promise.all([...orderIds].map(async (id) => (stored[id] = await stack.storedOrder(id))));
+  const evidence: Evidence = {
+    case: c,
+    fixture: loaded.fixture,
+    caller: c.customer !== undefined ? { kind: "customer", customerId: c.customer } : { kind: "support", staffId: c.support as string },
+    tap: [...stack.tap],
+    stored,
+    operationRecords: await stack.operationRecords(),
+    ...fromRun,
+  };
+  const target = await targetOperation(evidence, stack);
+  return target ? { ...evidence, target } : evidence;
+}
+
+/**
+ * The operation the case's outcome is about: the last change of the expected tool (any change tool when the
+ * case names none) that reached the service, or failing that, the controller's last intent for one that
+ * never did. Its outcome is then asked of the service with get_operation_status, as the harness's own caller.
+ */
+async function targetOperation(evidence: Evidence, stack: CaseStack): Promise<TargetOperation | undefined> {
+  const want = evidence.case.expect.outcome.tool;
+  const matches = (tool: string) => (want === undefined ? (changeToolNames as readonly string[]).includes(tool) : tool === want);
+  const received = [...evidence.tap].reverse().find((r) => r.kind === "change" && matches(r.tool) && requestOperationId(r) !== undefined);
+  let found: Omit<TargetOperation, "status"> | undefined;
+  if (received) {
+    found = { operationId: requestOperationId(received) as string, tool: received.tool, orderId: requestOrderId(received), seenBy: "service" };
+  } else {
+    const intent = [...evidence.intents].reverse().find((i) => matches(i.tool) && i.sends > 0);
+    if (intent) found = { operationId: intent.operationId, tool: intent.tool, orderId: intent.orderId, seenBy: "controller" };
+  }
+  if (!found) return undefined;
+  const response = await fetch(`${stack.url}/v1/tools/get_operation_status`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${stack.token}`, "content-type": "application/json" },
+    body: JSON.stringify({ operationId: found.operationId }),
+  });
+  const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+  return { ...found, status: { httpStatus: response.status, body } };
+}

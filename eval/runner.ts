@@ -1,0 +1,250 @@
+import { createHash } from "node:crypto";
+import { writeFile } from "node:fs/promises";
+import type { Defect } from "./defects.ts";
+import { boundaries } from "./evidence.ts";
+import { type CaseError, type LoadedCase, loadCases } from "./load-cases.ts";
+import { describeMetrics, type Drop, dropsBelow, metricsOf, tolerancePoints } from "./metrics.ts";
+import { isModelRun, type ModelSpec, modelSource } from "./models.ts";
+import { runCase, type TrialResult } from "./run-case.ts";
+import { startEvalService } from "./service.ts";
+import { type Baseline, baselinePath, baselineStatus, type Metrics, publishedToolsHash, readBaseline } from "./tool-hash.ts";
+
+/** SPEC §8.4: `npm run eval`. Everything but the argument parsing, so tests can run it in process. */
+export interface EvalOptions {
+  casesDir: string;
+  model: ModelSpec;
+  trials: number;
+  /** Write the JSON report here. */
+  report?: string;
+  /** Write eval/baseline.json from this (model) run. */
+  writeBaseline?: boolean;
+  /** Write the baseline even over a drop: "<name>: <reason>", kept in the file. */
+  acceptDrop?: string;
+  baselineFile?: string;
+  /** Save a live model's responses as a recording that `--model recorded:<file>` replays. */
+  record?: string;
+  /** Case trials run side by side. */
+  concurrency?: number;
+  /** Use this DynamoDB Local instead of starting one. */
+  dynamodbEndpoint?: string;
+  /** Only these case ids. */
+  only?: readonly string[];
+  defect?: Defect;
+  out?: (line: string) => void;
+  now?: Date;
+}
+
+export interface EvalResult {
+  exitCode: number;
+  passed: number;
+  total: number;
+  results: Map<string, TrialResult[]>;
+  caseErrors: CaseError[];
+  metrics?: Metrics;
+  drops?: Drop[];
+  durationMs: number;
+  /** The lines printed, in order; the last is `eval: P/T cases pass`. */
+  lines: string[];
+}
+
+export async function runEval(options: EvalOptions): Promise<EvalResult> {
+  const started = performance.now();
+  const lines: string[] = [];
+  const print = (line: string) => {
+    lines.push(line);
+    options.out?.(line);
+  };
+  const modelRun = isModelRun(options.model);
+  const baselineFile = options.baselineFile ?? baselinePath;
+  if (options.writeBaseline && !modelRun) {
+    throw new Error("--baseline needs a model run (--model anthropic:…, openai:… or recorded:…): a scripted run passes by construction and measures no model.");
+  }
+
+  const loaded = await loadCases(options.casesDir, options.now);
+  let cases: LoadedCase[] = loaded.cases;
+  if (options.only?.length) {
+    const unknown = options.only.filter((id) => !cases.some((c) => c.case.id === id));
+    if (unknown.length) throw new Error(`No case with id ${unknown.join(", ")} in ${options.casesDir}.`);
+    cases = cases.filter((c) => options.only?.includes(c.case.id));
+  }
+  const source = await modelSource(options.model, { record: options.record !== undefined });
+  const service = await startEvalService(options.dynamodbEndpoint ? { dynamodbEndpoint: options.dynamodbEndpoint } : {});
+
+  const results = new Map<string, TrialResult[]>(cases.map((c) => [c.case.id, []]));
+  try {
+    for (const error of loaded.errors) print(`${error.file} ERROR ${error.message.slice(error.file.length + 2)}`);
+    const tasks = cases.flatMap((c) => Array.from({ length: options.trials }, (_, i) => ({ c, trial: i + 1 })));
+    // Lines come out in case order however the trials finish.
+    let nextLine = 0;
+    const flush = () => {
+      while (nextLine < cases.length) {
+        const c = cases[nextLine] as LoadedCase;
+        const trials = results.get(c.case.id) ?? [];
+        if (trials.length < options.trials) return;
+        print(caseLine(c.case.id, trials.sort((a, b) => a.trial - b.trial), options.trials));
+        nextLine += 1;
+      }
+    };
+    let next = 0;
+    const worker = async () => {
+      while (next < tasks.length) {
+        const task = tasks[next++] as (typeof tasks)[number];
+        const result = await runCase(service, task.c, task.trial, { model: source, ...(options.defect ? { defect: options.defect } : {}) }).catch(
+          (error: unknown): TrialResult => ({
+            caseId: task.c.case.id,
+            trial: task.trial,
+            pass: false,
+            verdicts: [],
+            error: `the harness failed: ${(error as Error).stack ?? String(error)}`,
+            warnings: [],
+            toolsCalled: [],
+            expectedTools: { required: [], allowedChanges: [], reference: [] },
+            toolSelection: false,
+            reply: "",
+            traces: [],
+            durationMs: 0,
+          }),
+        );
+        results.get(task.c.case.id)?.push(result);
+        flush();
+      }
+    };
+    const concurrency = Math.max(1, Math.min(options.concurrency ?? 4, tasks.length || 1));
+    await Promise.all(Array.from({ length: concurrency }, worker));
+  } finally {
+    await service.close();
+  }
+
+  const passed = [...results.values()].filter((ts) => ts.length > 0 && ts.every((t) => t.pass)).length;
+  const total = cases.length + loaded.errors.length;
+  let exitCode = passed === total ? 0 : 1;
+  let metrics: Metrics | undefined;
+  let drops: Drop[] | undefined;
+  const status = safeStatus(baselineFile);
+
+  if (modelRun) {
+    metrics = metricsOf(results);
+    print(`eval: ${source.name}, k=${options.trials}: ${describeMetrics(metrics, options.trials)}`);
+    const baseline = readBaseline(baselineFile);
+    exitCode = 0;
+    if (baseline) {
+      if (baseline.model !== source.name) print(`eval: note: the baseline measured ${baseline.model}, this run ${source.name}; the comparison is across models`);
+      if (baseline.cases?.ids && baseline.cases.ids !== hashIds(cases)) print(`eval: note: the baseline measured another set of cases (${baseline.cases.count}); this run has ${cases.length}`);
+      if (baseline.k !== options.trials) print(`eval: note: the baseline has k=${baseline.k}, this run k=${options.trials}; pass^k is not comparable across k`);
+      drops = dropsBelow(baseline, metrics);
+      for (const d of drops) print(`eval: ${d.metric} fell ${d.points} points below the baseline (${d.baseline}% → ${d.now}%); more than ${tolerancePoints} blocks the change`);
+      if (drops.length === 0) print(`eval: no metric fell more than ${tolerancePoints} points below the baseline (${describeMetrics(baseline.metrics, baseline.k)})`);
+      else exitCode = 1;
+    } else {
+      print(`eval: no baseline at ${baselineFile} to compare with; --baseline writes one from this run`);
+    }
+    if (loaded.errors.length > 0) exitCode = 1;
+    if (options.writeBaseline) {
+      if (exitCode !== 0 && !options.acceptDrop) {
+        print("eval: baseline NOT written: a metric dropped (or a case is invalid); fix it, or accept the drop with --accept-drop \"<name>: <reason>\"");
+      } else {
+        const next: Baseline = {
+          model: source.name,
+          k: options.trials,
+          metrics,
+          toolsHash: publishedToolsHash(),
+          cases: { count: cases.length, ids: hashIds(cases) },
+          recordedAt: (options.now ?? new Date()).toISOString(),
+          ...(options.acceptDrop && baseline && exitCode !== 0 ? { acceptedDrop: { reason: options.acceptDrop, previous: baseline.metrics, previousModel: baseline.model } } : {}),
+        };
+        await writeFile(baselineFile, `${JSON.stringify(next, null, 2)}\n`);
+        print(`eval: baseline written to ${baselineFile}${next.acceptedDrop ? ` (drop accepted: ${options.acceptDrop})` : ""}`);
+        exitCode = loaded.errors.length > 0 ? 1 : 0;
+      }
+    }
+    if (options.record && source.saveRecording) {
+      await source.saveRecording(options.record);
+      print(`eval: model responses saved to ${options.record} (replay with --model recorded:${options.record})`);
+    }
+  } else if (status.state !== "current") {
+    // No model here: say the baseline is stale, and do not fail for it (CI and npm test have no model key).
+    print(`eval: note: ${status.message}`);
+  }
+
+  const durationMs = Math.round(performance.now() - started);
+  if (options.report) {
+    await writeFile(options.report, `${JSON.stringify(reportOf(options, source.name, results, cases, loaded.errors, metrics, drops, status, durationMs), null, 2)}\n`);
+  }
+  print(`eval: ${passed}/${total} cases pass`);
+  return { exitCode, passed, total, results, caseErrors: loaded.errors, ...(metrics ? { metrics } : {}), ...(drops ? { drops } : {}), durationMs, lines };
+}
+
+function safeStatus(file: string): ReturnType<typeof baselineStatus> {
+  try {
+    return baselineStatus(file);
+  } catch (error) {
+    return { state: "missing", hash: publishedToolsHash(), message: (error as Error).message };
+  }
+}
+
+/** Which cases a baseline measured, as a hash of their sorted ids: a later run on other cases is told so. */
+export function hashIds(cases: readonly LoadedCase[]): string {
+  const ids = cases.map((c) => c.case.id).sort();
+  return `sha256:${createHash("sha256").update(ids.join("\n")).digest("hex")}`;
+}
+
+/** `<id> PASS`, or `<id> FAIL <boundary>: <why>` for each failed assertion (per trial when k > 1). */
+export function caseLine(id: string, trials: readonly TrialResult[], k: number): string {
+  if (trials.every((t) => t.pass)) return `${id} PASS${trials.some((t) => t.warnings.length) ? ` (warning: ${trials.flatMap((t) => t.warnings).join("; ")})` : ""}`;
+  const failures = trials
+    .filter((t) => !t.pass)
+    .map((t) => {
+      const failed = boundaries.flatMap((b) => t.verdicts.filter((v) => v.boundary === b && !v.pass)).map((v) => `${v.boundary}: ${v.why}`);
+      if (t.error) failed.push(`error: ${t.error.split("\n")[0]}`);
+      return `${k > 1 ? `[trial ${t.trial}/${k}] ` : ""}${failed.join(" | ")}`;
+    });
+  return `${id} FAIL ${failures.join(" || ")}`;
+}
+
+function reportOf(
+  options: EvalOptions,
+  model: string,
+  results: Map<string, TrialResult[]>,
+  cases: readonly LoadedCase[],
+  caseErrors: readonly CaseError[],
+  metrics: Metrics | undefined,
+  drops: Drop[] | undefined,
+  status: ReturnType<typeof baselineStatus>,
+  durationMs: number,
+) {
+  return {
+    model,
+    k: options.trials,
+    casesDir: options.casesDir,
+    ...(options.defect ? { defect: options.defect.name } : {}),
+    durationMs,
+    toolsHash: status.hash,
+    baseline: { state: status.state, message: status.message },
+    ...(metrics ? { metrics } : {}),
+    ...(drops ? { drops } : {}),
+    summary: { passed: [...results.values()].filter((ts) => ts.length > 0 && ts.every((t) => t.pass)).length, total: cases.length + caseErrors.length },
+    caseErrors: caseErrors.map((e) => ({ file: e.file, message: e.message })),
+    cases: cases.map((c) => {
+      const trials = results.get(c.case.id) ?? [];
+      return {
+        id: c.case.id,
+        file: c.file,
+        source: c.case.source,
+        pass: trials.length > 0 && trials.every((t) => t.pass),
+        expectedTools: trials[0]?.expectedTools,
+        trials: trials.map((t) => ({
+          trial: t.trial,
+          pass: t.pass,
+          verdicts: Object.fromEntries(t.verdicts.map((v) => [v.boundary, { pass: v.pass, why: v.why }])),
+          ...(t.error ? { error: t.error } : {}),
+          warnings: t.warnings,
+          toolsCalled: t.toolsCalled,
+          toolSelection: t.toolSelection,
+          reply: t.reply,
+          durationMs: t.durationMs,
+          trace: t.traces,
+        })),
+      };
+    }),
+  };
+}

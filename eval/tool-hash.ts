@@ -1,0 +1,131 @@
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { toolCatalog } from "#catalog/json-schema";
+
+/**
+ * Seed 002's agreement, as code: a change to a tool's description or schema is a behaviour change, and ships
+ * only after the eval set has run against it with a model and no metric fell more than two points. The
+ * published tool definitions are hashed; `eval/baseline.json` keeps the hash they had when a model run last
+ * measured them. No other imports: the CDK app calls this at deploy time.
+ */
+
+export const baselinePath = join(dirname(fileURLToPath(import.meta.url)), "baseline.json");
+
+/** The command that measures the tools and writes a new baseline. */
+export const baselineCommand = "npm run eval -- --model anthropic:<model> --trials 3 --baseline";
+
+/** Keys sorted at every level, so the hash depends on content only. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** What the hash covers: each published tool's name, description and input and output JSON Schemas (GET /v1/tools). */
+export function publishedTools(): { name: string; description: string; inputSchema: unknown; outputSchema: unknown }[] {
+  return toolCatalog()
+    .tools.map(({ name, description, inputSchema, outputSchema }) => ({ name, description, inputSchema, outputSchema }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** sha256 of the published tool definitions, as `sha256:<hex>`. */
+export function publishedToolsHash(): string {
+  return `sha256:${createHash("sha256").update(canonical(publishedTools())).digest("hex")}`;
+}
+
+export interface Metrics {
+  /** % of case trials where the required tools were called and no change tool the case did not expect. */
+  toolSelection: number;
+  /** % of case trials whose operation outcome and stored state were right (execution and state passed). */
+  outcomeCorrectness: number;
+  /** % of cases that passed all four assertions in every one of the k trials (τ-bench's pass^k). */
+  passK: number;
+}
+
+export const metricNames: readonly (keyof Metrics)[] = ["toolSelection", "outcomeCorrectness", "passK"];
+
+export interface Baseline {
+  /** The model spec the run used, e.g. anthropic:claude-…. */
+  model: string;
+  k: number;
+  metrics: Metrics;
+  /** publishedToolsHash() when the run was made. */
+  toolsHash: string;
+  cases: { count: number; ids: string };
+  recordedAt: string;
+  /** Set when a baseline was written over a drop on purpose (`--accept-drop`). */
+  acceptedDrop?: { reason: string; previous: Metrics; previousModel: string };
+}
+
+export function readBaseline(path = baselinePath): Baseline | undefined {
+  if (!existsSync(path)) return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw new Error(`${path} is not valid JSON (${(error as Error).message}); restore it from git, or write a new one with ${baselineCommand}.`);
+  }
+  const b = json as Partial<Baseline>;
+  if (typeof b.model !== "string" || typeof b.k !== "number" || typeof b.toolsHash !== "string" || typeof b.metrics !== "object" || b.metrics === null) {
+    throw new Error(`${path} is not a baseline (it needs model, k, metrics and toolsHash); write a new one with ${baselineCommand}.`);
+  }
+  return b as Baseline;
+}
+
+export type BaselineStatus =
+  | { state: "current"; hash: string; baseline: Baseline; message: string }
+  | { state: "stale"; hash: string; baseline: Baseline; message: string }
+  | { state: "missing"; hash: string; message: string };
+
+/** Whether the published tools are the ones the baseline measured. */
+export function baselineStatus(path = baselinePath): BaselineStatus {
+  const hash = publishedToolsHash();
+  const baseline = readBaseline(path);
+  if (!baseline) {
+    return {
+      state: "missing",
+      hash,
+      message: `No eval baseline (${path}): the published tool definitions (${hash.slice(0, 19)}…) have never been measured with a model. Run ${baselineCommand} with a model key.`,
+    };
+  }
+  if (baseline.toolsHash === hash) {
+    return { state: "current", hash, baseline, message: `The eval baseline (${baseline.model}, k=${baseline.k}, ${baseline.recordedAt}) measured these tool definitions.` };
+  }
+  return {
+    state: "stale",
+    hash,
+    baseline,
+    message: `The eval baseline is stale: the published tool definitions changed since ${baseline.model} measured them on ${baseline.recordedAt} (${baseline.toolsHash.slice(0, 19)}… → ${hash.slice(0, 19)}…). A tool description or schema change is a behaviour change: run ${baselineCommand} with a model key before it ships.`,
+  };
+}
+
+export interface GateDecision {
+  ok: boolean;
+  status: BaselineStatus;
+  /** What to print: why it refuses, or what it let through and on whose word. */
+  message: string;
+}
+
+/**
+ * The deploy gate: refuses unless the baseline measured the published tools. `override` is the documented
+ * way past it ("<who>: <why>"), owned by the service owners; it is printed, never silent.
+ */
+export function deployGate(options: { override?: string; path?: string } = {}): GateDecision {
+  const status = baselineStatus(options.path);
+  if (status.state === "current") return { ok: true, status, message: status.message };
+  const override = options.override?.trim();
+  if (override) {
+    if (!/^[^:]{2,}:\s*\S.{4,}$/.test(override)) {
+      return { ok: false, status, message: `${status.message}\nThe override must say who and why, as "<name>: <reason>", not ${JSON.stringify(override)}.` };
+    }
+    return { ok: true, status, message: `EVAL GATE OVERRIDDEN by ${override}. ${status.message}` };
+  }
+  return { ok: false, status, message: `Deploy refused. ${status.message}\nTo deploy anyway, the service owners pass -c evalGateOverride="<name>: <reason>".` };
+}
