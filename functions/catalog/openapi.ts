@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { type JsonSchema, jsonSchemaDialect, serviceInfo, toolCatalogSchema, toolJsonSchema } from "#catalog/json-schema";
-import { serviceFunctions } from "#catalog/service-functions";
+import { isDocumented, serviceFunctions } from "#catalog/service-functions";
 import { type ToolDefinition, type ToolName, type ToolRoute, tools as registry } from "#catalog/tools";
 import {
   type ErrorCode,
@@ -23,12 +23,14 @@ import {
   recordedRejectionCodes,
   VersionConflictError,
 } from "#core/errors";
+import { type Scope, scopes } from "#core/principal";
 
 /**
  * The OpenAPI 3.1 document of SPEC §2, built from the tool registry: every tool route with its input schema as
  * the request body and its output schema as the 200 body, the SPEC §3 errors it can answer with one shared
- * Error schema, and the bearer-JWT security scheme with each route's scope; then the operation-status GET, the
- * catalogue, this document and the MCP endpoint.
+ * Error schema, and an OAuth 2.0 security scheme that declares the scopes each route requires; then the
+ * operation-status GET, the catalogue, this document and the MCP endpoint. Redocly's and Spectral's OpenAPI
+ * rulesets accept it without a warning (test/unit/openapi-lint.test.ts).
  */
 
 /**
@@ -147,12 +149,21 @@ const operationNotFoundSchema: JsonSchema = {
   },
 };
 
-/** Deployed, API Gateway's JWT authorizer refuses a request before any function runs, with its own small body. */
+/**
+ * Deployed, API Gateway answers some requests before any function runs, with its own small body: its JWT
+ * authorizer's refusals (401, 403) and the stage's throttling (429).
+ */
 const gatewayRefusalSchema: JsonSchema = {
   type: "object",
-  description: "A refusal by the API gateway's token check, before the tool runs.",
+  description: "A refusal by the API gateway itself, before the tool runs: its token check or the stage's throttling.",
   required: ["message"],
-  properties: { message: { type: "string", description: "Unauthorized or Forbidden." } },
+  properties: { message: { type: "string", description: "Unauthorized, Forbidden or Too Many Requests." } },
+};
+
+/** API Gateway's stage throttling answers any route, public ones included, before a function runs. */
+const gatewayThrottled: JsonSchema = {
+  description: "The API's request rate limit was reached (API Gateway's stage throttling, before any function runs); retry after a short wait.",
+  content: { "application/json": { schema: ref("GatewayRefusal") } },
 };
 
 const jsonRpcRequestSchema: JsonSchema = {
@@ -190,7 +201,8 @@ const jsonRpcResponseSchema: JsonSchema = {
 
 function errorResponse(codes: readonly ErrorCode[], schemaName: "Error" | "OperationNotFound", headers?: JsonSchema): JsonSchema {
   const status = httpStatusOf(codes[0] as ErrorCode);
-  const byGateway = status === 401 || status === 403;
+  // 401 and 403 come from the authorizer too, and 429 from the stage's throttling, each with its own body.
+  const byGateway = status === 401 || status === 403 || status === 429;
   const body: JsonSchema = {
     allOf: [ref(schemaName), { type: "object", properties: { error: { type: "object", properties: { code: { enum: [...codes] } } } } }],
   };
@@ -237,7 +249,7 @@ function toolOperation(tool: ToolDefinition, route: ToolRoute, index: number, in
     tags: ["tools"],
     "x-order-tools-tool": tool.name,
     "x-order-tools-annotations": tool.annotations,
-    security: [{ bearer: [tool.scope] }],
+    security: [{ [securitySchemeName]: [tool.scope] }],
     ...(parameters.length ? { parameters } : {}),
     ...(route.method === "POST"
       ? { requestBody: { required: true, description: "The tool's arguments: a JSON object of at most 16 KiB.", content: { "application/json": { schema: ref(`${name}Input`) } } } }
@@ -249,10 +261,57 @@ function toolOperation(tool: ToolDefinition, route: ToolRoute, index: number, in
   };
 }
 
+/**
+ * Who issues the tokens that the API's JWT authorizer accepts, as the security scheme names it: an OAuth 2.0
+ * authorization server (the Cognito user pool's hosted domain: its authorization-code flow, and client
+ * credentials where the pool has a service client), or an existing provider's OpenID Connect discovery document.
+ */
+export type AuthorizationServer =
+  | { authorizationUrl: string; tokenUrl: string; clientCredentials?: boolean }
+  | { openIdConnectUrl: string };
+
 export interface OpenApiOptions {
   tools?: readonly ToolDefinition[];
   /** Where the API is served, e.g. https://abc123.execute-api.eu-west-1.amazonaws.com; omitted when unknown. */
   serverUrl?: string;
+  /** The deployment's token issuer (set by the CDK stack); without it the scheme says none is configured. */
+  authorization?: AuthorizationServer;
+}
+
+/** The one security scheme: a route's requirement lists the scopes its token needs. */
+export const securitySchemeName = "token";
+
+/** Every scope a route may require, as the identity provider's resource server defines it. */
+const scopeDescriptions: Record<Scope, string> = {
+  [scopes.read]: "Use the reading tools: search orders, read one, look up an operation's outcome.",
+  [scopes.write]: "Use the changing tools: cancel, delivery note, return, replacement.",
+  [scopes.support]: "Act on any customer's order as support staff (issued only to the staff identity pool).",
+};
+
+/**
+ * Where nothing says who issues tokens (the local stack, whose tokens come from `npm run token`), the flow names
+ * the reserved .invalid domain (RFC 2606) rather than a URL that would look real and lead nowhere.
+ */
+const unconfigured = "https://authorization-server.invalid";
+
+function securityScheme(server: AuthorizationServer | undefined): JsonSchema {
+  const who =
+    "A customer's token carries a customer_id claim; a support token the orders:support scope. Reading tools need orders:read, changing tools orders:write; each operation lists its scope, and the tools check it again in code. Send the access token as `Authorization: Bearer <token>`.";
+  if (server && "openIdConnectUrl" in server) {
+    return { type: "openIdConnect", openIdConnectUrl: server.openIdConnectUrl, description: `Access tokens (JWT) from the identity provider that the API's JWT authorizer trusts. ${who}` };
+  }
+  const scopeMap = { ...scopeDescriptions };
+  const urls = server ?? { authorizationUrl: `${unconfigured}/oauth2/authorize`, tokenUrl: `${unconfigured}/oauth2/token` };
+  return {
+    type: "oauth2",
+    description: server
+      ? `Access tokens (JWT) from the user pool that the API's JWT authorizer trusts. ${who}`
+      : `No authorization server is configured for this deployment (the CDK stack names its user pool's), so the flow's URLs are placeholders. With the local stack, get a token with \`npm run --silent token -- --customer C-1001\`. ${who}`,
+    flows: {
+      authorizationCode: { authorizationUrl: urls.authorizationUrl, tokenUrl: urls.tokenUrl, scopes: scopeMap },
+      ...(server?.clientCredentials ? { clientCredentials: { tokenUrl: urls.tokenUrl, scopes: scopeMap } } : {}),
+    },
+  };
 }
 
 /** The whole document. Pure: the same registry and server URL give the same document. */
@@ -284,7 +343,7 @@ export function openApiDocument(options: OpenApiOptions = {}): JsonSchema {
     description: "Every tool with its description, JSON Schemas (draft 2020-12) of its arguments and result, and its annotations. No token needed.",
     tags: ["catalogue"],
     security: [],
-    responses: { "200": { description: "The catalogue.", content: { "application/json": { schema: ref("ToolCatalog") } } } },
+    responses: { "200": { description: "The catalogue.", content: { "application/json": { schema: ref("ToolCatalog") } } }, "429": gatewayThrottled },
   };
   serviceOperations["openapi GET"] = {
     operationId: "get_openapi_document",
@@ -292,16 +351,17 @@ export function openApiDocument(options: OpenApiOptions = {}): JsonSchema {
     description: "The HTTP surface of order-tools, generated from the same tool registry as the catalogue and MCP. No token needed.",
     tags: ["catalogue"],
     security: [],
-    responses: { "200": { description: "The document.", content: { "application/json": { schema: { type: "object", description: "An OpenAPI 3.1 document." } } } } },
+    responses: { "200": { description: "The document.", content: { "application/json": { schema: { type: "object", description: "An OpenAPI 3.1 document." } } } }, "429": gatewayThrottled },
   };
   const mcpError = (description: string) => ({ description, content: { "application/json": { schema: ref("JsonRpcResponse") } } });
   serviceOperations["mcp POST"] = {
     operationId: "mcp",
     summary: "MCP endpoint (Streamable HTTP, stateless).",
     description:
-      "The Model Context Protocol over Streamable HTTP, without sessions: each POST carries one JSON-RPC message and is answered on its own with a JSON body. Supports initialize, ping, tools/list and tools/call, publishing the same tools as this document; tools/call runs the tool exactly as its route does, with the caller's token, and checks that tool's scope. A tool's refusal is a result with isError true whose text is the tool's error body.",
+      "The Model Context Protocol over Streamable HTTP, without sessions: each POST carries one JSON-RPC message and is answered on its own with a JSON body. Supports initialize, ping, tools/list and tools/call, publishing the same tools as this document; tools/call runs the tool exactly as its route does, with the caller's token, and checks that tool's scope. A tool's refusal is a result with isError true whose text is the tool's error body. The server sends nothing unasked, so a GET of this path, which would open a server-to-client stream, is answered 405 Method Not Allowed with `Allow: POST`, as Streamable HTTP asks of such a server.",
     tags: ["mcp"],
-    security: [{ bearer: [] }],
+    // Any valid token: each tools/call is checked against that tool's scope.
+    security: [{ [securitySchemeName]: [] }],
     parameters: [
       { name: "MCP-Protocol-Version", in: "header", required: false, description: "The protocol version agreed in initialize; without it 2025-03-26 is assumed.", schema: { type: "string", examples: ["2025-11-25"] } },
       { name: "Accept", in: "header", required: true, description: "application/json and text/event-stream, as MCP clients send.", schema: { type: "string" } },
@@ -322,18 +382,12 @@ export function openApiDocument(options: OpenApiOptions = {}): JsonSchema {
       "406": mcpError("The Accept header allows neither application/json nor text/event-stream."),
       "413": { description: "The body is over 16 KiB.", content: { "application/json": { schema: { anyOf: [ref("JsonRpcResponse"), ref("Error")] } } } },
       "415": mcpError("The body is not application/json."),
+      "429": gatewayThrottled,
     },
-  };
-  serviceOperations["mcp GET"] = {
-    operationId: "mcp_stream",
-    summary: "No server-to-client stream.",
-    description: "This MCP server is stateless and sends nothing unasked, so it offers no stream here.",
-    tags: ["mcp"],
-    security: [{ bearer: [] }],
-    responses: { "405": { description: "Method not allowed; use POST.", headers: { Allow: { schema: { type: "string", const: "POST" }, description: "POST." } } } },
   };
   for (const fn of serviceFunctions) {
     for (const route of fn.routes) {
+      if (!isDocumented(route)) continue;
       const operation = serviceOperations[`${fn.name} ${route.method}`];
       if (!operation) throw new Error(`The OpenAPI document does not describe ${route.method} ${route.path} (${fn.name})`);
       addPath(route.path, route.method, operation);
@@ -347,6 +401,10 @@ export function openApiDocument(options: OpenApiOptions = {}): JsonSchema {
       title: serviceInfo.name,
       version: serviceInfo.version,
       summary: "The safe action boundary between AI agents and an order system.",
+      // The package is private and names no licence: the API is not offered under an open one. A custom
+      // licence has no SPDX id of its own; SPDX's LicenseRef- form is how an expression names one.
+      license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
+      contact: { name: "order-tools maintainers" },
       description:
         "Domain-shaped tools over orders: find an order, read everything on it, and change it (cancel, delivery note, return, replacement) with the caller's identity from the token, access checked on every order, eligibility checked atomically with the write, optimistic concurrency on the order's version, and idempotent operations keyed by a caller-created operationId, with get_operation_status to reconcile a lost response. The same tools are published as a catalogue (GET /v1/tools) and over MCP (POST /v1/mcp).",
     },
@@ -359,15 +417,7 @@ export function openApiDocument(options: OpenApiOptions = {}): JsonSchema {
     paths,
     components: {
       schemas,
-      securitySchemes: {
-        bearer: {
-          type: "http",
-          scheme: "bearer",
-          bearerFormat: "JWT",
-          description:
-            "An access token from the identity provider. A customer's token carries a customer_id claim; a support token the orders:support scope. Reading tools need orders:read, changing tools orders:write; each operation lists its scope.",
-        },
-      },
+      securitySchemes: { [securitySchemeName]: securityScheme(options.authorization) },
       headers: {
         IdempotentReplayed: {
           description: "true when this is the recorded outcome of an earlier request with the same operationId, replayed; nothing changed this time.",

@@ -5,6 +5,17 @@ import type { ToolRoute } from "#catalog/tools";
  * OpenAPI document) or serve it over MCP. The CDK stack, the local gateway and the OpenAPI document take their
  * routes from here, as they take the tools' routes from the registry.
  */
+/**
+ * A route of a service function. `documented: false` leaves it out of the OpenAPI document: GET /v1/mcp only
+ * ever answers 405 (see the MCP entry), and an operation with no success to describe is not one an OpenAPI
+ * client can call; the POST operation's description says what a GET gets.
+ */
+export interface ServiceRoute extends ToolRoute {
+  documented?: false;
+}
+
+export const isDocumented = (route: ServiceRoute): boolean => route.documented !== false;
+
 export interface ServiceFunction {
   name: "catalog" | "openapi" | "mcp";
   /** The function's description in AWS. */
@@ -16,7 +27,7 @@ export interface ServiceFunction {
    * rather than invoking their functions.
    */
   localEntry?: string;
-  routes: readonly ToolRoute[];
+  routes: readonly ServiceRoute[];
   /** public: no token, since they only describe the API. token: a verified token; each tool's scope is checked in code. */
   access: "public" | "token";
 }
@@ -44,7 +55,7 @@ export const serviceFunctions = [
     // GET answers 405: Streamable HTTP says so of a server that offers no stream to GET.
     routes: [
       { method: "POST", path: "/v1/mcp" },
-      { method: "GET", path: "/v1/mcp" },
+      { method: "GET", path: "/v1/mcp", documented: false },
     ],
     access: "token",
   },
@@ -58,3 +69,11 @@ export function serviceFunctionNamed(name: ServiceFunction["name"]): ServiceFunc
 
 /** The environment variable that names a tool's Lambda function for the MCP function; the CDK stack sets one per tool. */
 export const toolFunctionEnv = (toolName: string) => `TOOL_FUNCTION_${toolName.toUpperCase()}`;
+
+/**
+ * The environment variable that tells the OpenAPI function who issues each API's tokens: a JSON object from API
+ * Gateway API id to an `AuthorizationServer` (functions/catalog/openapi.ts). One function serves every API of
+ * the stack, and the customers' and staff APIs trust different user pools, so the document names the pool of
+ * the API it was fetched through.
+ */
+export const authorizationServersEnv = "ORDER_TOOLS_AUTHORIZATION_SERVERS";

@@ -1,4 +1,5 @@
-import { openApiDocument } from "#catalog/openapi";
+import { type AuthorizationServer, openApiDocument } from "#catalog/openapi";
+import { authorizationServersEnv } from "#catalog/service-functions";
 import type { ToolHandler } from "#tools/handler";
 import { errorResponse, type HttpEvent, type HttpResult, jsonResponse } from "#tools/http";
 
@@ -15,20 +16,46 @@ export const publicUrlEnv = "ORDER_TOOLS_PUBLIC_URL";
 /** The local gateway's domain names its loopback address and port, served over plain HTTP. */
 const loopbackDomain = /^(?:127\.0\.0\.1|localhost|\[::1\])(?::\d{1,5})?$/;
 
-let cached: { serverUrl: string | undefined; response: HttpResult } | undefined;
+let cached: { key: string; response: HttpResult } | undefined;
 export const handler: ToolHandler = async (event) => {
   let serverUrl: string | undefined;
+  let authorization: AuthorizationServer | undefined;
   try {
     serverUrl = serverUrlOf(event);
+    authorization = authorizationServerOf(event);
   } catch (error) {
     return errorResponse(error, "openapi", false);
   }
-  if (cached?.serverUrl !== serverUrl || !cached) {
-    const document = openApiDocument(serverUrl ? { serverUrl } : {});
-    cached = { serverUrl, response: jsonResponse(200, document, { "cache-control": "public, max-age=300" }) };
+  const key = JSON.stringify([serverUrl, authorization]);
+  if (cached?.key !== key) {
+    const document = openApiDocument({ ...(serverUrl ? { serverUrl } : {}), ...(authorization ? { authorization } : {}) });
+    cached = { key, response: jsonResponse(200, document, { "cache-control": "public, max-age=300" }) };
   }
   return { ...cached.response };
 };
+
+/** The token issuer of the API this request came through, as the stack configured it; none locally. */
+function authorizationServerOf(event: HttpEvent): AuthorizationServer | undefined {
+  const configured = process.env[authorizationServersEnv]?.trim();
+  if (!configured) return undefined;
+  let servers: unknown;
+  try {
+    servers = JSON.parse(configured);
+  } catch {
+    servers = undefined;
+  }
+  const server = servers !== null && typeof servers === "object" ? (servers as Record<string, unknown>)[event.requestContext?.apiId ?? ""] : undefined;
+  if (server === undefined && servers !== null && typeof servers === "object") return undefined;
+  const isUrl = (value: unknown) => typeof value === "string" && /^https:\/\/[^\s]+$/.test(value);
+  const s = server as Record<string, unknown> | undefined;
+  if (s && isUrl(s.openIdConnectUrl)) return { openIdConnectUrl: s.openIdConnectUrl as string };
+  if (s && isUrl(s.authorizationUrl) && isUrl(s.tokenUrl)) {
+    return { authorizationUrl: s.authorizationUrl as string, tokenUrl: s.tokenUrl as string, ...(s.clientCredentials === true ? { clientCredentials: true } : {}) };
+  }
+  throw new Error(
+    `${authorizationServersEnv} must be a JSON object from API id to {"authorizationUrl", "tokenUrl", "clientCredentials"?} or {"openIdConnectUrl"} with https URLs, not ${JSON.stringify(configured.slice(0, 200))}.`,
+  );
+}
 
 function serverUrlOf(event: HttpEvent): string | undefined {
   const configured = process.env[publicUrlEnv]?.trim();

@@ -2,8 +2,8 @@ import { compileErrors, validate } from "@readme/openapi-parser";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { type JsonSchema, jsonSchemaDialect, toolCatalog, toolCatalogSchema } from "#catalog/json-schema";
-import { errorCodeList, httpStatusOf, openApiDocument, toolErrors } from "#catalog/openapi";
-import { serviceFunctions } from "#catalog/service-functions";
+import { errorCodeList, httpStatusOf, openApiDocument, securitySchemeName, toolErrors } from "#catalog/openapi";
+import { isDocumented, serviceFunctions } from "#catalog/service-functions";
 import { type ToolName, tools } from "#catalog/tools";
 import type { ErrorCode } from "#core/errors";
 
@@ -116,22 +116,23 @@ describe("the OpenAPI document", () => {
       Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
     );
     expect(operations.sort()).toEqual(
-      [...tools.flatMap((t) => t.routes.map((r) => `${r.method} ${r.path}`)), "GET /v1/tools", "GET /v1/openapi.json", "POST /v1/mcp", "GET /v1/mcp"].sort(),
+      [...tools.flatMap((t) => t.routes.map((r) => `${r.method} ${r.path}`)), "GET /v1/tools", "GET /v1/openapi.json", "POST /v1/mcp"].sort(),
     );
+    // Every route the stack deploys, but GET /v1/mcp: it only ever answers 405, which POST /v1/mcp describes.
     expect(operations.sort()).toEqual(
-      [...tools, ...serviceFunctions].flatMap((f) => f.routes.map((r) => `${r.method} ${r.path}`)).sort(),
+      [...tools, ...serviceFunctions.map((f) => ({ routes: f.routes.filter(isDocumented) }))].flatMap((f) => f.routes.map((r) => `${r.method} ${r.path}`)).sort(),
     );
   });
 
-  it("gives every tool route its input as the request body, its output as the 200 body, and its scope on the bearer scheme", () => {
-    expect(document.components.securitySchemes.bearer).toMatchObject({ type: "http", scheme: "bearer", bearerFormat: "JWT" });
+  it("gives every tool route its input as the request body, its output as the 200 body, and its scope on the OAuth 2.0 scheme", () => {
+    expect(document.components.securitySchemes[securitySchemeName]).toMatchObject({ type: "oauth2", flows: { authorizationCode: { scopes: expect.objectContaining({ "orders:read": expect.any(String), "orders:write": expect.any(String) }) } } });
     for (const tool of tools) {
       const name = tool.name.replace(/(^|_)([a-z])/g, (_: string, __: string, c: string) => c.toUpperCase());
       expect(document.components.schemas[`${name}Input`]).toEqual((({ $schema, ...rest }) => rest)(catalog.tools.find((t) => t.name === tool.name)!.inputSchema));
       expect(document.components.schemas[`${name}Output`]).toEqual((({ $schema, ...rest }) => rest)(catalog.tools.find((t) => t.name === tool.name)!.outputSchema));
       for (const route of tool.routes) {
         const operation = document.paths[route.path][route.method.toLowerCase()];
-        expect(operation.security, route.path).toEqual([{ bearer: [tool.scope] }]);
+        expect(operation.security, route.path).toEqual([{ [securitySchemeName]: [tool.scope] }]);
         expect(operation.description).toBe(tool.description);
         expect(operation.responses["200"].content["application/json"].schema).toEqual({ $ref: `#/components/schemas/${name}Output` });
         if (route.method === "POST") expect(operation.requestBody.content["application/json"].schema).toEqual({ $ref: `#/components/schemas/${name}Input` });
@@ -183,7 +184,7 @@ describe("the OpenAPI document", () => {
   it("publishes the catalogue and itself without a token, and MCP with a token but no route scope", () => {
     expect(document.paths["/v1/tools"].get.security).toEqual([]);
     expect(document.paths["/v1/openapi.json"].get.security).toEqual([]);
-    expect(document.paths["/v1/mcp"].post.security).toEqual([{ bearer: [] }]);
+    expect(document.paths["/v1/mcp"].post.security).toEqual([{ [securitySchemeName]: [] }]);
     expect(document.paths["/v1/mcp"].post.responses).toHaveProperty("202");
     expect(document.components.schemas.ToolCatalog.properties.tools.items.required).toEqual(["name", "description", "inputSchema", "outputSchema", "annotations"]);
   });
