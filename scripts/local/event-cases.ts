@@ -7,13 +7,17 @@
  *
  * Cases run in this order against fresh demo data: the get_operation_status events look up the operation
  * that cancel_order.valid.json records, so invoke that one first.
+ *
+ * Beside them, `bedrock-*.json`: the action-group events Bedrock Agents sends functions/tools/bedrock-agent.ts.
  */
 import { join } from "node:path";
+import { toolJsonSchema } from "#catalog/json-schema";
 import { type ToolName, toolNamed, tools } from "#catalog/tools";
 import { apiGatewayEvent } from "#scripts/api-event";
 import { apiGatewayClaims, defaultScopes, devAudience, devIssuer, principalClaims } from "#scripts/local/dev-auth";
 import { routeKey } from "#scripts/local/routes";
 import { repoRoot } from "#scripts/local/stack";
+import { type BedrockAgentEvent, type BedrockAgentProperty, sessionAttributeNames } from "#tools/bedrock-agent";
 import type { HttpEvent } from "#tools/http";
 
 export const eventsDir = join(repoRoot, "events");
@@ -133,9 +137,10 @@ export function eventCases(): EventCase[] {
 }
 
 /** The file contents this script writes: one JSON file per case, and a README that lists them. */
-export function renderEvents(list = eventCases()): Map<string, string> {
+export function renderEvents(list = eventCases(), bedrock = bedrockEventCases()): Map<string, string> {
   const files = new Map(list.map((c) => [c.file, `${JSON.stringify(c.event, null, 2)}\n`]));
-  const rows = list.map((c) => `| \`${c.file}\` | ${c.expect.status}${c.expect.code ? ` ${c.expect.code}` : ""} | ${c.note} |`);
+  for (const c of bedrock) files.set(c.file, `${JSON.stringify(c.event, null, 2)}\n`);
+  const row = (c: { file: string; expect: { status: number; code?: string }; note: string }) => `| \`${c.file}\` | ${c.expect.status}${c.expect.code ? ` ${c.expect.code}` : ""} | ${c.note} |`;
   files.set(
     "README.md",
     [
@@ -153,11 +158,97 @@ export function renderEvents(list = eventCases()): Map<string, string> {
       "",
       "| event | status | what it shows |",
       "|---|---|---|",
-      ...rows,
+      ...list.map(row),
+      "",
+      "## Bedrock Agents action-group events",
+      "",
+      "`bedrock-*.json` are the events Bedrock Agents sends the action-group function (`functions/tools/bedrock-agent.ts`)",
+      "when an agent's model calls an operation of the `bedrock-action-group` export: messageVersion 1.0, every value a",
+      `string, the caller in the session attributes the application set (\`${sessionAttributeNames.sub}\`, \`${sessionAttributeNames.customerId}\`,`,
+      `\`${sessionAttributeNames.scope}\`). test/integration/bedrock-agent-events.test.ts runs them, in this order, through that function on`,
+      "fresh demo data; the status is the response's `httpStatusCode`, the code that of its body.",
+      "",
+      "| event | status | what it shows |",
+      "|---|---|---|",
+      ...bedrock.map(row),
       "",
     ].join("\n"),
   );
   return files;
+}
+
+// ——— Bedrock Agents ———
+
+export interface BedrockEventCase {
+  /** File name in events/: bedrock-<tool>.<case>.json. */
+  file: string;
+  /** The registry tool the operation is, or undefined for an operation the action group does not have. */
+  tool?: ToolName;
+  /** The response's httpStatusCode and its body's error code, on fresh demo data with the cases before it applied. */
+  expect: { status: number; code?: string };
+  note: string;
+  event: BedrockAgentEvent;
+}
+
+interface BedrockCaseInput {
+  name: string;
+  tool: ToolName | "refund_order";
+  /** Who the application says the session's user is; omitted: it set nothing. */
+  caller?: { customer: string };
+  sessionId: string;
+  inputText: string;
+  /** Request-body properties, every value a string as Bedrock sends it. */
+  body: Record<string, string>;
+  expect: BedrockEventCase["expect"];
+  note: string;
+}
+
+const bedrockCases: BedrockCaseInput[] = [
+  { name: "valid", tool: "search_orders", caller: ana, sessionId: "session-ana-0001", inputText: "Which of my orders has 884 in its number?", body: { orderId: "884", limit: "5" }, expect: { status: 200 }, note: "Ana's session finds SU-88421; limit arrives as the string \"5\" and is read as the integer the schema says." },
+  { name: "valid", tool: "get_order", caller: ana, sessionId: "session-ana-0001", inputText: "What is on order SU-88421?", body: { orderId: "SU-88421" }, expect: { status: 200 }, note: "Ana's session reads SU-88421." },
+  { name: "other-customer", tool: "get_order", caller: ana, sessionId: "session-ana-0001", inputText: "Show me order SU-20417.", body: { orderId: "SU-20417" }, expect: { status: 404, code: "ORDER_NOT_FOUND" }, note: "Ben's order, asked for in Ana's session: the same 404 as an id that does not exist." },
+  { name: "valid", tool: "cancel_order", caller: ana, sessionId: "session-ana-0001", inputText: "Please cancel SU-10234, I ordered the wrong kettle.", body: { orderId: "SU-10234", reason: "Ordered the wrong kettle" }, expect: { status: 200 }, note: "Ana's session cancels SU-10234; the operationId is derived from the session, so invoking the event again (Bedrock's retry) replays the outcome." },
+  { name: "new-session", tool: "cancel_order", caller: ana, sessionId: "session-ana-0002", inputText: "Please cancel SU-10234, I ordered the wrong kettle.", body: { orderId: "SU-10234", reason: "Ordered the wrong kettle" }, expect: { status: 409, code: "NOT_ELIGIBLE" }, note: "The same words in another session are another operation: SU-10234 is already cancelled (ALREADY_CANCELLED)." },
+  { name: "valid", tool: "start_return", caller: ana, sessionId: "session-ana-0001", inputText: "The lamp and the bulbs from SU-77310 arrived broken, I want to send them back.", body: { orderId: "SU-77310", itemIds: "[ITM-1, ITM-2]", reason: "damaged" }, expect: { status: 200 }, note: "Ana returns both lines of SU-77310; the array arrives as Bedrock renders it, `[ITM-1, ITM-2]`." },
+  { name: "stale-version", tool: "add_delivery_note", caller: ana, sessionId: "session-ana-0001", inputText: "Tell the courier to leave SU-10387 with the concierge.", body: { orderId: "SU-10387", expectedVersion: "1", deliveryNote: "Leave it with the concierge." }, expect: { status: 409, code: "VERSION_CONFLICT" }, note: "expectedVersion 1, but SU-10387 is at version 2: nothing changes, and the body names the current version." },
+  { name: "no-session-user", tool: "cancel_order", sessionId: "session-anon-0001", inputText: "Cancel SU-10387.", body: { orderId: "SU-10387" }, expect: { status: 401, code: "UNAUTHENTICATED" }, note: "The application set no session attributes: no caller, nothing invoked." },
+  { name: "operation-id-from-model", tool: "cancel_order", caller: ana, sessionId: "session-ana-0001", inputText: "Cancel SU-10387.", body: { orderId: "SU-10387", operationId: "op-chosen-by-model" }, expect: { status: 400, code: "INVALID_INPUT" }, note: "An operationId in the request is refused: it is never the model's to choose." },
+  { name: "unknown-operation", tool: "refund_order", caller: ana, sessionId: "session-ana-0001", inputText: "Refund SU-88421.", body: { orderId: "SU-88421" }, expect: { status: 400, code: "INVALID_INPUT" }, note: "An apiPath the action group does not have: the message lists the operations it does." },
+];
+
+/** The name/type/value triple Bedrock sends for a body property, typed as the tool's schema declares it. */
+function bedrockProperty(tool: ToolName | "refund_order", name: string, value: string): BedrockAgentProperty {
+  const declared = tools.find((t) => t.name === tool);
+  const type = declared ? ((toolJsonSchema(declared.input, "input").properties as Record<string, { type?: string }> | undefined)?.[name]?.type ?? "string") : "string";
+  return { name, type, value };
+}
+
+/** Every Bedrock case with its event, in the order they are meant to run. */
+export function bedrockEventCases(): BedrockEventCase[] {
+  return bedrockCases.map((c) => {
+    const claims = c.caller ? principalClaims(c.caller) : undefined;
+    const event: BedrockAgentEvent = {
+      messageVersion: "1.0",
+      agent: { name: "orders-agent", id: "AGENT12345", alias: "TSTALIASID", version: "DRAFT" },
+      inputText: c.inputText,
+      sessionId: c.sessionId,
+      actionGroup: "order-tools",
+      apiPath: `/v1/tools/${c.tool}`,
+      httpMethod: "POST",
+      parameters: [],
+      requestBody: { content: { "application/json": { properties: Object.entries(c.body).map(([name, value]) => bedrockProperty(c.tool, name, value)) } } },
+      sessionAttributes: claims
+        ? {
+            [sessionAttributeNames.sub]: String(claims.sub),
+            [sessionAttributeNames.customerId]: String(claims.customer_id),
+            [sessionAttributeNames.scope]: String(claims.scope),
+          }
+        : {},
+      promptSessionAttributes: {},
+    };
+    const tool = tools.some((t) => t.name === c.tool) ? (c.tool as ToolName) : undefined;
+    return { file: `bedrock-${c.tool}.${c.name}.json`, ...(tool ? { tool } : {}), expect: c.expect, note: c.note, event };
+  });
 }
 
 /** Tools in the registry without a valid and an invalid case: the events test fails on these. */
