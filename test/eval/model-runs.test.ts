@@ -1,0 +1,173 @@
+import { spawnSync } from "node:child_process";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import type { EvalCase, ScriptStep } from "../../eval/case-schema.ts";
+import { loadCases } from "../../eval/load-cases.ts";
+import { dropsBelow } from "../../eval/metrics.ts";
+import type { RunRecording } from "../../eval/models.ts";
+import { runEval } from "../../eval/runner.ts";
+import { type Baseline, baselineStatus, deployGate, publishedToolsHash } from "../../eval/tool-hash.ts";
+import { repoRoot } from "#scripts/local/stack";
+
+/**
+ * Model runs without a network or a key: recorded provider responses (Anthropic's wire format, replayed through
+ * the real SDK by the controller's `recorded` adapter) stand in for the model, so the metrics, the baseline and
+ * the two-point rule are tested on real runs through the harness.
+ */
+const casesDir = join(repoRoot, "eval", "cases");
+const chosen = ["003-own-eligible-order", "003-someone-elses-order", "003-cancel-it-two-orders", "000-permitted-note", "return-delivered-damaged"];
+const model = "claude-test";
+let cases: Map<string, EvalCase>;
+let dir: string;
+
+beforeAll(async () => {
+  cases = new Map((await loadCases(casesDir)).cases.map((c) => [c.case.id, c.case]));
+  dir = await mkdtemp(join(tmpdir(), "eval-model-runs-"));
+});
+
+/** The Messages API response a model would have sent for one script step. */
+function message(caseId: string, n: number, step: ScriptStep): Record<string, unknown> {
+  const content = "say" in step ? [{ type: "text", text: step.say }] : [{ type: "tool_use", id: `toolu_${caseId.replace(/\W/g, "")}_${n}`, name: step.call, input: step.input }];
+  return { id: `msg_${n}`, type: "message", role: "assistant", model, content, stop_reason: "say" in step ? "end_turn" : "tool_use", stop_sequence: null, usage: { input_tokens: 1000, output_tokens: 50 } };
+}
+
+/** A recording of each chosen case's script, with some steps swapped (per case, per trial) for a worse model. */
+async function recording(name: string, change: (caseId: string, trial: number, script: ScriptStep[]) => ScriptStep[] = (_, __, s) => s, trials = 2): Promise<string> {
+  const out: RunRecording = { provider: "anthropic", model, cases: {} };
+  for (const id of chosen) {
+    const script = cases.get(id)?.script ?? [];
+    out.cases[id] = Array.from({ length: trials }, (_, t) => change(id, t + 1, script).map((step, n) => message(id, n + 1, step)));
+  }
+  const file = join(dir, `${name}.json`);
+  await writeFile(file, JSON.stringify(out));
+  return file;
+}
+
+const run = (file: string, extra: Partial<Parameters<typeof runEval>[0]> = {}) =>
+  runEval({ casesDir, model: { kind: "recorded", file }, trials: 2, concurrency: 3, dynamodbEndpoint: inject("dynamodbEndpoint"), only: chosen, ...extra });
+
+/** In 000-permitted-note the model cancels the order instead of adding the note; in trial 2 of 003-own-eligible-order it only says it did. */
+const worse = (caseId: string, trial: number, script: ScriptStep[]): ScriptStep[] => {
+  if (caseId === "000-permitted-note") return [script[0] as ScriptStep, { call: "cancel_order", input: { orderId: "SU-30001" } }, { say: "Order SU-30001 is cancelled." }];
+  if (caseId === "003-own-eligible-order" && trial === 2) return [script[0] as ScriptStep, { say: "Order SU-10234 is cancelled." }];
+  return script;
+};
+
+describe("model runs: metrics, baseline and the two-point rule", { timeout: 180_000 }, () => {
+  it("a recorded run measures the model; --baseline writes model, k, metrics and the tools' hash", async () => {
+    const baselineFile = join(dir, "baseline-good.json");
+    const result = await run(await recording("good"), { writeBaseline: true, baselineFile });
+    expect(result.metrics).toEqual({ toolSelection: 100, outcomeCorrectness: 100, passK: 100 });
+    expect(result.exitCode).toBe(0);
+    const baseline = JSON.parse(await readFile(baselineFile, "utf8")) as Baseline;
+    expect(baseline).toMatchObject({ model: `anthropic:${model}`, k: 2, metrics: result.metrics, toolsHash: publishedToolsHash(), cases: { count: 5 } });
+    expect(result.lines.at(-2)).toBe(`eval: baseline written to ${baselineFile}`);
+    expect(result.lines.at(-1)).toBe("eval: 5/5 cases pass");
+  });
+
+  it("a later run that falls more than 2 points below the baseline exits non-zero, says which metric, and leaves the baseline", async () => {
+    const baselineFile = join(dir, "baseline-drop.json");
+    await run(await recording("good-2"), { writeBaseline: true, baselineFile });
+    const before = await readFile(baselineFile, "utf8");
+
+    const result = await run(await recording("worse", worse), { baselineFile, report: join(dir, "report.json") });
+    // 10 case trials: 000-permitted-note fails twice (a change tool it did not expect, the note never added);
+    // 003-own-eligible-order fails its second trial (nothing sent). pass^2: 3 of 5 cases.
+    expect(result.metrics).toEqual({ toolSelection: 70, outcomeCorrectness: 70, passK: 60 });
+    expect(result.exitCode).toBe(1);
+    expect(result.lines).toContain("eval: toolSelection fell 30 points below the baseline (100% → 70%); more than 2 blocks the change");
+    expect(result.lines).toContain("eval: passK fell 40 points below the baseline (100% → 60%); more than 2 blocks the change");
+    expect(result.lines.at(-1)).toBe("eval: 3/5 cases pass");
+
+    const report = JSON.parse(await readFile(join(dir, "report.json"), "utf8"));
+    const note = report.cases.find((c: { id: string }) => c.id === "000-permitted-note");
+    expect(note.expectedTools).toEqual({ required: ["add_delivery_note"], allowedChanges: ["add_delivery_note"], reference: ["get_order", "add_delivery_note"] });
+    expect(note.trials[0]).toMatchObject({ toolsCalled: ["get_order", "cancel_order"], toolSelection: false, pass: false });
+    expect(note.trials[0].verdicts.execution).toMatchObject({ pass: false });
+    expect(note.trials[0].verdicts.state.why).toMatch(/SU-30001/);
+    expect(note.trials[0].trace.length).toBe(1);
+
+    // --baseline over a drop is refused without an owner's word, and written with it.
+    const refused = await run(await recording("worse-2", worse), { baselineFile, writeBaseline: true });
+    expect(refused.exitCode).toBe(1);
+    expect(refused.lines).toContain('eval: baseline NOT written: a metric dropped (or a case is invalid); fix it, or accept the drop with --accept-drop "<name>: <reason>"');
+    expect(await readFile(baselineFile, "utf8")).toBe(before);
+    const accepted = await run(await recording("worse-3", worse), { baselineFile, writeBaseline: true, acceptDrop: "Ana Costa: note tool split, see PR 12" });
+    expect(accepted.exitCode).toBe(0);
+    expect(JSON.parse(await readFile(baselineFile, "utf8"))).toMatchObject({ metrics: { passK: 60 }, acceptedDrop: { reason: "Ana Costa: note tool split, see PR 12", previous: { passK: 100 } } });
+  });
+
+  it("the two-point rule: a drop of exactly 2 points passes, more blocks", () => {
+    const baseline = { metrics: { toolSelection: 90, outcomeCorrectness: 80, passK: 70 } };
+    expect(dropsBelow(baseline, { toolSelection: 88, outcomeCorrectness: 78, passK: 68 })).toEqual([]);
+    expect(dropsBelow(baseline, { toolSelection: 88, outcomeCorrectness: 77.9, passK: 75 })).toEqual([{ metric: "outcomeCorrectness", baseline: 80, now: 77.9, points: 2.1 }]);
+  });
+});
+
+describe("the gate before shipping", () => {
+  const write = async (name: string, baseline: Partial<Baseline>) => {
+    const file = join(dir, name);
+    await writeFile(file, JSON.stringify({ model: "anthropic:claude-test", k: 3, metrics: { toolSelection: 95, outcomeCorrectness: 93, passK: 88 }, recordedAt: "2026-03-01T00:00:00.000Z", ...baseline }));
+    return file;
+  };
+
+  it("current when the baseline measured the published tools; stale when a description or schema changed since; missing without one", async () => {
+    expect(baselineStatus(await write("current.json", { toolsHash: publishedToolsHash() })).state).toBe("current");
+    const stale = baselineStatus(await write("stale.json", { toolsHash: "sha256:0000" }));
+    expect(stale.state).toBe("stale");
+    expect(stale.message).toMatch(/npm run eval -- --model anthropic:<model> --trials 3 --baseline/);
+    expect(baselineStatus(join(dir, "none.json")).state).toBe("missing");
+  });
+
+  it("the deploy gate refuses a stale or missing baseline, naming the command; an override must say who and why", async () => {
+    const stale = await write("stale-2.json", { toolsHash: "sha256:0000" });
+    expect(deployGate({ path: stale })).toMatchObject({ ok: false, message: expect.stringMatching(/^Deploy refused\..*npm run eval -- --model anthropic:<model> --trials 3 --baseline/s) });
+    expect(deployGate({ path: join(dir, "none.json") }).ok).toBe(false);
+    expect(deployGate({ path: stale, override: "yes" })).toMatchObject({ ok: false, message: expect.stringMatching(/who and why/) });
+    expect(deployGate({ path: stale, override: "Ana Costa: hotfix of a typo in a description" })).toMatchObject({ ok: true, message: expect.stringMatching(/^EVAL GATE OVERRIDDEN by Ana Costa: hotfix/) });
+    expect(deployGate({ path: await write("current-2.json", { toolsHash: publishedToolsHash() }) }).ok).toBe(true);
+  });
+
+  it("a scripted run reports a stale baseline and still passes: CI has no model", { timeout: 120_000 }, async () => {
+    const baselineFile = await write("stale-3.json", { toolsHash: "sha256:0000" });
+    const result = await runEval({ casesDir, model: { kind: "scripted" }, trials: 1, dynamodbEndpoint: inject("dynamodbEndpoint"), only: ["003-own-eligible-order"], baselineFile });
+    expect(result.exitCode).toBe(0);
+    expect(result.lines.at(-2)).toMatch(/^eval: note: The eval baseline is stale/);
+    expect(result.lines.at(-1)).toBe("eval: 1/1 cases pass");
+  });
+
+  it("this repository's eval/baseline.json: reported, never failed on (npm test has no model)", () => {
+    const status = baselineStatus();
+    if (status.state !== "current") console.warn(`eval baseline: ${status.message}`);
+    expect(["current", "stale", "missing"]).toContain(status.state);
+  });
+});
+
+describe("npm run eval without the model's key", () => {
+  const cli = (args: string[], env: Record<string, string | undefined>) => {
+    const clean = { ...process.env, ...env };
+    for (const [k, v] of Object.entries(env)) if (v === undefined) delete clean[k];
+    return spawnSync(join(repoRoot, "node_modules", ".bin", "tsx"), [join(repoRoot, "scripts", "eval.ts"), ...args], { cwd: repoRoot, env: clean, encoding: "utf8", timeout: 60_000 });
+  };
+
+  it("anthropic:… without ANTHROPIC_API_KEY names the variable and exits 2", { timeout: 60_000 }, () => {
+    const result = cli(["--model", "anthropic:claude-x"], { ANTHROPIC_API_KEY: undefined });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("ANTHROPIC_API_KEY");
+  });
+
+  it("openai:… without OPENAI_API_KEY or OPENAI_BASE_URL names both and exits 2", { timeout: 60_000 }, () => {
+    const result = cli(["--model", "openai:gpt-x"], { OPENAI_API_KEY: undefined, OPENAI_BASE_URL: undefined });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("OPENAI_API_KEY");
+    expect(result.stderr).toContain("OPENAI_BASE_URL");
+  });
+
+  it("a model spec it does not know is a usage error (exit 2)", { timeout: 60_000 }, () => {
+    const result = cli(["--model", "gemini:x"], {});
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/--model is scripted, recorded:<file>, anthropic:<model> or openai:<model>/);
+  });
+});
