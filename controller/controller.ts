@@ -173,6 +173,18 @@ export class Controller {
 
   /** @internal Conversation.turn. */
   async runTurn(state: ConversationState, message: string, turnOptions: TurnOptions): Promise<TurnResult> {
+    // A turn that throws (its intent store failed, say) leaves the conversation as it was before it, not with
+    // a proposal whose result the model never got; whatever it persisted is reconciled by the next turn.
+    const before = structuredClone(state);
+    try {
+      return await this.startTurn(state, message, turnOptions);
+    } catch (error) {
+      Object.assign(state, before);
+      throw error;
+    }
+  }
+
+  private startTurn(state: ConversationState, message: string, turnOptions: TurnOptions): Promise<TurnResult> {
     state.turns += 1;
     const recorder = new TraceRecorder({ kind: "turn", conversationId: state.conversationId, turn: state.turns, model: this.options.model.name, customerMessage: message, now: this.now() });
     const run: Run = {

@@ -31,14 +31,14 @@ const invalidFiles = new Set(
   [...readFileSync(join(repoRoot, "events", "README.md"), "utf8").matchAll(/^\| `([^`]+\.json)` \| 400 INVALID_INPUT \|/gm)].map((m) => m[1] as string),
 );
 
+/** API Gateway's events: the HTTP surface the controller calls (events/ also holds other functions' events). */
 const samples: SampleEvent[] = readdirSync(join(repoRoot, "events"))
   .filter((file) => invalidFiles.has(file))
-  .map((file) => {
+  .flatMap((file) => {
     const event = JSON.parse(readFileSync(join(repoRoot, "events", file), "utf8"));
-    return { file, tool: String(event.rawPath).split("/").at(-1) ?? "", body: event.body as string, method: event.requestContext.http.method as string };
-  })
-  .filter((event) => event.method === "POST" && typeof event.body === "string");
-
+    const overHttp = event.version === "2.0" && event.requestContext?.http?.method === "POST" && typeof event.body === "string";
+    return overHttp ? [{ file, tool: String(event.rawPath).split("/").at(-1) ?? "", body: event.body as string }] : [];
+  });
 
 async function serviceAnswer(sample: SampleEvent): Promise<{ status: number; text: string }> {
   const response = await fetch(`${service.gatewayUrl}/v1/tools/${sample.tool}`, {

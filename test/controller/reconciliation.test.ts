@@ -161,8 +161,11 @@ describe("a controller that crashes resumes its persisted intents with the same 
       const world = await freshWorld();
       const path = join(dir, `crash-before-send-${world.tag}.jsonl`);
       const { controller, fetch } = await controllerFor(world.ana.customerId, { intents: crashingStore(open(path), "sent", "before") });
-      await expect(controller.conversation("crash-1").turn(`Cancel ${orderId}`)).rejects.toThrow(SimulatedCrash);
+      const crashed = controller.conversation("crash-1");
+      await expect(crashed.turn(`Cancel ${orderId}`)).rejects.toThrow(SimulatedCrash);
       expect(fetch.requests).toEqual([]);
+      // The failed turn left the conversation as it was before it.
+      expect(crashed.state()).toMatchObject({ turns: 0, messages: [] });
       expect(await service.order(orderId)).toMatchObject({ status: "placed", version: 1 });
 
       const restarted = await controllerFor(world.ana.customerId, { intents: open(path) });
