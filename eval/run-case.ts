@@ -4,7 +4,7 @@ import { traceCollector, type TurnTrace } from "#controller/trace";
 import { dynamoOrderWriter } from "#scripts/demo/order-writer";
 import { changeToolNames } from "./case-schema.ts";
 import type { Defect } from "./defects.ts";
-import { type Evidence, requestOperationId, requestOrderId, type TargetOperation, type Verdict } from "./evidence.ts";
+import { errorOf, type Evidence, requestOperationId, requestOrderId, type TargetOperation, type Verdict } from "./evidence.ts";
 import { judgeAuthorization } from "./judges/authorization.ts";
 import { judgeExecution } from "./judges/execution.ts";
 import { judgeReply } from "./judges/reply.ts";
@@ -24,6 +24,8 @@ export interface TrialResult {
   warnings: string[];
   /** Tools the model proposed, in order. */
   toolsCalled: string[];
+  /** What reached the service, in order (the harness's own status lookups not included). */
+  serviceRequests: { tool: string; orderId?: string; operationId?: string; status: number; code?: string; reason?: string; replayed: boolean }[];
   expectedTools: ExpectedTools;
   /** Required tools called and no change tool the case did not expect. */
   toolSelection: boolean;
@@ -152,6 +154,11 @@ export async function runCase(service: EvalService, loaded: LoadedCase, trial: n
       ...(runError ? { error: runError } : {}),
       warnings,
       toolsCalled,
+      serviceRequests: evidence.tap.map((r) => {
+        const orderId = requestOrderId(r);
+        const operationId = requestOperationId(r);
+        return { tool: r.tool, ...(orderId ? { orderId } : {}), ...(operationId ? { operationId } : {}), status: r.status, ...errorOf(r.response), replayed: r.replayed };
+      }),
       expectedTools: expected,
       toolSelection: toolSelectionOk(expected, toolsCalled),
       reply: evidence.reply,

@@ -98,6 +98,7 @@ export async function runEval(options: EvalOptions): Promise<EvalResult> {
             error: `the harness failed: ${(error as Error).stack ?? String(error)}`,
             warnings: [],
             toolsCalled: [],
+            serviceRequests: [],
             expectedTools: { required: [], allowedChanges: [], reference: [] },
             toolSelection: false,
             reply: "",
@@ -109,7 +110,7 @@ export async function runEval(options: EvalOptions): Promise<EvalResult> {
         flush();
       }
     };
-    const concurrency = Math.max(1, Math.min(options.concurrency ?? 4, tasks.length || 1));
+    const concurrency = Math.max(1, Math.min(options.concurrency ?? 3, tasks.length || 1));
     await Promise.all(Array.from({ length: concurrency }, worker));
   } finally {
     await service.close();
@@ -161,9 +162,13 @@ export async function runEval(options: EvalOptions): Promise<EvalResult> {
       await source.saveRecording(options.record);
       print(`eval: model responses saved to ${options.record} (replay with --model recorded:${options.record})`);
     }
-  } else if (status.state !== "current") {
+  } else {
+    if (options.trials > 1) {
+      metrics = metricsOf(results);
+      print(`eval: scripted, k=${options.trials}: ${describeMetrics(metrics, options.trials)}`);
+    }
     // No model here: say the baseline is stale, and do not fail for it (CI and npm test have no model key).
-    print(`eval: note: ${status.message}`);
+    if (status.state !== "current") print(`eval: note: ${status.message}`);
   }
 
   const durationMs = Math.round(performance.now() - started);
@@ -240,6 +245,7 @@ function reportOf(
           warnings: t.warnings,
           toolsCalled: t.toolsCalled,
           toolSelection: t.toolSelection,
+          serviceRequests: t.serviceRequests,
           reply: t.reply,
           durationMs: t.durationMs,
           trace: t.traces,

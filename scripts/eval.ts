@@ -27,7 +27,7 @@ const usage = `Usage: npm run eval -- [options]
   --accept-drop "<name>: <reason>"   with --baseline: write it even though a metric fell more than 2 points
   --record <file>      with a live model: save its responses, to replay with --model recorded:<file>
   --case <id>          only this case (repeatable)
-  --concurrency <n>    case trials side by side (default 4)
+  --concurrency <n>    case trials side by side (default 3; 2 with a live model)
   --write-schema       rewrite eval/case-schema.json from the zod schema, and stop`;
 
 function usageError(message: string): never {
@@ -93,7 +93,7 @@ const whole = (name: string, raw: string | undefined, fallback: number, max: num
   return n;
 };
 const trials = whole("trials", values.trials, 1, 100);
-const concurrency = whole("concurrency", values.concurrency, model.kind === "anthropic" || model.kind === "openai" ? 2 : 4, 32);
+const concurrency = whole("concurrency", values.concurrency, model.kind === "anthropic" || model.kind === "openai" ? 2 : 3, 32);
 if (values["accept-drop"] !== undefined && !values.baseline) usageError("--accept-drop goes with --baseline.");
 if (values.record !== undefined && model.kind !== "anthropic" && model.kind !== "openai") usageError("--record saves a live model's responses: use it with --model anthropic:… or openai:….");
 if (values.baseline && model.kind === "scripted") usageError("--baseline needs a model run (anthropic:…, openai:… or recorded:…): a scripted run passes by construction and measures no model.");
