@@ -2,6 +2,7 @@ import { TransactionCanceledException } from "@aws-sdk/client-dynamodb";
 import { GetCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { describe, expect, it } from "vitest";
 import type { StoreDeps } from "#store/client";
+import { loadFixture } from "#store/fixture";
 import { orderKey, supportRateKey } from "#store/keys";
 import { createHandler as createNote } from "#tools/add-delivery-note";
 import { createHandler as createCancel } from "#tools/cancel-order";
@@ -9,6 +10,7 @@ import { createHandler as createGetOrder } from "#tools/get-order";
 import { createHandler as createReplace } from "#tools/offer-replacement";
 import { createHandler as createReturn } from "#tools/start-return";
 import { clockAt, compoundFixture, compoundOrder, item, stockOf, todayUtc } from "#test/support/compound-fixture";
+import { testFixture } from "#test/support/fixture";
 import { customer, newOperationId, newWorld, support, type World } from "#test/support/world";
 
 /** Issue 9, items 2–5 and 9, in the store's shared mechanism: each test here failed before its fix. */
@@ -90,6 +92,23 @@ describe("the order item does not grow with its history", () => {
     expect(Items.map((i) => i.SK)).toEqual(["ACTIVITY#0000000002", "ACTIVITY#0000000003", "ACTIVITY#0000000004", "ORDER"]);
     expect(Items.filter((i) => i.entity === "activity").map((i) => i.version)).toEqual([2, 3, 4]);
     expect((await world.order("SU-10001"))?.activity[2]).toMatchObject({ tool: "add_delivery_note", version: 4, actor: { kind: "customer", customerId: "C-1001" } });
+  });
+
+  it("an order loaded again over its own history changes normally; the old history under its versions is replaced", async () => {
+    const world = await newWorld();
+    const note = createNote(world.deps);
+    expect((await world.call(note, ana, { operationId: newOperationId(), orderId: "SU-10001", expectedVersion: 1, deliveryNote: "First life" })).status).toBe(200);
+    // `npm run seed` on a running stack: the fixture order comes back at version 1; its activity items stay.
+    await loadFixture(world.deps, testFixture());
+    expect(await world.orderItem("SU-10001")).toMatchObject({ version: 1, deliveryNote: null });
+
+    const operationId = newOperationId();
+    const reply = await world.call(note, ana, { operationId, orderId: "SU-10001", expectedVersion: 1, deliveryNote: "Second life" });
+    expect(reply.status).toBe(200);
+    expect(await world.orderItem("SU-10001")).toMatchObject({ version: 2, deliveryNote: "Second life" });
+    const activity = (await world.order("SU-10001"))?.activity;
+    expect(activity).toHaveLength(1);
+    expect(activity?.[0]).toMatchObject({ version: 2, operationId });
   });
 
   it("the customer index holds only what a search result is made from", async () => {
