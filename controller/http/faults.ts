@@ -1,3 +1,5 @@
+import { tools } from "#catalog/tools";
+
 /**
  * Faults of SPEC §8.3, injected where they happen in real life. Three are in the controller's HTTP layer (a
  * wrapper round `fetch`): the request really leaves, or really does not, and the controller only sees what a
@@ -36,6 +38,7 @@ export function timeoutError(message = "The operation was aborted due to timeout
 }
 
 const statusTool = "get_operation_status";
+const changingTools: ReadonlySet<string> = new Set(tools.filter((t) => t.kind === "change").map((t) => t.name));
 
 function toolOf(url: string): string {
   const path = new URL(url).pathname;
@@ -52,7 +55,15 @@ export function faultyFetch(base: Fetch, faults: readonly Fault[], onFault: (eve
     .map((fault) => ({ fault, left: fault.times ?? 1 }));
   const take = (tool: string, kinds: readonly HttpFault["kind"][]) => {
     const match = armed.find(
-      (a) => a.left > 0 && kinds.includes(a.fault.kind) && (a.fault.kind === "lose_status" ? tool === statusTool : tool !== statusTool && (a.fault.tool === undefined || a.fault.tool === tool)),
+      (a) =>
+        a.left > 0 &&
+        kinds.includes(a.fault.kind) &&
+        (a.fault.kind === "lose_status"
+          ? tool === statusTool
+          : // Without a named tool the fault is the one SPEC §8.3 describes: a change that commits (or not), never a read.
+            a.fault.tool === undefined
+            ? changingTools.has(tool)
+            : a.fault.tool === tool),
     );
     if (match) match.left -= 1;
     return match?.fault;
