@@ -58,6 +58,9 @@ function isPresent(input: unknown, path: readonly PropertyKey[]): boolean {
   return node !== undefined;
 }
 
+/** At most this many issues are listed in one INVALID_INPUT answer. */
+export const maxIssues = 20;
+
 /**
  * Validates a tool's arguments against its strict schema. Every problem becomes an issue that says what
  * was wrong and what would be right; nothing is coerced, and an unknown field is never silently dropped.
@@ -85,7 +88,9 @@ export function parseArguments<S extends z.ZodType>(schema: S, tool: string, inp
     }
     return { path, message: issue.message };
   });
-  const [first, ...rest] = issues;
+  // A bad entry in each of many array elements would otherwise make the answer larger than the request.
+  const listed = issues.length > maxIssues ? [...issues.slice(0, maxIssues - 1), { path: "", message: `…and ${issues.length - maxIssues + 1} more problems of the same kinds; fix those above and send the request again to see any that remain.` }] : issues;
+  const [first, ...rest] = listed;
   // zod reports at least one issue for a failed parse; the fallback only keeps the type honest.
   throw new InvalidInputError([first ?? { path: "", message: `The arguments do not match ${tool}'s schema.` }, ...rest]);
 }

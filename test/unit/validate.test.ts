@@ -52,3 +52,14 @@ describe("nesting depth", () => {
     for (const value of [null, 1, "x", {}, [], { orderId: "SU-10001", itemIds: ["ITM-1"], dateRange: { from: "2026-01-01" } }]) expect(nestingIssue(value, "the body")).toBeUndefined();
   });
 });
+
+describe("an answer about bad input stays smaller than the input", () => {
+  it("twenty issues at most, the last saying how many more there are", () => {
+    const itemIds = Array.from({ length: 20 }, (_, i) => `item-${i}`);
+    const input = { operationId: "op-12345678", orderId: "SU-10001", itemIds, reason: "damaged", extra1: 1, extra2: 2 };
+    const issues = issuesOf("start_return", input) as Array<{ path: string; message: string }>;
+    expect(issues).toHaveLength(20);
+    expect(issues.at(-1)).toEqual({ path: "", message: expect.stringMatching(/^…and \d+ more problems of the same kinds; fix those above/) });
+    expect(issues.slice(0, 19).every((i) => i.message.length > 0)).toBe(true);
+  });
+});
