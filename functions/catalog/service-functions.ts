@@ -61,13 +61,27 @@ export const serviceFunctions = [
   },
 ] as const satisfies readonly ServiceFunction[];
 
+/**
+ * The Bedrock Agents action-group function (functions/tools/bedrock-agent.ts). It has no route: Bedrock invokes
+ * it directly, under a resource-based permission for bedrock.amazonaws.com (see `bedrockAgentArnFrom`). Like MCP
+ * it touches no table and may invoke exactly the tools' own functions, named by `toolFunctionEnv`.
+ */
+export const bedrockAgentFunction = {
+  name: "bedrock-agent",
+  description: "order-tools Bedrock Agents action group",
+  entry: "functions/tools/bedrock-agent.ts",
+} as const;
+
 export function serviceFunctionNamed(name: ServiceFunction["name"]): ServiceFunction {
   const found = serviceFunctions.find((f) => f.name === name);
   if (!found) throw new Error(`No service function ${name}`);
   return found;
 }
 
-/** The environment variable that names a tool's Lambda function for the MCP function; the CDK stack sets one per tool. */
+/**
+ * The environment variable that names a tool's Lambda function for the functions that invoke tools (MCP and the
+ * Bedrock action group); the CDK stack sets one per tool.
+ */
 export const toolFunctionEnv = (toolName: string) => `TOOL_FUNCTION_${toolName.toUpperCase()}`;
 
 /**
@@ -77,3 +91,19 @@ export const toolFunctionEnv = (toolName: string) => `TOOL_FUNCTION_${toolName.t
  * the API it was fetched through.
  */
 export const authorizationServersEnv = "ORDER_TOOLS_AUTHORIZATION_SERVERS";
+
+/** The CDK context key naming the Bedrock agent allowed to invoke the action-group function. */
+export const bedrockAgentArnContext = "bedrockAgentArn";
+
+/**
+ * The agent ARN from context, checked: the resource-based permission then names it as the only source allowed
+ * (`AWS:SourceArn`). Without it, any Bedrock agent of the account in the stack's Region may invoke the function
+ * (`agent/*`), and so act for whichever user its session attributes name: production stages should set it.
+ */
+export function bedrockAgentArnFrom(value: unknown): string | undefined {
+  if (value === undefined || value === "") return undefined;
+  if (typeof value === "string" && /^arn:aws(-[a-z]+)*:bedrock:[a-z0-9-]+:\d{12}:agent\/[0-9A-Za-z]{10}$/.test(value)) return value;
+  throw new Error(
+    `Context ${bedrockAgentArnContext} must be the ARN of the Bedrock agent whose action group calls order-tools, like arn:aws:bedrock:eu-west-1:111122223333:agent/AB12CD34EF (its id is 10 letters and digits), not ${JSON.stringify(value)}.`,
+  );
+}
