@@ -33,7 +33,7 @@ export const tools = [
   {
     name: "search_orders",
     description:
-      "Find which order someone means from what they remember: their e-mail address, the order id or any 3+ consecutive digits of it, and/or a range of days (at most 92) on which it was placed or delivered. Criteria combine. Returns up to 20 orders newest first, each with status, dates, seller, the first item titles and the total, and says when more matched. Customers find only their own orders; a caller acting for any customer must give an e-mail or id digits.",
+      "Find which order someone means from what they remember: their e-mail address, the order id or any 3+ consecutive digits of it, and/or a range of days (at most 92) on which it was placed or delivered. Criteria combine. Use it when the order's full id is not known. Returns up to 20 orders newest first, each with status, dates, seller, the first item titles and the total, and says when more matched. Customers find only their own orders; a caller acting for any customer must give an e-mail or id digits.",
     kind: "read",
     scope: scopes.read,
     input: readSchemas.searchOrdersInput,
@@ -50,7 +50,7 @@ export const tools = [
   {
     name: "get_order",
     description:
-      "Everything on one order in a single call: status and version, items (descriptions marked with who wrote them), every charge as charged, the seller and its status, the return policy that applies with the last day a return may start, delivery with carrier tracking and the customer's note, returns started, and which changing tools the caller could use on it now. Text the seller or customer wrote is returned as data inside a wrapper naming its origin.",
+      "Returns everything on one order in a single call: status and version, items (descriptions marked with who wrote them), every charge as charged, the seller and its status, the return policy that applies with the last day a return may start, delivery with carrier tracking and the customer's note, returns started, and which changing tools the caller could use on it now. Text the seller or customer wrote is returned as data inside a wrapper naming its origin. Use it before any change, for the version and the allowed changes, and to answer what is on an order.",
     kind: "read",
     scope: scopes.read,
     input: readSchemas.getOrderInput,
@@ -64,7 +64,7 @@ export const tools = [
   {
     name: "cancel_order",
     description:
-      "Cancel an order that has not shipped (status placed, processing or dispatching). Send a new operationId per intended cancellation and the same one when retrying it; expectedVersion is optional, since eligibility is checked when the cancellation is written. A shipped order cannot be cancelled: start_return applies once it is delivered.",
+      "Cancel an order that has not shipped (status placed, processing or dispatching). Send a new operationId per intended cancellation and the same one when retrying it; expectedVersion is optional, since eligibility is checked when the cancellation is written. A shipped order cannot be cancelled: start_return applies once it is delivered. Use it when an order is no longer wanted before it ships. Returns the order's new version and status.",
     kind: "change",
     scope: scopes.write,
     input: schemas.cancelOrderInput,
@@ -78,7 +78,7 @@ export const tools = [
   {
     name: "add_delivery_note",
     description:
-      "Give the carrier delivery instructions for an order that has not started dispatch (placed or processing). The note replaces any earlier one and is stored verbatim as text the customer wrote. Needs the order's current version from get_order.",
+      "Give the carrier delivery instructions for an order that has not started dispatch (placed or processing). The note replaces any earlier one and is stored verbatim as text the customer wrote. Needs the order's current version from get_order. Use it when the carrier needs instructions to deliver. Returns the note as stored and the order's new version.",
     kind: "change",
     scope: scopes.write,
     input: schemas.addDeliveryNoteInput,
@@ -93,7 +93,7 @@ export const tools = [
   {
     name: "start_return",
     description:
-      "Start a return of delivered items in one step: checks that the order is delivered, that today is within the seller's return window and that each item is on the order and not yet returned; issues a return label; books a carrier pickup on pickupDate (or the earliest day from tomorrow on), taking the next day with capacity when that one is full; and notes the return on the order's activity. All or nothing. Allowed for suspended sellers. expectedVersion is optional: eligibility is checked when the return is written.",
+      "Start a return of delivered items in one step: checks that the order is delivered, that today is within the seller's return window and that each item is on the order and not yet returned; issues a return label; books a carrier pickup on pickupDate (or the earliest day from tomorrow on), taking the next day with capacity when that one is full; and notes the return on the order's activity. All or nothing. Allowed for suspended sellers. expectedVersion is optional: eligibility is checked when the return is written. Use it when delivered items go back, for any reason. Returns the return's id, its label and the booked pickup day and window.",
     kind: "change",
     scope: scopes.write,
     input: compoundSchemas.startReturnInput,
@@ -114,7 +114,7 @@ export const tools = [
   {
     name: "offer_replacement",
     description:
-      "Replace a delivered item that arrived damaged, was missing or was the wrong one, in one step: reserves stock of the same product and adds a replacement line (at no charge) to the order. Allowed on delivered orders within the seller's return window, once per item, and not for an item being returned. A suspended seller cannot send replacements; start_return still works then. Needs the order's current version from get_order.",
+      "Replace a delivered item that arrived damaged, was missing or was the wrong one, in one step: reserves stock of the same product and adds a replacement line (at no charge) to the order. Allowed on delivered orders within the seller's return window, once per item, and not for an item being returned. A suspended seller cannot send replacements; start_return still works then. Needs the order's current version from get_order. Use it when the same product should be sent again rather than returned. Returns the new replacement line and the stock-keeping unit reserved.",
     kind: "change",
     scope: scopes.write,
     input: compoundSchemas.offerReplacementInput,
@@ -135,7 +135,7 @@ export const tools = [
   {
     name: "get_operation_status",
     description:
-      "Find out what became of a change you requested, by its operationId: completed (with the original result), rejected (with the original error), pending (still running), or not found (not recorded yet: resend the identical request with the same operationId; it takes effect at most once).",
+      "Returns what became of a change you requested, by its operationId: completed (with the original result), rejected (with the original error), pending (still running), or not found (not recorded yet: resend the identical request with the same operationId; it takes effect at most once). Use it when the answer to a change was lost or unclear.",
     kind: "read",
     scope: scopes.read,
     input: schemas.operationStatusInput,

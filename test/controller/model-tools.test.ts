@@ -53,7 +53,7 @@ describe("model-facing tools come from the registry", () => {
     }
     const cancel = modelTools().find((t) => t.name === "cancel_order")?.description ?? "";
     expect(cancel).toBe(
-      "Cancel an order that has not shipped (status placed, processing or dispatching). expectedVersion is optional, since eligibility is checked when the cancellation is written. A shipped order cannot be cancelled: start_return applies once it is delivered.",
+      "Cancel an order that has not shipped (status placed, processing or dispatching). expectedVersion is optional, since eligibility is checked when the cancellation is written. A shipped order cannot be cancelled: start_return applies once it is delivered. Use it when an order is no longer wanted before it ships. Returns the order's new version and status.",
     );
   });
 
