@@ -1,4 +1,5 @@
 import type { JsonSchema } from "#catalog/json-schema";
+import { agentCoreToolDefinitions, bedrockActionGroups } from "#catalog/openapi";
 import { type ModelTool, modelTools } from "#controller/tools/model-tools";
 
 /**
@@ -141,4 +142,20 @@ registerToolFormat({
   summary: "OpenAI chat completions strict function tools: [{type: \"function\", function: {name, description, parameters, strict: true}}]",
   fileName: "openai-tools.json",
   document: (tools) => tools.map(openaiTool),
+});
+
+// ——— Agent platforms (built in functions/catalog/openapi.ts, held to each platform's documented rules) ———
+
+registerToolFormat({
+  name: "bedrock-action-group",
+  summary: "Bedrock Agents action groups: {actionGroups: [{actionGroupName, description, apiSchema}]}, each apiSchema OpenAPI 3.0.0 for functions/tools/bedrock-agent.ts",
+  fileName: "bedrock-action-groups.json",
+  document: (tools) => ({ actionGroups: bedrockActionGroups(tools) }),
+});
+
+registerToolFormat({
+  name: "agentcore",
+  summary: "AgentCore Gateway Lambda target tool schemas: [{name, description, inputSchema}] in type/properties/required/items/description only",
+  fileName: "agentcore-tools.json",
+  document: (tools) => agentCoreToolDefinitions(tools),
 });

@@ -164,10 +164,10 @@ describe("openai format: strict function tools (Structured Outputs' supported sc
 describe("formats are pluggable, and npm run export-tools writes any of them", () => {
   it("a registered format is exported like the built-in ones; names are unique", () => {
     registerToolFormat({ name: "names-only", summary: "just the names", fileName: "names.json", document: (tools) => tools.map((t) => t.name) });
-    expect(toolFormatNames()).toEqual(["anthropic", "openai", "names-only"]);
+    expect(toolFormatNames()).toEqual(["anthropic", "openai", "bedrock-action-group", "agentcore", "names-only"]);
     expect(exportTools("names-only")).toEqual(offered.map((t) => t.name));
     expect(() => registerToolFormat({ name: "openai", summary: "", fileName: "x", document: () => [] })).toThrow(/already registered/);
-    expect(() => exportTools("bedrock")).toThrow(/no tool format "bedrock"; the formats are anthropic, openai, names-only/);
+    expect(() => exportTools("bedrock")).toThrow(/no tool format "bedrock"; the formats are anthropic, openai, bedrock-action-group, agentcore, names-only/);
   });
 
   it("--format openai --out <dir> writes openai-tools.json; an unknown format exits 2 naming the formats", async () => {
@@ -179,7 +179,7 @@ describe("formats are pluggable, and npm run export-tools writes any of them", (
       expect(stdout).toContain(`Wrote ${offered.length} tools in the openai format`);
       expect(JSON.parse(await readFile(join(out, "openai-tools.json"), "utf8"))).toEqual(openai);
       const failed = await run(tsx, ["scripts/export-tools.ts", "--format", "bedrock"], { cwd: repoRoot }).catch((error: { code: number; stderr: string }) => error);
-      expect(failed).toMatchObject({ code: 2, stderr: expect.stringContaining('There is no format "bedrock"; the formats are anthropic, openai.') });
+      expect(failed).toMatchObject({ code: 2, stderr: expect.stringContaining('There is no format "bedrock"; the formats are anthropic, openai, bedrock-action-group, agentcore.') });
     } finally {
       await rm(out, { recursive: true, force: true });
     }
