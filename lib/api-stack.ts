@@ -1,6 +1,6 @@
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from "aws-cdk-lib";
 import { AccessLogFormat } from "aws-cdk-lib/aws-apigateway";
-import { HttpApi, HttpMethod, type HttpRoute, HttpStage, LogGroupLogDestination } from "aws-cdk-lib/aws-apigatewayv2";
+import { CorsHttpMethod, HttpApi, HttpMethod, type HttpRoute, HttpStage, LogGroupLogDestination } from "aws-cdk-lib/aws-apigatewayv2";
 import { HttpJwtAuthorizer } from "aws-cdk-lib/aws-apigatewayv2-authorizers";
 import { HttpLambdaIntegration } from "aws-cdk-lib/aws-apigatewayv2-integrations";
 import { Alarm, ComparisonOperator, type IMetric, MathExpression, TreatMissingData } from "aws-cdk-lib/aws-cloudwatch";
@@ -8,8 +8,9 @@ import { SnsAction } from "aws-cdk-lib/aws-cloudwatch-actions";
 import type { ITable } from "aws-cdk-lib/aws-dynamodb";
 import { PolicyStatement } from "aws-cdk-lib/aws-iam";
 import type { IFunction } from "aws-cdk-lib/aws-lambda";
+import type { IKey } from "aws-cdk-lib/aws-kms";
 import { LogGroup } from "aws-cdk-lib/aws-logs";
-import { type ITopic, Topic } from "aws-cdk-lib/aws-sns";
+import type { ITopic } from "aws-cdk-lib/aws-sns";
 import { NagSuppressions } from "cdk-nag";
 import type { Construct } from "constructs";
 import { serviceFunctions, toolFunctionEnv } from "#catalog/service-functions";
@@ -17,13 +18,20 @@ import { type ToolDefinition, type ToolRoute, tools as registry } from "#catalog
 import type { Scope } from "#core/principal";
 import type { UserPoolKind } from "../functions/auth/pre-token-generation";
 import { ordersTable, tableEnv } from "#store/table-design";
+import { publicUrlEnv } from "#tools/openapi";
 import { CognitoAuth, domainPrefixes } from "#lib/cognito-auth";
 import type { OrderToolsConfig } from "#lib/config";
+import { acknowledgeControl, acknowledgeLogGroupControls, controlReasons } from "#lib/controls";
+import { Operations } from "#lib/operations";
 import { ToolFunction } from "#lib/tool-function";
 
 export interface ApiStackProps extends StackProps {
   tables: { orders: ITable; idempotency: ITable };
   config: OrderToolsConfig;
+  /** The data stack's topic, which every alarm notifies. */
+  alarmTopic: ITopic;
+  /** The stage's customer-managed key (context customerManagedKey), for every log group; otherwise CloudWatch Logs' own encryption. */
+  encryptionKey?: IKey;
   /** The tool registry; tests pass a longer one to show that a new entry is all a new tool needs. */
   tools?: readonly ToolDefinition[];
 }
@@ -34,12 +42,11 @@ export type RouteAccess =
   | { kind: "scope"; scope: Scope }
   /** A verified token; the handler checks each tool's scope itself (POST /v1/mcp). */
   | { kind: "token" }
-  /** Anyone (GET /v1/tools, GET /v1/openapi.json); the reason becomes the cdk-nag APIG4 suppression. */
+  /** Anyone (GET /v1/tools, GET /v1/openapi.json); the reason becomes the cdk-nag APIG4 suppression and the CT.APIGATEWAY.PR.5 acknowledgement. */
   | { kind: "public"; reason: string };
 
-/** cdk-nag AwsSolutions-APIG4 asks every route for an authorizer; these two are public on purpose. */
-const publicRouteReason =
-  "GET /v1/tools and GET /v1/openapi.json publish the API's own contract (tool names, descriptions, JSON Schemas), generated from the tool registry at build time: no order or caller data, no data access at all. Agent platforms read them before they hold a token. The stage's throttling applies.";
+/** cdk-nag AwsSolutions-APIG4 and Control Tower CT.APIGATEWAY.PR.5 ask every route for an authorizer; these two are public on purpose. */
+const publicRouteReason = controlReasons.publicCatalogueRoute;
 
 const pascal = (name: string) => name.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase());
 
@@ -77,7 +84,10 @@ export class ApiStack extends Stack {
   readonly toolFunctions = new Map<string, ToolFunction>();
   /** The catalogue, OpenAPI and MCP functions, by name. */
   readonly serviceFunctions = new Map<string, ToolFunction>();
-  private readonly alarmTopic?: ITopic;
+  /** The dashboard and the alarms on unknown outcomes. */
+  readonly operations: Operations;
+  private readonly alarmTopic: ITopic;
+  private readonly encryptionKey?: IKey;
   private readonly config: OrderToolsConfig;
   private readonly removalPolicy: RemovalPolicy;
 
@@ -86,7 +96,9 @@ export class ApiStack extends Stack {
     const { config, tables } = props;
     this.config = config;
     const removalPolicy = (this.removalPolicy = config.deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY);
-    this.alarmTopic = config.alarmTopicArn ? Topic.fromTopicArn(this, "AlarmTopic", config.alarmTopicArn) : undefined;
+    this.alarmTopic = props.alarmTopic;
+    if (props.encryptionKey) this.encryptionKey = props.encryptionKey;
+    const logKey = props.encryptionKey ? { logEncryptionKey: props.encryptionKey } : {};
 
     // Identity: an existing provider from context, or two Cognito user pools made here.
     if (config.jwt) {
@@ -104,6 +116,8 @@ export class ApiStack extends Stack {
           deletionProtection: config.deletionProtection,
           logLevel: config.logLevel,
           logRetention: config.logRetention,
+          serviceName: config.serviceName,
+          ...logKey,
         });
       // The customers' pool and API keep the construct ids they had when there was one pool for everyone.
       this.auth = pool("customers", "Auth", config.authCallbackUrls);
@@ -128,8 +142,11 @@ export class ApiStack extends Stack {
         entry: tool.entry,
         description: `order-tools ${tool.name}`,
         logLevel: config.logLevel,
-        logRetention: config.logRetention,
+        // A changing tool's line is the per-call record of a change request: who, which operation, what came of it.
+        ...(tool.kind === "change" ? { logRetention: config.changeLogRetention, logKind: "change" as const } : { logRetention: config.logRetention }),
         logRemovalPolicy: removalPolicy,
+        serviceName: config.serviceName,
+        ...logKey,
         environment: {
           [tableEnv.orders]: tables.orders.tableName,
           [tableEnv.idempotency]: tables.idempotency.tableName,
@@ -151,35 +168,67 @@ export class ApiStack extends Stack {
     // grants: they describe the API from the registry) and MCP (a verified token; each tools/call is checked with
     // that tool's scope in code). MCP touches no table: it invokes the tool's own function, so each tool keeps
     // exactly its own grants, and its role may invoke exactly those functions.
+    // The OpenAPI document names the URL it is served from. Behind a custom domain that is the public URL given for
+    // that API, and each API's URL differs: then the staff API gets an OpenAPI function of its own.
+    const staffApi = this.apis.find((a) => a.audience === "staff");
+    const splitOpenApi = Boolean(staffApi && (config.publicUrl || config.staffPublicUrl));
     for (const service of serviceFunctions) {
-      const fn = new ToolFunction(this, `Service${pascal(service.name)}`, {
-        entry: service.entry,
-        description: service.description,
-        logLevel: config.logLevel,
-        logRetention: config.logRetention,
-        logRemovalPolicy: removalPolicy,
-        ...(service.name === "mcp"
-          ? {
-              environment: Object.fromEntries([...this.toolFunctions].map(([name, tool]) => [toolFunctionEnv(name), tool.function.functionName])),
-              // Above a tool's own 10 s, for its cold start and the invocation; still inside API Gateway's 30 s.
-              timeout: Duration.seconds(20),
-            }
-          : {}),
-      });
+      const serviceFunction = (id: string, publicUrl: string | undefined) =>
+        new ToolFunction(this, id, {
+          entry: service.entry,
+          description: service.description,
+          logLevel: config.logLevel,
+          logRetention: config.logRetention,
+          logRemovalPolicy: removalPolicy,
+          serviceName: config.serviceName,
+          ...logKey,
+          ...(service.name === "mcp"
+            ? {
+                environment: {
+                  ...Object.fromEntries([...this.toolFunctions].map(([name, tool]) => [toolFunctionEnv(name), tool.function.functionName])),
+                  // Browser origins whose pages may call MCP; without any, a request with an Origin header is refused.
+                  ORDER_TOOLS_MCP_ALLOWED_ORIGINS: config.mcpAllowedOrigins.join(","),
+                },
+                // Above a tool's own 10 s, for its cold start and the invocation; still inside API Gateway's 30 s.
+                timeout: Duration.seconds(20),
+              }
+            : service.name === "openapi" && publicUrl
+              ? { environment: { [publicUrlEnv]: publicUrl } }
+              : {}),
+        });
+      const fn = serviceFunction(`Service${pascal(service.name)}`, config.publicUrl);
       if (service.name === "mcp") {
         fn.role.addToPrincipalPolicy(
           new PolicyStatement({ actions: ["lambda:InvokeFunction"], resources: [...this.toolFunctions.values()].map((tool) => tool.function.functionArn) }),
         );
       }
       const access: RouteAccess = service.access === "token" ? { kind: "token" } : { kind: "public", reason: publicRouteReason };
-      this.addFunctionRoutes(`Service${pascal(service.name)}`, fn.function, service.routes, access);
+      if (service.name === "openapi" && splitOpenApi && staffApi) {
+        const staffFn = serviceFunction(`StaffService${pascal(service.name)}`, config.staffPublicUrl);
+        this.addFunctionRoutes(`Service${pascal(service.name)}`, fn.function, service.routes, access, this.apis.filter((a) => a !== staffApi));
+        this.addFunctionRoutes(`Service${pascal(service.name)}`, staffFn.function, service.routes, access, [staffApi]);
+        this.alarmOnFunction(`StaffService${pascal(service.name)}`, staffFn);
+        this.serviceFunctions.set("openapi-staff", staffFn);
+      } else {
+        this.addFunctionRoutes(`Service${pascal(service.name)}`, fn.function, service.routes, access);
+      }
       this.alarmOnFunction(`Service${pascal(service.name)}`, fn);
       this.serviceFunctions.set(service.name, fn);
     }
 
     for (const api of this.apis) this.alarm5xxRate(api);
+    this.operations = new Operations(this, "Operations", {
+      stage: config.stage,
+      serviceName: config.serviceName,
+      alarmTopic: this.alarmTopic,
+      tools,
+      toolFunctions: this.toolFunctions,
+      serviceFunctions: this.serviceFunctions,
+      apis: this.apis,
+      tables,
+      alarms: this.node.findAll().filter((c): c is Alarm => c instanceof Alarm),
+    });
     new CfnOutput(this, "ApiUrl", { key: "ApiUrl", value: main.stage.url });
-    const staffApi = this.apis.find((a) => a.audience === "staff");
     if (staffApi) new CfnOutput(this, "StaffApiUrl", { key: "StaffApiUrl", value: staffApi.stage.url });
   }
 
@@ -199,8 +248,26 @@ export class ApiStack extends Stack {
         : `order-tools (${config.stage}): domain-shaped order tools for AI agents`,
       // The default stage is made below, where throttling and access logs can be set on it.
       createDefaultStage: false,
+      // Only for the browser origins allowed to call MCP (mcpAllowedOrigins): without CORS a browser's preflight for
+      // POST /v1/mcp gets a 404 and the page never reaches the function that checks its Origin. CORS is per API,
+      // so those origins may also read the tool routes' answers; every route still needs a token.
+      ...(config.mcpAllowedOrigins.length
+        ? {
+            corsPreflight: {
+              allowOrigins: config.mcpAllowedOrigins,
+              allowMethods: [CorsHttpMethod.POST, CorsHttpMethod.GET],
+              allowHeaders: ["authorization", "content-type", "accept", "mcp-protocol-version", "mcp-session-id", "last-event-id"],
+              maxAge: Duration.hours(1),
+            },
+          }
+        : {}),
     });
-    const accessLogs = new LogGroup(this, id("AccessLogs"), { retention: config.logRetention, removalPolicy: this.removalPolicy });
+    const accessLogs = new LogGroup(this, id("AccessLogs"), {
+      retention: config.accessLogRetention,
+      removalPolicy: this.removalPolicy,
+      ...(this.encryptionKey ? { encryptionKey: this.encryptionKey } : {}),
+    });
+    acknowledgeLogGroupControls(accessLogs, "access", config.accessLogRetention, this.encryptionKey);
     const stage = new HttpStage(this, id("DefaultStage"), {
       httpApi: api,
       stageName: "$default",
@@ -230,9 +297,9 @@ export class ApiStack extends Stack {
     return created;
   }
 
-  /** Routes one function at `routes` on every API of the stack, each with the access given; every call states who may call. */
-  addFunctionRoutes(id: string, fn: IFunction, routes: readonly ToolRoute[], access: RouteAccess): HttpRoute[] {
-    return this.apis.flatMap(({ api, authorizer, audience }) => {
+  /** Routes one function at `routes` on every API of the stack (or those given), each with the access given; every call states who may call. */
+  addFunctionRoutes(id: string, fn: IFunction, routes: readonly ToolRoute[], access: RouteAccess, apis: readonly ToolsHttpApi[] = this.apis): HttpRoute[] {
+    return apis.flatMap(({ api, authorizer, audience }) => {
       // An integration belongs to one API; the staff API's get ids of their own.
       const integration = new HttpLambdaIntegration(`${audience === "staff" ? "Staff" : ""}${id}Integration`, fn);
       return routes.flatMap((route) => {
@@ -244,7 +311,10 @@ export class ApiStack extends Stack {
           ...(access.kind === "scope" ? { authorizationScopes: [access.scope] } : {}),
         });
         if (access.kind === "public") {
-          for (const r of created) NagSuppressions.addResourceSuppressions(r, [{ id: "AwsSolutions-APIG4", reason: access.reason }]);
+          for (const r of created) {
+            NagSuppressions.addResourceSuppressions(r, [{ id: "AwsSolutions-APIG4", reason: access.reason }]);
+            acknowledgeControl(r, "CT.APIGATEWAY.PR.5", access.reason);
+          }
         }
         return created;
       });
@@ -261,7 +331,7 @@ export class ApiStack extends Stack {
       comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       treatMissingData: TreatMissingData.NOT_BREACHING,
     });
-    if (this.alarmTopic) alarm.addAlarmAction(new SnsAction(this.alarmTopic));
+    alarm.addAlarmAction(new SnsAction(this.alarmTopic));
     return alarm;
   }
 

@@ -12,6 +12,7 @@ import {
   type UserPoolClient,
   UserPoolOperation,
 } from "aws-cdk-lib/aws-cognito";
+import type { IKey } from "aws-cdk-lib/aws-kms";
 import type { RetentionDays } from "aws-cdk-lib/aws-logs";
 import { NagSuppressions } from "cdk-nag";
 import { Construct } from "constructs";
@@ -33,6 +34,9 @@ export interface CognitoAuthProps {
   deletionProtection: boolean;
   logLevel: string;
   logRetention: RetentionDays;
+  logEncryptionKey?: IKey;
+  /** POWERTOOLS_SERVICE_NAME of the trigger. */
+  serviceName?: string;
 }
 
 /**
@@ -65,6 +69,8 @@ export class CognitoAuth extends Construct {
       logLevel: props.logLevel,
       logRetention: props.logRetention,
       logRemovalPolicy: props.removalPolicy,
+      ...(props.logEncryptionKey ? { logEncryptionKey: props.logEncryptionKey } : {}),
+      ...(props.serviceName ? { serviceName: props.serviceName } : {}),
       memorySize: 256,
       timeout: Duration.seconds(5),
       environment: { [userPoolEnv]: props.kind },

@@ -28,11 +28,39 @@ export interface OrderToolsConfig {
   requestBudget: number;
   /** An existing identity provider; both or neither. Without them the API stack creates a Cognito user pool. */
   jwt?: { issuer: string; audience: string[] };
+  /**
+   * Retention of the log groups whose lines are for day-to-day debugging: the reading tools, MCP, the catalogue,
+   * OpenAPI and the token triggers (context `logRetentionDays`).
+   */
   logRetention: RetentionDays;
+  /** Retention of the changing tools' log groups: one line per change request, who and which operation (`changeLogRetentionDays`). */
+  changeLogRetention: RetentionDays;
+  /** Retention of the APIs' access logs, which hold callers' IP addresses (`accessLogRetentionDays`). */
+  accessLogRetention: RetentionDays;
   /** Default-stage throttling: steady requests per second and burst, for the whole API. */
   throttle: { rateLimit: number; burstLimit: number };
-  /** An SNS topic that every alarm notifies; without it the alarms only change state. */
+  /** An SNS topic of your own that every alarm notifies; without it the data stack creates one. */
   alarmTopicArn?: string;
+  /** Email addresses subscribed to the topic the data stack creates (each must confirm the subscription). */
+  alarmEmails: string[];
+  /**
+   * One customer-managed KMS key (rotated yearly) for both tables, every log group and the alarm topic, instead of
+   * the AWS managed DynamoDB key and the services' own encryption. Context `customerManagedKey`.
+   */
+  customerManagedKey: boolean;
+  /**
+   * ORDER_TOOLS_MCP_ALLOWED_ORIGINS of the MCP function: browser origins whose pages may call POST /v1/mcp, and
+   * the CORS origins of the API(s). Empty: every request that carries an Origin header is refused.
+   */
+  mcpAllowedOrigins: string[];
+  /** ORDER_TOOLS_PUBLIC_URL of the OpenAPI function of the customers' API (or the only one): a custom domain in front of it. */
+  publicUrl?: string;
+  /** The same for the staff API (created with the user pools only). */
+  staffPublicUrl?: string;
+  /** POWERTOOLS_SERVICE_NAME of every function: `order-tools-<stage>`, the `service` dimension of the stage's metrics. */
+  serviceName: string;
+  /** Run AWS Control Tower's proactive controls (cfn-guard) over the templates at synth; `controlTowerChecks=false` skips them. */
+  controlTowerChecks: boolean;
   /** Cognito only: where the customers' hosted sign-in may send an authorization code. */
   authCallbackUrls: string[];
   /** Cognito only: where the staff pool's hosted sign-in may send an authorization code. */
@@ -135,6 +163,65 @@ function callbackUrls(node: Node, key: string, production: boolean, stage: strin
   return urls;
 }
 
+function retention(node: Node, key: string, fallback: RetentionDays): RetentionDays {
+  const days = int(node, key, fallback, 1);
+  if (!retentionDays.has(days)) {
+    throw new Error(`Context ${key} must be a retention CloudWatch Logs offers (1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, ...), not ${days}.`);
+  }
+  return days as RetentionDays;
+}
+
+/**
+ * Browser origins exactly as a browser sends them (`https://app.example.com`, a port if not the default, no path),
+ * https only, or http://localhost outside production. `*` is refused: it would let any page a signed-in user
+ * visits call MCP with that user's token, if it holds one.
+ */
+function origins(node: Node, key: string, production: boolean): string[] {
+  const given = list(node, key) ?? [];
+  for (const origin of given) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || parsed.origin !== origin) {
+      throw new Error(`Context ${key} must list browser origins such as https://app.example.com (scheme, host and port only, no path or trailing slash), not "${origin}".`);
+    }
+    const localhost = parsed.protocol === "http:" && parsed.hostname === "localhost";
+    if (parsed.protocol !== "https:" && (production || !localhost)) {
+      throw new Error(
+        production ? `Context ${key}: a production stage accepts https origins only, not "${origin}".` : `Context ${key}: plain http is allowed only for http://localhost; use https for "${origin}".`,
+      );
+    }
+  }
+  return [...new Set(given)];
+}
+
+/** A public https URL for the API (custom domain, optionally with a base path), without a trailing slash. */
+function publicUrl(node: Node, key: string): string | undefined {
+  const value = str(node, key);
+  if (value === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || url.protocol !== "https:" || url.search || url.hash || url.username || url.password) {
+    throw new Error(`Context ${key} must be the API's public https URL, like https://api.example.com or https://example.com/orders (no query, fragment or credentials), not "${value}".`);
+  }
+  return url.href.replace(/\/+$/, "");
+}
+
+function emails(node: Node, key: string): string[] {
+  const given = list(node, key) ?? [];
+  for (const email of given) {
+    if (!/^[^@\s,]+@[^@\s,]+\.[^@\s,]+$/.test(email)) throw new Error(`Context ${key} must list email addresses such as ops@example.com, comma-separated, not "${email}".`);
+  }
+  return [...new Set(given)];
+}
+
 export function readConfig(node: Node): OrderToolsConfig {
   const stage = str(node, "stage") ?? "dev";
   if (!/^[a-z][a-z0-9-]{0,19}$/.test(stage)) {
@@ -155,16 +242,21 @@ export function readConfig(node: Node): OrderToolsConfig {
     throw new Error(`Context jwtIssuer must be the provider's https:// issuer URL, not "${issuer}".`);
   }
 
-  const logRetention = int(node, "logRetentionDays", RetentionDays.ONE_MONTH, 1);
-  if (!retentionDays.has(logRetention)) {
-    throw new Error(`Context logRetentionDays must be a retention CloudWatch Logs offers (1, 3, 5, 7, 14, 30, 60, 90, ...), not ${logRetention}.`);
-  }
+  // Day-to-day debugging needs a month; the change log is the per-call record of every change, kept a year
+  // (AWS Control Tower's CT.CLOUDWATCH.PR.2 minimum); access logs hold IP addresses, kept a quarter.
+  const logRetention = retention(node, "logRetentionDays", RetentionDays.ONE_MONTH);
+  const changeLogRetention = retention(node, "changeLogRetentionDays", RetentionDays.ONE_YEAR);
+  const accessLogRetention = retention(node, "accessLogRetentionDays", RetentionDays.THREE_MONTHS);
 
   const throttle = { rateLimit: int(node, "throttleRateLimit", 50, 1), burstLimit: int(node, "throttleBurstLimit", 100, 1) };
 
   const alarmTopicArn = str(node, "alarmTopicArn");
-  if (alarmTopicArn && !alarmTopicArn.startsWith("arn:")) {
-    throw new Error(`Context alarmTopicArn must be an SNS topic ARN, not "${alarmTopicArn}".`);
+  if (alarmTopicArn && !/^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$/.test(alarmTopicArn)) {
+    throw new Error(`Context alarmTopicArn must be an SNS topic ARN such as arn:aws:sns:eu-west-1:111122223333:ops, not "${alarmTopicArn}".`);
+  }
+  const alarmEmails = emails(node, "alarmEmail");
+  if (alarmTopicArn && alarmEmails.length) {
+    throw new Error("Give alarmEmail (subscribed to the topic this stack creates) or alarmTopicArn (your own topic: subscribe there), not both.");
   }
 
   const authDomainPrefix = str(node, "authDomainPrefix");
@@ -176,6 +268,18 @@ export function readConfig(node: Node): OrderToolsConfig {
   const production = bool(node, "production", productionStage.test(stage));
   // Callback URLs matter only for the user pools made here; with an existing provider there are none to register.
   const cognito = !issuer;
+  const authCallbackUrls = cognito ? callbackUrls(node, "authCallbackUrls", production, stage) : [];
+  const staffAuthCallbackUrls = cognito ? callbackUrls(node, "staffAuthCallbackUrls", production, stage) : [];
+  if (production && !alarmTopicArn && !alarmEmails.length) {
+    throw new Error(
+      `The production stage "${stage}" needs someone to receive its alarms: give -c alarmEmail=ops@example.com (comma-separated; each address confirms its subscription) or -c alarmTopicArn=<an SNS topic of yours> (or set -c production=false if this stage is not production).`,
+    );
+  }
+  const customersPublicUrl = publicUrl(node, "publicUrl");
+  const staffPublicUrl = publicUrl(node, "staffPublicUrl");
+  if (staffPublicUrl && !cognito) {
+    throw new Error("Context staffPublicUrl applies only to the staff API, which exists only with the user pools this stack creates; with jwtIssuer there is one API: use publicUrl.");
+  }
 
   return {
     stage,
@@ -186,11 +290,20 @@ export function readConfig(node: Node): OrderToolsConfig {
     supportHourlyCap: int(node, "supportHourlyCap", defaultSupportHourlyCap, 0),
     requestBudget: int(node, "requestBudget", defaultRequestBudget, 0),
     ...(issuer && audience ? { jwt: { issuer, audience } } : {}),
-    logRetention: logRetention as RetentionDays,
+    logRetention,
+    changeLogRetention,
+    accessLogRetention,
     throttle,
     ...(alarmTopicArn ? { alarmTopicArn } : {}),
-    authCallbackUrls: cognito ? callbackUrls(node, "authCallbackUrls", production, stage) : [],
-    staffAuthCallbackUrls: cognito ? callbackUrls(node, "staffAuthCallbackUrls", production, stage) : [],
+    alarmEmails,
+    customerManagedKey: bool(node, "customerManagedKey", false),
+    mcpAllowedOrigins: origins(node, "mcpAllowedOrigins", production),
+    ...(customersPublicUrl ? { publicUrl: customersPublicUrl } : {}),
+    ...(staffPublicUrl ? { staffPublicUrl } : {}),
+    serviceName: `order-tools-${stage}`,
+    controlTowerChecks: bool(node, "controlTowerChecks", true),
+    authCallbackUrls,
+    staffAuthCallbackUrls,
     ...(authDomainPrefix ? { authDomainPrefix } : {}),
     supportServiceClient: bool(node, "supportServiceClient", false),
   };

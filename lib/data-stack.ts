@@ -1,15 +1,24 @@
-import { Duration, RemovalPolicy, Stack, type StackProps } from "aws-cdk-lib";
+import { Aws, Duration, RemovalPolicy, Stack, type StackProps } from "aws-cdk-lib";
 import { Alarm, ComparisonOperator, TreatMissingData } from "aws-cdk-lib/aws-cloudwatch";
 import { SnsAction } from "aws-cdk-lib/aws-cloudwatch-actions";
-import { AttributeType, BillingMode, Operation, ProjectionType, Table } from "aws-cdk-lib/aws-dynamodb";
-import { Topic } from "aws-cdk-lib/aws-sns";
+import { AttributeType, BillingMode, Operation, ProjectionType, Table, TableEncryption } from "aws-cdk-lib/aws-dynamodb";
+import { AnyPrincipal, Effect, PolicyStatement, ServicePrincipal } from "aws-cdk-lib/aws-iam";
+import { Key } from "aws-cdk-lib/aws-kms";
+import { type ITopic, Topic } from "aws-cdk-lib/aws-sns";
+import { EmailSubscription } from "aws-cdk-lib/aws-sns-subscriptions";
+import { NagSuppressions } from "cdk-nag";
 import type { Construct } from "constructs";
 import { type IndexDesign, type TableDesign, idempotencyTable, ordersTable } from "#store/table-design";
 
 export interface DataStackProps extends StackProps {
   /** Table deletion protection and RETAIN on stack deletion; off only for throw-away stages. */
   deletionProtection: boolean;
+  /** An SNS topic of your own for every alarm; without it this stack creates one. */
   alarmTopicArn?: string;
+  /** Subscribed by email to the topic this stack creates. */
+  alarmEmails?: string[];
+  /** One customer-managed key for the tables, the alarm topic and (in the API stack) every log group. */
+  customerManagedKey?: boolean;
 }
 
 /** The operations whose DynamoDB SystemErrors the alarms add up (at most 10 metrics fit one alarm expression). */
@@ -33,15 +42,23 @@ function projectionOf(index: IndexDesign): { projectionType: ProjectionType; non
 /**
  * The stateful half: both tables, built from `functions/store/table-design.ts` so the deployed keys, indexes
  * and TTL attributes are the ones the code and tests use. On-demand, point-in-time recovery, deletion
- * protection, and an alarm on DynamoDB's own errors for each table.
+ * protection, encryption under a KMS key whose use CloudTrail records, and an alarm on DynamoDB's own errors
+ * for each table. It also holds what outlives a redeploy of the API: the alarm topic (its email subscriptions
+ * are confirmed by hand) and the optional customer-managed key.
  */
 export class DataStack extends Stack {
   readonly ordersTable: Table;
   readonly idempotencyTable: Table;
+  /** Every alarm of both stacks notifies this topic. */
+  readonly alarmTopic: ITopic;
+  /** With customerManagedKey: the key of the tables, the alarm topic and every log group. */
+  readonly encryptionKey?: Key;
 
   constructor(scope: Construct, id: string, props: DataStackProps) {
     super(scope, id, props);
-    const alarmTopic = props.alarmTopicArn ? Topic.fromTopicArn(this, "AlarmTopic", props.alarmTopicArn) : undefined;
+    const removalPolicy = props.deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    if (props.customerManagedKey) this.encryptionKey = this.makeKey(removalPolicy);
+    const alarmTopic = (this.alarmTopic = props.alarmTopicArn ? Topic.fromTopicArn(this, "AlarmTopic", props.alarmTopicArn) : this.makeTopic(props.alarmEmails ?? []));
 
     const build = (design: TableDesign, purpose: string): Table => {
       // Every key attribute in the design is a string (ids, `TYPE#id` keys, ISO timestamps), hence STRING throughout.
@@ -51,8 +68,13 @@ export class DataStack extends Stack {
         billingMode: BillingMode.PAY_PER_REQUEST,
         pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
         deletionProtection: props.deletionProtection,
+        // The AWS managed key (aws/dynamodb) rather than the AWS owned default: no key fee, and every use of it is
+        // in CloudTrail (Control Tower CT.DYNAMODB.PR.2). Switching either way is an in-place table update.
+        ...(this.encryptionKey
+          ? { encryption: TableEncryption.CUSTOMER_MANAGED, encryptionKey: this.encryptionKey }
+          : { encryption: TableEncryption.AWS_MANAGED }),
         ...(design.timeToLiveAttribute ? { timeToLiveAttribute: design.timeToLiveAttribute } : {}),
-        removalPolicy: props.deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+        removalPolicy,
       });
       for (const index of design.indexes) {
         table.addGlobalSecondaryIndex({
@@ -70,11 +92,87 @@ export class DataStack extends Stack {
         comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         treatMissingData: TreatMissingData.NOT_BREACHING,
       });
-      if (alarmTopic) alarm.addAlarmAction(new SnsAction(alarmTopic));
+      alarm.addAlarmAction(new SnsAction(alarmTopic));
       return table;
     };
 
     this.ordersTable = build(ordersTable, "orders");
     this.idempotencyTable = build(idempotencyTable, "idempotency");
+  }
+
+  /**
+   * The topic every alarm notifies, with an email subscription per address given (each address must confirm it).
+   * Encrypted with the customer-managed key when there is one: CloudWatch cannot publish to a topic under the AWS
+   * managed SNS key, whose policy this stack cannot extend.
+   */
+  private makeTopic(emails: string[]): Topic {
+    const topic = new Topic(this, "AlarmTopic", {
+      displayName: `order-tools alarms (${this.stackName})`,
+      enforceSSL: true,
+      ...(this.encryptionKey ? { masterKey: this.encryptionKey } : {}),
+    });
+    for (const email of emails) topic.addSubscription(new EmailSubscription(email));
+    if (!this.encryptionKey) {
+      NagSuppressions.addResourceSuppressions(topic, [
+        {
+          id: "AwsSolutions-SNS2",
+          reason:
+            "CloudWatch alarms cannot publish to a topic encrypted with the AWS managed SNS key, and an alarm message carries only the alarm's name, state, reason and description, no order or caller data. With customerManagedKey=true the topic is encrypted with the stack's own key, whose policy lets CloudWatch use it.",
+        },
+      ]);
+    }
+    return topic;
+  }
+
+  /**
+   * One symmetric key, rotated yearly, for everything the stage stores. Its policy lets the account's principals use
+   * it through DynamoDB only (what the AWS managed DynamoDB key allows, so the functions' roles need no KMS
+   * grants), CloudWatch Logs encrypt this account's log groups in this region, and CloudWatch alarms publish to
+   * the encrypted topic; and it refuses grants that are not for an AWS resource (Control Tower CT.KMS.PR.3).
+   */
+  private makeKey(removalPolicy: RemovalPolicy): Key {
+    const key = new Key(this, "EncryptionKey", {
+      description: `order-tools (${this.stackName}): tables, alarm topic and log groups`,
+      enableKeyRotation: true,
+      pendingWindow: Duration.days(30),
+      removalPolicy,
+    });
+    key.addToResourcePolicy(
+      new PolicyStatement({
+        sid: "UseThroughDynamoDBByThisAccount",
+        principals: [new AnyPrincipal()],
+        actions: ["kms:Encrypt", "kms:Decrypt", "kms:ReEncrypt*", "kms:GenerateDataKey*", "kms:CreateGrant", "kms:DescribeKey"],
+        resources: ["*"],
+        conditions: { StringEquals: { "kms:CallerAccount": Aws.ACCOUNT_ID, "kms:ViaService": `dynamodb.${Aws.REGION}.amazonaws.com` } },
+      }),
+    );
+    key.addToResourcePolicy(
+      new PolicyStatement({
+        sid: "EncryptThisAccountsLogGroups",
+        principals: [new ServicePrincipal(`logs.${Aws.REGION}.amazonaws.com`)],
+        actions: ["kms:Encrypt*", "kms:Decrypt*", "kms:ReEncrypt*", "kms:GenerateDataKey*", "kms:Describe*"],
+        resources: ["*"],
+        conditions: { ArnLike: { "kms:EncryptionContext:aws:logs:arn": `arn:${Aws.PARTITION}:logs:${Aws.REGION}:${Aws.ACCOUNT_ID}:log-group:*` } },
+      }),
+    );
+    key.addToResourcePolicy(
+      new PolicyStatement({
+        sid: "CloudWatchAlarmsPublishToTheTopic",
+        principals: [new ServicePrincipal("cloudwatch.amazonaws.com")],
+        actions: ["kms:Decrypt", "kms:GenerateDataKey*"],
+        resources: ["*"],
+      }),
+    );
+    key.addToResourcePolicy(
+      new PolicyStatement({
+        sid: "GrantsOnlyForAwsResources",
+        effect: Effect.DENY,
+        principals: [new AnyPrincipal()],
+        actions: ["kms:CreateGrant"],
+        resources: ["*"],
+        conditions: { BoolIfExists: { "kms:GrantIsForAWSResource": "false", "aws:PrincipalIsAWSService": "false" } },
+      }),
+    );
+    return key;
   }
 }

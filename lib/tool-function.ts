@@ -3,12 +3,14 @@ import { fileURLToPath } from "node:url";
 import { Duration, type RemovalPolicy } from "aws-cdk-lib";
 import type { ITable } from "aws-cdk-lib/aws-dynamodb";
 import { PolicyStatement, Role, ServicePrincipal } from "aws-cdk-lib/aws-iam";
+import type { IKey } from "aws-cdk-lib/aws-kms";
 import { Architecture, Runtime } from "aws-cdk-lib/aws-lambda";
 import { type BundlingOptions, LogLevel as EsbuildLogLevel, NodejsFunction, OutputFormat } from "aws-cdk-lib/aws-lambda-nodejs";
 import { LogGroup, type RetentionDays } from "aws-cdk-lib/aws-logs";
 import { NagSuppressions } from "cdk-nag";
 import { Construct } from "constructs";
 import type { DynamoAction, KeyedWrites, WriteAction } from "#catalog/access";
+import { acknowledgeControl, acknowledgeLogGroupControls, controlReasons, type LogKind } from "#lib/controls";
 
 /** The repository root: entries, the lock file and esbuild's working directory are all relative to it. */
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -38,8 +40,14 @@ export interface ToolFunctionProps {
   description: string;
   logLevel: string;
   logRetention: RetentionDays;
+  /** What the log lines are for, which decides the reason given for a retention under a year (default operational). */
+  logKind?: LogKind;
   /** What happens to the log group when the stack goes: RETAIN in production, DESTROY for throw-away stages. */
   logRemovalPolicy: RemovalPolicy;
+  /** The customer-managed key of the log group, if the stage has one; otherwise CloudWatch Logs' own encryption. */
+  logEncryptionKey?: IKey;
+  /** POWERTOOLS_SERVICE_NAME: the `service` of its log lines and the `service` dimension of its metrics. */
+  serviceName?: string;
   environment?: Record<string, string>;
   timeout?: Duration;
   memorySize?: number;
@@ -58,7 +66,12 @@ export class ToolFunction extends Construct {
   constructor(scope: Construct, id: string, props: ToolFunctionProps) {
     super(scope, id);
 
-    this.logGroup = new LogGroup(this, "Logs", { retention: props.logRetention, removalPolicy: props.logRemovalPolicy });
+    this.logGroup = new LogGroup(this, "Logs", {
+      retention: props.logRetention,
+      removalPolicy: props.logRemovalPolicy,
+      ...(props.logEncryptionKey ? { encryptionKey: props.logEncryptionKey } : {}),
+    });
+    acknowledgeLogGroupControls(this.logGroup, props.logKind ?? "operational", props.logRetention, props.logEncryptionKey);
 
     // An explicit role instead of AWSLambdaBasicExecutionRole: that managed policy may write to any log group.
     this.role = new Role(this, "Role", {
@@ -84,7 +97,7 @@ export class ToolFunction extends Construct {
       bundling,
       environment: {
         NODE_OPTIONS: "--enable-source-maps",
-        POWERTOOLS_SERVICE_NAME: "order-tools",
+        POWERTOOLS_SERVICE_NAME: props.serviceName ?? "order-tools",
         POWERTOOLS_LOG_LEVEL: props.logLevel,
         ...props.environment,
       },
@@ -92,6 +105,7 @@ export class ToolFunction extends Construct {
     // The role's policy must exist before the function can be invoked successfully.
     this.function.node.addDependency(this.role);
 
+    acknowledgeControl(this.function, "CT.LAMBDA.PR.3", controlReasons.noVpc);
     NagSuppressions.addResourceSuppressions(this.function, [
       {
         id: "AwsSolutions-L1",

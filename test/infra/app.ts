@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { App } from "aws-cdk-lib";
+import { App, type Environment } from "aws-cdk-lib";
 import { Annotations, Template } from "aws-cdk-lib/assertions";
 import { serviceFunctions } from "#catalog/service-functions";
 import type { ToolDefinition } from "#catalog/tools";
@@ -11,9 +11,10 @@ import { type OrderToolsStacks, buildOrderTools } from "#lib/app";
  * The deployment as the infra tests see it, synthesized once per test file and option set.
  *
  * Synthesis is what costs: real bundling runs esbuild once per function (about a second each), and CDK's
- * built-in CloudFormation validation about five seconds. Template assertions need neither, so by default
- * bundling is skipped (`aws:cdk:bundling-stacks: []`) and the validation is off; `npx cdk synth` in CI
- * runs both. The bundle-budget test asks for `bundle: true` and gets the real assets.
+ * built-in CloudFormation validation about five seconds, the Control Tower checks (cfn-guard over both templates)
+ * about as long. Template assertions need none of them, so by default bundling is skipped
+ * (`aws:cdk:bundling-stacks: []`) and both validations are off; `npx cdk synth` runs them all. The bundle-budget
+ * test asks for `bundle: true` and gets the real assets, the controls test for `controlTowerChecks: true`.
  */
 export interface Synthesized extends OrderToolsStacks {
   app: App;
@@ -28,6 +29,10 @@ export interface SynthOptions {
   context?: Record<string, unknown>;
   bundle?: boolean;
   tools?: readonly ToolDefinition[];
+  /** Run the Control Tower checks during synth (their report is `<outdir>/validation-report.json`). */
+  controlTowerChecks?: boolean;
+  /** Synthesize for this account and region, as `cdk deploy` with credentials does; otherwise environment-agnostic. */
+  env?: Environment;
 }
 
 const outdirs: string[] = [];
@@ -44,9 +49,13 @@ export function synthesize(options: SynthOptions = {}): Synthesized {
   const app = new App({
     outdir,
     builtinCloudFormationValidation: false,
-    context: { ...(options.bundle ? {} : { "aws:cdk:bundling-stacks": [] }), ...options.context },
+    context: {
+      ...(options.bundle ? {} : { "aws:cdk:bundling-stacks": [] }),
+      controlTowerChecks: options.controlTowerChecks ?? false,
+      ...options.context,
+    },
   });
-  const stacks = buildOrderTools(app, options.tools ? { tools: options.tools } : {});
+  const stacks = buildOrderTools(app, { ...(options.tools ? { tools: options.tools } : {}), ...(options.env ? { env: options.env } : {}) });
   app.synth();
   return {
     ...stacks,

@@ -7,6 +7,7 @@ import { type ToolDefinition, type ToolRoute, toolNamed, tools } from "#catalog/
 import { hourlyCapFromEnv, supportHourlyCapFromEnv } from "#store/hourly-cap";
 import { requestBudgetFromEnv } from "#store/request-budget";
 import { type IndexDesign, ordersTable, tableDesigns } from "#store/table-design";
+import { handler as openApiHandler, publicUrlEnv } from "#tools/openapi";
 import { buildOrderTools } from "#lib/app";
 import {
   asList,
@@ -28,11 +29,24 @@ const withCognito = () => synthesized();
 const withExistingIdp = () =>
   synthesized({ context: { jwtIssuer: "https://idp.example.com/", jwtAudience: "order-tools-api,order-tools-agent", hourlyCap: "0", deletionProtection: "false", alarmTopicArn: "arn:aws:sns:eu-west-1:111122223333:ops" } });
 
+/** The options an operator adds for a production-like stage: its own key, alarm mail, browser origins, custom domains. */
+const withOptions = () =>
+  synthesized({
+    context: {
+      customerManagedKey: "true",
+      alarmEmail: "ops@example.com, oncall@example.com",
+      mcpAllowedOrigins: "https://app.example.com,http://localhost:5173",
+      publicUrl: "https://api.example.com/",
+      staffPublicUrl: "https://support-api.example.com/orders",
+    },
+  });
+
 // Synthesized once for the file, outside any single test's timeout.
 beforeAll(() => {
   withCognito();
   withExistingIdp();
-}, 120_000);
+  withOptions();
+}, 180_000);
 afterAll(removeSynthesizedOutput);
 
 const routeKeys = (owner: { routes: readonly ToolRoute[] }) => owner.routes.map((r) => `${r.method} ${r.path}`);
@@ -90,7 +104,7 @@ describe("the functions come from the tool registry", () => {
       const env = fn.properties.Environment.Variables;
       expect(env).toMatchObject({
         NODE_OPTIONS: "--enable-source-maps",
-        POWERTOOLS_SERVICE_NAME: "order-tools",
+        POWERTOOLS_SERVICE_NAME: "order-tools-dev",
         POWERTOOLS_LOG_LEVEL: "INFO",
         ORDER_TOOLS_REQUEST_BUDGET: "120",
       });
@@ -384,15 +398,38 @@ describe("tables", () => {
   });
 });
 
+/** Every log group's retention, by what it logs: a tool's name, a service function's, a trigger's, or an API's access log. */
+function retentionByLogGroup(synth: Synthesized): Map<string, number> {
+  const groups = resourcesOf(synth.apiTemplate, "AWS::Logs::LogGroup");
+  const byGroup = new Map<string, number>();
+  for (const [logicalId, fn] of Object.entries(resourcesOf(synth.apiTemplate, "AWS::Lambda::Function"))) {
+    const group = fn.Properties.LoggingConfig.LogGroup.Ref as string;
+    const tool = /^order-tools ([a-z_]+)$/.exec(String(fn.Properties.Description))?.[1];
+    const service = serviceFunctions.find((f) => f.description === fn.Properties.Description)?.name;
+    const name = tool ?? (service ? `${service} ${logicalId}` : `trigger ${logicalId}`);
+    byGroup.set(name, groups[group]!.Properties.RetentionInDays);
+  }
+  for (const { stage } of httpApisOf(synth.apiTemplate)) {
+    const group = stage.AccessLogSettings.DestinationArn["Fn::GetAtt"][0] as string;
+    byGroup.set(`access ${group}`, groups[group]!.Properties.RetentionInDays);
+  }
+  expect(byGroup.size, "every log group is a function's or an API's").toBe(Object.keys(groups).length);
+  return byGroup;
+}
+
 describe("logs and alarms", () => {
-  it("gives every function a log group of its own, and every log group a retention", () => {
-    const { apiTemplate } = withCognito();
-    const groups = resourcesOf(apiTemplate, "AWS::Logs::LogGroup");
-    for (const group of Object.values(groups)) expect(group.Properties.RetentionInDays).toBe(30);
-    const used = Object.values(resourcesOf(apiTemplate, "AWS::Lambda::Function")).map((f) => f.Properties.LoggingConfig.LogGroup.Ref as string);
+  it("gives every function a log group of its own, and chooses each log group's retention by what it holds: changes a year, access logs a quarter, the rest a month", () => {
+    const synth = withCognito();
+    const used = Object.values(resourcesOf(synth.apiTemplate, "AWS::Lambda::Function")).map((f) => f.Properties.LoggingConfig.LogGroup.Ref as string);
     expect(new Set(used).size).toBe(used.length);
-    for (const id of used) expect(groups[id]).toBeDefined();
-    expect(synthesize({ context: { logRetentionDays: "90" } }).apiTemplate.findResources("AWS::Logs::LogGroup", { Properties: { RetentionInDays: 30 } })).toEqual({});
+    const changing = new Set<string>(tools.filter((t) => t.kind === "change").map((t) => t.name));
+    const expected = (name: string) => (changing.has(name) ? 365 : name.startsWith("access ") ? 90 : 30);
+    const retention = retentionByLogGroup(synth);
+    expect([...retention.keys()].filter((n) => changing.has(n))).toHaveLength(changing.size);
+    for (const [name, days] of retention) expect(days, name).toBe(expected(name));
+
+    const longer = retentionByLogGroup(synthesize({ context: { logRetentionDays: "400", changeLogRetentionDays: "731", accessLogRetentionDays: "365" } }));
+    for (const [name, days] of longer) expect(days, name).toBe(changing.has(name) ? 731 : name.startsWith("access ") ? 365 : 400);
   });
 
   it("alarms on every function's errors and throttles, each API's 5xx rate and each table's system errors", () => {
@@ -421,7 +458,36 @@ describe("logs and alarms", () => {
     for (const alarm of tableAlarms) expect(JSON.stringify(alarm.Metrics)).toContain('"MetricName":"SystemErrors"');
   });
 
-  it("sends every alarm to the topic given as alarmTopicArn", () => {
+  it("creates a topic in the data stack that every alarm of both stacks notifies, publishable over TLS only", () => {
+    const { apiTemplate, dataTemplate } = withCognito();
+    const topics = Object.keys(resourcesOf(dataTemplate, "AWS::SNS::Topic"));
+    expect(topics).toHaveLength(1);
+    apiTemplate.resourceCountIs("AWS::SNS::Topic", 0);
+    const exported = Object.values(dataTemplate.findOutputs("*")).find((o) => JSON.stringify(o.Value) === JSON.stringify({ Ref: topics[0] }));
+    expect(exported?.Export?.Name).toBeDefined();
+    const alarms = [...Object.values(resourcesOf(dataTemplate, "AWS::CloudWatch::Alarm")), ...Object.values(resourcesOf(apiTemplate, "AWS::CloudWatch::Alarm"))];
+    expect(alarms.length).toBeGreaterThan(tableDesigns.length);
+    for (const alarm of Object.values(resourcesOf(dataTemplate, "AWS::CloudWatch::Alarm"))) expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topics[0] }]);
+    for (const alarm of Object.values(resourcesOf(apiTemplate, "AWS::CloudWatch::Alarm"))) expect(alarm.Properties.AlarmActions).toEqual([{ "Fn::ImportValue": exported!.Export.Name }]);
+    dataTemplate.hasResourceProperties("AWS::SNS::TopicPolicy", {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: "Deny", Condition: { Bool: { "aws:SecureTransport": "false" } } })]) },
+    });
+    // Nobody is subscribed unless told whom to tell (a production stage refuses to synthesize without it).
+    dataTemplate.resourceCountIs("AWS::SNS::Subscription", 0);
+  });
+
+  it("subscribes each address given as alarmEmail to that topic", () => {
+    const { dataTemplate } = withOptions();
+    const [topic] = Object.keys(resourcesOf(dataTemplate, "AWS::SNS::Topic"));
+    const subscriptions = Object.values(resourcesOf(dataTemplate, "AWS::SNS::Subscription")).map((r) => r.Properties);
+    expect(subscriptions.map((p) => [p.Protocol, p.Endpoint, p.TopicArn]).sort()).toEqual([
+      ["email", "oncall@example.com", { Ref: topic }],
+      ["email", "ops@example.com", { Ref: topic }],
+    ]);
+  });
+
+  it("sends every alarm to the topic given as alarmTopicArn, and then creates none", () => {
+    withExistingIdp().dataTemplate.resourceCountIs("AWS::SNS::Topic", 0);
     const { apiTemplate, dataTemplate } = withExistingIdp();
     for (const template of [apiTemplate, dataTemplate]) {
       for (const alarm of Object.values(resourcesOf(template, "AWS::CloudWatch::Alarm"))) {
@@ -517,9 +583,132 @@ describe("the user pools created when no identity provider is given", () => {
   });
 });
 
+describe("encryption at rest", () => {
+  it("encrypts both tables with the AWS managed DynamoDB key by default, whose every use CloudTrail records, and creates no key", () => {
+    const { dataTemplate, apiTemplate } = withCognito();
+    for (const table of Object.values(resourcesOf(dataTemplate, "AWS::DynamoDB::Table"))) {
+      // SSEEnabled alone is the AWS managed key; absent or false would be the AWS owned key.
+      expect(table.Properties.SSESpecification).toEqual({ SSEEnabled: true });
+    }
+    dataTemplate.resourceCountIs("AWS::KMS::Key", 0);
+    for (const group of Object.values(resourcesOf(apiTemplate, "AWS::Logs::LogGroup"))) expect(group.Properties.KmsKeyId).toBeUndefined();
+  });
+
+  it("with customerManagedKey, encrypts the tables, the alarm topic and every log group with one rotated key of the data stack", () => {
+    const { dataTemplate, apiTemplate } = withOptions();
+    const keys = Object.entries(resourcesOf(dataTemplate, "AWS::KMS::Key"));
+    expect(keys).toHaveLength(1);
+    const [keyId, key] = keys[0]!;
+    expect(key.Properties.EnableKeyRotation).toBe(true);
+    expect(key.DeletionPolicy).toBe("Retain");
+    const keyArn = { "Fn::GetAtt": [keyId, "Arn"] };
+    for (const table of Object.values(resourcesOf(dataTemplate, "AWS::DynamoDB::Table"))) {
+      expect(table.Properties.SSESpecification).toEqual({ SSEEnabled: true, SSEType: "KMS", KMSMasterKeyId: keyArn });
+    }
+    dataTemplate.hasResourceProperties("AWS::SNS::Topic", { KmsMasterKeyId: keyArn });
+    const exported = Object.values(dataTemplate.findOutputs("*")).find((o) => JSON.stringify(o.Value) === JSON.stringify(keyArn));
+    const groups = Object.values(resourcesOf(apiTemplate, "AWS::Logs::LogGroup"));
+    expect(groups.length).toBeGreaterThan(tools.length);
+    for (const group of groups) expect(group.Properties.KmsKeyId).toEqual({ "Fn::ImportValue": exported!.Export.Name });
+
+    // Who may use it: principals of this account only through DynamoDB, CloudWatch Logs for this account's log
+    // groups, CloudWatch alarms for the topic; and no grant that is not for an AWS resource.
+    const statements = key.Properties.KeyPolicy.Statement as Array<Record<string, any>>;
+    const bySid = (sid: string) => statements.find((st) => st.Sid === sid);
+    expect(bySid("UseThroughDynamoDBByThisAccount")?.Condition.StringEquals).toMatchObject({ "kms:CallerAccount": { Ref: "AWS::AccountId" } });
+    expect(JSON.stringify(bySid("UseThroughDynamoDBByThisAccount")?.Condition.StringEquals["kms:ViaService"])).toContain("dynamodb.");
+    expect(JSON.stringify(bySid("EncryptThisAccountsLogGroups")?.Condition)).toContain(":log-group:*");
+    expect(bySid("CloudWatchAlarmsPublishToTheTopic")?.Principal).toEqual({ Service: "cloudwatch.amazonaws.com" });
+    expect(bySid("GrantsOnlyForAwsResources")).toMatchObject({ Effect: "Deny", Action: "kms:CreateGrant", Condition: { BoolIfExists: { "kms:GrantIsForAWSResource": "false", "aws:PrincipalIsAWSService": "false" } } });
+  });
+});
+
+describe("MCP's browser origins and the OpenAPI document's server", () => {
+  const mcpOf = (synth: Synthesized) => serviceFunctionsOf(synth.apiTemplate).get("mcp")!.properties.Environment.Variables as Record<string, unknown>;
+  const openApiFunctions = (synth: Synthesized) =>
+    Object.entries(resourcesOf(synth.apiTemplate, "AWS::Lambda::Function")).filter(([, f]) => f.Properties.Description === serviceFunctions.find((s) => s.name === "openapi")!.description);
+
+  it("by default allows no browser origin (an Origin header is refused), configures no CORS, and lets the OpenAPI document name the API Gateway domain", () => {
+    const synth = withCognito();
+    expect(mcpOf(synth).ORDER_TOOLS_MCP_ALLOWED_ORIGINS).toBe("");
+    for (const api of Object.values(resourcesOf(synth.apiTemplate, "AWS::ApiGatewayV2::Api"))) expect(api.Properties.CorsConfiguration).toBeUndefined();
+    const openapi = openApiFunctions(synth);
+    expect(openapi).toHaveLength(1);
+    expect(openapi[0]![1].Properties.Environment.Variables[publicUrlEnv]).toBeUndefined();
+  });
+
+  it("passes mcpAllowedOrigins to the MCP function and lets exactly those origins through each API's CORS preflight", () => {
+    const synth = withOptions();
+    expect(String(mcpOf(synth).ORDER_TOOLS_MCP_ALLOWED_ORIGINS).split(",")).toEqual(["https://app.example.com", "http://localhost:5173"]);
+    const apis = Object.values(resourcesOf(synth.apiTemplate, "AWS::ApiGatewayV2::Api"));
+    expect(apis).toHaveLength(2);
+    for (const api of apis) {
+      expect(api.Properties.CorsConfiguration).toMatchObject({ AllowOrigins: ["https://app.example.com", "http://localhost:5173"], AllowMethods: ["POST", "GET"] });
+      expect(api.Properties.CorsConfiguration.AllowHeaders).toEqual(expect.arrayContaining(["authorization", "content-type", "mcp-protocol-version"]));
+    }
+  });
+
+  it("serves each API's OpenAPI document from a function that names that API's public URL, as the OpenAPI handler reads it", async () => {
+    const synth = withOptions();
+    const openapi = new Map(openApiFunctions(synth));
+    expect(openapi.size).toBe(2);
+    const served = new Map<string, string>();
+    for (const api of httpApisOf(synth.apiTemplate)) {
+      const route = api.routes.find((r) => r.RouteKey === "GET /v1/openapi.json")!;
+      const integration = resourcesOf(synth.apiTemplate, "AWS::ApiGatewayV2::Integration")[String(route.Target["Fn::Join"][1][1].Ref)]!;
+      const fnId = [...openapi.keys()].find((id) => JSON.stringify(integration.Properties.IntegrationUri).includes(id))!;
+      const env = openapi.get(fnId)!.Properties.Environment.Variables as Record<string, string>;
+      // The handler reads its environment per request, as in Lambda; the event's domain is what it would otherwise use.
+      const before = process.env[publicUrlEnv];
+      try {
+        if (env[publicUrlEnv] === undefined) delete process.env[publicUrlEnv];
+        else process.env[publicUrlEnv] = env[publicUrlEnv];
+        const reply = await openApiHandler({ requestContext: { domainName: "abc123.execute-api.eu-west-1.amazonaws.com", http: { method: "GET" } } } as never, {} as never);
+        served.set(String(api.authorizer.JwtConfiguration.Issuer["Fn::GetAtt"][0]), JSON.parse(String((reply as { body: string }).body)).servers[0].url);
+      } finally {
+        if (before === undefined) delete process.env[publicUrlEnv];
+        else process.env[publicUrlEnv] = before;
+      }
+    }
+    const { customers, staff } = userPoolsOf(synth);
+    expect(served.get(customers.logicalId)).toBe("https://api.example.com");
+    expect(served.get(staff.logicalId)).toBe("https://support-api.example.com/orders");
+  });
+
+  it("refuses origins that are not origins, '*', plain http beyond localhost, a non-https public URL, and a staff URL without a staff API", () => {
+    const bad = (context: Record<string, unknown>) => () => buildOrderTools(new App({ context: { "aws:cdk:bundling-stacks": [], controlTowerChecks: "false", ...context } }));
+    expect(bad({ mcpAllowedOrigins: "https://app.example.com/" })).toThrow(/browser origins such as https:\/\/app.example.com \(scheme, host and port only, no path or trailing slash\), not "https:\/\/app.example.com\/"/);
+    expect(bad({ mcpAllowedOrigins: "*" })).toThrow(/mcpAllowedOrigins must list browser origins/);
+    expect(bad({ mcpAllowedOrigins: "http://app.example.com" })).toThrow(/plain http is allowed only for http:\/\/localhost/);
+    expect(bad({ stage: "prod", alarmEmail: "ops@example.com", authCallbackUrls: "https://a.example.com/cb", staffAuthCallbackUrls: "https://s.example.com/cb", mcpAllowedOrigins: "http://localhost:5173" })).toThrow(
+      /a production stage accepts https origins only, not "http:\/\/localhost:5173"/,
+    );
+    expect(bad({ publicUrl: "http://api.example.com" })).toThrow(/publicUrl must be the API's public https URL/);
+    expect(bad({ publicUrl: "https://api.example.com/?x=1" })).toThrow(/no query, fragment or credentials/);
+    expect(bad({ jwtIssuer: "https://idp.example.com/", jwtAudience: "api", staffPublicUrl: "https://s.example.com" })).toThrow(/staffPublicUrl applies only to the staff API/);
+  });
+});
+
+describe("Lambda permissions", () => {
+  it("names the source account on every permission an AWS service holds, as the stack's account", () => {
+    for (const [synth, account] of [
+      [withCognito(), { Ref: "AWS::AccountId" }],
+      [synthesize({ env: { account: "111122223333", region: "eu-west-1" } }), "111122223333"],
+    ] as const) {
+      const permissions = Object.values(resourcesOf(synth.apiTemplate, "AWS::Lambda::Permission"));
+      expect(permissions.length).toBeGreaterThan(tools.length * 2);
+      for (const permission of permissions) {
+        expect(permission.Properties.Principal).toMatch(/\.amazonaws\.com$/);
+        expect(permission.Properties.SourceAccount).toEqual(account);
+        expect(permission.Properties.SourceArn).toBeDefined();
+      }
+    }
+  });
+});
+
 describe("cdk-nag AwsSolutions", () => {
-  it("finds no unsuppressed error or warning in either stack, with or without the created user pools", () => {
-    for (const synth of [withCognito(), withExistingIdp()]) {
+  it("finds no unsuppressed error or warning in either stack, with or without the created user pools, with or without the customer key", () => {
+    for (const synth of [withCognito(), withExistingIdp(), withOptions()]) {
       for (const annotations of [synth.dataAnnotations, synth.apiAnnotations]) {
         expect(annotations.findError("*", Match.stringLikeRegexp("AwsSolutions-.*"))).toEqual([]);
         expect(annotations.findWarning("*", Match.stringLikeRegexp("AwsSolutions-.*"))).toEqual([]);
@@ -539,7 +728,17 @@ describe("cdk-nag AwsSolutions", () => {
 
 describe("context", () => {
   // Construction alone checks the context; bundling (which NodejsFunction starts at construction) is skipped.
-  const bad = (context: Record<string, unknown>) => () => buildOrderTools(new App({ context: { "aws:cdk:bundling-stacks": [], ...context } }));
+  const bad = (context: Record<string, unknown>) => () => buildOrderTools(new App({ context: { "aws:cdk:bundling-stacks": [], controlTowerChecks: "false", ...context } }));
+
+  it("refuses a production stage whose alarms would reach nobody, and says how to name someone", () => {
+    const prod = { stage: "prod", authCallbackUrls: "https://a.example.com/cb", staffAuthCallbackUrls: "https://s.example.com/cb" };
+    expect(bad(prod)).toThrow(/The production stage "prod" needs someone to receive its alarms: give -c alarmEmail=ops@example.com .* or -c alarmTopicArn=/);
+    expect(bad({ ...prod, alarmEmail: "ops@example.com" })).not.toThrow();
+    expect(bad({ ...prod, alarmTopicArn: "arn:aws:sns:eu-west-1:111122223333:ops" })).not.toThrow();
+    expect(bad({ alarmEmail: "ops@example.com", alarmTopicArn: "arn:aws:sns:eu-west-1:111122223333:ops" })).toThrow(/not both/);
+    expect(bad({ alarmEmail: "ops at example.com" })).toThrow(/Context alarmEmail must list email addresses such as ops@example.com, comma-separated, not "ops at example.com"/);
+    expect(bad({ alarmTopicArn: "ops" })).toThrow(/alarmTopicArn must be an SNS topic ARN such as arn:aws:sns:eu-west-1:111122223333:ops/);
+  });
 
   it("refuses half an identity provider, negative caps or budget, an unknown log level and an odd retention", () => {
     expect(bad({ jwtIssuer: "https://idp.example.com/" })).toThrow(/both jwtIssuer and jwtAudience/);
@@ -548,6 +747,9 @@ describe("context", () => {
     expect(bad({ requestBudget: "lots" })).toThrow(/Context requestBudget must be a whole number of at least 0, not "lots"/);
     expect(bad({ logLevel: "LOUD" })).toThrow(/logLevel/);
     expect(bad({ logRetentionDays: "31" })).toThrow(/logRetentionDays/);
+    expect(bad({ changeLogRetentionDays: "366" })).toThrow(/Context changeLogRetentionDays must be a retention CloudWatch Logs offers \(1, 3, 5, .*\), not 366/);
+    expect(bad({ accessLogRetentionDays: "0" })).toThrow(/accessLogRetentionDays must be a whole number of at least 1/);
+    expect(bad({ customerManagedKey: "yes" })).toThrow(/customerManagedKey must be true or false/);
     expect(bad({ deletionProtection: "no" })).toThrow(/deletionProtection/);
   });
 
@@ -561,7 +763,7 @@ describe("context", () => {
     expect(bad({ authCallbackUrls: "http://shop.example.com/cb" })).toThrow(/plain http is allowed only for http:\/\/localhost/);
     expect(bad({ authCallbackUrls: "not a url" })).toThrow(/must list absolute URLs/);
 
-    const prod = synthesize({ context: { stage: "prod", authCallbackUrls: "https://shop.example.com/cb", staffAuthCallbackUrls: "https://support.example.com/cb" } });
+    const prod = synthesize({ context: { stage: "prod", authCallbackUrls: "https://shop.example.com/cb", staffAuthCallbackUrls: "https://support.example.com/cb", alarmEmail: "ops@example.com" } });
     expect(prod.config).toMatchObject({ production: true, authCallbackUrls: ["https://shop.example.com/cb"], staffAuthCallbackUrls: ["https://support.example.com/cb"] });
     const callbacks = Object.values(resourcesOf(prod.apiTemplate, "AWS::Cognito::UserPoolClient")).map((c) => c.Properties.CallbackURLs);
     expect(callbacks.flat().sort()).toEqual(["https://shop.example.com/cb", "https://support.example.com/cb"]);
@@ -570,7 +772,7 @@ describe("context", () => {
   it("keeps the localhost default for development stages and asks nothing of a production stage with its own identity provider", () => {
     expect(withCognito().config).toMatchObject({ production: false, authCallbackUrls: ["http://localhost:8080/callback"], staffAuthCallbackUrls: ["http://localhost:8080/callback"] });
     expect(bad({ stage: "prod", production: "false" })).not.toThrow();
-    expect(bad({ stage: "prod", jwtIssuer: "https://idp.example.com/", jwtAudience: "api" })).not.toThrow();
+    expect(bad({ stage: "prod", jwtIssuer: "https://idp.example.com/", jwtAudience: "api", alarmTopicArn: "arn:aws:sns:eu-west-1:111122223333:ops" })).not.toThrow();
     expect(bad({ stage: "products" })).not.toThrow();
   });
 });

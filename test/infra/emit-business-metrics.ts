@@ -1,0 +1,19 @@
+/**
+ * Records one call of each kind that produces a business metric, through the functions' own `recordCall`, so that
+ * stdout carries exactly the EMF lines a deployed function writes (the service name comes from
+ * POWERTOOLS_SERVICE_NAME, as there). test/infra/operations.test.ts holds the dashboard and alarms to these lines.
+ */
+import { RateLimitedError } from "#core/errors";
+import { jsonResponse } from "#tools/http";
+import { logger } from "#tools/logger";
+import { recordCall } from "#tools/observability";
+
+const at = Date.now();
+recordCall(logger, "cancel_order", {}, jsonResponse(200, { status: "completed" }, { "idempotent-replayed": "true" }), at);
+recordCall(logger, "add_delivery_note", {}, jsonResponse(409, { error: { code: "VERSION_CONFLICT" } }), at);
+recordCall(logger, "start_return", {}, jsonResponse(409, { error: { code: "OPERATION_IN_PROGRESS" } }), at);
+recordCall(logger, "offer_replacement", {}, jsonResponse(500, { error: { code: "INTERNAL" } }), at);
+recordCall(logger, "get_operation_status", {}, jsonResponse(200, { status: "pending" }), at);
+recordCall(logger, "get_operation_status", {}, jsonResponse(404, { status: "not_found" }), at);
+const refusal = new RateLimitedError("budget spent", { retryAfterSeconds: 30 }, "request_budget");
+recordCall(logger, "search_orders", {}, jsonResponse(429, { error: { code: "RATE_LIMITED" } }), at, refusal);
