@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 import { App } from "aws-cdk-lib";
+import { deployGate } from "../eval/tool-hash.ts";
 import { buildOrderTools } from "#lib/app";
+import { addEvalGate } from "#lib/eval-gate";
 
 // Context (`-c key=value`): stage, production, deletionProtection, logLevel, hourlyCap, supportHourlyCap,
-// requestBudget, jwtIssuer + jwtAudience, authCallbackUrls + staffAuthCallbackUrls and alarmEmail or alarmTopicArn
-// (required in production), customerManagedKey, mcpAllowedOrigins, publicUrl, the log retentions, and the rest
-// listed in lib/config.ts and docs/deploy.md. The synth also runs cdk-nag and AWS Control Tower's proactive controls.
+// requestBudget, jwtIssuer + jwtAudience, authCallbackUrls + staffAuthCallbackUrls (required in production), and
+// the rest listed in lib/config.ts and docs/deploy.md. `evalGateOverride="<name>: <reason>"` lets the service's
+// owners deploy tool definitions that no model run has measured (README, "What the gate blocks").
 const app = new App();
-buildOrderTools(app);
+const { api } = buildOrderTools(app);
+addEvalGate(api, deployGate({ override: app.node.tryGetContext("evalGateOverride") }));
 app.synth();
