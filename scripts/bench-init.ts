@@ -6,12 +6,12 @@
  *    client: the zod library alone, the read or the change schemas, the whole tool registry, Powertools' Logger,
  *    Metrics and idempotency, and tools/handler.ts (all a tool loads but its own use case). Timed like the
  *    functions (fresh node, median of rounds): each layer's cost, measured rather than inferred.
- * 2. Composition. Each function's bundle bytes by package (esbuild's metafile, the stacks' build options):
- *    V8 parses and compiles all of it at init.
+ * 2. The bundle itself: its bytes by package (esbuild's metafile, the stacks' build options), its init without
+ *    NODE_OPTIONS=--enable-source-maps, and V8's parse and compile of its text alone.
  * 3. Profile. Each function imported under V8's sampling profiler (scripts/bench/cold-start.ts), samples
- *    charged to the package whose code was running (through the source map). Sampling slows the import, so
- *    read the columns as shares; and it charges a library's time to the library, not to the module whose
- *    top-level code called it: zod's column is schema construction wherever the schemas are declared.
+ *    charged to the package whose code was running (through the source map); each group's share of the samples
+ *    times the unprofiled init gives its milliseconds. Sampling charges a library's time to the library, not to
+ *    the module whose top-level code called it: zod's share is schema construction wherever it is declared.
  */
 import "#scripts/bench/setup";
 import { rmSync } from "node:fs";
@@ -20,8 +20,8 @@ import { pathToFileURL } from "node:url";
 import { repoRoot } from "#lib/tool-function";
 import { bundleEntries } from "#lib/bundles";
 import { baselineName, functionEntries } from "#scripts/bench-bundles";
-import { attributeProfile, composition, initTimes, profileImport, runtimeGroup, sdkGroup } from "#scripts/bench/cold-start";
-import { median, table, times } from "#scripts/bench/stats";
+import { attributeProfile, composition, initRounds, pairedDifference, pairedRatio, profileImport, runtimeGroup, sdkGroup } from "#scripts/bench/cold-start";
+import { median, table } from "#scripts/bench/stats";
 
 export interface InitProfileOptions {
   /** Rounds of timed imports, and profiled imports per function (default 9). */
@@ -56,50 +56,72 @@ export async function benchInitProfile(options: InitProfileOptions = {}): Promis
 
   // ——— 1. layers ———
   const layerBundles = [bare, ...probes.map((p) => bundles.find((b) => b.name === p.name)!)];
-  const layerMs = initTimes(layerBundles.map((b) => b.file), runs);
-  const bareMs = layerMs[0] as number;
+  const layerRounds = initRounds(layerBundles.map((b) => b.file), runs).map((byMode) => byMode[0] as number[]);
+  const bareRounds = layerRounds[0] as number[];
   table(
     log,
     ["layer on the bare client", "bundle KB", "init ms", "+ms", "ratio"],
-    layerBundles.map((b, i) => [b.name, (b.bytes / 1024).toFixed(1), (layerMs[i] as number).toFixed(1), i === 0 ? "" : `${((layerMs[i] as number) - bareMs).toFixed(1)}`, i === 0 ? "" : times(layerMs[i] as number, bareMs)]),
-  );
-  log(`median of ${runs} rounds; each probe is the bare client plus that layer alone, so the "+ms" of the layers overlap (the registry includes both schema sets and zod).\n`);
-
-  // ——— 2. composition ———
-  const functionBundles = functions.filter((f) => f.name !== baselineName).map((f) => bundles.find((b) => b.name === f.name)!);
-  const kb = (bytes: number | undefined) => ((bytes ?? 0) / 1024).toFixed(1);
-  const compositions = await Promise.all(functions.filter((f) => f.name !== baselineName).map((f) => composition(f.entry)));
-  table(
-    log,
-    ["bundle KB by package", "total", ...shownGroups, "other"],
-    functionBundles.map((b, i) => {
-      const groups = compositions[i] as Map<string, number>;
-      const other = [...groups.entries()].filter(([g]) => !shownGroups.includes(g)).reduce((sum, [, v]) => sum + v, 0);
-      return [b.name, kb([...groups.values()].reduce((a, v) => a + v, 0)), ...shownGroups.map((g) => kb(groups.get(g))), kb(other)];
+    layerBundles.map((b, i) => {
+      const own = layerRounds[i] as number[];
+      return [b.name, (b.bytes / 1024).toFixed(1), median(own).toFixed(1), i === 0 ? "" : pairedDifference(own, bareRounds).toFixed(1), i === 0 ? "" : `${pairedRatio(own, bareRounds).toFixed(2)}×`];
     }),
   );
-  log(`"other": ${[...new Set(compositions.flatMap((c) => [...c.keys()]).filter((g) => !shownGroups.includes(g)))].join(", ")} (minified, before the banner).\n`);
+  log(`median of ${runs} rounds ("+ms" and "ratio" paired with the bare client's import in the same round); each probe is the bare client plus that layer alone, so the layers overlap (the registry includes both schema sets, and they include zod).\n`);
 
-  // ——— 3. profile ———
-  const profiled = [bare, ...functionBundles];
-  const rows = profiled.map((bundle) => {
-    const samples = Array.from({ length: runs }, () => profileImport(bundle.file));
-    const perRun = samples.map((s) => attributeProfile(s.profile, bundle.file));
-    const groups = [...new Set(perRun.flatMap((m) => [...m.keys()]))];
-    return { bundle, ms: median(samples.map((s) => s.ms)), groups: new Map(groups.map((g) => [g, median(perRun.map((m) => m.get(g) ?? 0))])) };
-  });
-  const columns = [sdkGroup, runtimeGroup, "GC", ...shownGroups];
+  // ——— 2. composition, and the bundle's own costs ———
+  const functionBundles = functions.filter((f) => f.name !== baselineName).map((f) => bundles.find((b) => b.name === f.name)!);
+  const measured = [bare, ...functionBundles];
+  const kb = (bytes: number | undefined) => ((bytes ?? 0) / 1024).toFixed(1);
+  const compositions = await Promise.all(measured.map((b) => composition(functions.find((f) => f.name === b.name)!.entry)));
+  const modes = ["deployed", "no source maps", "compile only"] as const;
+  const byMode = initRounds(measured.map((b) => b.file), runs, modes).map((perMode) => perMode.map((rounds) => median(rounds)));
   table(
     log,
-    ["profiled init, ms", "init", ...columns, "other"],
-    rows.map((r) => {
-      const other = [...r.groups.entries()].filter(([g]) => !columns.includes(g)).reduce((sum, [, v]) => sum + v, 0);
-      return [r.bundle.name, r.ms.toFixed(1), ...columns.map((c) => (r.groups.get(c) ?? 0).toFixed(1)), other.toFixed(1)];
+    ["bundle and its costs", "KB", ...shownGroups.map((g) => `${g} KB`), "other KB", "init ms", "no source maps", "compile only"],
+    measured.map((b, i) => {
+      const groups = compositions[i] as Map<string, number>;
+      const other = [...groups.entries()].filter(([g]) => !shownGroups.includes(g)).reduce((sum, [, v]) => sum + v, 0);
+      return [b.name, kb(b.bytes), ...shownGroups.map((g) => kb(groups.get(g))), kb(other), ...(byMode[i] as number[]).map((v) => v.toFixed(1))];
     }),
   );
   log(
-    `\nmedian of ${runs} profiled imports per function (sampling every 50 µs slows them); each column's median on its own, so a row's columns need not add up to its init. ` +
-      `"${runtimeGroup}": Node and V8 with no bundle or SDK frame on the stack (module resolution and reading, parsing and compiling the bundle and the SDK, source maps); "order-tools code" includes every module's top-level statements.`,
+    `KB by package from esbuild's metafile (minified; "other": ${[...new Set(compositions.flatMap((c) => [...c.keys()]).filter((g) => !shownGroups.includes(g)))].join(", ") || "none"}). ` +
+      `"no source maps": the same import without NODE_OPTIONS=--enable-source-maps (the stacks set it). "compile only": V8 parsing and compiling the bundle's text as a module, nothing run. Medians of ${runs} rounds.\n`,
+  );
+
+  // ——— 3. profile ———
+  const rows = measured.map((bundle, i) => {
+    const samples = Array.from({ length: runs }, () => profileImport(bundle.file));
+    const perRun = samples.map((s) => attributeProfile(s.profile, bundle.file));
+    // Shares of each profiled import, so the sampler's own slowing cancels out; applied to the unprofiled init.
+    const shares = perRun.map((m) => {
+      const total = [...m.values()].reduce((a, v) => a + v, 0);
+      return new Map([...m.entries()].map(([g, v]) => [g, total > 0 ? v / total : 0]));
+    });
+    const groups = [...new Set(perRun.flatMap((m) => [...m.keys()]))];
+    const init = (byMode[i] as number[])[0] as number;
+    return { bundle, init, share: new Map(groups.map((g) => [g, median(shares.map((m) => m.get(g) ?? 0))])) };
+  });
+  const columns = [sdkGroup, runtimeGroup, "GC", ...shownGroups];
+  const bareRow = rows[0]!;
+  table(
+    log,
+    ["init ≈ ms by profile share", "init", ...columns, "other"],
+    rows.map((r) => {
+      const other = [...r.share.entries()].filter(([g]) => !columns.includes(g)).reduce((sum, [, v]) => sum + v, 0);
+      return [r.bundle.name, r.init.toFixed(1), ...columns.map((c) => ((r.share.get(c) ?? 0) * r.init).toFixed(1)), (other * r.init).toFixed(1)];
+    }),
+  );
+  log("");
+  table(
+    log,
+    ["over the bare client, ≈ ms", "+init", ...columns],
+    rows.slice(1).map((r) => [r.bundle.name, (r.init - bareRow.init).toFixed(1), ...columns.map((c) => ((r.share.get(c) ?? 0) * r.init - (bareRow.share.get(c) ?? 0) * bareRow.init).toFixed(1))]),
+  );
+  log(
+    `\nEach function imported ${runs} times under V8's sampling profiler (50 µs); a group's share of the samples (median over the imports) times the function's unprofiled init. ` +
+      `"${runtimeGroup}": Node and V8 with no bundle or SDK frame on the stack (resolving and reading modules, parsing and compiling the bundle and the SDK, reading source maps); ` +
+      `"order-tools code": functions/ and every module's top-level statements; zod's share is schema construction wherever the schemas are declared.`,
   );
 }
 

@@ -1,13 +1,15 @@
 /**
- * The read section of `npm run bench`: get_order and search_orders through their real handlers, against a
- * DynamoDB Local of its own, loaded with a realistic fixture (2,000 sellers with supplements, 600 raw orders
- * of ~68 fields each). For each it prints DynamoDB requests per call (counted by SDK middleware on every
- * client), result bytes against the raw stored orders' bytes, and p50/p95 latency over ≥ 200 calls next to a
+ * The read section of `npm run bench`: get_order and search_orders through their real handlers, against the
+ * run's DynamoDB Local (its own when run alone), on tables of their own loaded with a realistic fixture (2,000
+ * sellers with supplements, 600 raw orders of ~68 fields each). For each it prints DynamoDB requests per call
+ * (counted by SDK middleware on every client), result bytes against the raw stored orders' bytes, and p50/p95 latency over ≥ 200 calls next to a
  * plain GetItem p50 measured in the same run.
  *
  * DynamoDB Local runs on this machine, so absolute times are local round trips plus handler work; the ratios
  * to a plain GetItem are the figures that carry over.
  */
+import "#scripts/bench/setup";
+import { pathToFileURL } from "node:url";
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { benchFixture, benchToday, chooser } from "#scripts/bench/fixture";
 import { mean, p50, p95, table, times, utf8Bytes as bytes } from "#scripts/bench/stats";
@@ -184,4 +186,9 @@ async function measure(calls: number, plain: () => Promise<unknown>, once: () =>
     if (i % 2 === 1) await timePlain();
   }
   return series;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const callsArg = process.argv.indexOf("--calls");
+  await benchReads(callsArg > 0 ? { calls: Number(process.argv[callsArg + 1]) } : {});
 }

@@ -54,19 +54,21 @@ const endpoint: Endpoint = async () => (await (dynamo ??= startDynamoDbLocal()))
 interface Section {
   name: string;
   title: string;
+  /** Whether it uses the run's DynamoDB Local (stopped once no section left to run needs it: an idle JVM still disturbs cold-start timings). */
+  dynamo: boolean;
   run: () => Promise<void>;
 }
 
 const sections: Section[] = [
-  { name: "reads", title: "Reads: get_order and search_orders through their handlers, against a plain GetItem", run: () => benchReads({ calls, endpoint }) },
-  { name: "changes", title: "Changing tools through the local gateway, against the raw DynamoDB requests each makes", run: () => benchChanges({ calls, endpoint }) },
-  { name: "peer1", title: "Peer 1: the read-then-write design (Powertools makeIdempotent, checks in code, a version-conditioned write)", run: () => benchReadThenWrite({ calls, trials, endpoint }) },
-  { name: "peer2", title: "Peer 2: get_order against six API-shaped reads an agent chains", run: () => benchApiShaped({ calls, endpoint }) },
-  { name: "tokens", title: "Tokens: get_order and search_orders against the raw stored orders and peer 2", run: () => benchTokens({ ...(smoke ? { orders: 60 } : {}), endpoint }) },
-  { name: "scaling", title: "Scaling: get_order by items (1–50), search_orders by the customer's orders (1–1,000)", run: () => benchScaling({ calls: Math.round(calls / 3), writeCharts: !smoke, endpoint }) },
+  { name: "reads", dynamo: true, title: "Reads: get_order and search_orders through their handlers, against a plain GetItem", run: () => benchReads({ calls, endpoint }) },
+  { name: "changes", dynamo: true, title: "Changing tools through the local gateway, against the raw DynamoDB requests each makes", run: () => benchChanges({ calls, endpoint }) },
+  { name: "peer1", dynamo: true, title: "Peer 1: the read-then-write design (Powertools makeIdempotent, checks in code, a version-conditioned write)", run: () => benchReadThenWrite({ calls, trials, endpoint }) },
+  { name: "peer2", dynamo: true, title: "Peer 2: get_order against six API-shaped reads an agent chains", run: () => benchApiShaped({ calls, endpoint }) },
+  { name: "tokens", dynamo: true, title: "Tokens: get_order and search_orders against the raw stored orders and peer 2", run: () => benchTokens({ ...(smoke ? { orders: 60 } : {}), endpoint }) },
+  { name: "scaling", dynamo: true, title: "Scaling: get_order by items (1–50), search_orders by the customer's orders (1–1,000)", run: () => benchScaling({ calls: Math.round(calls / 3), writeCharts: !smoke, endpoint }) },
   // The controller's added latency (scripts/bench-controller.ts, another change) joins here as its own section.
-  { name: "bundles", title: "Cold start: bundle size and module init per function, against a bare DocumentClient", run: () => benchBundles({ runs }) },
-  { name: "init-profile", title: "Cold start: where module init goes (layers, bundle composition, CPU profile)", run: () => benchInitProfile({ runs }) },
+  { name: "bundles", dynamo: false, title: "Cold start: bundle size and module init per function, against a bare DocumentClient", run: () => benchBundles({ runs }) },
+  { name: "init-profile", dynamo: false, title: "Cold start: where module init goes (layers, bundle composition, CPU profile)", run: () => benchInitProfile({ runs }) },
 ];
 
 const only = option("--only")?.split(",").map((s) => s.trim());
@@ -87,8 +89,14 @@ console.log(`node ${process.version} on ${process.platform}/${process.arch}, ${c
 if (smoke) console.log("--smoke: toy sizes; the figures below check that the bench works and mean nothing.");
 
 let failed = false;
+const stopDynamo = async () => {
+  const running = dynamo;
+  dynamo = undefined;
+  if (running) await (await running).stop();
+};
 try {
-  for (const section of chosen) {
+  for (const [i, section] of chosen.entries()) {
+    if (!chosen.slice(i).some((s) => s.dynamo)) await stopDynamo();
     console.log(`\n== ${section.title} [${section.name}]\n`);
     const started = performance.now();
     try {
@@ -100,7 +108,7 @@ try {
     console.log(`\n(${section.name}: ${((performance.now() - started) / 1000).toFixed(0)} s; load average now ${load()})`);
   }
 } finally {
-  if (dynamo) await (await dynamo).stop();
+  await stopDynamo();
 }
 console.log(`\nDone. The handlers' own log and metric lines (${droppedHandlerLines}) were written and kept off this output.`);
 process.exitCode = failed ? 1 : 0;

@@ -24,24 +24,43 @@ export const functionEnv = {
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
 };
 
-/** Milliseconds to `import()` the bundle in a fresh node (Node's own start-up, the same for all, excluded). */
-export function initMs(file: string): number {
+/** How a cold import is measured: as deployed, without source maps, or the bundle's parse and compile alone. */
+export type InitMode = "deployed" | "no source maps" | "compile only";
+
+/**
+ * Milliseconds to `import()` the bundle in a fresh node (Node's own start-up, the same for all, excluded), or
+ * in "compile only" mode to parse and compile the bundle's text as a module without linking or running it
+ * (vm.SourceTextModule: what V8 does with the bundle itself before any of its code runs).
+ */
+export function initMs(file: string, mode: InitMode = "deployed"): number {
   const url = pathToFileURL(file).href;
-  const script = `const t = performance.now(); const m = await import(${JSON.stringify(url)}); const ms = performance.now() - t; if (typeof m.handler !== "function") process.exit(3); process.stdout.write(String(ms));`;
-  const result = spawnSync(process.execPath, ["--input-type=module", "-e", script], { env: functionEnv, encoding: "utf8" });
-  if (result.status !== 0) throw new Error(`importing ${file} failed (${result.status}):\n${result.stderr}`);
+  const script =
+    mode === "compile only"
+      ? `import { readFileSync } from "node:fs"; import vm from "node:vm"; const code = readFileSync(${JSON.stringify(file)}, "utf8"); const t = performance.now(); new vm.SourceTextModule(code, { identifier: ${JSON.stringify(url)} }); process.stdout.write(String(performance.now() - t));`
+      : `const t = performance.now(); const m = await import(${JSON.stringify(url)}); const ms = performance.now() - t; if (typeof m.handler !== "function") process.exit(3); process.stdout.write(String(ms));`;
+  const env = mode === "no source maps" ? { ...functionEnv, NODE_OPTIONS: "" } : functionEnv;
+  const flags = mode === "compile only" ? ["--experimental-vm-modules", "--no-warnings"] : [];
+  const result = spawnSync(process.execPath, [...flags, "--input-type=module", "-e", script], { env, encoding: "utf8" });
+  if (result.status !== 0) throw new Error(`importing ${file} (${mode}) failed (${result.status}):\n${result.stderr}`);
   return Number(result.stdout);
 }
 
 /**
- * Median init per file over `runs` rounds. Each round imports every file once, in turn, so that a change in
- * the machine's load during the measurement falls on all of them alike rather than on whichever ran then.
+ * Cold imports of every file (in every mode) over `runs` rounds: `[file][mode][round]` in ms. Each round
+ * imports every file once, in turn, so a change in the machine's load falls on all of them alike; and figures
+ * compared within a round (a function against the bare client) can be paired, which cancels most of it.
  */
-export function initTimes(files: readonly string[], runs: number): number[] {
-  const times = files.map(() => [] as number[]);
-  for (let round = 0; round < runs; round++) files.forEach((file, i) => times[i]!.push(initMs(file)));
-  return times.map((t) => median(t));
+export function initRounds(files: readonly string[], runs: number, modes: readonly InitMode[] = ["deployed"]): number[][][] {
+  const times = files.map(() => modes.map(() => [] as number[]));
+  for (let round = 0; round < runs; round++) {
+    files.forEach((file, i) => modes.forEach((mode, m) => times[i]![m]!.push(initMs(file, mode))));
+  }
+  return times;
 }
+
+/** The median over rounds of `a[round] − b[round]` (or of the ratio). */
+export const pairedDifference = (a: readonly number[], b: readonly number[]) => median(a.map((v, i) => v - (b[i] as number)));
+export const pairedRatio = (a: readonly number[], b: readonly number[]) => median(a.map((v, i) => v / (b[i] as number)));
 
 export interface CpuProfile {
   nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number }; children?: number[] }[];
