@@ -3,9 +3,11 @@
  * DocumentClient bundle built and measured the same way:
  *
  * 1. Layers. Probe bundles (scripts/bench/probes/) that add one layer of a tool function at a time to the bare
- *    client: the zod library alone, the read or the change schemas, the whole tool registry, Powertools' Logger,
- *    Metrics and idempotency, and tools/handler.ts (all a tool loads but its own use case). Timed like the
- *    functions (fresh node, median of rounds): each layer's cost, measured rather than inferred.
+ *    client: the zod library alone, one tool's input schema (from the shared fields, and as zod/mini would
+ *    build it), the read or the change schemas, the whole tool registry, Powertools' Logger, Metrics and
+ *    idempotency, what handler.ts loads for a read tool without the changing tools' idempotency, and
+ *    tools/handler.ts (all a tool loads but its own use case).
+ *    Timed like the functions (fresh node, median of rounds): each layer's cost, measured rather than inferred.
  * 2. The bundle itself: its bytes by package (esbuild's metafile, the stacks' build options), its init without
  *    NODE_OPTIONS=--enable-source-maps, and V8's parse and compile of its text alone.
  * 3. Profile. Each function imported under V8's sampling profiler (scripts/bench/cold-start.ts), samples
@@ -31,12 +33,15 @@ export interface InitProfileOptions {
 
 const probes = [
   { name: "+ zod library", entry: "scripts/bench/probes/zod-library.ts" },
+  { name: "+ one input schema", entry: "scripts/bench/probes/catalog-fields.ts" },
+  { name: "+ one input schema, zod/mini", entry: "scripts/bench/probes/zod-mini-schema.ts" },
   { name: "+ read schemas", entry: "scripts/bench/probes/read-schemas.ts" },
   { name: "+ change schemas", entry: "scripts/bench/probes/change-schemas.ts" },
   { name: "+ tool registry", entry: "scripts/bench/probes/registry.ts" },
   { name: "+ Powertools Logger", entry: "scripts/bench/probes/powertools-logger.ts" },
   { name: "+ Powertools Metrics", entry: "scripts/bench/probes/powertools-metrics.ts" },
   { name: "+ Powertools idempotency", entry: "scripts/bench/probes/powertools-idempotency.ts" },
+  { name: "+ a read tool's handler.ts", entry: "scripts/bench/probes/read-tool-split.ts" },
   { name: "+ tools/handler.ts", entry: "scripts/bench/probes/tool-handler.ts" },
 ];
 
