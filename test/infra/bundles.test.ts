@@ -4,7 +4,7 @@ import { builtinModules } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serviceFunctions } from "#catalog/service-functions";
+import { bedrockAgentFunction, serviceFunctions } from "#catalog/service-functions";
 import { tools } from "#catalog/tools";
 import { type Bundle, bundleBudgetBytes, bundlesOf } from "#lib/bundles";
 import { repoRoot } from "#lib/tool-function";
@@ -25,11 +25,11 @@ afterAll(removeSynthesizedOutput);
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 describe("function bundles", () => {
-  it("bundles one function per tool, the catalogue, OpenAPI and MCP functions, plus the token trigger of each user pool", () => {
+  it("bundles one function per tool, the catalogue, OpenAPI and MCP functions, the Bedrock action group, plus the token trigger of each user pool", () => {
     expect(bundles.map((b) => b.name)).toEqual(expect.arrayContaining(tools.map((t) => `order-tools ${t.name}`)));
-    expect(bundles.map((b) => b.name)).toEqual(expect.arrayContaining(serviceFunctions.map((f) => f.description)));
+    expect(bundles.map((b) => b.name)).toEqual(expect.arrayContaining([...serviceFunctions, bedrockAgentFunction].map((f) => f.description)));
     expect(bundles.filter((b) => /pre-token-generation trigger \((customers|staff) pool\)$/.test(b.name))).toHaveLength(2);
-    expect(bundles).toHaveLength(tools.length + serviceFunctions.length + 2);
+    expect(bundles).toHaveLength(tools.length + serviceFunctions.length + 1 + 2);
   });
 
   it(`keeps every bundle within ${kb(bundleBudgetBytes)} minified`, () => {
