@@ -6,14 +6,14 @@ import { HttpLambdaIntegration } from "aws-cdk-lib/aws-apigatewayv2-integrations
 import { Alarm, ComparisonOperator, type IMetric, MathExpression, TreatMissingData } from "aws-cdk-lib/aws-cloudwatch";
 import { SnsAction } from "aws-cdk-lib/aws-cloudwatch-actions";
 import type { ITable } from "aws-cdk-lib/aws-dynamodb";
-import { PolicyStatement } from "aws-cdk-lib/aws-iam";
+import { PolicyStatement, ServicePrincipal } from "aws-cdk-lib/aws-iam";
 import type { IFunction } from "aws-cdk-lib/aws-lambda";
 import type { IKey } from "aws-cdk-lib/aws-kms";
 import { LogGroup } from "aws-cdk-lib/aws-logs";
 import type { ITopic } from "aws-cdk-lib/aws-sns";
 import { NagSuppressions } from "cdk-nag";
 import type { Construct } from "constructs";
-import { serviceFunctions, toolFunctionEnv } from "#catalog/service-functions";
+import { authorizationServersEnv, bedrockAgentArnContext, bedrockAgentArnFrom, bedrockAgentFunction, serviceFunctions, toolFunctionEnv } from "#catalog/service-functions";
 import { type ToolDefinition, type ToolRoute, tools as registry } from "#catalog/tools";
 import type { Scope } from "#core/principal";
 import type { UserPoolKind } from "../functions/auth/pre-token-generation";
@@ -172,6 +172,18 @@ export class ApiStack extends Stack {
     // that API, and each API's URL differs: then the staff API gets an OpenAPI function of its own.
     const staffApi = this.apis.find((a) => a.audience === "staff");
     const splitOpenApi = Boolean(staffApi && (config.publicUrl || config.staffPublicUrl));
+    // Who issues each API's tokens, for the OpenAPI document's security scheme, by API id: the user pool's hosted
+    // domain (its OAuth 2.0 endpoints), or an existing provider's OpenID Connect discovery document.
+    const authorizationServers = this.toJsonString(
+      Object.fromEntries(
+        this.apis.map(({ api, audience }) => {
+          if (config.jwt) return [api.apiId, { openIdConnectUrl: `${config.jwt.issuer.replace(/\/+$/, "")}/.well-known/openid-configuration` }];
+          const kind: UserPoolKind = audience === "staff" ? "staff" : "customers";
+          const domain = `https://${domainPrefixes(config.stage, config.authDomainPrefix)[kind]}.auth.${this.region}.amazoncognito.com`;
+          return [api.apiId, { authorizationUrl: `${domain}/oauth2/authorize`, tokenUrl: `${domain}/oauth2/token`, ...(kind === "staff" && config.supportServiceClient ? { clientCredentials: true } : {}) }];
+        }),
+      ),
+    );
     for (const service of serviceFunctions) {
       const serviceFunction = (id: string, publicUrl: string | undefined) =>
         new ToolFunction(this, id, {
@@ -192,8 +204,8 @@ export class ApiStack extends Stack {
                 // Above a tool's own 10 s, for its cold start and the invocation; still inside API Gateway's 30 s.
                 timeout: Duration.seconds(20),
               }
-            : service.name === "openapi" && publicUrl
-              ? { environment: { [publicUrlEnv]: publicUrl } }
+            : service.name === "openapi"
+              ? { environment: { ...(publicUrl ? { [publicUrlEnv]: publicUrl } : {}), [authorizationServersEnv]: authorizationServers } }
               : {}),
         });
       const fn = serviceFunction(`Service${pascal(service.name)}`, config.publicUrl);
@@ -215,6 +227,33 @@ export class ApiStack extends Stack {
       this.alarmOnFunction(`Service${pascal(service.name)}`, fn);
       this.serviceFunctions.set(service.name, fn);
     }
+
+    // Bedrock Agents' action-group function: no route, Bedrock invokes it directly. Like MCP it touches no table
+    // and may invoke exactly the tools' own functions (functions/tools/bedrock-agent.ts).
+    const bedrockAgent = new ToolFunction(this, "BedrockAgent", {
+      entry: bedrockAgentFunction.entry,
+      description: bedrockAgentFunction.description,
+      logLevel: config.logLevel,
+      logRetention: config.logRetention,
+      logRemovalPolicy: removalPolicy,
+      serviceName: config.serviceName,
+      ...logKey,
+      environment: Object.fromEntries([...this.toolFunctions].map(([name, tool]) => [toolFunctionEnv(name), tool.function.functionName])),
+      // A tool's invocation, and get_operation_status once more when a change's outcome was not seen.
+      timeout: Duration.seconds(25),
+    });
+    bedrockAgent.role.addToPrincipalPolicy(
+      new PolicyStatement({ actions: ["lambda:InvokeFunction"], resources: [...this.toolFunctions.values()].map((tool) => tool.function.functionArn) }),
+    );
+    // Only Bedrock, for this account, and only the agent named in context (else any agent of this account and Region).
+    const bedrockAgentArn = bedrockAgentArnFrom(this.node.tryGetContext(bedrockAgentArnContext));
+    bedrockAgent.function.addPermission("InvokedByBedrockAgent", {
+      principal: new ServicePrincipal("bedrock.amazonaws.com"),
+      sourceAccount: this.account,
+      sourceArn: bedrockAgentArn ?? this.formatArn({ service: "bedrock", resource: "agent", resourceName: "*" }),
+    });
+    this.alarmOnFunction("BedrockAgent", bedrockAgent);
+    this.serviceFunctions.set(bedrockAgentFunction.name, bedrockAgent);
 
     for (const api of this.apis) this.alarm5xxRate(api);
     this.operations = new Operations(this, "Operations", {
