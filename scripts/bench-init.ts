@@ -79,19 +79,21 @@ export async function benchInitProfile(options: InitProfileOptions = {}): Promis
   const kb = (bytes: number | undefined) => ((bytes ?? 0) / 1024).toFixed(1);
   const compositions = await Promise.all(measured.map((b) => composition(functions.find((f) => f.name === b.name)!.entry)));
   const modes = ["deployed", "no source maps", "compile only"] as const;
-  const byMode = initRounds(measured.map((b) => b.file), runs, modes).map((perMode) => perMode.map((rounds) => median(rounds)));
+  const measuredRounds = initRounds(measured.map((b) => b.file), runs, modes);
+  const byMode = measuredRounds.map((perMode) => perMode.map((rounds) => median(rounds)));
   table(
     log,
-    ["bundle and its costs", "KB", ...shownGroups.map((g) => `${g} KB`), "other KB", "init ms", "no source maps", "compile only"],
+    ["bundle and its costs", "KB", ...shownGroups.map((g) => `${g} KB`), "other KB", "init ms", "source maps +ms", "compile only ms"],
     measured.map((b, i) => {
       const groups = compositions[i] as Map<string, number>;
       const other = [...groups.entries()].filter(([g]) => !shownGroups.includes(g)).reduce((sum, [, v]) => sum + v, 0);
-      return [b.name, kb(b.bytes), ...shownGroups.map((g) => kb(groups.get(g))), kb(other), ...(byMode[i] as number[]).map((v) => v.toFixed(1))];
+      const [deployed, withoutMaps, compileOnly] = measuredRounds[i] as number[][];
+      return [b.name, kb(b.bytes), ...shownGroups.map((g) => kb(groups.get(g))), kb(other), median(deployed!).toFixed(1), pairedDifference(deployed!, withoutMaps!).toFixed(1), median(compileOnly!).toFixed(1)];
     }),
   );
   log(
     `KB by package from esbuild's metafile (minified; "other": ${[...new Set(compositions.flatMap((c) => [...c.keys()]).filter((g) => !shownGroups.includes(g)))].join(", ") || "none"}). ` +
-      `"no source maps": the same import without NODE_OPTIONS=--enable-source-maps (the stacks set it). "compile only": V8 parsing and compiling the bundle's text as a module, nothing run. Medians of ${runs} rounds.\n`,
+      `"source maps +ms": the import as deployed (NODE_OPTIONS=--enable-source-maps, as the stacks set it) against the same import without, paired by round. "compile only": V8 parsing and compiling the bundle's text as a module, nothing run. Medians of ${runs} rounds.\n`,
   );
 
   // ——— 3. profile ———
