@@ -2,13 +2,7 @@
  * `npm run bench`: the figures behind the design, printed section by section (docs/benchmarks.md keeps the
  * latest). Every section that needs DynamoDB runs against the one DynamoDB Local this run starts, on tables of
  * its own, so the comparisons within and across sections meet the same JVM.
- *
- * Options:
- *   --only <section>[,<section>…]  run these sections (names below)
- *   --calls N    calls per measured series (≥ 200, default 300)
- *   --trials N   race interleavings and crash-window trials per design (≥ 50, default 100)
- *   --runs N     rounds of cold imports per bundle (≥ 3, default 9)
- *   --smoke      everything at toy sizes, to check that the bench itself works (figures mean nothing; no charts written)
+ * Options: `usage` below, or `npm run bench -- --help`.
  */
 import "#scripts/bench/setup";
 import { execFileSync } from "node:child_process";
@@ -25,11 +19,29 @@ import { droppedHandlerLines } from "#scripts/bench/setup";
 import type { Endpoint } from "#scripts/bench/world";
 import { type DynamoDbLocal, startDynamoDbLocal } from "#scripts/dynamodb-local";
 
+const usage = `Usage: npm run bench -- [--only <section>[,<section>…]] [--calls N] [--trials N] [--runs N] [--smoke]
+  --only    run these sections: reads, changes, peer1, peer2, tokens, scaling, bundles, init-profile
+  --calls   calls per measured series (≥ 200, default 300)
+  --trials  race interleavings and crash-window trials per design (≥ 50, default 100)
+  --runs    rounds of cold imports per bundle (≥ 3, default 9)
+  --smoke   toy sizes, to check that the bench works (figures mean nothing; charts not written)`;
+
+/** Bad options: what was wrong and how to ask, and exit 2 before anything starts. */
+function refuse(message: string): never {
+  console.error(`${message}\n\n${usage}`);
+  process.exit(2);
+}
+
 const args = process.argv.slice(2);
-const known = ["--only", "--calls", "--trials", "--runs", "--smoke"];
+if (args.includes("--help") || args.includes("-h")) {
+  console.log(usage);
+  process.exit(0);
+}
+const valued = ["--only", "--calls", "--trials", "--runs"];
 for (const [i, arg] of args.entries()) {
-  if (arg.startsWith("--") && !known.includes(arg)) throw new Error(`Unknown option ${arg}; the options are ${known.join(", ")}.`);
-  if (!arg.startsWith("--") && !known.includes(args[i - 1] ?? "")) throw new Error(`Unexpected argument ${arg}.`);
+  if (arg.startsWith("-") && ![...valued, "--smoke"].includes(arg)) refuse(`Unknown option ${arg}.`);
+  if (valued.includes(arg) && (args[i + 1] === undefined || args[i + 1]!.startsWith("-"))) refuse(`${arg} needs a value.`);
+  if (!arg.startsWith("-") && !valued.includes(args[i - 1] ?? "")) refuse(`Unexpected argument ${arg}.`);
 }
 const option = (name: string) => {
   const i = args.indexOf(name);
@@ -40,7 +52,7 @@ function count(name: string, fallback: number, least: number): number {
   const raw = option(name);
   if (raw === undefined) return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < least) throw new Error(`${name} takes a whole number of at least ${least}, not ${raw}`);
+  if (!Number.isInteger(n) || n < least) refuse(`${name} takes a whole number of at least ${least}, not ${raw ?? "nothing"}.`);
   return n;
 }
 const calls = smoke ? 20 : count("--calls", 300, 200);
@@ -73,7 +85,7 @@ const sections: Section[] = [
 
 const only = option("--only")?.split(",").map((s) => s.trim());
 const unknownSections = (only ?? []).filter((name) => !sections.some((s) => s.name === name));
-if (unknownSections.length > 0) throw new Error(`No section ${unknownSections.join(", ")}; the sections are ${sections.map((s) => s.name).join(", ")}.`);
+if (unknownSections.length > 0) refuse(`No section ${unknownSections.join(", ")}; the sections are ${sections.map((s) => s.name).join(", ")}.`);
 const chosen = only ? sections.filter((s) => only.includes(s.name)) : sections;
 
 const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
