@@ -10,6 +10,7 @@ import { cpus, loadavg } from "node:os";
 import { benchApiShaped } from "#scripts/bench-api-shaped";
 import { benchBundles } from "#scripts/bench-bundles";
 import { benchChanges } from "#scripts/bench-changes";
+import { benchController } from "#scripts/bench-controller";
 import { benchInitProfile } from "#scripts/bench-init";
 import { benchReadThenWrite } from "#scripts/bench-read-then-write";
 import { benchReads } from "#scripts/bench-reads";
@@ -20,7 +21,7 @@ import type { Endpoint } from "#scripts/bench/world";
 import { type DynamoDbLocal, startDynamoDbLocal } from "#scripts/dynamodb-local";
 
 const usage = `Usage: npm run bench -- [--only <section>[,<section>…]] [--calls N] [--trials N] [--runs N] [--smoke]
-  --only    run these sections: reads, changes, peer1, peer2, tokens, scaling, bundles, init-profile
+  --only    run these sections: reads, changes, peer1, peer2, tokens, scaling, controller, bundles, init-profile
   --calls   calls per measured series (≥ 200, default 300)
   --trials  race interleavings and crash-window trials per design (≥ 50, default 100)
   --runs    rounds of cold imports per bundle (≥ 3, default 9)
@@ -78,7 +79,12 @@ const sections: Section[] = [
   { name: "peer2", dynamo: true, title: "Peer 2: get_order against six API-shaped reads an agent chains", run: () => benchApiShaped({ calls, endpoint }) },
   { name: "tokens", dynamo: true, title: "Tokens: get_order and search_orders against the raw stored orders and peer 2", run: () => benchTokens({ ...(smoke ? { orders: 60 } : {}), endpoint }) },
   { name: "scaling", dynamo: true, title: "Scaling: get_order by items (1–50), search_orders by the customer's orders (1–1,000)", run: () => benchScaling({ calls: Math.round(calls / 3), writeCharts: !smoke, endpoint }) },
-  // The controller's added latency (scripts/bench-controller.ts, another change) joins here as its own section.
+  {
+    name: "controller",
+    dynamo: false,
+    title: "The controller's added latency per change, against the raw call (its own DynamoDB Local and gateway)",
+    run: () => benchController({ calls: smoke ? 100 : calls }),
+  },
   { name: "bundles", dynamo: false, title: "Cold start: bundle size and module init per function, against a bare DocumentClient", run: () => benchBundles({ runs }) },
   { name: "init-profile", dynamo: false, title: "Cold start: where module init goes (layers, bundle composition, CPU profile)", run: () => benchInitProfile({ runs }) },
 ];
