@@ -1,6 +1,7 @@
 import { cancelOrder } from "#core/cancel-order";
 import type { StoreDeps } from "#store/client";
-import { changeTool, lazyHandler } from "#tools/handler";
+import { changeTool } from "#tools/change-tool";
+import { lazyHandler } from "#tools/handler";
 
 export const createHandler = (deps: StoreDeps) => changeTool(deps, "cancel_order", cancelOrder);
 export const handler = lazyHandler(createHandler);

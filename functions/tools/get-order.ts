@@ -1,6 +1,7 @@
 import { getOrderFromStore } from "#store/order-reads";
 import type { StoreDeps } from "#store/client";
-import { lazyHandler, readTool } from "#tools/handler";
+import { lazyHandler } from "#tools/handler";
+import { readTool } from "#tools/read-tool";
 
 export const createHandler = (deps: StoreDeps) => readTool(deps, "get_order", getOrderFromStore);
 export const handler = lazyHandler(createHandler);

@@ -49,6 +49,15 @@ describe("function bundles", () => {
     }
   });
 
+  it("keeps Powertools idempotency and the operation ledger out of the reads that never change an order (cold start)", () => {
+    const code = (tool: string) => readFileSync(bundles.find((b) => b.name === `order-tools ${tool}`)!.file, "utf8");
+    for (const tool of ["search_orders", "get_order"]) {
+      // From @aws-lambda-powertools/idempotency and functions/store/operations.ts.
+      expect(code(tool), tool).not.toMatch(/IdempotencyAlreadyInProgressError|TransactWriteItems/);
+    }
+    expect(code("cancel_order")).toMatch(/IdempotencyAlreadyInProgressError/);
+  });
+
   it("loads in a fresh Node process and exports a handler function", () => {
     for (const bundle of bundles) {
       const script = `const m = await import(${JSON.stringify(pathToFileURL(bundle.file).href)}); if (typeof m.handler !== "function") process.exit(3);`;
