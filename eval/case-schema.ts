@@ -1,5 +1,7 @@
 import * as z from "zod";
 import { tools } from "#catalog/tools";
+import { type ChangeToolName, changeRules } from "#core/eligibility";
+import { notEligibleReasons } from "#core/errors";
 import type { Fault } from "#controller/http/faults";
 
 /**
@@ -12,23 +14,14 @@ import type { Fault } from "#controller/http/faults";
  * first bad entry; here it is only the six lists of SPEC §6.
  */
 
-export const changeToolNames = ["cancel_order", "add_delivery_note", "start_return", "offer_replacement"] as const;
-export type ChangeToolName = (typeof changeToolNames)[number];
+export const changeToolNames = Object.keys(changeRules) as [ChangeToolName, ...ChangeToolName[]];
+export type { ChangeToolName };
 export const toolNames = tools.map((t) => t.name) as [string, ...string[]];
 /** Tools whose requests the HTTP faults can match: every tool but the status lookup (lose_status covers that). */
 const faultTools = toolNames.filter((name) => name !== "get_operation_status") as [string, ...string[]];
 
-export const notEligibleReasons = [
-  "ALREADY_SHIPPED",
-  "DISPATCH_STARTED",
-  "ALREADY_CANCELLED",
-  "NOT_DELIVERED",
-  "RETURN_WINDOW_CLOSED",
-  "ITEM_ALREADY_RETURNED",
-  "ITEM_ALREADY_REPLACED",
-  "REPLACEMENT_LINE",
-  "UNKNOWN_ITEM",
-] as const;
+// The reasons of SPEC §3, from the service's own error hierarchy, so a new reason is accepted in cases at once.
+export { notEligibleReasons };
 
 /** SPEC §3's codes a change can be refused with. */
 export const rejectionCodes = [

@@ -26,6 +26,7 @@ import {
   type PartReport,
   type Reply,
   type RequestHook,
+  random,
   reliabilityWorld,
   show,
   todayUtc,
@@ -59,16 +60,6 @@ function requestFor(tool: ChangingTool, orderId: string, operationId: string): R
   }
 }
 
-/** A tiny deterministic generator, so a run can be repeated from its seed. */
-function random(seed: number) {
-  let state = seed >>> 0 || 1;
-  return (n: number) => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) % n;
-  };
-}
 
 export async function runFaultInjection(endpoint: string, options: FaultOptions): Promise<PartReport> {
   const started = performance.now();

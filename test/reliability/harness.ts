@@ -64,6 +64,17 @@ export interface Reply {
 
 // ——— clock and days ———
 
+/** A tiny deterministic generator (xorshift32), so a run can be repeated from its seed. */
+export function random(seed: number) {
+  let state = seed >>> 0 || 1;
+  return (n: number) => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) % n;
+  };
+}
+
 export const todayUtc = () => new Date().toISOString().slice(0, 10);
 export const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 

@@ -23,6 +23,7 @@ import {
   orderItem,
   type PartReport,
   percentile,
+  random,
   reliabilityWorld,
   show,
   todayUtc,
@@ -53,15 +54,6 @@ interface Answer {
 
 const statuses = ["placed", "processing", "dispatching", "shipped", "delivered", "delivered", "cancelled"] as const;
 
-function random(seed: number) {
-  let state = seed >>> 0 || 1;
-  return (n: number) => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) % n;
-  };
-}
 
 export async function runLoad(endpoint: string, options: LoadOptions): Promise<PartReport> {
   const started = performance.now();
