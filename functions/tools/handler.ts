@@ -51,7 +51,7 @@ export async function observed(name: ToolName, event: HttpEvent, changing: boole
     failure = error;
     result = errorResponse(error, name, changing, log.createChild({ persistentKeys: { ...keys } }));
   }
-  recordCall(log, name, keys, result, startedAt, failure);
+  recordCall(log, name, changing, keys, result, startedAt, failure);
   return result;
 }
 

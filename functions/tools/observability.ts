@@ -63,34 +63,39 @@ interface ResultFacts {
   answer?: string;
 }
 
-/** Reads the facts off a response: the outcome code (and reason) from its body, replays from its header. */
-export function factsOf(tool: string, result: HttpResult, error?: unknown): ResultFacts {
+/**
+ * Reads the facts off a response: a success is `completed` for a change and `ok` for a read (a 200 says it all,
+ * so a large read result is never parsed again); a refusal is its code, or code.reason for NOT_ELIGIBLE; replays
+ * come from the header, and a status lookup's answer from its body.
+ */
+export function factsOf(tool: string, changing: boolean, result: HttpResult, error?: unknown): ResultFacts {
   const replayed = result.headers?.["idempotent-replayed"] === "true";
+  const lookup = tool === "get_operation_status";
   let body: Record<string, unknown> = {};
-  try {
-    body = JSON.parse(result.body ?? "{}") as Record<string, unknown>;
-  } catch {
-    // Every response is JSON; a body that is not is counted by its status alone.
+  if (result.statusCode !== 200 || lookup) {
+    try {
+      body = JSON.parse(result.body ?? "{}") as Record<string, unknown>;
+    } catch {
+      // Every response is JSON; a body that is not is counted by its status alone.
+    }
   }
   const failure = body.error as { code?: string; reason?: string } | undefined;
   const outcome = failure?.code
     ? failure.reason && failure.code === "NOT_ELIGIBLE"
       ? `${failure.code}.${failure.reason}`
       : failure.code
-    : tool === "get_operation_status" || result.statusCode !== 200
-      ? "ok"
-      : typeof body.status === "string"
-        ? body.status
-        : "ok";
+    : result.statusCode === 200 && changing
+      ? "completed"
+      : "ok";
   const limit = error instanceof RateLimitedError ? error.limit : undefined;
   // Only lookups that found an answer (completed, rejected, pending, not_found), not refused ones.
-  const answer = tool === "get_operation_status" && typeof body.status === "string" ? body.status : undefined;
+  const answer = lookup && typeof body.status === "string" ? body.status : undefined;
   return { outcome, replayed, ...(limit ? { limit } : {}), ...(answer ? { answer } : {}) };
 }
 
 /** Emits the call's metrics and writes its one log line (the note, the token and the arguments never appear). */
-export function recordCall(log: Logger, tool: string, keys: CallKeys, result: HttpResult, startedAt: number, error?: unknown): void {
-  const facts = factsOf(tool, result, error);
+export function recordCall(log: Logger, tool: string, changing: boolean, keys: CallKeys, result: HttpResult, startedAt: number, error?: unknown): void {
+  const facts = factsOf(tool, changing, result, error);
   emit(metricNames.outcome, { tool, outcome: facts.outcome });
   if (facts.replayed) emit(metricNames.replayed, { tool });
   if (facts.outcome === "OPERATION_IN_PROGRESS") emit(metricNames.inProgress, { tool });

@@ -9,11 +9,11 @@ import { logger } from "#tools/logger";
 import { recordCall } from "#tools/observability";
 
 const at = Date.now();
-recordCall(logger, "cancel_order", {}, jsonResponse(200, { status: "completed" }, { "idempotent-replayed": "true" }), at);
-recordCall(logger, "add_delivery_note", {}, jsonResponse(409, { error: { code: "VERSION_CONFLICT" } }), at);
-recordCall(logger, "start_return", {}, jsonResponse(409, { error: { code: "OPERATION_IN_PROGRESS" } }), at);
-recordCall(logger, "offer_replacement", {}, jsonResponse(500, { error: { code: "INTERNAL" } }), at);
-recordCall(logger, "get_operation_status", {}, jsonResponse(200, { status: "pending" }), at);
-recordCall(logger, "get_operation_status", {}, jsonResponse(404, { status: "not_found" }), at);
+recordCall(logger, "cancel_order", true, {}, jsonResponse(200, { status: "completed" }, { "idempotent-replayed": "true" }), at);
+recordCall(logger, "add_delivery_note", true, {}, jsonResponse(409, { error: { code: "VERSION_CONFLICT" } }), at);
+recordCall(logger, "start_return", true, {}, jsonResponse(409, { error: { code: "OPERATION_IN_PROGRESS" } }), at);
+recordCall(logger, "offer_replacement", true, {}, jsonResponse(500, { error: { code: "INTERNAL" } }), at);
+recordCall(logger, "get_operation_status", false, {}, jsonResponse(200, { status: "pending" }), at);
+recordCall(logger, "get_operation_status", false, {}, jsonResponse(404, { status: "not_found" }), at);
 const refusal = new RateLimitedError("budget spent", { retryAfterSeconds: 30 }, "request_budget");
-recordCall(logger, "search_orders", {}, jsonResponse(429, { error: { code: "RATE_LIMITED" } }), at, refusal);
+recordCall(logger, "search_orders", false, {}, jsonResponse(429, { error: { code: "RATE_LIMITED" } }), at, refusal);
