@@ -1,13 +1,6 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { toolFunctionEnv } from "#catalog/service-functions";
 import { type ToolDefinition, tools } from "#catalog/tools";
 import { lambdaContext } from "#scripts/api-event";
-import { repoRoot } from "#scripts/local/stack";
-import type { StoreDeps } from "#store/client";
 import {
   type BedrockAgentEvent,
   type BedrockAgentResponse,
@@ -18,8 +11,8 @@ import {
   turnIdAttribute,
 } from "#tools/bedrock-agent";
 import type { ToolHandler } from "#tools/handler";
-import type { HttpEvent } from "#tools/http";
 import { inProcessInvoker } from "#tools/invoker-in-process";
+import { type Invocation, startLocalLambdaApi } from "#test/support/local-lambda-api";
 import { type Caller, customer, newWorld, support, type World } from "#test/support/world";
 
 /**
@@ -29,45 +22,17 @@ import { type Caller, customer, newWorld, support, type World } from "#test/supp
  */
 
 let world: World;
+let lambdaApi: Awaited<ReturnType<typeof startLocalLambdaApi>>;
 let handlers: Map<string, ToolHandler>;
-let lambdaApi: Server;
-/** Every invocation of a tool's function through the local Lambda API: which function, with which event. */
-const invocations: Array<{ functionName: string; event: HttpEvent }> = [];
-const saved: Record<string, string | undefined> = {};
+let invocations: Invocation[];
 
 beforeAll(async () => {
   world = await newWorld();
-  handlers = new Map();
-  for (const tool of tools) {
-    const module = (await import(pathToFileURL(join(repoRoot, tool.entry)).href)) as { createHandler: (deps: StoreDeps) => ToolHandler };
-    handlers.set(tool.name, module.createHandler(world.deps));
-  }
-  // The Lambda Invoke API, as a small local server whose functions are the tools' real handlers (as in mcp-lambda.test.ts).
-  lambdaApi = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", async () => {
-      const functionName = decodeURIComponent(/^\/2015-03-31\/functions\/([^/]+)\/invocations/.exec(req.url ?? "")?.[1] ?? "");
-      const event = JSON.parse(Buffer.concat(chunks).toString("utf8")) as HttpEvent;
-      invocations.push({ functionName, event });
-      const result = await handlers.get(functionName.replace(/^fn-/, ""))!(event, lambdaContext(functionName));
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify(result));
-    });
-  });
-  await new Promise<void>((resolve) => lambdaApi.listen(0, "127.0.0.1", resolve));
-  for (const name of ["AWS_ENDPOINT_URL_LAMBDA", ...tools.map((t) => toolFunctionEnv(t.name))]) saved[name] = process.env[name];
-  process.env.AWS_ENDPOINT_URL_LAMBDA = `http://127.0.0.1:${(lambdaApi.address() as AddressInfo).port}`;
-  for (const tool of tools) process.env[toolFunctionEnv(tool.name)] = `fn-${tool.name}`;
+  lambdaApi = await startLocalLambdaApi(world.deps);
+  ({ handlers, invocations } = lambdaApi);
 });
 
-afterAll(async () => {
-  for (const [name, value] of Object.entries(saved)) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-  await new Promise((resolve) => lambdaApi?.close(resolve));
-});
+afterAll(() => lambdaApi?.close());
 
 beforeEach(() => {
   invocations.length = 0;

@@ -1,19 +1,13 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { LambdaClient } from "@aws-sdk/client-lambda";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { toolFunctionEnv } from "#catalog/service-functions";
 import { tools } from "#catalog/tools";
 import { lambdaContext } from "#scripts/api-event";
-import { repoRoot } from "#scripts/local/stack";
-import type { StoreDeps } from "#store/client";
 import { apiGatewayEvent } from "#tools/api-event";
 import type { ToolHandler } from "#tools/handler";
 import type { HttpEvent } from "#tools/http";
 import { lambdaInvoker } from "#tools/invoker-lambda";
 import { createMcpHandler, handler as deployedHandler, latestProtocolVersion } from "#tools/mcp";
+import { type Invocation, startLocalLambdaApi } from "#test/support/local-lambda-api";
 import { type Caller, customer, newWorld, type World } from "#test/support/world";
 
 /**
@@ -23,54 +17,17 @@ import { type Caller, customer, newWorld, type World } from "#test/support/world
  */
 
 let world: World;
-let lambdaApi: Server;
+let lambdaApi: Awaited<ReturnType<typeof startLocalLambdaApi>>;
 let endpoint: string;
-/** Every invocation the Lambda API received: which function, with which event. */
-const invocations: Array<{ functionName: string; event: HttpEvent }> = [];
-const saved: Record<string, string | undefined> = {};
+let invocations: Invocation[];
 
 beforeAll(async () => {
   world = await newWorld();
-  const handlers = new Map<string, ToolHandler>();
-  for (const tool of tools) {
-    const module = (await import(pathToFileURL(join(repoRoot, tool.entry)).href)) as { createHandler: (deps: StoreDeps) => ToolHandler };
-    handlers.set(`fn-${tool.name}`, module.createHandler(world.deps));
-  }
-  lambdaApi = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", async () => {
-      const functionName = decodeURIComponent(/^\/2015-03-31\/functions\/([^/]+)\/invocations/.exec(req.url ?? "")?.[1] ?? "");
-      const event = JSON.parse(Buffer.concat(chunks).toString("utf8")) as HttpEvent;
-      invocations.push({ functionName, event });
-      const handler = handlers.get(functionName);
-      if (!handler) {
-        // What Lambda answers when the function threw: 200, the error as payload, and X-Amz-Function-Error.
-        res.writeHead(200, { "content-type": "application/json", "x-amz-function-error": "Unhandled" });
-        res.end(JSON.stringify({ errorType: "Error", errorMessage: "Task timed out after 10.00 seconds" }));
-        return;
-      }
-      const result = await handler(event, lambdaContext(functionName));
-      res.writeHead(200, { "content-type": "application/json", "x-amz-executed-version": "$LATEST" });
-      res.end(JSON.stringify(result));
-    });
-  });
-  await new Promise<void>((resolve) => lambdaApi.listen(0, "127.0.0.1", resolve));
-  endpoint = `http://127.0.0.1:${(lambdaApi.address() as AddressInfo).port}`;
-
-  // What the CDK stack gives the deployed function, and where the SDK finds the (local) Lambda API.
-  for (const name of ["AWS_ENDPOINT_URL_LAMBDA", ...tools.map((t) => toolFunctionEnv(t.name))]) saved[name] = process.env[name];
-  process.env.AWS_ENDPOINT_URL_LAMBDA = endpoint;
-  for (const tool of tools) process.env[toolFunctionEnv(tool.name)] = `fn-${tool.name}`;
+  lambdaApi = await startLocalLambdaApi(world.deps);
+  ({ endpoint, invocations } = lambdaApi);
 });
 
-afterAll(async () => {
-  for (const [name, value] of Object.entries(saved)) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-  await new Promise((resolve) => lambdaApi?.close(resolve));
-});
+afterAll(() => lambdaApi?.close());
 
 beforeEach(() => {
   invocations.length = 0;
