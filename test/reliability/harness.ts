@@ -20,26 +20,14 @@ import type { ToolHandler } from "#tools/handler";
 import { createHandler as createReplace } from "#tools/offer-replacement";
 import { createHandler as createSearch } from "#tools/search-orders";
 import { createHandler as createReturn } from "#tools/start-return";
+import type { Caller } from "#test/support/callers";
 
 export type FixtureInput = Record<string, unknown[]>;
 
 // ——— callers ———
 
-/** A caller as API Gateway's JWT authorizer presents it; undefined is a request with no token at all. */
-export interface Caller {
-  claims: Record<string, string>;
-  scopes: string[];
-}
-
-export const customer = (customerId: string, scope = "orders:read orders:write"): Caller => ({
-  claims: { sub: `user-${customerId}`, customer_id: customerId, scope },
-  scopes: scope.split(" "),
-});
-
-export const support = (staffId: string, scope = "orders:read orders:write orders:support"): Caller => ({
-  claims: { sub: `staff-${staffId}`, scope },
-  scopes: scope.split(" "),
-});
+// A caller as API Gateway's JWT authorizer presents it; undefined is a request with no token at all.
+export { type Caller, customer, support } from "#test/support/callers";
 
 /** A verified token that names neither a customer nor support staff. */
 export const nobody = (sub = "someone-unnamed"): Caller => ({ claims: { sub, scope: "orders:read orders:write" }, scopes: ["orders:read", "orders:write"] });

@@ -9,22 +9,10 @@ import { operationKey, orderKey } from "#store/keys";
 import { readActivity } from "#store/operations";
 import type { ToolHandler } from "#tools/handler";
 import { testFixture } from "#test/support/fixture";
+import type { Caller } from "#test/support/callers";
 import { freshTables } from "#test/support/tables";
 
-export interface Caller {
-  claims: Record<string, string>;
-  scopes: string[];
-}
-
-export const customer = (customerId: string, scope = "orders:read orders:write"): Caller => ({
-  claims: { sub: `user-${customerId}`, customer_id: customerId, scope },
-  scopes: scope.split(" "),
-});
-
-export const support = (staffId: string, scope = "orders:read orders:write orders:support"): Caller => ({
-  claims: { sub: `staff-${staffId}`, scope },
-  scopes: scope.split(" "),
-});
+export { type Caller, customer, support } from "#test/support/callers";
 
 export interface Reply {
   status: number;
