@@ -1,7 +1,8 @@
 import * as z from "zod";
 import { tools } from "#catalog/tools";
 import { type ChangeToolName, changeRules } from "#core/eligibility";
-import { notEligibleReasons } from "#core/errors";
+import { type ErrorCode, notEligibleReasons } from "#core/errors";
+import { errorCodeList } from "#catalog/openapi";
 import type { Fault } from "#controller/http/faults";
 
 /**
@@ -23,22 +24,8 @@ const faultTools = toolNames.filter((name) => name !== "get_operation_status") a
 // The reasons of SPEC §3, from the service's own error hierarchy, so a new reason is accepted in cases at once.
 export { notEligibleReasons };
 
-/** SPEC §3's codes a change can be refused with. */
-export const rejectionCodes = [
-  "INVALID_INPUT",
-  "UNAUTHENTICATED",
-  "FORBIDDEN",
-  "ORDER_NOT_FOUND",
-  "VERSION_CONFLICT",
-  "NOT_ELIGIBLE",
-  "SELLER_SUSPENDED",
-  "OUT_OF_STOCK",
-  "NO_PICKUP_SLOT",
-  "OPERATION_IN_PROGRESS",
-  "IDEMPOTENCY_KEY_REUSED",
-  "RATE_LIMITED",
-  "INTERNAL",
-] as const;
+/** The codes a change can be refused with: every code of the service's error hierarchy but a status lookup's own. */
+export const rejectionCodes = errorCodeList.filter((code) => code !== "OPERATION_NOT_FOUND") as [ErrorCode, ...ErrorCode[]];
 
 const orderIdKey = z.string().regex(/^SU-\d{5}$/, "order ids are SU- followed by five digits, like SU-10234");
 const times = z.number().int().min(1).meta({ description: "How many matching requests the fault applies to, ≥ 1; default 1." });
