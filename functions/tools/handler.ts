@@ -41,15 +41,15 @@ export function idsOf(args: unknown): { operationId?: string; orderId?: string }
  */
 export async function observed(name: ToolName, event: HttpEvent, changing: boolean, run: (keys: CallKeys) => Promise<HttpResult>): Promise<HttpResult> {
   const startedAt = Date.now();
-  const log = requestLogger(name, event);
   const keys: CallKeys = {};
+  const log = requestLogger(name, event, keys);
   let result: HttpResult;
   let failure: unknown;
   try {
     result = await run(keys);
   } catch (error) {
     failure = error;
-    result = errorResponse(error, name, changing, log.createChild({ persistentKeys: { ...keys } }));
+    result = errorResponse(error, name, changing, log);
   }
   recordCall(log, name, changing, keys, result, startedAt, failure);
   return result;

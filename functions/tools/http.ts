@@ -51,7 +51,12 @@ export function readBody(event: HttpEvent): unknown {
 }
 
 /** The one place errors become responses: a ToolError is its own body; anything else is INTERNAL and logged. */
-export function errorResponse(error: unknown, tool: string, changing: boolean, log: Pick<typeof logger, "error"> = logger): HttpResult {
+export function errorResponse(
+  error: unknown,
+  tool: string,
+  changing: boolean,
+  log: { error(message: string, attributes: Record<string, unknown>): void } = logger,
+): HttpResult {
   if (error instanceof ToolError) {
     if (error.httpStatus >= 500) log.error("tool failed", { tool, error });
     return jsonResponse(error.httpStatus, error.toJSON());

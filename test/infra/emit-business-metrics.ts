@@ -4,11 +4,11 @@
  * POWERTOOLS_SERVICE_NAME, as there). test/infra/operations.test.ts holds the dashboard and alarms to these lines.
  */
 import { RateLimitedError } from "#core/errors";
-import { jsonResponse } from "#tools/http";
-import { logger } from "#tools/logger";
-import { recordCall } from "#tools/observability";
+import { type HttpEvent, jsonResponse } from "#tools/http";
+import { recordCall, requestLogger } from "#tools/observability";
 
 const at = Date.now();
+const logger = requestLogger("emit-business-metrics", { requestContext: { requestId: "emit-business-metrics" } } as HttpEvent);
 recordCall(logger, "cancel_order", true, {}, jsonResponse(200, { status: "completed" }, { "idempotent-replayed": "true" }), at);
 recordCall(logger, "add_delivery_note", true, {}, jsonResponse(409, { error: { code: "VERSION_CONFLICT" } }), at);
 recordCall(logger, "start_return", true, {}, jsonResponse(409, { error: { code: "OPERATION_IN_PROGRESS" } }), at);

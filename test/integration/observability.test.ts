@@ -9,7 +9,7 @@ const run = promisify(execFile);
 const ana = customer("C-1001");
 
 /** Invokes a tool's deployed handler in its own process and returns its stdout as parsed JSON lines, and its reply. */
-async function invokeLogged(world: Awaited<ReturnType<typeof newWorld>>, tool: string, body: unknown) {
+async function invokeLogged(world: Awaited<ReturnType<typeof newWorld>>, tool: string, body: unknown, env: Record<string, string> = {}) {
   const event = { method: "POST", path: `/v1/tools/${tool}`, body: JSON.stringify(body), claims: ana.claims, scopes: ana.scopes };
   const { stdout, stderr } = await run("npx", ["tsx", "test/support/invoke-logged.ts", tool, JSON.stringify(event)], {
     env: {
@@ -20,10 +20,14 @@ async function invokeLogged(world: Awaited<ReturnType<typeof newWorld>>, tool: s
       POWERTOOLS_LOG_LEVEL: "INFO",
       POWERTOOLS_METRICS_DISABLED: "false",
       POWERTOOLS_SERVICE_NAME: "order-tools",
+      ...env,
     },
   });
-  const lines = stdout.split("\n").filter((l) => l.trim()).map((l) => JSON.parse(l) as Record<string, any>);
-  return { lines, reply: JSON.parse(stderr.trim().split("\n").at(-1) ?? "{}") as { statusCode: number; body: string } };
+  // Powertools writes ERROR lines to stderr (both reach CloudWatch); the script's last stderr line is the reply.
+  const errLines = stderr.trim().split("\n");
+  const reply = JSON.parse(errLines.pop() ?? "{}") as { statusCode: number; body: string };
+  const lines = [...stdout.split("\n"), ...errLines].filter((l) => l.trim().startsWith("{")).map((l) => JSON.parse(l) as Record<string, any>);
+  return { lines, reply };
 }
 
 describe("what a call leaves in the structured output", () => {
@@ -70,5 +74,29 @@ describe("what a call leaves in the structured output", () => {
     expect(again.lines.find((l) => l.Replayed === 1)).toMatchObject({ tool: "cancel_order" });
     expect(again.lines.find((l) => l.message === "tool call")).toMatchObject({ replayed: true, outcome: "NOT_ELIGIBLE.ALREADY_SHIPPED", operationId });
     expect(await world.orderItem("SU-10004")).toMatchObject({ status: "shipped", version: 5 });
+  });
+
+  it("an unexpected failure is logged once as an error with the call's keys and the cause; the caller gets INTERNAL", async () => {
+    const world = await newWorld();
+    const operationId = newOperationId();
+    // The idempotency table does not exist: Powertools' first request fails after the arguments are known.
+    const { lines, reply } = await invokeLogged(world, "cancel_order", { operationId, orderId: "SU-10001" }, { IDEMPOTENCY_TABLE: "no-such-table" });
+
+    expect(reply.statusCode).toBe(500);
+    expect(JSON.parse(reply.body)).toMatchObject({ error: { code: "INTERNAL" } });
+    const errors = lines.filter((l) => l.level === "ERROR");
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({
+      message: "unexpected error",
+      service: "order-tools",
+      tool: "cancel_order",
+      operationId,
+      orderId: "SU-10001",
+      principal: principalHash("user-C-1001"),
+      error: { name: expect.any(String), message: expect.any(String), stack: expect.any(String) },
+    });
+    expect(errors[0]?.requestId).toBe(lines.find((l) => l.message === "tool call")?.requestId);
+    expect(lines.find((l) => l.message === "tool call")).toMatchObject({ status: 500, outcome: "INTERNAL", operationId });
+    expect(await world.orderItem("SU-10001")).toMatchObject({ status: "placed", version: 1 });
   });
 });

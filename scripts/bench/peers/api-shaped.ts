@@ -57,8 +57,8 @@ export function apiShapedHandlers(deps: StoreDeps): Record<ApiShapedTool, ToolHa
   const tool = <S extends z.ZodType>(name: ApiShapedTool, schema: S, run: (args: z.output<S>, principal: Principal) => Promise<unknown>): ToolHandler => {
     return async (event) => {
       const startedAt = Date.now();
-      const log = requestLogger(name, event);
       const keys: CallKeys = {};
+      const log = requestLogger(name, event, keys);
       let result;
       let failure: unknown;
       try {

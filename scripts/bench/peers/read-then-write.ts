@@ -125,8 +125,8 @@ export function readThenWriteHandler(deps: StoreDeps, tool: PeerTool): ToolHandl
 
   return async (event, context) => {
     const startedAt = Date.now();
-    const log = requestLogger(tool, event);
     const keys: CallKeys = {};
+    const log = requestLogger(tool, event, keys);
     let result;
     let failure: unknown;
     try {
