@@ -34,6 +34,8 @@ export interface DevSigningKey {
   kid: string;
   privateKey: CryptoKey;
   publicJwk: JWK;
+  /** The public key as a key set, made once: jose imports and caches the key in it, not on every verification. */
+  keySet: ReturnType<typeof createLocalJWKSet>;
 }
 
 interface StoredKey {
@@ -78,10 +80,12 @@ async function loadOrCreate(dir: string): Promise<DevSigningKey> {
     if (!stored) throw new Error(`Could not read the dev signing key at ${file}; delete ${dir} and try again.`);
   }
   const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...publicJwk } = stored.privateJwk;
+  const publicKey: JWK = { ...publicJwk, kid: stored.kid, alg: devAlgorithm, use: "sig" };
   return {
     kid: stored.kid,
     privateKey: (await importJWK(stored.privateJwk, devAlgorithm)) as CryptoKey,
-    publicJwk: { ...publicJwk, kid: stored.kid, alg: devAlgorithm, use: "sig" },
+    publicJwk: publicKey,
+    keySet: createLocalJWKSet({ keys: [publicKey] }),
   };
 }
 
@@ -146,8 +150,7 @@ export type TokenCheck =
  * what was wrong and how to get a token that works.
  */
 export async function verifyDevToken(token: string): Promise<TokenCheck> {
-  const key = await devSigningKey();
-  const keys = createLocalJWKSet({ keys: [key.publicJwk] });
+  const keys = (await devSigningKey()).keySet;
   try {
     // A key set of one key would match a token without `kid`; API Gateway's authorizer picks the key by `kid`
     // and refuses a token that names none, so the local stand-in must too.
