@@ -3,8 +3,8 @@
  * DocumentClient bundle built and measured the same way:
  *
  * 1. Layers. Probe bundles (scripts/bench/probes/) that add one layer of a tool function at a time to the bare
- *    client: the zod library alone, one tool's input schema (from the shared fields, and as zod/mini would
- *    build it), the read or the change schemas, the whole tool registry, Powertools' Logger, Metrics and
+ *    client: zod's classic library alone, one tool's input schema written with zod's classic API and with
+ *    zod/mini, cancel_order's input as the catalog builds it (zod/mini), the read or the change schemas, the whole tool registry, Powertools' Logger, Metrics and
  *    idempotency, what handler.ts loads for a read tool without the changing tools' idempotency, and
  *    tools/handler.ts (all a tool loads but its own use case).
  *    Timed like the functions (fresh node, median of rounds): each layer's cost, measured rather than inferred.
@@ -32,9 +32,10 @@ export interface InitProfileOptions {
 }
 
 const probes = [
-  { name: "+ zod library", entry: "scripts/bench/probes/zod-library.ts" },
-  { name: "+ one input schema", entry: "scripts/bench/probes/catalog-fields.ts" },
+  { name: "+ zod classic library", entry: "scripts/bench/probes/zod-library.ts" },
+  { name: "+ one input schema, zod classic", entry: "scripts/bench/probes/zod-classic-schema.ts" },
   { name: "+ one input schema, zod/mini", entry: "scripts/bench/probes/zod-mini-schema.ts" },
+  { name: "+ cancel_order's input (catalog)", entry: "scripts/bench/probes/catalog-fields.ts" },
   { name: "+ read schemas", entry: "scripts/bench/probes/read-schemas.ts" },
   { name: "+ change schemas", entry: "scripts/bench/probes/change-schemas.ts" },
   { name: "+ tool registry", entry: "scripts/bench/probes/registry.ts" },

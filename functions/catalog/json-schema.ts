@@ -18,7 +18,7 @@ export const jsonSchemaDialect = "https://json-schema.org/draft/2020-12/schema";
  * A tool's input as callers must send it (`io: "input"`: fields with a transform are described by what they
  * accept, and defaulted fields are optional) or its output as the tool returns it.
  */
-export function toolJsonSchema(schema: z.ZodType, io: "input" | "output"): JsonSchema {
+export function toolJsonSchema(schema: z.core.$ZodType, io: "input" | "output"): JsonSchema {
   const converted = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "throw" }) as JsonSchema;
   return objectAtTop(withoutSafeIntegerBounds(converted) as JsonSchema);
 }

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type { ZodMiniType } from "zod/mini";
 import { type TableAccess, changeAccess, keyPatterns, readAccess } from "#catalog/access";
 import * as schemas from "#catalog/schemas";
 import * as compoundSchemas from "#catalog/compound-schemas";
@@ -19,8 +19,8 @@ export interface ToolDefinition {
   description: string;
   kind: "read" | "change";
   scope: Scope;
-  input: z.ZodType;
-  output: z.ZodType;
+  input: ZodMiniType;
+  output: ZodMiniType;
   /** MCP tool annotations. Every tool acts only on this service's own orders, so none is open-world. */
   annotations: { readOnlyHint?: boolean; idempotentHint?: boolean; destructiveHint?: boolean; openWorldHint: false };
   /** The handler module, relative to the repository root; it exports `handler`. */

@@ -1,11 +1,11 @@
-import type { z } from "zod";
+import type { output, ZodMiniType } from "zod/mini";
 import { type InputIssue, InvalidInputError } from "#core/errors";
 
 function pathOf(path: readonly PropertyKey[]): string {
   return path.map((p) => (typeof p === "number" ? `[${p}]` : String(p))).join(".").replace(/\.\[/g, "[");
 }
 
-function shapeKeys(schema: z.ZodType): string[] {
+function shapeKeys(schema: ZodMiniType): string[] {
   const shape = (schema as unknown as { shape?: Record<string, unknown> }).shape;
   return shape ? Object.keys(shape) : [];
 }
@@ -65,7 +65,7 @@ export const maxIssues = 20;
  * Validates a tool's arguments against its strict schema. Every problem becomes an issue that says what
  * was wrong and what would be right; nothing is coerced, and an unknown field is never silently dropped.
  */
-export function parseArguments<S extends z.ZodType>(schema: S, tool: string, input: unknown): z.output<S> {
+export function parseArguments<S extends ZodMiniType>(schema: S, tool: string, input: unknown): output<S> {
   if (typeof input !== "object" || input === null || Array.isArray(input)) {
     throw new InvalidInputError([
       { path: "", message: `The arguments of ${tool} must be a JSON object with the fields ${shapeKeys(schema).join(", ")}.` },

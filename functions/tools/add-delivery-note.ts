@@ -1,7 +1,11 @@
+import { addDeliveryNoteInput } from "#catalog/schemas";
 import { addDeliveryNote } from "#core/add-delivery-note";
 import type { StoreDeps } from "#store/client";
 import { changeTool } from "#tools/change-tool";
-import { lazyHandler } from "#tools/handler";
+import { lazyHandler, type ToolSpec } from "#tools/handler";
 
-export const createHandler = (deps: StoreDeps) => changeTool(deps, "add_delivery_note", addDeliveryNote);
+/** The registry entry this function serves: its name and input schema (test/unit/tool-specs.test.ts). */
+export const spec = { name: "add_delivery_note", input: addDeliveryNoteInput } as const satisfies ToolSpec;
+
+export const createHandler = (deps: StoreDeps) => changeTool(deps, spec, addDeliveryNote);
 export const handler = lazyHandler(createHandler);

@@ -1,7 +1,11 @@
+import { cancelOrderInput } from "#catalog/schemas";
 import { cancelOrder } from "#core/cancel-order";
 import type { StoreDeps } from "#store/client";
 import { changeTool } from "#tools/change-tool";
-import { lazyHandler } from "#tools/handler";
+import { lazyHandler, type ToolSpec } from "#tools/handler";
 
-export const createHandler = (deps: StoreDeps) => changeTool(deps, "cancel_order", cancelOrder);
+/** The registry entry this function serves: its name and input schema (test/unit/tool-specs.test.ts). */
+export const spec = { name: "cancel_order", input: cancelOrderInput } as const satisfies ToolSpec;
+
+export const createHandler = (deps: StoreDeps) => changeTool(deps, spec, cancelOrder);
 export const handler = lazyHandler(createHandler);

@@ -1,31 +1,29 @@
-import type { z } from "zod";
-import { type ToolName, toolNamed } from "#catalog/tools";
+import type { output, ZodMiniType } from "zod/mini";
 import { parseArguments } from "#catalog/validate";
 import type { OrderChange } from "#core/change";
-import type { Principal } from "#core/principal";
+import { type Principal, scopes } from "#core/principal";
 import type { StoreDeps } from "#store/client";
 import { idempotentOperations } from "#store/idempotency";
 import { commitOrderChange, fingerprintOf } from "#store/operations";
 import { spendRequestBudget } from "#store/request-budget";
-import { argumentsOf, idsOf, observed, principalOf, type ToolHandler } from "#tools/handler";
+import { argumentsOf, idsOf, observed, principalOf, type ToolHandler, type ToolSpec } from "#tools/handler";
 import { jsonResponse } from "#tools/http";
 import { principalHash } from "#tools/observability";
 
 /**
- * A changing tool: principal → request budget → validated arguments → Powertools idempotency keyed by principal and
+ * A changing tool (scope orders:write): principal → request budget → validated arguments → Powertools idempotency keyed by principal and
  * operationId → one transaction that applies the use case's change with its operation record.
  * A replayed outcome carries `Idempotent-Replayed: true`.
  */
-export function changeTool<A extends { operationId: string }>(
+export function changeTool<S extends ZodMiniType<{ operationId: string }>>(
   deps: StoreDeps,
-  name: ToolName,
-  toChange: (args: A, principal: Principal) => OrderChange,
+  { name, input: schema }: ToolSpec<S>,
+  toChange: (args: output<S>, principal: Principal) => OrderChange,
 ): ToolHandler {
-  const schema = toolNamed(name).input as z.ZodType<A>;
   const runOnce = idempotentOperations(deps, name);
   return (event, context) =>
     observed(name, event, true, async (keys) => {
-      const principal = principalOf(event, name);
+      const principal = principalOf(event, scopes.write);
       keys.principal = principalHash(principal.sub);
       await spendRequestBudget(deps, principal);
       const args = parseArguments(schema, name, argumentsOf(event));

@@ -1,7 +1,11 @@
+import { operationStatusInput } from "#catalog/schemas";
 import type { StoreDeps } from "#store/client";
 import { operationStatus } from "#store/operation-status";
-import { lazyHandler } from "#tools/handler";
+import { lazyHandler, type ToolSpec } from "#tools/handler";
 import { readTool } from "#tools/read-tool";
 
-export const createHandler = (deps: StoreDeps) => readTool(deps, "get_operation_status", operationStatus);
+/** The registry entry this function serves: its name and input schema (test/unit/tool-specs.test.ts). */
+export const spec = { name: "get_operation_status", input: operationStatusInput } as const satisfies ToolSpec;
+
+export const createHandler = (deps: StoreDeps) => readTool(deps, spec, operationStatus);
 export const handler = lazyHandler(createHandler);

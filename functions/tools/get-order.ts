@@ -1,7 +1,11 @@
+import { getOrderInput } from "#catalog/read-schemas";
 import { getOrderFromStore } from "#store/order-reads";
 import type { StoreDeps } from "#store/client";
-import { lazyHandler } from "#tools/handler";
+import { lazyHandler, type ToolSpec } from "#tools/handler";
 import { readTool } from "#tools/read-tool";
 
-export const createHandler = (deps: StoreDeps) => readTool(deps, "get_order", getOrderFromStore);
+/** The registry entry this function serves: its name and input schema (test/unit/tool-specs.test.ts). */
+export const spec = { name: "get_order", input: getOrderInput } as const satisfies ToolSpec;
+
+export const createHandler = (deps: StoreDeps) => readTool(deps, spec, getOrderFromStore);
 export const handler = lazyHandler(createHandler);

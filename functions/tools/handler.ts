@@ -1,13 +1,25 @@
 // What every tool handler shares. readTool and changeTool live in read-tool.ts and change-tool.ts, so that a read
 // tool's bundle carries neither Powertools idempotency nor the operation ledger (docs/benchmarks.md, cold start).
 import type { Context } from "aws-lambda";
-import { type ToolName, toolNamed } from "#catalog/tools";
-import { type Principal, principalFromClaims } from "#core/principal";
+import type { ZodMiniType } from "zod/mini";
+import type { ToolName } from "#catalog/tools";
+import { type Principal, principalFromClaims, type Scope } from "#core/principal";
 import { depsFromEnv, type StoreDeps } from "#store/client";
 import { errorResponse, type HttpEvent, type HttpResult, readBody } from "#tools/http";
 import { type CallKeys, recordCall, requestLogger } from "#tools/observability";
 
 export type ToolHandler = (event: HttpEvent, context: Context) => Promise<HttpResult>;
+
+/**
+ * What a tool's function needs of its registry entry: its name and its input schema, imported from the schema
+ * module itself. The function never imports the registry (functions/catalog/tools.ts), which builds every tool's
+ * input and output schemas: a bundle keeps only the schemas it uses (docs/benchmarks.md, cold start).
+ * test/unit/tool-specs.test.ts holds each spec to the registry.
+ */
+export interface ToolSpec<S extends ZodMiniType = ZodMiniType> {
+  name: ToolName;
+  input: S;
+}
 
 /** A handler whose dependencies are made on first use, once per execution environment. */
 export function lazyHandler(create: (deps: StoreDeps) => ToolHandler): ToolHandler {
@@ -18,9 +30,10 @@ export function lazyHandler(create: (deps: StoreDeps) => ToolHandler): ToolHandl
   };
 }
 
-export function principalOf(event: HttpEvent, tool: ToolName): Principal {
+/** The caller, who must hold `scope`: orders:read for a reading tool, orders:write for a changing one. */
+export function principalOf(event: HttpEvent, scope: Scope): Principal {
   const jwt = event.requestContext?.authorizer?.jwt;
-  return principalFromClaims(jwt?.claims, jwt?.scopes ?? undefined, toolNamed(tool).scope);
+  return principalFromClaims(jwt?.claims, jwt?.scopes ?? undefined, scope);
 }
 
 /** Reads a tool's arguments: the JSON body, or for GET routes the path parameters. */

@@ -1,9 +1,12 @@
-import type { OfferReplacementInput } from "#catalog/compound-schemas";
+import { offerReplacementInput } from "#catalog/compound-schemas";
 import { offerReplacement } from "#core/offer-replacement";
 import type { StoreDeps } from "#store/client";
 import { replacementStore } from "#store/compound";
 import { changeTool } from "#tools/change-tool";
-import { lazyHandler } from "#tools/handler";
+import { lazyHandler, type ToolSpec } from "#tools/handler";
 
-export const createHandler = (deps: StoreDeps) => changeTool(deps, "offer_replacement", (args: OfferReplacementInput) => offerReplacement(args, replacementStore(deps)));
+/** The registry entry this function serves: its name and input schema (test/unit/tool-specs.test.ts). */
+export const spec = { name: "offer_replacement", input: offerReplacementInput } as const satisfies ToolSpec;
+
+export const createHandler = (deps: StoreDeps) => changeTool(deps, spec, (args) => offerReplacement(args, replacementStore(deps)));
 export const handler = lazyHandler(createHandler);

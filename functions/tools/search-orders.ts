@@ -1,7 +1,11 @@
+import { searchOrdersInput } from "#catalog/read-schemas";
 import { searchOrdersInStore } from "#store/order-reads";
 import type { StoreDeps } from "#store/client";
-import { lazyHandler } from "#tools/handler";
+import { lazyHandler, type ToolSpec } from "#tools/handler";
 import { readTool } from "#tools/read-tool";
 
-export const createHandler = (deps: StoreDeps) => readTool(deps, "search_orders", searchOrdersInStore);
+/** The registry entry this function serves: its name and input schema (test/unit/tool-specs.test.ts). */
+export const spec = { name: "search_orders", input: searchOrdersInput } as const satisfies ToolSpec;
+
+export const createHandler = (deps: StoreDeps) => readTool(deps, spec, searchOrdersInStore);
 export const handler = lazyHandler(createHandler);

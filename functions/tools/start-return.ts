@@ -1,9 +1,12 @@
-import type { StartReturnInput } from "#catalog/compound-schemas";
+import { startReturnInput } from "#catalog/compound-schemas";
 import { startReturn } from "#core/start-return";
 import type { StoreDeps } from "#store/client";
 import { returnStore } from "#store/compound";
 import { changeTool } from "#tools/change-tool";
-import { lazyHandler } from "#tools/handler";
+import { lazyHandler, type ToolSpec } from "#tools/handler";
 
-export const createHandler = (deps: StoreDeps) => changeTool(deps, "start_return", (args: StartReturnInput) => startReturn(args, returnStore(deps)));
+/** The registry entry this function serves: its name and input schema (test/unit/tool-specs.test.ts). */
+export const spec = { name: "start_return", input: startReturnInput } as const satisfies ToolSpec;
+
+export const createHandler = (deps: StoreDeps) => changeTool(deps, spec, (args) => startReturn(args, returnStore(deps)));
 export const handler = lazyHandler(createHandler);

@@ -1,12 +1,10 @@
 /**
- * Init probe: the bare client plus the shared field schemas (catalog/fields) and one tool's input schema built
- * from them: about what a tool would construct if its function built only its own input schema.
+ * Init probe: the bare client plus one tool's input schema exactly as its function builds it: cancel_order's,
+ * from the catalog (zod/mini, built from the shared fields; the bundle keeps only the schemas it uses).
  */
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import * as z from "zod";
-import { expectedVersion, operationId, orderId } from "#catalog/fields";
+import { cancelOrderInput } from "#catalog/schemas";
 
 const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
-const input = z.strictObject({ operationId, orderId, expectedVersion: expectedVersion.optional(), reason: z.string().max(500).optional() });
-export const handler = async () => [doc, input];
+export const handler = async () => [doc, cancelOrderInput];

@@ -1,7 +1,7 @@
 /**
  * Init probe: the bare client plus one changing tool's input schema written with zod/mini (the tree-shakable
  * build of the same zod 4) instead of zod's classic API: what moving the functions' runtime schemas to it would
- * cost. Same fields and checks as catalog/fields' operationId, orderId and expectedVersion.
+ * cost. Same fields and checks as zod-classic-schema.ts.
  */
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
