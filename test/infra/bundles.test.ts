@@ -49,6 +49,21 @@ describe("function bundles", () => {
     }
   });
 
+  it("builds in each tool's function only its own input schema, with zod/mini: not the registry, no output schema, no zod classic (cold start)", () => {
+    const sources = (tool: string) => (JSON.parse(readFileSync(`${bundles.find((b) => b.name === `order-tools ${tool}`)!.file}.map`, "utf8")) as { sources: string[] }).sources;
+    const code = (tool: string) => readFileSync(bundles.find((b) => b.name === `order-tools ${tool}`)!.file, "utf8");
+    for (const tool of tools) {
+      const files = sources(tool.name);
+      expect(files.filter((f) => /functions\/catalog\/tools\.ts$|zod\/v4\/classic\//.test(f)), tool.name).toEqual([]);
+      expect(files.some((f) => /zod\/v4\/mini\//.test(f)), tool.name).toBe(true);
+      // Every other tool's description (the registry's) and this tool's output descriptions stay out.
+      for (const other of tools) if (other.name !== tool.name) expect(code(tool.name), `${tool.name} holds ${other.name}'s description`).not.toContain(other.description.slice(0, 60));
+    }
+    expect(code("cancel_order")).not.toContain("The cancellation was applied.");
+    expect(code("get_order")).not.toContain("What is on the order: items, charges");
+    expect(code("cancel_order")).toContain("Cancel an order that has not shipped.");
+  });
+
   it("keeps Powertools idempotency and the operation ledger out of the reads that never change an order (cold start)", () => {
     const code = (tool: string) => readFileSync(bundles.find((b) => b.name === `order-tools ${tool}`)!.file, "utf8");
     for (const tool of ["search_orders", "get_order"]) {
