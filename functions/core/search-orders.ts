@@ -26,7 +26,11 @@ export type OrderStream = AsyncIterable<OrderSummaryRecord>;
 export interface OrderSearchSource {
   orderById(orderId: string): Promise<OrderSummaryRecord | undefined>;
   customerIdsWithEmail(email: string): Promise<string[]>;
-  ordersOfCustomer(customerId: string, placed: DayRange | undefined): OrderStream;
+  /**
+   * `exactly`: given when every order the stream yields matches the search (the index alone decides it), so the
+   * first `exactly` orders are all the search will take: the store reads that many, not a full page.
+   */
+  ordersOfCustomer(customerId: string, placed: DayRange | undefined, exactly?: number): OrderStream;
   /** One stream per place the digits may sit in a five-digit id; together they hold every order containing them. */
   ordersWithIdDigits(digits: string, placed: DayRange | undefined): OrderStream[];
   sellerName(sellerId: string): Promise<string | undefined>;
@@ -59,6 +63,9 @@ export async function searchOrders(source: OrderSearchSource, input: SearchOrder
     (digits === undefined || order.orderId.slice(3).includes(digits)) &&
     (input.dateRange === undefined || onDayWithin(input.dateRange.dateField === "placed" ? order.placedAt : order.deliveredAt, input.dateRange));
   const want = input.limit + 1;
+  // A customer's partition, narrowed by placed days in the key: without id digits or delivered days to filter
+  // by, and with access given by the partition itself, its first `want` orders are the answer.
+  const exactly = digits === undefined && input.dateRange?.dateField !== "delivered" ? want : undefined;
 
   let found: OrderSummaryRecord[];
   if (digits?.length === 5) {
@@ -69,12 +76,12 @@ export async function searchOrders(source: OrderSearchSource, input: SearchOrder
     // Only ever the caller's own partition. An e-mail that is not theirs matches none of their orders.
     const [owners, own] = await Promise.all([
       input.email === undefined ? undefined : source.customerIdsWithEmail(input.email),
-      take(source.ordersOfCustomer(principal.customerId, placed), matches, want),
+      take(source.ordersOfCustomer(principal.customerId, placed, exactly), matches, want),
     ]);
     found = !owners || owners.includes(principal.customerId) ? own : [];
   } else if (input.email !== undefined) {
     const owners = await source.customerIdsWithEmail(input.email);
-    found = (await Promise.all(owners.map((customerId) => take(source.ordersOfCustomer(customerId, placed), matches, want)))).flat();
+    found = (await Promise.all(owners.map((customerId) => take(source.ordersOfCustomer(customerId, placed, exactly), matches, want)))).flat();
   } else {
     found = (await Promise.all(source.ordersWithIdDigits(digits as string, placed).map((stream) => take(stream, matches, want)))).flat();
   }

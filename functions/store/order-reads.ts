@@ -42,7 +42,7 @@ export function orderSearchSource(deps: StoreDeps): OrderSearchSource {
   const projection = orderSummaryAttributes.map((attribute) => summary.name(attribute)).join(", ");
 
   /** Newest-first pages of one index partition, placed days narrowed by the sort key where given. */
-  function queryIndex(indexName: string, partitionKey: string, partition: string, placed: DayRange | undefined): OrderStream {
+  function queryIndex(indexName: string, partitionKey: string, partition: string, placed: DayRange | undefined, firstPage = pageSize): OrderStream {
     const expr = new Expression();
     const keyCondition = [`${expr.name(partitionKey)} = ${expr.value(partition)}`];
     // GSI1SK is <placedAt>#<orderId>: every key of day `to` sorts below the day after it.
@@ -55,8 +55,7 @@ export function orderSearchSource(deps: StoreDeps): OrderSearchSource {
       ExpressionAttributeNames: { ...expr.names, ...summary.names },
       ExpressionAttributeValues: expr.values,
       ScanIndexForward: false,
-      Limit: pageSize,
-    });
+    }, Math.min(firstPage, pageSize));
   }
 
   return {
@@ -78,7 +77,7 @@ export function orderSearchSource(deps: StoreDeps): OrderSearchSource {
       );
       return (Items ?? []).map((item) => customerIdOfKey(item as { PK: string }));
     },
-    ordersOfCustomer: (customerId, placed) => queryIndex("byCustomer", "GSI1PK", customerOrdersPartition(customerId), placed),
+    ordersOfCustomer: (customerId, placed, exactly) => queryIndex("byCustomer", "GSI1PK", customerOrdersPartition(customerId), placed, exactly),
     ordersWithIdDigits(digits, placed) {
       // A fragment of n digits can start at positions 0 … 5 − n; its first three digits are the partition there.
       return idDigitsIndexes
@@ -89,12 +88,17 @@ export function orderSearchSource(deps: StoreDeps): OrderSearchSource {
   };
 }
 
-/** The items of a Query, page after page, fetched only as they are consumed. */
-async function* queryPages(deps: StoreDeps, input: QueryCommandInput): AsyncGenerator<OrderSummaryRecord> {
+/**
+ * The items of a Query, page after page, fetched only as they are consumed: `firstPage` items in the first
+ * request (what the consumer is known to need), then full pages.
+ */
+async function* queryPages(deps: StoreDeps, input: QueryCommandInput, firstPage: number): AsyncGenerator<OrderSummaryRecord> {
   let ExclusiveStartKey: Record<string, unknown> | undefined;
+  let Limit = firstPage;
   do {
-    const page = await deps.doc.send(new QueryCommand({ ...input, ...(ExclusiveStartKey ? { ExclusiveStartKey } : {}) }));
+    const page = await deps.doc.send(new QueryCommand({ ...input, Limit, ...(ExclusiveStartKey ? { ExclusiveStartKey } : {}) }));
     for (const item of page.Items ?? []) yield item as OrderSummaryRecord;
     ExclusiveStartKey = page.LastEvaluatedKey;
+    Limit = pageSize;
   } while (ExclusiveStartKey);
 }

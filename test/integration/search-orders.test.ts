@@ -195,3 +195,67 @@ describe("search_orders", () => {
     expect(JSON.stringify(reply.body)).not.toMatch(/C-2002|ben@example|GSI|DIGITS#|CUSTOMER#|warehouseRoutingCode|internal/);
   });
 });
+
+describe("search_orders reads a customer's partition only as far as the answer needs", () => {
+  const dee = customer("C-4004");
+  let world: World;
+  let search: ReturnType<typeof createHandler>;
+  const queries: Array<{ index: string; limit: number | undefined; items: number }> = [];
+
+  beforeAll(async () => {
+    // Dee has 150 orders, one a day from 2026-05-01; every third was delivered two days later.
+    const fixture = testFixture() as Record<string, Record<string, unknown>[]>;
+    const base = fixture.orders?.[0] as Record<string, unknown>;
+    fixture.customers?.push({ id: "C-4004", email: "dee@example.com", name: "Dee" });
+    for (let i = 0; i < 150; i++) {
+      const placed = new Date(Date.UTC(2026, 4, 1 + i, 9));
+      const delivered = i % 3 === 0 ? new Date(placed.getTime() + 2 * 86_400_000).toISOString() : null;
+      fixture.orders?.push({ ...structuredClone(base), id: `SU-${60000 + i}`, customerId: "C-4004", placedAt: placed.toISOString(), deliveredAt: delivered, status: delivered ? "delivered" : "processing" });
+    }
+    world = await newWorld(fixture);
+    search = createHandler(world.deps);
+    world.client.middlewareStack.add(
+      (next, context) => async (args) => {
+        const result = await next(args);
+        const input = args.input as { IndexName?: string; Limit?: number };
+        if (context.commandName === "QueryCommand" && input.IndexName === "byCustomer") {
+          queries.push({ index: input.IndexName, limit: input.Limit, items: ((result.output as { Items?: unknown[] }).Items ?? []).length });
+        }
+        return result;
+      },
+      { step: "initialize", name: "recordCustomerQueries" },
+    );
+  });
+
+  async function find(caller: Caller, body: Record<string, unknown>) {
+    queries.length = 0;
+    const reply = await world.call(search, caller, body);
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
+    return { ids: (reply.body.orders as Array<{ orderId: string }>).map((o) => o.orderId), truncated: reply.body.truncated, queries: [...queries] };
+  }
+
+  it("by e-mail or placed days alone, one Query of limit + 1 orders answers, truncated included", async () => {
+    const byEmail = await find(dee, { email: "dee@example.com", limit: 5 });
+    expect(byEmail.ids).toEqual(["SU-60149", "SU-60148", "SU-60147", "SU-60146", "SU-60145"]);
+    expect(byEmail.truncated).toBe(true);
+    expect(byEmail.queries).toEqual([{ index: "byCustomer", limit: 6, items: 6 }]);
+
+    const bySupport = await find(support("S-7"), { email: "dee@example.com" });
+    expect(bySupport.ids).toHaveLength(10);
+    expect(bySupport.queries).toEqual([{ index: "byCustomer", limit: 11, items: 11 }]);
+
+    const byDays = await find(dee, { dateRange: { dateField: "placed", from: "2026-05-01", to: "2026-05-04" }, limit: 20 });
+    expect(byDays.ids).toEqual(["SU-60003", "SU-60002", "SU-60001", "SU-60000"]);
+    expect(byDays.truncated).toBe(false);
+    expect(byDays.queries).toEqual([{ index: "byCustomer", limit: 21, items: 4 }]);
+  });
+
+  it("a filter the index cannot apply (delivered days) still pages on, in full pages, until it has enough", async () => {
+    // Delivered by 2026-06-15: only orders placed by 2026-06-13 (SU-60000…SU-60043, every third), none of them
+    // among the newest 100 that the first page holds.
+    const delivered = await find(dee, { dateRange: { dateField: "delivered", from: "2026-05-01", to: "2026-06-15" }, limit: 3 });
+    expect(delivered.ids).toEqual(["SU-60042", "SU-60039", "SU-60036"]);
+    expect(delivered.truncated).toBe(true);
+    expect(delivered.queries.map((q) => q.limit)).toEqual([100, 100]);
+  });
+});
