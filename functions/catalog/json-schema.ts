@@ -1,4 +1,5 @@
-import * as z from "zod";
+import * as z from "zod/mini";
+import { schema } from "#catalog/fields";
 import { type ToolDefinition, tools as registry } from "#catalog/tools";
 
 /**
@@ -79,26 +80,29 @@ export function toolCatalog(tools: readonly ToolDefinition[] = registry): { tool
 }
 
 /** The catalogue's own shape, for the OpenAPI document and for tests that read the route's body. */
-export const toolCatalogSchema = z
-  .strictObject({
-    tools: z
-      .array(
-        z.strictObject({
-          name: z.string().meta({ description: "The tool's name: its route is POST /v1/tools/<name> and its MCP name is the same." }),
-          description: z.string().meta({ description: "What the tool does, in the order domain's words." }),
-          inputSchema: z.record(z.string(), z.unknown()).meta({ description: "JSON Schema (draft 2020-12) of the arguments, the request body of its route." }),
-          outputSchema: z.record(z.string(), z.unknown()).meta({ description: "JSON Schema (draft 2020-12) of a successful result, the 200 body of its route." }),
-          annotations: z
+export const toolCatalogSchema = /* @__PURE__ */ schema(() =>
+  z
+    .strictObject({
+      tools: z
+        .array(
+          z
             .strictObject({
-              readOnlyHint: z.boolean().optional().meta({ description: "True: the tool changes nothing." }),
-              idempotentHint: z.boolean().optional().meta({ description: "True: repeating a call with the same operationId changes nothing more and returns the first outcome." }),
-              destructiveHint: z.boolean().optional().meta({ description: "True: the change may end something that no tool restores, such as a cancelled order; false: it only adds." }),
-              openWorldHint: z.literal(false).meta({ description: "False: the tool acts only on this service's own orders, never on an open world." }),
+              name: z.string().check(z.meta({ description: "The tool's name: its route is POST /v1/tools/<name> and its MCP name is the same." })),
+              description: z.string().check(z.meta({ description: "What the tool does, in the order domain's words." })),
+              inputSchema: z.record(z.string(), z.unknown()).check(z.meta({ description: "JSON Schema (draft 2020-12) of the arguments, the request body of its route." })),
+              outputSchema: z.record(z.string(), z.unknown()).check(z.meta({ description: "JSON Schema (draft 2020-12) of a successful result, the 200 body of its route." })),
+              annotations: z
+                .strictObject({
+                  readOnlyHint: z.optional(z.boolean()).check(z.meta({ description: "True: the tool changes nothing." })),
+                  idempotentHint: z.optional(z.boolean()).check(z.meta({ description: "True: repeating a call with the same operationId changes nothing more and returns the first outcome." })),
+                  destructiveHint: z.optional(z.boolean()).check(z.meta({ description: "True: the change may end something that no tool restores, such as a cancelled order; false: it only adds." })),
+                  openWorldHint: z.literal(false).check(z.meta({ description: "False: the tool acts only on this service's own orders, never on an open world." })),
+                })
+                .check(z.meta({ description: "Hints for planning; the same names as MCP's tool annotations." })),
             })
-            .meta({ description: "Hints for planning; the same names as MCP's tool annotations." }),
-        })
-        .meta({ description: "One tool." }),
-      )
-      .meta({ description: "Every tool this service publishes, in a stable order." }),
-  })
-  .meta({ description: "The tool catalogue: every tool with JSON Schemas of its arguments and result." });
+            .check(z.meta({ description: "One tool." })),
+        )
+        .check(z.meta({ description: "Every tool this service publishes, in a stable order." })),
+    })
+    .check(z.meta({ description: "The tool catalogue: every tool with JSON Schemas of its arguments and result." })),
+);

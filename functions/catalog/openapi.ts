@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { type JsonSchema, jsonSchemaDialect, serviceInfo, toolCatalogSchema, toolJsonSchema } from "#catalog/json-schema";
 import { isDocumented, serviceFunctions } from "#catalog/service-functions";
 import { type ToolDefinition, type ToolName, type ToolRoute, tools as registry } from "#catalog/tools";
