@@ -109,6 +109,16 @@ interface Run {
 }
 
 /**
+ * The run a controller's code is executing in, for every controller of the process: one AsyncLocalStorage, not
+ * one per controller. Node keeps every AsyncLocalStorage ever used and visits each one for every promise the
+ * process creates, so one per controller made every promise in the process (the service's own handlers too,
+ * when they share it) slower with each controller created: after 300, a cancel_order through the local gateway
+ * took 44 ms instead of 24 (docs/benchmarks.md, the controller). `run()` scopes the store to one call's async
+ * context, so controllers sharing it never see each other's runs.
+ */
+const runs = new AsyncLocalStorage<Run>();
+
+/**
  * The controller (SPEC §8.1): runs a conversation's turns against a model, dispatches the model's proposals to
  * the service over HTTP, keeps each intended change as a persisted intent, reconciles unknown outcomes, and
  * passes every reply through the response gate (SPEC §8.2).
@@ -119,7 +129,7 @@ export class Controller {
   readonly reconcileOptions: ReconcileOptions;
   readonly tools: readonly ModelTool[];
   private readonly client: ServiceClient;
-  private readonly runs = new AsyncLocalStorage<Run>();
+  private readonly runs = runs;
   private readonly faultHook: ReturnType<typeof beforeDispatchFaults>;
   private readonly now: () => Date;
   private readonly sleep: (ms: number) => Promise<void>;
