@@ -111,7 +111,7 @@ export function factsOf(tool: string, changing: boolean, result: HttpResult, err
 }
 
 /** Emits the call's metrics and writes its one log line (the note, the token and the arguments never appear). */
-export function recordCall(log: RequestLogger, tool: string, changing: boolean, keys: CallKeys, result: HttpResult, startedAt: number, error?: unknown): void {
+export function recordCall(log: RequestLogger, tool: string, changing: boolean, result: HttpResult, startedAt: number, error?: unknown): void {
   const facts = factsOf(tool, changing, result, error);
   emit(metricNames.outcome, { tool, outcome: facts.outcome });
   if (facts.replayed) emit(metricNames.replayed, { tool });

@@ -9,11 +9,11 @@ import { recordCall, requestLogger } from "#tools/observability";
 
 const at = Date.now();
 const logger = requestLogger("emit-business-metrics", { requestContext: { requestId: "emit-business-metrics" } } as HttpEvent);
-recordCall(logger, "cancel_order", true, {}, jsonResponse(200, { status: "completed" }, { "idempotent-replayed": "true" }), at);
-recordCall(logger, "add_delivery_note", true, {}, jsonResponse(409, { error: { code: "VERSION_CONFLICT" } }), at);
-recordCall(logger, "start_return", true, {}, jsonResponse(409, { error: { code: "OPERATION_IN_PROGRESS" } }), at);
-recordCall(logger, "offer_replacement", true, {}, jsonResponse(500, { error: { code: "INTERNAL" } }), at);
-recordCall(logger, "get_operation_status", false, {}, jsonResponse(200, { status: "pending" }), at);
-recordCall(logger, "get_operation_status", false, {}, jsonResponse(404, { status: "not_found" }), at);
+recordCall(logger, "cancel_order", true, jsonResponse(200, { status: "completed" }, { "idempotent-replayed": "true" }), at);
+recordCall(logger, "add_delivery_note", true, jsonResponse(409, { error: { code: "VERSION_CONFLICT" } }), at);
+recordCall(logger, "start_return", true, jsonResponse(409, { error: { code: "OPERATION_IN_PROGRESS" } }), at);
+recordCall(logger, "offer_replacement", true, jsonResponse(500, { error: { code: "INTERNAL" } }), at);
+recordCall(logger, "get_operation_status", false, jsonResponse(200, { status: "pending" }), at);
+recordCall(logger, "get_operation_status", false, jsonResponse(404, { status: "not_found" }), at);
 const refusal = new RateLimitedError("budget spent", { retryAfterSeconds: 30 }, "request_budget");
-recordCall(logger, "search_orders", false, {}, jsonResponse(429, { error: { code: "RATE_LIMITED" } }), at, refusal);
+recordCall(logger, "search_orders", false, jsonResponse(429, { error: { code: "RATE_LIMITED" } }), at, refusal);

@@ -70,7 +70,7 @@ export function apiShapedHandlers(deps: StoreDeps): Record<ApiShapedTool, ToolHa
         failure = error;
         result = errorResponse(error, name, false, log);
       }
-      recordCall(log, name, false, keys, result, startedAt, failure);
+      recordCall(log, name, false, result, startedAt, failure);
       return result;
     };
   };

@@ -147,7 +147,7 @@ export function readThenWriteHandler(deps: StoreDeps, tool: PeerTool): ToolHandl
       failure = error;
       result = errorResponse(error, tool, true, log);
     }
-    recordCall(log, tool, true, keys, result, startedAt, failure);
+    recordCall(log, tool, true, result, startedAt, failure);
     return result;
   };
 }
