@@ -38,22 +38,26 @@ export function orderIdDigits(value: string): string {
 const orderIdOrFragment = /* @__PURE__ */ schema(() =>
   z
     .string({ error: "orderId must be a string: a full order id (SU-88421) or 3 to 5 consecutive digits of one (884)." })
-    .check(z.superRefine((value, ctx) => {
-      const problem = orderIdFragmentProblem(value);
-      if (problem) ctx.addIssue({ code: "custom", message: problem });
-    }))
-    .check(z.meta({
-      description:
-        "A full order id (SU- followed by five digits) or 3 to 5 consecutive digits of one, found anywhere in the id: 421 matches SU-88421 and SU-42177. The SU- prefix is optional.",
-      examples: ["SU-88421", "8842", "421"],
-    })),
+    .check(
+      z.superRefine((value, ctx) => {
+        const problem = orderIdFragmentProblem(value);
+        if (problem) ctx.addIssue({ code: "custom", message: problem });
+      }),
+      z.meta({
+        description:
+          "A full order id (SU- followed by five digits) or 3 to 5 consecutive digits of one, found anywhere in the id: 421 matches SU-88421 and SU-42177. The SU- prefix is optional.",
+        examples: ["SU-88421", "8842", "421"],
+      }),
+    ),
 );
 
 const email = /* @__PURE__ */ schema(() =>
   z
     .email({ error: "email must be an e-mail address like ana@example.com." })
-    .check(z.maxLength(254, { error: "email is longer than the 254 characters an address can have." }))
-    .check(z.meta({ description: "The customer's account e-mail address; letter case does not matter.", examples: ["ana@example.com"] })),
+    .check(
+      z.maxLength(254, { error: "email is longer than the 254 characters an address can have." }),
+      z.meta({ description: "The customer's account e-mail address; letter case does not matter.", examples: ["ana@example.com"] }),
+    ),
 );
 
 const calendarDay = (field: string) =>
@@ -70,20 +74,22 @@ const dateRange = /* @__PURE__ */ schema(() =>
       from: calendarDay("dateRange.from").check(z.meta({ description: "First day of the range (UTC), included.", examples: ["2026-03-01"] })),
       to: calendarDay("dateRange.to").check(z.meta({ description: "Last day of the range (UTC), included.", examples: ["2026-03-31"] })),
     })
-    .check(z.superRefine((range, ctx) => {
-      if (!isCalendarDay(range.from) || !isCalendarDay(range.to)) return;
-      const days = daysBetween(range.from, range.to) + 1;
-      if (days < 1) {
-        ctx.addIssue({ code: "custom", path: ["to"], message: `dateRange.to (${range.to}) is before dateRange.from (${range.from}); give from ≤ to, e.g. from ${range.to} to ${range.from}.` });
-      } else if (days > maxDateRangeDays) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["to"],
-          message: `dateRange covers ${days} days (both ends included); the limit is ${maxDateRangeDays}. Narrow it, e.g. from ${range.from} to ${addDays(range.from, maxDateRangeDays - 1)}, and search the rest separately.`,
-        });
-      }
-    }))
-    .check(z.meta({ description: `Orders placed (or delivered) on a day in this range, both ends included; at most ${maxDateRangeDays} days.` })),
+    .check(
+      z.superRefine((range, ctx) => {
+        if (!isCalendarDay(range.from) || !isCalendarDay(range.to)) return;
+        const days = daysBetween(range.from, range.to) + 1;
+        if (days < 1) {
+          ctx.addIssue({ code: "custom", path: ["to"], message: `dateRange.to (${range.to}) is before dateRange.from (${range.from}); give from ≤ to, e.g. from ${range.to} to ${range.from}.` });
+        } else if (days > maxDateRangeDays) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["to"],
+            message: `dateRange covers ${days} days (both ends included); the limit is ${maxDateRangeDays}. Narrow it, e.g. from ${range.from} to ${addDays(range.from, maxDateRangeDays - 1)}, and search the rest separately.`,
+          });
+        }
+      }),
+      z.meta({ description: `Orders placed (or delivered) on a day in this range, both ends included; at most ${maxDateRangeDays} days.` }),
+    ),
 );
 
 const limitError = `limit must be a whole number from 1 to ${maxSearchLimit}.`;
@@ -105,24 +111,26 @@ export const searchOrdersInput = /* @__PURE__ */ schema(() =>
         )
         .check(z.meta({ description: `How many orders to return, 1–${maxSearchLimit}; default ${defaultSearchLimit}.` })),
     })
-    .check(z.superRefine((input, ctx) => {
-      if (input.email === undefined && input.orderId === undefined && input.dateRange === undefined) {
-        ctx.addIssue({
-          code: "custom",
-          path: [],
-          message: "Give at least one of email, orderId (the full id or 3+ of its digits) or dateRange ({dateField, from, to}) to say which orders you mean; criteria combine.",
-        });
-      }
-    }))
-    .check(z.meta({
-      description:
-        "Which orders to look for. Criteria combine (all must match). Customers see only their own orders; a caller acting for any customer must give email or orderId.",
-    })),
+    .check(
+      z.superRefine((input, ctx) => {
+        if (input.email === undefined && input.orderId === undefined && input.dateRange === undefined) {
+          ctx.addIssue({
+            code: "custom",
+            path: [],
+            message: "Give at least one of email, orderId (the full id or 3+ of its digits) or dateRange ({dateField, from, to}) to say which orders you mean; criteria combine.",
+          });
+        }
+      }),
+      z.meta({
+        description:
+          "Which orders to look for. Criteria combine (all must match). Customers see only their own orders; a caller acting for any customer must give email or orderId.",
+      }),
+    ),
 );
 
 const timestamp = /* @__PURE__ */ schema(() => z.string().check(z.meta({ description: "A UTC timestamp, ISO 8601.", examples: ["2026-03-08T09:12:00Z"] })));
 const money = /* @__PURE__ */ schema(() => z.int().check(z.meta({ description: "An amount in integer cents of the order's currency." })));
-const currency = /* @__PURE__ */ schema(() => z.string().check(z.regex(/^[A-Z]{3}$/)).check(z.meta({ description: "ISO 4217 currency code.", examples: ["GBP"] })));
+const currency = /* @__PURE__ */ schema(() => z.string().check(z.regex(/^[A-Z]{3}$/), z.meta({ description: "ISO 4217 currency code.", examples: ["GBP"] })));
 const status = /* @__PURE__ */ schema(() => z.enum(orderStatuses).check(z.meta({ description: "The order's status now." })));
 
 export const orderSummary = /* @__PURE__ */ schema(() =>

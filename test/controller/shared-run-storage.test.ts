@@ -65,5 +65,7 @@ describe("the controller's run context", () => {
     expect(turnA.reply).toBe("Here is what the order holds.");
     expect(turnA.trace.events.filter((e) => e.type === "http_request")).toHaveLength(1);
     expect(turnB.reply).toBe(`Order ${world.orders.lostResponse} is cancelled.`);
+    expect(await service.order(world.orders.lostResponse)).toMatchObject({ status: "cancelled", version: 2 });
+    expect(await service.order(world.orders.success)).toMatchObject({ status: "placed", version: 1 });
   });
 });
