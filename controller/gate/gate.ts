@@ -1,11 +1,18 @@
-import { checkClaims, type ClaimRules } from "#controller/gate/claim-check";
-import { type ReplyKind, replyKindOf, replyKindOfAll, type TurnOutcome } from "#controller/gate/outcomes";
-import { boundTemplate, noChangeTemplate, templateFor } from "#controller/gate/templates";
+import { checkClaims, sentencesOf } from "#controller/gate/claim-check";
+import { normalizeForReading } from "#controller/gate/normalize";
+import { composeOutcomes, type OrderFacts, type ReplyKind, replyKindOfAll, type TurnOutcome } from "#controller/gate/outcomes";
+import { boundTemplate, noChangeTemplate, openingFor } from "#controller/gate/templates";
 
 /**
- * The response gate (SPEC §8.2): the reply the customer sees claims only what the turn's recorded outcomes
- * support. A model-written reply passes when the claim check agrees with the outcome; otherwise the fixed
- * template replaces it and the decision says `claim_mismatch`.
+ * The response gate: the reply the customer sees claims only what the turn's recorded outcomes support, and it
+ * fails closed.
+ * - A turn with a change outcome opens with the application's own sentence for it, rendered from the record.
+ *   The model's text may follow only when the claim check places every sentence of it as harmless for that
+ *   outcome; otherwise the opening stands alone and the decision is `claim_mismatch`, with the reasons.
+ * - A turn that changed nothing shows the model's text only when the check accepts it, else the no-change
+ *   template.
+ * - The controller's own question (awaiting confirmation) and a result it cannot tie to the request are never
+ *   followed by model text.
  */
 export interface GateInput {
   /** The model's reply, if the turn ended with one. */
@@ -15,10 +22,10 @@ export interface GateInput {
   limit?: { kind: "tool_calls" | "time"; value: number };
   /** Set when the model failed, so there is no reply to judge. */
   modelFailed?: boolean;
-  /** Orders the conversation has mentioned or read: an information reply may name only these. */
-  ordersInPlay: ReadonlySet<string>;
-  /** Orders an information reply may call cancelled/done: completed in this conversation, or read as cancelled. */
-  settledOrders: ReadonlySet<string>;
+  /** The orders in play, with what reads showed of them: what an information reply may name and state. */
+  orders: readonly OrderFacts[];
+  /** Today (UTC, YYYY-MM-DD), to read "tomorrow" and weekdays in the model's text. */
+  today: string;
 }
 
 export interface GateDecision {
@@ -33,58 +40,50 @@ export interface GateDecision {
 }
 
 export function gate(input: GateInput): GateDecision {
-  const { outcomes, candidate } = input;
-  const mismatched = outcomes.some((o) => o.kind === "mismatch");
-  const baseFlags = mismatched ? ["result_mismatch"] : [];
-  const against = outcomes.length === 0 ? "no change this turn" : outcomes.map(describe).join("; ");
-  const templated = (reply: string, replyKind: ReplyKind, flags: string[] = [], problems: string[] = []): GateDecision => ({
+  const outcomes = composeOutcomes(input.outcomes);
+  const flags = outcomes.some((o) => o.kind === "mismatch") ? ["result_mismatch"] : [];
+  const judgedAgainst = outcomes.length === 0 ? "no change this turn" : outcomes.map(describe).join("; ");
+  const replyKind: ReplyKind = outcomes.length > 0 ? replyKindOfAll(outcomes) : "information";
+  const decide = (reply: string, decision: GateDecision["decision"], extra: string[] = [], problems: string[] = []): GateDecision => ({
     reply,
     replyKind,
-    decision: flags.includes("claim_mismatch") ? "claim_mismatch" : "template",
-    flags: [...baseFlags, ...flags],
+    decision,
+    flags: [...flags, ...extra],
     problems,
-    judgedAgainst: against,
+    judgedAgainst,
   });
 
-  if (input.limit) return templated(boundTemplate(input.limit, outcomes), outcomes.length > 0 ? replyKindOfAll(outcomes) : "information", ["limit"]);
-  if (input.modelFailed || candidate === undefined || candidate.trim() === "") {
-    const reply = outcomes.length > 0 ? outcomes.map(templateFor).join(" ") : `I couldn't finish working on that just now. ${noChangeTemplate}`;
-    return templated(reply, outcomes.length > 0 ? replyKindOfAll(outcomes) : "information", input.modelFailed ? ["model_error"] : []);
+  if (input.limit) return decide(boundTemplate(input.limit, outcomes), "template", ["limit"]);
+  const opening = outcomes.length > 0 ? openingFor(outcomes) : "";
+  const candidate = input.candidate?.trim() ?? "";
+  if (input.modelFailed || candidate === "") {
+    const reply = opening !== "" ? opening : `I couldn't finish working on that just now. ${noChangeTemplate}`;
+    return decide(reply, "template", input.modelFailed ? ["model_error"] : []);
   }
-  if (outcomes.length > 1) return templated(outcomes.map(templateFor).join(" "), replyKindOfAll(outcomes));
-  const [outcome] = outcomes;
-  if (outcome === undefined) {
-    const check = checkClaims(candidate, {
-      allowedOrderIds: input.ordersInPlay,
-      success: { onlyFor: input.settledOrders },
-      denial: "allowed",
-    });
-    if (check.ok) return { reply: candidate, replyKind: "information", decision: "accepted", flags: baseFlags, problems: [], judgedAgainst: against };
-    return templated(noChangeTemplate, "information", ["claim_mismatch"], check.problems);
-  }
-  // The controller's own question, and a result it cannot tie to the request, are never left to the model.
-  if (outcome.kind === "awaiting_confirmation" || outcome.kind === "mismatch") return templated(templateFor(outcome), replyKindOf(outcome));
-  const check = checkClaims(candidate, rulesFor(outcome));
-  if (check.ok) return { reply: candidate, replyKind: replyKindOf(outcome), decision: "accepted", flags: baseFlags, problems: [], judgedAgainst: against };
-  return templated(templateFor(outcome), replyKindOf(outcome), ["claim_mismatch"], check.problems);
+  if (outcomes.some((o) => o.kind === "awaiting_confirmation" || o.kind === "mismatch")) return decide(opening, "template");
+
+  const check = checkClaims(candidate, { outcomes, orders: input.orders, today: input.today });
+  if (!check.ok) return decide(opening !== "" ? opening : noChangeTemplate, "claim_mismatch", ["claim_mismatch"], check.problems);
+  if (opening === "") return decide(candidate, "accepted");
+  const rest = withoutRepeats(candidate, opening);
+  return decide(rest === "" ? opening : `${opening} ${rest}`, "accepted");
 }
 
-function rulesFor(outcome: Exclude<TurnOutcome, { kind: "awaiting_confirmation" | "mismatch" }>): ClaimRules {
-  const only = new Set([outcome.orderId]);
-  switch (outcome.kind) {
-    case "completed":
-      return { allowedOrderIds: only, requiredOrderIds: [outcome.orderId], success: "allowed", denial: "forbidden" };
-    case "rejected":
-    case "declined":
-      return { allowedOrderIds: only, success: "forbidden", denial: "allowed" };
-    case "unknown":
-      return { allowedOrderIds: only, success: "forbidden", denial: "forbidden" };
-    case "clarification": {
-      const ids = outcome.candidates.map((c) => c.orderId);
-      return { allowedOrderIds: new Set(ids), requiredOrderIds: ids, success: "forbidden", denial: "forbidden" };
-    }
-  }
+/** The model's text without the sentences that only say what the opening says ("Done: your order X is cancelled"). */
+function withoutRepeats(candidate: string, opening: string): string {
+  const said = new Set(sentencesOf(normalizeForReading(opening)).map(core));
+  return sentencesOf(candidate)
+    .filter((s) => !said.has(core(normalizeForReading(s))))
+    .join(" ");
 }
+
+const filler = new Set(["your", "the", "has", "have", "been", "now", "is", "was", "are", "successfully", "all", "done", "just", "order", "ok", "okay", "great", "good", "news", "yes"]);
+const core = (sentence: string) =>
+  sentence
+    .toLowerCase()
+    .split(/[^a-z0-9-]+/)
+    .filter((w) => w !== "" && !filler.has(w))
+    .join(" ");
 
 function describe(outcome: TurnOutcome): string {
   const base = `${outcome.tool} ${outcome.orderId}: ${outcome.kind}`;

@@ -1,16 +1,31 @@
 import type { ToolName } from "#catalog/tools";
 
-/** What the controller knows about an order from what the conversation has read. */
+/**
+ * What the controller knows about an order from the conversation: the principal named it, or a read returned
+ * it to this caller, and what that read showed. Only such orders are ever offered as candidates,
+ * and only what a read showed may be told as fact.
+ */
 export interface OrderFacts {
   orderId: string;
+  /** The principal named it by full id in their own message. */
+  named?: boolean;
+  /** A read (search_orders, get_order) returned it to this caller. */
+  read?: boolean;
   status?: string;
   itemTitles?: string[];
+  items?: { itemId: string; title: string }[];
   placedAt?: string;
+  deliveredAt?: string | null;
+  returnableUntil?: string | null;
+  /** The changing tools get_order said this caller may use on the order now. */
+  allowedActions?: string[];
+  /** Amounts a read showed (charges, total), in cents. */
+  amounts?: number[];
 }
 
 /**
- * A recorded outcome of one turn, for the gate to judge the reply by (SPEC §8.2): a change's outcome as the
- * service recorded it, or the controller's own decision not to send one.
+ * A recorded outcome of one turn, for the gate to judge the reply by: a change's outcome as the service
+ * recorded it, or the controller's own decision not to send one.
  */
 export type TurnOutcome =
   | { kind: "completed"; tool: ToolName; orderId: string; operationId: string; body: Record<string, unknown> }
@@ -21,8 +36,8 @@ export type TurnOutcome =
   | { kind: "awaiting_confirmation"; tool: ToolName; orderId: string; operationId: string; question: string }
   | { kind: "declined"; tool: ToolName; orderId: string; operationId: string };
 
-/** The kinds of reply SPEC §8.3's `expect.reply` names. */
-export type ReplyKind = "confirmation" | "rejection" | "uncertainty" | "clarification" | "information";
+/** The kinds of reply an evaluation case names (`expect.reply`, `expect.replies`). */
+export type ReplyKind = "confirmation" | "rejection" | "uncertainty" | "clarification" | "confirmation_request" | "information";
 
 export function replyKindOf(outcome: TurnOutcome): ReplyKind {
   switch (outcome.kind) {
@@ -34,8 +49,9 @@ export function replyKindOf(outcome: TurnOutcome): ReplyKind {
     case "mismatch":
       return "uncertainty";
     case "clarification":
-    case "awaiting_confirmation":
       return "clarification";
+    case "awaiting_confirmation":
+      return "confirmation_request";
     case "declined":
       return "information";
   }
@@ -44,6 +60,28 @@ export function replyKindOf(outcome: TurnOutcome): ReplyKind {
 /** Several outcomes in one turn: the reply is as cautious as the most cautious of them. */
 export function replyKindOfAll(outcomes: readonly TurnOutcome[]): ReplyKind {
   const kinds = new Set(outcomes.map(replyKindOf));
-  for (const kind of ["uncertainty", "clarification", "rejection", "confirmation"] as const) if (kinds.has(kind)) return kind;
+  for (const kind of ["uncertainty", "clarification", "confirmation_request", "rejection", "confirmation"] as const) if (kinds.has(kind)) return kind;
   return "information";
+}
+
+/**
+ * One outcome per change: of several outcomes of the same tool on the same order in one turn (a rejection,
+ * then a retry that completed), the last one is what the customer is told; the others are superseded — but a
+ * refusal because it was already done does not supersede this turn's own completion of it. The changes keep
+ * the order in which they first came up.
+ */
+export function composeOutcomes(outcomes: readonly TurnOutcome[]): TurnOutcome[] {
+  const latest = new Map<string, TurnOutcome>();
+  for (const outcome of outcomes) {
+    const key = outcome.kind === "clarification" ? `clarification:${outcome.tool}` : `${outcome.tool}:${outcome.orderId}`;
+    // "Already cancelled" right after this turn's own cancellation is that cancellation, not news.
+    if (latest.get(key)?.kind === "completed" && outcome.kind === "rejected" && /^(?:ALREADY_CANCELLED|ITEM_ALREADY_RETURNED|ITEM_ALREADY_REPLACED)$/.test(outcome.reason ?? "")) continue;
+    latest.set(key, outcome);
+  }
+  const firstSeen = new Map<string, number>();
+  for (const [i, outcome] of outcomes.entries()) {
+    const key = outcome.kind === "clarification" ? `clarification:${outcome.tool}` : `${outcome.tool}:${outcome.orderId}`;
+    if (!firstSeen.has(key)) firstSeen.set(key, i);
+  }
+  return [...latest.entries()].sort((a, b) => (firstSeen.get(a[0]) ?? 0) - (firstSeen.get(b[0]) ?? 0)).map(([, o]) => o);
 }

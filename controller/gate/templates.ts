@@ -1,5 +1,5 @@
 import type { ToolName } from "#catalog/tools";
-import type { OrderFacts, TurnOutcome } from "#controller/gate/outcomes";
+import { composeOutcomes, type OrderFacts, type TurnOutcome } from "#controller/gate/outcomes";
 
 /**
  * The fixed replies (SPEC §8.2): one per tool and outcome, one per rejection code and reason. Each says only
@@ -36,7 +36,8 @@ export function completedTemplate(outcome: Extract<TurnOutcome, { kind: "complet
     }
     case "offer_replacement": {
       const item = text(field(body, "replacement", "itemId"), "the item");
-      return `A replacement for ${item} on order ${orderId} is reserved and added to the order at no charge.`;
+      const line = text(field(body, "replacement", "replacementItemId"));
+      return `A replacement for ${item} on order ${orderId} is reserved and added to the order${line ? ` as ${line}` : ""}.`;
     }
     default:
       return `The change to order ${orderId} is done.`;
@@ -50,7 +51,7 @@ export function rejectedTemplate(outcome: Extract<TurnOutcome, { kind: "rejected
     case "NOT_ELIGIBLE":
       switch (reason) {
         case "ALREADY_SHIPPED":
-          return `Order ${orderId} has already shipped, so it can no longer be cancelled. Once it is delivered, you can start a return.`;
+          return `Order ${orderId} has already shipped, so it can no longer be cancelled. Once it is delivered, a return is possible.`;
         case "DISPATCH_STARTED":
           return `Order ${orderId} has started dispatch, so its delivery note can no longer be changed. The carrier's own tracking may let you leave instructions.`;
         case "ALREADY_CANCELLED":
@@ -71,13 +72,13 @@ export function rejectedTemplate(outcome: Extract<TurnOutcome, { kind: "rejected
           return `Order ${orderId} is not eligible for that right now, so nothing was changed.`;
       }
     case "ORDER_NOT_FOUND":
-      return `I couldn't find order ${orderId} among your orders, so nothing was changed. Please check the order number.`;
+      return `I couldn't find order ${orderId}, so nothing was changed. Please check the order number.`;
     case "VERSION_CONFLICT":
       return `I couldn't change order ${orderId}: it changed while I was working on it. I'll need to look at it again before trying.`;
     case "SELLER_SUSPENDED":
-      return `The seller of order ${orderId} can't send replacements at the moment. You can still return the item.`;
+      return `The seller of order ${orderId} can't send replacements at the moment. A return is still possible.`;
     case "OUT_OF_STOCK":
-      return `I couldn't arrange a replacement for order ${orderId}: there is no stock left. You can still return the item.`;
+      return `I couldn't arrange a replacement for order ${orderId}: there is no stock left. A return is still possible.`;
     case "NO_PICKUP_SLOT": {
       const dates = (field(body, "error", "availableDates") as string[] | undefined) ?? [];
       return `There is no carrier pickup available for that day for order ${orderId}, so the return was not started.${dates.length > 0 ? ` Days with room: ${dates.slice(0, 5).join(", ")}.` : ""}`;
@@ -108,24 +109,41 @@ export function describeOrder(order: OrderFacts): string {
 export function clarificationTemplate(candidates: readonly OrderFacts[]): string {
   const names = candidates.map(describeOrder);
   const list = names.length <= 2 ? names.join(" and ") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
-  return `You have more than one order in this conversation: ${list}. Which order do you mean?`;
+  return `More than one order has come up in this conversation: ${list}. Which order do you mean?`;
 }
 
-/** The question a confirmation policy asks before a change is sent (the intent waits in awaiting_confirmation). */
-export function confirmationQuestion(tool: ToolName, request: Record<string, unknown>, order: OrderFacts | undefined): string {
+/** How an item is named in a question: its id and, when a read showed it, its title. */
+function itemNamed(itemId: string, order: OrderFacts | undefined): string {
+  const title = order?.items?.find((i) => i.itemId === itemId)?.title;
+  return title ? `${itemId} (${title})` : itemId;
+}
+
+/**
+ * The application's question for a change held for the principal's yes: it names the exact change and its
+ * values. `quoteNote: false` when the note's text did not come from the principal, whose words alone are ever
+ * quoted back; the question then asks for the exact words instead.
+ */
+export function confirmationQuestion(tool: ToolName, request: Record<string, unknown>, order: OrderFacts | undefined, options: { quoteNote?: boolean } = {}): string {
   const orderId = String(request.orderId);
-  const named = order ? describeOrder(order) : orderId;
+  const reason = typeof request.reason === "string" ? request.reason.replaceAll("_", " ") : undefined;
   switch (tool) {
-    case "cancel_order":
-      return `Cancel ${named}? Reply yes to confirm.`;
+    case "cancel_order": {
+      const titles = order?.itemTitles?.slice(0, 2).join(", ");
+      return `Shall I cancel order ${orderId}${titles ? ` (${titles})` : ""}? Reply yes to confirm.`;
+    }
     case "add_delivery_note":
-      return `Set the delivery note on ${named} to “${String(request.deliveryNote)}”? Reply yes to confirm.`;
-    case "start_return":
-      return `Start a return of ${(request.itemIds as string[] | undefined)?.join(", ") ?? "those items"} from ${named}? Reply yes to confirm.`;
+      return options.quoteNote === false
+        ? `Shall I set a delivery note on order ${orderId}? Some of the proposed wording did not come from you, so I won't send it as it is: reply with the exact words you want on the note.`
+        : `Shall I set the delivery note on order ${orderId} to “${String(request.deliveryNote)}”? Reply yes to confirm.`;
+    case "start_return": {
+      const items = ((request.itemIds as string[] | undefined) ?? []).map((id) => itemNamed(id, order));
+      const date = typeof request.pickupDate === "string" ? `, collected on ${request.pickupDate}` : "";
+      return `Shall I start a return of ${items.length > 0 ? items.join(", ") : "those items"} on order ${orderId}${reason ? ` (reason: ${reason})` : ""}${date}? Reply yes to confirm.`;
+    }
     case "offer_replacement":
-      return `Send a replacement for ${String(request.itemId)} on ${named}? Reply yes to confirm.`;
+      return `Shall I send a replacement for ${itemNamed(String(request.itemId), order)} on order ${orderId}${reason ? ` (reason: ${reason})` : ""}? Reply yes to confirm.`;
     default:
-      return `Go ahead with ${tool} on ${named}? Reply yes to confirm.`;
+      return `Shall I go ahead with ${tool} on order ${orderId}? Reply yes to confirm.`;
   }
 }
 
@@ -152,12 +170,20 @@ export function templateFor(outcome: TurnOutcome): string {
   }
 }
 
-/** When a turn changed nothing and the model's reply claimed otherwise. */
-export const noChangeTemplate = "Your orders are as they were; I made no change just now.";
+/** A turn that changed nothing, when the model's reply cannot be shown. */
+export const noChangeTemplate = "I haven't changed anything on your orders.";
+
+/**
+ * The opening of a turn's reply: one sentence per change, rendered from its recorded outcome (composed: the
+ * last outcome of each tool on each order), in the order the changes came up.
+ */
+export function openingFor(outcomes: readonly TurnOutcome[]): string {
+  return composeOutcomes(outcomes).map(templateFor).join(" ");
+}
 
 /** The honest progress reply when a turn hits its bound (SPEC §8.1 loop bounds). */
 export function boundTemplate(limit: { kind: "tool_calls" | "time"; value: number }, outcomes: readonly TurnOutcome[]): string {
   const why = limit.kind === "tool_calls" ? `it needed more than the ${limit.value} steps I can take per message` : `it took longer than the ${limit.value} seconds I can take per message`;
-  const so = outcomes.length > 0 ? outcomes.map(templateFor).join(" ") : "Your orders are as they were.";
+  const so = outcomes.length > 0 ? openingFor(outcomes) : noChangeTemplate;
   return `I had to stop before finishing, because ${why}. ${so}`;
 }

@@ -1,16 +1,22 @@
 import { describe, expect, it } from "vitest";
 import type { ToolName } from "#catalog/tools";
-import { classifyReply, readClaims } from "#controller/gate/claim-check";
+import { checkClaims } from "#controller/gate/claim-check";
 import { gate, type GateInput } from "#controller/gate/gate";
-import type { ReplyKind, TurnOutcome } from "#controller/gate/outcomes";
-import { boundTemplate, noChangeTemplate, templateFor } from "#controller/gate/templates";
+import { normalizeForReading } from "#controller/gate/normalize";
+import type { OrderFacts, TurnOutcome } from "#controller/gate/outcomes";
+import { boundTemplate, noChangeTemplate, openingFor, templateFor } from "#controller/gate/templates";
 
-/** The response gate (SPEC §8.2) on its own: what each recorded outcome lets a reply claim. */
+/** The response gate on its own: the status is the application's, and model text is kept only when placed. */
 
-const order = "SU-10234";
+const order = "SU-51234";
 const other = "SU-10387";
-const base = { ordersInPlay: new Set([order, other]), settledOrders: new Set<string>() };
+const today = "2026-12-01";
+const orders: OrderFacts[] = [
+  { orderId: order, status: "shipped", read: true, items: [{ itemId: "ITM-1", title: "Electric kettle" }], itemTitles: ["Electric kettle"], allowedActions: [] },
+  { orderId: other, status: "processing", read: true, allowedActions: ["cancel_order", "add_delivery_note"] },
+];
 const completed: TurnOutcome = { kind: "completed", tool: "cancel_order", orderId: order, operationId: "op-1", body: { status: "completed", orderId: order, orderVersion: 2, orderStatus: "cancelled" } };
+const noteSaved: TurnOutcome = { kind: "completed", tool: "add_delivery_note", orderId: order, operationId: "op-2", body: { status: "completed", orderId: order, orderVersion: 3 } };
 const rejected: TurnOutcome = {
   kind: "rejected",
   tool: "cancel_order",
@@ -21,138 +27,152 @@ const rejected: TurnOutcome = {
   body: { error: { code: "NOT_ELIGIBLE", reason: "ALREADY_SHIPPED" } },
 };
 const unknown: TurnOutcome = { kind: "unknown", tool: "cancel_order", orderId: order, operationId: "op-1" };
-const run = (candidate: string, outcomes: TurnOutcome[], extra: Partial<GateInput> = {}) => gate({ ...base, candidate, outcomes, ...extra });
+const run = (candidate: string, outcomes: TurnOutcome[], extra: Partial<GateInput> = {}) => gate({ orders, today, candidate, outcomes, ...extra });
 
-const falseSuccesses = [
-  "Done.",
-  `Your order ${order} is cancelled.`,
-  `All set — I've cancelled ${order} for you.`,
-  "Cancelled ✅",
-  `Good news: the cancellation went through, and ${order} won't ship.`,
-  `Your order ${order} has been cancelled, though I'm still checking the refund.`,
-];
+describe("the status is the application's: every change outcome opens the reply with its template", () => {
+  it("an accepted model text follows the template; the template is never left out", () => {
+    const text = "Is there anything else I can help you with?";
+    for (const outcome of [completed, rejected, unknown]) {
+      const decision = run(text, [outcome]);
+      expect(decision).toMatchObject({ decision: "accepted", reply: `${templateFor(outcome)} ${text}` });
+    }
+  });
 
-describe("an injected false success never reaches the customer", () => {
-  for (const text of falseSuccesses) {
-    it(`after a rejection: ${JSON.stringify(text)} → the rejection template, flagged claim_mismatch`, () => {
-      const decision = run(text, [rejected]);
-      expect(decision.reply).toBe(templateFor(rejected));
-      expect(decision).toMatchObject({ decision: "claim_mismatch", replyKind: "rejection", flags: ["claim_mismatch"] });
-      expect(decision.problems.some((p) => p.startsWith("claims success"))).toBe(true);
-    });
+  it("a refused model text leaves the template alone, and the trace gets claim_mismatch with the reasons", () => {
+    const decision = run(`Good news: you won't be charged now that order ${order} is cancelled.`, [rejected]);
+    expect(decision).toMatchObject({ reply: templateFor(rejected), decision: "claim_mismatch", flags: ["claim_mismatch"], replyKind: "rejection" });
+    expect(decision.problems.join("\n")).toMatch(/money|cancelled/);
+  });
 
-    it(`after an unknown outcome: ${JSON.stringify(text)} → the uncertainty template`, () => {
-      const decision = run(text, [unknown]);
-      expect(decision.reply).toBe(templateFor(unknown));
-      expect(decision).toMatchObject({ decision: "claim_mismatch", replyKind: "uncertainty" });
+  it("a model text that only repeats the template is not said twice", () => {
+    expect(run(`Order ${order} is cancelled.`, [completed]).reply).toBe(templateFor(completed));
+  });
+
+  it("a rejection then a completed retry of the same change read as one coherent reply: the completion", () => {
+    const conflict: TurnOutcome = { ...rejected, code: "VERSION_CONFLICT", reason: undefined, body: {} } as TurnOutcome;
+    const decision = run("", [conflict, completed]);
+    expect(decision).toMatchObject({ reply: templateFor(completed), replyKind: "confirmation" });
+  });
+
+  it("this turn's completion is not undone by a later 'already cancelled' for the same change", () => {
+    const again: TurnOutcome = { ...rejected, reason: "ALREADY_CANCELLED" } as TurnOutcome;
+    expect(openingFor([completed, again])).toBe(templateFor(completed));
+  });
+
+  it("several changes: one sentence each, in the order they came up", () => {
+    expect(run("", [noteSaved, rejected]).reply).toBe(`${templateFor(noteSaved)} ${templateFor(rejected)}`);
+  });
+
+  it("the controller's question and a result for another request are never followed by model text", () => {
+    const waiting: TurnOutcome = { kind: "awaiting_confirmation", tool: "cancel_order", orderId: order, operationId: "op-9", question: `Shall I cancel order ${order}? Reply yes to confirm.` };
+    const mismatch: TurnOutcome = { kind: "mismatch", tool: "cancel_order", orderId: order, operationId: "op-1", why: "for another order" };
+    expect(run("Is there anything else?", [waiting])).toMatchObject({ reply: waiting.question, replyKind: "confirmation_request", decision: "template" });
+    expect(run(`Your order ${order} is cancelled.`, [mismatch])).toMatchObject({ reply: templateFor(mismatch), replyKind: "uncertainty", flags: ["result_mismatch"] });
+  });
+});
+
+describe("the claim check accepts, it does not hunt: false claims fall back to the template", () => {
+  const refusedAfterRejection = [
+    `Good news: you won't be charged now that order ${order} is cancelled.`,
+    `I've stopped ${order} from shipping.`,
+    "You're sorted, the kettle won't ship.",
+    `Listo, he cancelado tu pedido ${order}.`,
+    `Votre commande ${order} est annulée.`,
+    `ご注文${order}はキャンセルされました。`,
+    `Order ${order} is cаncеllеd.`,
+    `Order ${order} is can\u200Bcelled.`,
+    `Order ${order} is can\u00ADcelled.`,
+    `Order ${order} is ｃａｎｃｅｌｌｅｄ.`,
+    `Order ${order} is c a n c e l l e d.`,
+    `Order ${order} is canc3lled.`,
+    `Your order ${order} has been scrapped.`,
+    "Done!",
+    `**All done** 🎉 — ${order} won't be sent.`,
+  ];
+  for (const text of refusedAfterRejection) {
+    it(`after ALREADY_SHIPPED: ${JSON.stringify(text)}`, () => {
+      expect(run(text, [rejected])).toMatchObject({ decision: "claim_mismatch", reply: templateFor(rejected) });
     });
   }
 
-  it("with no change in the turn, “Done” is the seed's failure: replaced, since nothing was recorded", () => {
-    const decision = run("Done — your order is cancelled.", []);
-    expect(decision).toMatchObject({ reply: noChangeTemplate, decision: "claim_mismatch", replyKind: "information" });
+  it("after a completed note, a claim of another action is refused", () => {
+    expect(run(`Your note is saved, and I've also cancelled ${order} as requested.`, [noteSaved]).decision).toBe("claim_mismatch");
+    expect(run("The note is saved and you'll get a refund.", [noteSaved]).decision).toBe("claim_mismatch");
   });
 
-  it("an unknown outcome allows no denial either", () => {
-    expect(run(`Sorry, the cancellation of ${order} failed.`, [unknown])).toMatchObject({ decision: "claim_mismatch", reply: templateFor(unknown) });
-    expect(run(`It didn't go through.`, [unknown]).decision).toBe("claim_mismatch");
+  it("after an unknown outcome, a denial is refused as much as a success", () => {
+    expect(run(`It didn't go through — ${order} is still active.`, [unknown]).decision).toBe("claim_mismatch");
+    expect(run(`Sorry, the cancellation of ${order} failed.`, [unknown]).decision).toBe("claim_mismatch");
+    expect(run(`Your order ${order} is cancelled.`, [unknown]).decision).toBe("claim_mismatch");
+  });
+
+  it("on a turn that changed nothing, any change claim gets the no-change template", () => {
+    for (const text of [`${order} is on hold now, as you asked.`, `He cancelado tu pedido ${order}.`, "Done — your order is cancelled.", `I've started a return for ${order}.`]) {
+      expect(run(text, [])).toMatchObject({ reply: noChangeTemplate, decision: "claim_mismatch", replyKind: "information" });
+    }
+  });
+
+  it("another order's id is refused, in any spacing or width", () => {
+    for (const id of ["SU-10387", "SU 10387", "su10387", "ＳＵ－１０３８７", "SU\u201110387"]) {
+      expect(run(`Your order ${id} is cancelled.`, [completed]).decision).toBe("claim_mismatch");
+    }
   });
 });
 
-describe("a truthful model reply passes", () => {
-  it("a confirmation of the completed order", () => {
-    expect(run(`Your order ${order} is cancelled. The refund follows in 3–5 days.`, [completed])).toMatchObject({ decision: "accepted", replyKind: "confirmation" });
-  });
-
-  it("a rejection that says nothing was cancelled", () => {
-    const text = `I couldn't find order ${order} among your orders, so nothing was cancelled.`;
-    expect(run(text, [rejected])).toMatchObject({ decision: "accepted", reply: text });
+describe("true replies are kept as written", () => {
+  it("a confirmation of the completed change", () => {
+    expect(run(`Your order ${order} has been cancelled.`, [completed]).decision).toBe("accepted");
   });
 
   it("a rejection explained, with what is still possible", () => {
-    const text = `I'm sorry — ${order} has already shipped, so it can't be cancelled now. Once it arrives you can start a return.`;
-    expect(run(text, [rejected])).toMatchObject({ decision: "accepted", reply: text, replyKind: "rejection" });
+    const text = `I'm sorry, ${order} has already shipped, so it can't be cancelled now. Once it arrives, you can start a return.`;
+    expect(run(text, [rejected])).toMatchObject({ decision: "accepted", reply: `${templateFor(rejected)} ${text}` });
   });
 
   it("uncertainty about an unknown outcome", () => {
-    const text = `I've sent the request for ${order}, but I can't confirm yet whether it has taken effect. I'm checking.`;
-    expect(run(text, [unknown])).toMatchObject({ decision: "accepted", reply: text, replyKind: "uncertainty" });
+    const text = `I can't confirm yet whether the cancellation of ${order} went through. I'm still checking.`;
+    expect(run(text, [unknown]).decision).toBe("accepted");
   });
 
-  it("information that names only orders in play, and calls cancelled only what was read as cancelled", () => {
-    expect(run(`${order} is placed and ${other} is processing.`, [])).toMatchObject({ decision: "accepted", replyKind: "information" });
-    expect(run(`${other} was cancelled last week.`, []).decision).toBe("claim_mismatch");
-    expect(run(`${other} was cancelled last week.`, [], { settledOrders: new Set([other]) }).decision).toBe("accepted");
+  it("information that states what a read showed, on the orders in play only", () => {
+    expect(run(`Your order ${order} has shipped and is on its way.`, []).decision).toBe("accepted");
+    expect(run(`${other} hasn't shipped yet, so it can still be cancelled.`, []).decision).toBe("accepted");
+    expect(run(`${order} was delivered.`, []).decision).toBe("claim_mismatch");
+    expect(run(`${order} can still be cancelled.`, []).decision).toBe("claim_mismatch");
+    expect(run("SU-55555 is processing.", []).decision).toBe("claim_mismatch");
   });
 });
 
-describe("a reply that names the wrong order, or no order, is withheld", () => {
-  it("a confirmation naming another order, or not naming the order, falls back to the template", () => {
-    expect(run(`Your order ${other} is cancelled.`, [completed])).toMatchObject({ decision: "claim_mismatch", reply: templateFor(completed) });
-    expect(run("It's cancelled.", [completed])).toMatchObject({ decision: "claim_mismatch", reply: `Order ${order} is cancelled.` });
-    expect(run(`${order} is cancelled, and so is SU-55555.`, [])).toMatchObject({ decision: "claim_mismatch" });
+describe("normalisation, before anything is read", () => {
+  it("NFKC, invisible and format characters, confusables, dashes, spaced letters and spaced ids", () => {
+    expect(normalizeForReading("ｃａｎｃｅｌｌｅｄ")).toBe("cancelled");
+    expect(normalizeForReading("can\u200Bcel\u00ADled\u2060")).toBe("cancelled");
+    expect(normalizeForReading("cаncеllеd")).toBe("cancelled");
+    expect(normalizeForReading("c a n c e l l e d")).toBe("cancelled");
+    expect(normalizeForReading("SU 10234 and ＳＵ－１０２３４ and SU\u201110234")).toBe("SU-10234 and SU-10234 and SU-10234");
+    expect(normalizeForReading("**Done!** 🎉")).toBe("Done!");
   });
 
-  it("a result for another order or operation: confirmation withheld and flagged result_mismatch, whatever the model says", () => {
-    const mismatch: TurnOutcome = { kind: "mismatch", tool: "cancel_order", orderId: order, operationId: "op-1", why: "the response is for order SU-10387" };
-    const decision = run(`Your order ${order} is cancelled.`, [mismatch]);
-    expect(decision).toMatchObject({ reply: templateFor(mismatch), replyKind: "uncertainty", flags: ["result_mismatch"] });
-    expect(readClaims(decision.reply).success).toEqual([]);
-  });
-
-  it("a clarification must name every candidate and claim nothing", () => {
-    const clarification: TurnOutcome = { kind: "clarification", tool: "cancel_order", orderId: order, candidates: [{ orderId: order, itemTitles: ["Kettle"] }, { orderId: other, status: "processing" }] };
-    expect(run(`Which order: ${order} or ${other}?`, [clarification]).decision).toBe("accepted");
-    expect(run("Which order do you mean?", [clarification])).toMatchObject({
-      decision: "claim_mismatch",
-      reply: `You have more than one order in this conversation: ${order} (Kettle) and ${other} (processing). Which order do you mean?`,
-    });
-    expect(run(`Done, ${order} is cancelled.`, [clarification]).decision).toBe("claim_mismatch");
+  it("the reasons name what could not be read", () => {
+    const check = checkClaims("Votre commande est annulée.", { outcomes: [rejected], orders, today });
+    expect(check.ok).toBe(false);
+    expect(check.problems.join(" ")).toMatch(/cannot read "é"|no vocabulary for "votre"/);
   });
 });
 
 describe("templates", () => {
   const tools: ToolName[] = ["cancel_order", "add_delivery_note", "start_return", "offer_replacement"];
-  const rejections: [string, string | undefined][] = [
-    ["NOT_ELIGIBLE", "ALREADY_SHIPPED"],
-    ["NOT_ELIGIBLE", "DISPATCH_STARTED"],
-    ["NOT_ELIGIBLE", "ALREADY_CANCELLED"],
-    ["NOT_ELIGIBLE", "NOT_DELIVERED"],
-    ["NOT_ELIGIBLE", "RETURN_WINDOW_CLOSED"],
-    ["NOT_ELIGIBLE", "ITEM_ALREADY_RETURNED"],
-    ["NOT_ELIGIBLE", "ITEM_ALREADY_REPLACED"],
-    ["NOT_ELIGIBLE", "REPLACEMENT_LINE"],
-    ["NOT_ELIGIBLE", "UNKNOWN_ITEM"],
-    ["ORDER_NOT_FOUND", undefined],
-    ["VERSION_CONFLICT", undefined],
-    ["SELLER_SUSPENDED", undefined],
-    ["OUT_OF_STOCK", undefined],
-    ["NO_PICKUP_SLOT", undefined],
-    ["RATE_LIMITED", undefined],
-    ["FORBIDDEN", undefined],
-  ];
-
-  it("each template reads as its own kind to the claim check, and names the order", () => {
-    const cases: [TurnOutcome, ReplyKind][] = [
-      ...tools.map((tool): [TurnOutcome, ReplyKind] => [{ ...completed, tool } as TurnOutcome, "confirmation"]),
-      ...rejections.map(([code, reason]): [TurnOutcome, ReplyKind] => [{ ...rejected, code, ...(reason ? { reason } : { reason: undefined }) } as TurnOutcome, "rejection"]),
-      ...tools.map((tool): [TurnOutcome, ReplyKind] => [{ ...unknown, tool }, "uncertainty"]),
-      [{ kind: "mismatch", tool: "cancel_order", orderId: order, operationId: "op-1", why: "" }, "uncertainty"],
-      [{ kind: "clarification", tool: "cancel_order", orderId: order, candidates: [{ orderId: order }, { orderId: other }] }, "clarification"],
-      [{ kind: "awaiting_confirmation", tool: "cancel_order", orderId: order, operationId: "op-1", question: `Cancel ${order} (Kettle, placed)? Reply yes to confirm.` }, "clarification"],
-      [{ kind: "declined", tool: "cancel_order", orderId: order, operationId: "op-1" }, "information"],
-    ];
-    for (const [outcome, kind] of cases) {
-      const text = templateFor(outcome);
-      expect({ text, kind: classifyReply(text) }).toEqual({ text, kind });
-      expect(text).toContain(order);
+  it("every outcome's template names its order, and the bound template keeps the outcomes", () => {
+    for (const tool of tools) {
+      expect(templateFor({ ...completed, tool } as TurnOutcome)).toContain(order);
+      expect(templateFor({ ...unknown, tool })).toContain(order);
     }
-    expect(classifyReply(noChangeTemplate)).toBe("information");
-    expect(classifyReply(boundTemplate({ kind: "tool_calls", value: 8 }, []))).toBe("information");
+    expect(boundTemplate({ kind: "tool_calls", value: 8 }, [rejected])).toContain(templateFor(rejected));
+    expect(boundTemplate({ kind: "time", value: 30 }, [])).toContain(noChangeTemplate);
   });
 
   it("a rejection template says what is still possible where something is", () => {
-    expect(templateFor(rejected)).toMatch(/start a return/);
-    expect(templateFor({ ...rejected, code: "SELLER_SUSPENDED", reason: undefined } as TurnOutcome)).toMatch(/still return/);
+    expect(templateFor(rejected)).toMatch(/a return is possible/);
+    expect(templateFor({ ...rejected, code: "SELLER_SUSPENDED", reason: undefined } as TurnOutcome)).toMatch(/A return is still possible/);
   });
 });
