@@ -1,22 +1,29 @@
-import { orderIdsMentioned } from "#controller/ambiguity";
 import type { OrderFacts } from "#controller/gate/outcomes";
+import { orderIdsMentioned } from "#controller/guard/ambiguity";
+import { orderReferences } from "#controller/guard/words";
 import type { ChatMessage } from "#controller/model/types";
 
 /**
  * What the controller remembers of a conversation between turns: the messages the model sees, the orders in
- * play with what was read about them, and which final outcomes the model has been told. Plain JSON, so an
+ * play with what reads showed of them, and which final outcomes the model has been told. Plain JSON, so an
  * application can keep it wherever it keeps its sessions and hand it back after a restart.
  */
 export interface ConversationState {
   conversationId: string;
   turns: number;
   messages: ChatMessage[];
-  /** Orders in play, in the order they came up. */
+  /** Orders in play — named by the principal, or returned to them by a read — in the order they came up. */
   orders: OrderFacts[];
   /** Orders a change completed on in this conversation. */
   completedOrders: string[];
   /** operationIds whose final outcome has been given to the model. */
   reported: string[];
+  /** A search came back truncated: the orders in play may not be all the principal has. */
+  incomplete?: boolean;
+  /** Fragments of ids the principal wrote that a search resolved, to the orders it returned. */
+  resolvedFragments?: Record<string, string[]>;
+  /** The last turn ended asking which order: the change asked for then, and the message that asked. */
+  askedWhichOrder?: { tool: string; message: string; turn: number };
 }
 
 export function newConversationState(conversationId: string): ConversationState {
@@ -32,32 +39,60 @@ export function noteOrder(state: ConversationState, facts: OrderFacts): void {
   for (const [key, value] of Object.entries(facts)) if (value !== undefined) (known as unknown as Record<string, unknown>)[key] = value;
 }
 
+/** Orders the principal's own message names by full id. */
 export function noteOrdersIn(state: ConversationState, text: string): void {
-  for (const orderId of orderIdsMentioned(text)) noteOrder(state, { orderId });
+  for (const orderId of orderIdsMentioned(text)) noteOrder(state, { orderId, named: true });
 }
 
-/** Orders a read result shows: search_orders' list, get_order's order. */
-export function noteReadResult(state: ConversationState, tool: string, body: unknown): void {
+const day = (value: unknown) => (typeof value === "string" && value.length >= 10 ? value.slice(0, 10) : undefined);
+
+/**
+ * Orders a read result shows (search_orders' list, get_order's order) with what it says of them. `principalText`
+ * is what the principal wrote, to know whether a search's id fragment was theirs.
+ */
+export function noteReadResult(state: ConversationState, tool: string, input: Record<string, unknown>, body: unknown, principalText: string): void {
   if (body === null || typeof body !== "object") return;
   const result = body as Record<string, unknown>;
   if (tool === "search_orders" && Array.isArray(result.orders)) {
+    const found: string[] = [];
     for (const order of result.orders as Record<string, unknown>[]) {
       if (typeof order.orderId !== "string") continue;
+      found.push(order.orderId);
       noteOrder(state, {
         orderId: order.orderId,
+        read: true,
         ...(typeof order.status === "string" ? { status: order.status } : {}),
         ...(Array.isArray(order.itemTitles) ? { itemTitles: order.itemTitles as string[] } : {}),
         ...(typeof order.placedAt === "string" ? { placedAt: order.placedAt } : {}),
+        ...(order.deliveredAt !== undefined ? { deliveredAt: order.deliveredAt as string | null } : {}),
+        ...(typeof order.totalCents === "number" ? { amounts: [order.totalCents] } : {}),
       });
     }
+    if (result.truncated === true) state.incomplete = true;
+    const fragment = typeof input.orderId === "string" ? input.orderId.replace(/^SU-?/i, "") : undefined;
+    const theirs = fragment !== undefined && orderReferences(principalText).some((r) => r.ref === fragment || r.ref === `SU-${fragment}`);
+    if (fragment && theirs && result.truncated !== true) (state.resolvedFragments ??= {})[fragment] = found;
   }
   if (tool === "get_order" && typeof result.orderId === "string") {
-    const items = Array.isArray(result.items) ? (result.items as Record<string, unknown>[]).map((i) => String(i.title)) : undefined;
+    const items = Array.isArray(result.items) ? (result.items as Record<string, unknown>[]) : [];
+    const charges = Array.isArray(result.charges) ? (result.charges as Record<string, unknown>[]) : [];
+    const policy = (result.policy ?? {}) as Record<string, unknown>;
     noteOrder(state, {
       orderId: result.orderId,
+      read: true,
       ...(typeof result.status === "string" ? { status: result.status } : {}),
-      ...(items ? { itemTitles: items } : {}),
+      itemTitles: items.map((i) => String(i.title)),
+      items: items.filter((i) => typeof i.itemId === "string").map((i) => ({ itemId: String(i.itemId), title: String(i.title) })),
       ...(typeof result.placedAt === "string" ? { placedAt: result.placedAt } : {}),
+      ...(result.deliveredAt !== undefined ? { deliveredAt: day(result.deliveredAt) ?? null } : {}),
+      ...(policy.returnableUntil !== undefined ? { returnableUntil: day(policy.returnableUntil) ?? null } : {}),
+      ...(Array.isArray(result.allowedActions) ? { allowedActions: result.allowedActions.map(String) } : {}),
+      amounts: [...charges.map((c) => Number(c.cents)).filter(Number.isFinite), ...(typeof result.totalCents === "number" ? [result.totalCents] : [])],
     });
   }
+}
+
+/** The principal's own messages, oldest first. */
+export function principalMessages(state: ConversationState): string[] {
+  return state.messages.flatMap((m) => (m.role === "customer" ? [m.text] : []));
 }

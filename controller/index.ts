@@ -19,7 +19,13 @@ export {
   type TurnResult,
 } from "#controller/controller";
 export { type ConversationState, newConversationState } from "#controller/conversation-state";
-export { ambiguityGuard, type GuardDecision, orderIdsMentioned } from "#controller/ambiguity";
+export { ambiguityGuard, type AmbiguityInput, type GuardDecision, orderIdsMentioned } from "#controller/guard/ambiguity";
+export { type ProvenanceDecision, type ProvenanceInput, provenance } from "#controller/guard/provenance";
+export { changesAskedFor, isExplicitYes, orderReferences } from "#controller/guard/words";
+export { ConversationBusyError, withTurnLease } from "#controller/turn-lease";
+export { delayBefore, reconcileIntent, resendSettles } from "#controller/reconcile";
+export { datamarked, escapeFrames, spotlightResult } from "#controller/context/spotlight";
+export { type PrincipalKind, systemPromptFor } from "#catalog/model-context";
 export { canMove, moved, newOperationId } from "#controller/intents/intent";
 
 // Model adapters
@@ -60,9 +66,10 @@ export { beforeDispatchFaults, type Fault, type FaultEvent, faultyFetch, type Fe
 
 // The response gate
 export { gate, type GateDecision, type GateInput } from "#controller/gate/gate";
-export { checkClaims, type ClaimCheck, type Claims, classifyReply, readClaims } from "#controller/gate/claim-check";
-export type { OrderFacts, ReplyKind, TurnOutcome } from "#controller/gate/outcomes";
-export { templateFor } from "#controller/gate/templates";
+export { checkClaims, type ClaimCheck, type ClaimContext } from "#controller/gate/claim-check";
+export { normalizeForReading } from "#controller/gate/normalize";
+export { composeOutcomes, type OrderFacts, type ReplyKind, type TurnOutcome } from "#controller/gate/outcomes";
+export { noChangeTemplate, openingFor, templateFor } from "#controller/gate/templates";
 
 // Traces
 export { traceCollector, traceDirectory, type TraceEvent, type TraceSink, type TurnTrace } from "#controller/trace";

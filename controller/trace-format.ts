@@ -67,8 +67,14 @@ function describe(event: TraceEvent): [string, string] | undefined {
       return ["model", `failed: ${event.message}`];
     case "validation":
       return event.decision === "accepted" ? undefined : ["validate", `${event.decision}: ${errorMessage(event.body)}`];
-    case "ambiguity_guard":
-      return ["guard", `${event.decision} (${event.orderId}; in play: ${event.ordersInPlay.join(", ")})`];
+    case "provenance":
+      return ["guard", `${event.decision} ${event.orderId}${event.reasons?.length ? `: ${event.reasons.join("; ")}` : ""}`];
+    case "same_change":
+      return ["intent", `same change as ${short(event.operationId)} (${event.state}): no new operationId`];
+    case "intent_conflict":
+      return ["intent", `${short(event.operationId)} moved on elsewhere (wanted ${event.wanted}, found ${event.found} r${event.revision})`];
+    case "lease":
+      return ["lease", `${event.decision}: ${event.holder} holds the conversation`];
     case "confirmation":
       return ["confirm", `${event.decision}${event.text ? `: ${JSON.stringify(event.text)}` : ""}`];
     case "http_request":

@@ -15,7 +15,10 @@ export type TraceEvent = { at: number } & (
   | { type: "model_reply"; text: string }
   | { type: "model_error"; message: string }
   | { type: "validation"; toolUseId: string; tool: string; decision: "accepted" | "unknown_tool" | "invalid_input"; body?: unknown }
-  | { type: "ambiguity_guard"; toolUseId: string; orderId: string; decision: "single_order" | "identified" | "clarification"; ordersInPlay: string[] }
+  | { type: "provenance"; toolUseId: string; orderId: string; decision: "dispatch" | "clarify" | "confirm"; failed?: string[]; reasons?: string[] }
+  | { type: "same_change"; toolUseId: string; operationId: string; state: IntentState }
+  | { type: "intent_conflict"; operationId: string; wanted: IntentState; found: IntentState | "missing"; revision: number }
+  | { type: "lease"; decision: "skipped"; holder: string }
   | { type: "confirmation"; operationId: string; decision: "asked" | "confirmed" | "declined"; text?: string }
   | { type: "intent"; operationId: string; tool: string; orderId: string; from: IntentState | null; to: IntentState; revision: number }
   | { type: "http_request"; tool: string; method: string; path: string; operationId?: string; body: unknown }

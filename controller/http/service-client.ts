@@ -51,8 +51,11 @@ export class ServiceClient {
     this.timeoutMs = options.timeoutMs ?? 10_000;
   }
 
-  /** POSTs a tool's arguments to its route and reports what came back, or how it failed. */
-  async call(tool: ToolName, body: Record<string, unknown>, listener?: ExchangeListener): Promise<Exchange> {
+  /**
+   * POSTs a tool's arguments to its route and reports what came back, or how it failed. `deadlineMs` (epoch ms)
+   * caps the request's own timeout: the turn's time bound covers every HTTP call.
+   */
+  async call(tool: ToolName, body: Record<string, unknown>, listener?: ExchangeListener, bound: { deadlineMs?: number } = {}): Promise<Exchange> {
     const route = toolNamed(tool).routes.find((r) => r.method === "POST");
     if (!route) throw new Error(`The registry has no POST route for ${tool}.`);
     const info: HttpRequestInfo = { tool, method: "POST", path: route.path, body };
@@ -66,7 +69,7 @@ export class ServiceClient {
         method: "POST",
         headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
         body: JSON.stringify(body),
-        signal: AbortSignal.timeout(this.timeoutMs),
+        signal: AbortSignal.timeout(Math.max(1, Math.min(this.timeoutMs, (bound.deadlineMs ?? Number.POSITIVE_INFINITY) - Date.now()))),
       });
       const text = await response.text();
       let parsed: unknown;

@@ -1,8 +1,8 @@
 import { ConditionalCheckFailedException, DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { DynamoDBDocumentClient, PutCommand, QueryCommand, type QueryCommandInput } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, DynamoDBDocumentClient, PutCommand, QueryCommand, type QueryCommandInput } from "@aws-sdk/lib-dynamodb";
 import { finalStates, type Intent } from "#controller/intents/intent";
 import { byCreation, IntentConflictError, type IntentStore, isResumable } from "#controller/intents/store";
-import { conversationPartition, finalIntentRetentionDays, intentKey, intentTable, resumablePartition } from "#controller/intents/table-design";
+import { conversationPartition, finalIntentRetentionDays, intentKey, intentSortPrefix, intentTable, leaseKey, resumablePartition } from "#controller/intents/table-design";
 
 export interface DynamoDbIntentStoreOptions {
   /** A DynamoDB client (or a DocumentClient made from one). */
@@ -60,9 +60,9 @@ export class DynamoDbIntentStore implements IntentStore {
   async forConversation(conversationId: string): Promise<Intent[]> {
     return this.query({
       TableName: this.tableName,
-      KeyConditionExpression: "#pk = :pk",
-      ExpressionAttributeNames: { "#pk": intentTable.partitionKey },
-      ExpressionAttributeValues: { ":pk": conversationPartition(conversationId) },
+      KeyConditionExpression: "#pk = :pk AND begins_with(#sk, :intents)",
+      ExpressionAttributeNames: { "#pk": intentTable.partitionKey, "#sk": intentTable.sortKey },
+      ExpressionAttributeValues: { ":pk": conversationPartition(conversationId), ":intents": intentSortPrefix },
       ConsistentRead: true,
     });
   }
@@ -78,6 +78,42 @@ export class DynamoDbIntentStore implements IntentStore {
     });
     // The index is eventually consistent: an intent that settled a moment ago may still be listed.
     return found.filter(isResumable).sort(byCreation);
+  }
+
+  /** One item per conversation beside its intents, written only if free, expired or already the holder's. */
+  async acquireLease(conversationId: string, holder: string, untilMs: number, nowMs: number): Promise<boolean> {
+    try {
+      await this.doc.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { ...leaseKey(conversationId), holder, leaseUntil: untilMs, [intentTable.timeToLiveAttribute]: Math.ceil(untilMs / 1000) + 3_600 },
+          ConditionExpression: "attribute_not_exists(#pk) OR #until < :now OR #holder = :holder",
+          ExpressionAttributeNames: { "#pk": intentTable.partitionKey, "#until": "leaseUntil", "#holder": "holder" },
+          ExpressionAttributeValues: { ":now": nowMs, ":holder": holder },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
+  async releaseLease(conversationId: string, holder: string): Promise<void> {
+    try {
+      await this.doc.send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: leaseKey(conversationId),
+          ConditionExpression: "#holder = :holder",
+          ExpressionAttributeNames: { "#holder": "holder" },
+          ExpressionAttributeValues: { ":holder": holder },
+        }),
+      );
+    } catch (error) {
+      // Someone else holds it now (ours expired): theirs is not ours to remove.
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
   }
 
   private async query(input: QueryCommandInput): Promise<Intent[]> {

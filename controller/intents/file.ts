@@ -1,7 +1,7 @@
 import { type FileHandle, mkdir, open, readFile, truncate } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { Intent } from "#controller/intents/intent";
-import { byCreation, checkRevision, type IntentStore, isResumable } from "#controller/intents/store";
+import { byCreation, checkRevision, type IntentStore, isResumable, LocalLeases } from "#controller/intents/store";
 
 /** What loading found at the end of the file: a line cut short by a crash mid-write, and dropped. */
 export interface TornTail {
@@ -16,13 +16,15 @@ export interface TornTail {
  * not JSON): it is ignored and cut off, so the next append starts on a clean line. A bad line anywhere else is
  * not a torn write but damage, and loading fails naming the line.
  *
- * One process writes a file at a time; a restarted process opens the same file and carries on.
+ * One process writes a file at a time; a restarted process opens the same file and carries on. Turn leases
+ * are therefore kept in the process (they serialise the controllers that share this store in it).
  */
 export class FileIntentStore implements IntentStore {
   private loaded: Promise<{ intents: Map<string, Intent>; handle: FileHandle }> | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   /** Set by load when it dropped a torn last line. */
   tornTail: TornTail | undefined;
+  private readonly leases = new LocalLeases();
 
   constructor(readonly path: string) {}
 
@@ -50,6 +52,14 @@ export class FileIntentStore implements IntentStore {
   async resumable(): Promise<Intent[]> {
     const { intents } = await this.load();
     return [...intents.values()].filter(isResumable).sort(byCreation).map((i) => structuredClone(i));
+  }
+
+  async acquireLease(conversationId: string, holder: string, untilMs: number, nowMs: number): Promise<boolean> {
+    return this.leases.acquire(conversationId, holder, untilMs, nowMs);
+  }
+
+  async releaseLease(conversationId: string, holder: string): Promise<void> {
+    this.leases.release(conversationId, holder);
   }
 
   async close(): Promise<void> {

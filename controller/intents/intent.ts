@@ -6,7 +6,9 @@ import type { ToolName } from "#catalog/tools";
  * next step is taken:
  *
  *   proposed → persisted → sent → completed | rejected | unknown;  unknown → (reconciled) completed | rejected
- *   proposed → awaiting_confirmation → persisted (the customer said yes) | declined
+ *   proposed → awaiting_confirmation → persisted (the principal said yes) | declined
+ *   persisted → awaiting_confirmation: a change persisted in an earlier turn and never sent is not sent before
+ *   the principal's next message has been read (it might say "actually, don't"); it is asked about again.
  *
  * `persisted` means written and not yet sent; `sent` is written before the request leaves, so after a crash it
  * means "may have reached the service". Only completed, rejected and declined are final.
@@ -22,7 +24,7 @@ export const resumableStates: ReadonlySet<IntentState> = new Set(["persisted", "
 const transitions: Record<IntentState, readonly IntentState[]> = {
   proposed: ["persisted", "awaiting_confirmation"],
   awaiting_confirmation: ["persisted", "declined"],
-  persisted: ["sent"],
+  persisted: ["sent", "awaiting_confirmation"],
   sent: ["completed", "rejected", "unknown"],
   // A resend after OPERATION_NOT_FOUND goes out again as `sent`.
   unknown: ["sent", "completed", "rejected", "unknown"],
@@ -67,8 +69,14 @@ export interface Intent {
   outcome?: IntentOutcome;
   /** Set when a response named another operation or order: the confirmation is withheld (SPEC §8.2). */
   mismatch?: string;
-  /** What to ask the customer while awaiting_confirmation. */
+  /** What to ask the principal while awaiting_confirmation. */
   confirmationQuestion?: string;
+  /** Why it waits for a yes: the provenance counts that failed, the application's policy, or a stale send. */
+  heldFor?: ("intent" | "target" | "values" | "policy" | "stale")[];
+  /** False when a yes may not send it as it is (a note whose words are not the principal's). */
+  confirmable?: boolean;
+  /** The turn of the conversation the intent was made in. */
+  turn?: number;
 }
 
 export class IntentTransitionError extends Error {

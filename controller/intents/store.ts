@@ -11,6 +11,30 @@ export interface IntentStore {
   forConversation(conversationId: string): Promise<Intent[]>;
   /** Intents a restarted controller must finish (persisted, sent or unknown), in any conversation. */
   resumable(): Promise<Intent[]>;
+  /**
+   * Takes a conversation's turn lease for `holder` until `untilMs` (epoch ms) when it is free, expired, or
+   * already the holder's; false when another holder has it. A conditional write, so two processes sharing the
+   * store cannot both hold it.
+   */
+  acquireLease(conversationId: string, holder: string, untilMs: number, nowMs: number): Promise<boolean>;
+  /** Gives the lease back, if `holder` still has it. */
+  releaseLease(conversationId: string, holder: string): Promise<void>;
+}
+
+/** Leases kept in this process: enough for the stores whose data only one process uses. */
+export class LocalLeases {
+  private readonly leases = new Map<string, { holder: string; untilMs: number }>();
+
+  acquire(conversationId: string, holder: string, untilMs: number, nowMs: number): boolean {
+    const lease = this.leases.get(conversationId);
+    if (lease && lease.holder !== holder && lease.untilMs > nowMs) return false;
+    this.leases.set(conversationId, { holder, untilMs });
+    return true;
+  }
+
+  release(conversationId: string, holder: string): void {
+    if (this.leases.get(conversationId)?.holder === holder) this.leases.delete(conversationId);
+  }
 }
 
 export class IntentConflictError extends Error {

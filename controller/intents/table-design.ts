@@ -10,6 +10,7 @@ import type { Intent } from "#controller/intents/intent";
  * - GSI `resumable`: only intents a restarted controller must finish carry `resumablePartition`, so the index
  *   holds just those (sparse) and one Query lists them. The attribute is removed when the intent settles.
  * - `expiresAt` (epoch seconds) is set once an intent is final; DynamoDB deletes it later.
+ * - SK `LEASE`: the conversation's turn lease (holder, until), so one process at a time runs its turns.
  */
 export const intentTable = {
   id: "Intents",
@@ -24,10 +25,15 @@ export const resumablePartition = "RESUMABLE";
 
 export const conversationPartition = (conversationId: string) => `CONVERSATION#${conversationId}`;
 
+export const intentSortPrefix = "INTENT#";
+
 export const intentKey = (intent: Pick<Intent, "conversationId" | "createdAt" | "operationId">) => ({
   PK: conversationPartition(intent.conversationId),
-  SK: `INTENT#${intent.createdAt}#${intent.operationId}`,
+  SK: `${intentSortPrefix}${intent.createdAt}#${intent.operationId}`,
 });
+
+/** A conversation's turn lease sits in its partition, beside (not among) its intents. */
+export const leaseKey = (conversationId: string) => ({ PK: conversationPartition(conversationId), SK: "LEASE" });
 
 /** Final intents are kept this long for audit, then expire. */
 export const finalIntentRetentionDays = 30;

@@ -1,7 +1,7 @@
 import Anthropic from "@anthropic-ai/sdk";
 import type { ContentBlockParam, Message, MessageParam, ToolResultBlockParam } from "@anthropic-ai/sdk/resources/messages";
 import type { Fetch } from "#controller/http/faults";
-import { type ChatMessage, type ModelAdapter, type ModelResponse, notePrefix } from "#controller/model/types";
+import { type ChatMessage, type ModelAdapter, type ModelResponse, noteText, principalText } from "#controller/model/types";
 import { anthropicTool } from "#controller/tools/formats";
 
 export interface AnthropicModelOptions {
@@ -67,10 +67,10 @@ export function toAnthropicMessages(messages: readonly ChatMessage[]): MessagePa
   for (const message of messages) {
     switch (message.role) {
       case "customer":
-        texts.push({ type: "text", text: message.text });
+        texts.push({ type: "text", text: principalText(message.text) });
         break;
       case "note":
-        texts.push({ type: "text", text: `${notePrefix}${message.text}` });
+        texts.push({ type: "text", text: noteText(message.text) });
         break;
       case "tool":
         results.push({ type: "tool_result", tool_use_id: message.toolCallId, content: message.content, ...(message.isError ? { is_error: true } : {}) });

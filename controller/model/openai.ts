@@ -1,7 +1,7 @@
 import OpenAI from "openai";
 import type { ChatCompletion, ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { Fetch } from "#controller/http/faults";
-import { type ChatMessage, type ModelAdapter, type ModelResponse, notePrefix } from "#controller/model/types";
+import { type ChatMessage, type ModelAdapter, type ModelResponse, noteText, principalText } from "#controller/model/types";
 import { openaiTool } from "#controller/tools/formats";
 
 export interface OpenAIModelOptions {
@@ -53,10 +53,10 @@ export function toOpenAIMessages(system: string, messages: readonly ChatMessage[
   for (const message of messages) {
     switch (message.role) {
       case "customer":
-        out.push({ role: "user", content: message.text });
+        out.push({ role: "user", content: principalText(message.text) });
         break;
       case "note":
-        out.push({ role: "user", content: `${notePrefix}${message.text}` });
+        out.push({ role: "user", content: noteText(message.text) });
         break;
       case "tool":
         out.push({ role: "tool", tool_call_id: message.toolCallId, content: message.content });

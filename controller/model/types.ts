@@ -43,5 +43,10 @@ export interface ModelAdapter {
   respond(request: ModelRequest): Promise<ModelResponse>;
 }
 
-/** The note prefix, so a model cannot mistake the application's words for the customer's. */
-export const notePrefix = "[application note, not from the customer] ";
+export { notePrefix } from "#catalog/model-context";
+
+/**
+ * How an adapter writes the principal's words and the application's notes into the provider's messages: each
+ * framed, so neither can pass for the other (context/spotlight.ts). Every adapter uses these two.
+ */
+export { frameNote as noteText, framePrincipalMessage as principalText } from "#controller/context/spotlight";

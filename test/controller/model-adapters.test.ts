@@ -50,7 +50,7 @@ describe("anthropic adapter (Messages API, tool_use / tool_result), replayed fro
     const message = `Please cancel order ${orderId} before it ships.`;
     const turn = await conversation.turn(message);
 
-    expect(turn.reply).toBe(`Your order ${orderId} is cancelled.`);
+    expect(turn.reply).toBe(`Order ${orderId} is cancelled.`);
     expect(turn.replyKind).toBe("confirmation");
     expect(await service.order(orderId)).toMatchObject({ status: "cancelled", version: 2 });
     const cancel = fetch.requests.find((r) => r.tool === "cancel_order");
@@ -63,7 +63,7 @@ describe("anthropic adapter (Messages API, tool_use / tool_result), replayed fro
     const first = sent[0]?.body as Record<string, any>;
     expect(first).toMatchObject({ model: "claude-sonnet-4-5", max_tokens: 1024, system: expect.stringContaining("signed-in customer") });
     expect(first.tools).toEqual(exportTools("anthropic"));
-    expect(first.messages).toEqual([{ role: "user", content: [{ type: "text", text: message }] }]);
+    expect(first.messages).toEqual([{ role: "user", content: [{ type: "text", text: `[message from the signed-in user] ${message}` }] }]);
     const second = (sent[1]?.body as Record<string, any>).messages;
     expect(second[1]).toEqual({
       role: "assistant",
@@ -86,7 +86,7 @@ describe("anthropic adapter (Messages API, tool_use / tool_result), replayed fro
     const { conversation, fetch } = await conversationWith(model);
     const turn = await conversation.turn(`Cancel ${orderId}`);
     expect(turn.trace.events.find((e) => e.type === "model_error")).toMatchObject({ message: expect.stringContaining("no response left") });
-    expect(turn.reply).toBe("I couldn't finish working on that just now. Your orders are as they were; I made no change just now.");
+    expect(turn.reply).toBe("I couldn't finish working on that just now. I haven't changed anything on your orders.");
     expect(fetch.requests).toEqual([]);
     expect(new RecordingExhaustedError(0).message).toMatch(/no response left after 0/);
   });

@@ -49,7 +49,7 @@ describe("the controller's run context", () => {
     const token = await service.token(world.ana.customerId);
     const a = createController({
       service: { baseUrl: service.gatewayUrl, token },
-      model: scriptedModel([{ call: "get_order", input: { orderId: world.orders.success } }, { say: "Here is what the order holds." }]),
+      model: scriptedModel([{ call: "get_order", input: { orderId: world.orders.success } }, { say: "Here are the order's details." }]),
       intents: new MemoryIntentStore(),
     });
     const b = createController({
@@ -62,7 +62,7 @@ describe("the controller's run context", () => {
     expect(turnA.trace.events.filter((e) => e.type === "intent")).toEqual([]);
     expect(turnB.trace.events.filter((e) => e.type === "intent").map((e) => (e as { to: string }).to)).toEqual(expect.arrayContaining(["sent", "completed"]));
     expect(turnB.replyKind).toBe("confirmation");
-    expect(turnA.reply).toBe("Here is what the order holds.");
+    expect(turnA.reply).toBe("Here are the order's details.");
     expect(turnA.trace.events.filter((e) => e.type === "http_request")).toHaveLength(1);
     expect(turnB.reply).toBe(`Order ${world.orders.lostResponse} is cancelled.`);
     expect(await service.order(world.orders.lostResponse)).toMatchObject({ status: "cancelled", version: 2 });

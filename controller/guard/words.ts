@@ -1,0 +1,100 @@
+import { normalizeForReading } from "#controller/gate/normalize";
+
+/**
+ * What the principal's own message says, read the way the guards need it: which orders it refers to (and
+ * how), which kinds of change it asks for, and whether it is an explicit yes. Every reader starts from the
+ * same normalised text as the response gate, so a look-alike character or a spaced-out id reads as what it
+ * shows.
+ */
+
+/** A reference to an order in the principal's words. */
+export interface OrderReference {
+  /** `SU-12345` for a full id; the digits for a fragment. */
+  ref: string;
+  kind: "id" | "fragment";
+  /** "keep SU-10311", "not SU-10311", "except SU-10311": named, but not chosen for the change. */
+  excluded: boolean;
+  /** A fragment right after an order word ("order 884", "#884", "ending 884"). */
+  cued: boolean;
+}
+
+const excluding = /\b(?:keep|keeping|not|don't|dont|do not|except|excluding|apart from|other than|but not|instead of|rather than|never mind)\W+(?:\w+\W+){0,2}$/;
+const orderCue = /(?:\border|\borders|#|\bsu|\bending(?: in)?|\bends(?: in| with)?|\bnumber|\bno\.?|\bref(?:erence)?|\bid)\W*$/;
+const notAnOrder =
+  /\b(?:flat|apartment|apt|unit|house|floor|room|suite|building|block|street|st|road|rd|lane|ln|avenue|ave|box|postcode|post code|zip|phone|tel|mobile|call|item|itm|qty|quantity|size|pack|page|bus|gate|code|pin|door|plot|x)\W*$|[£$€]\s*$/;
+
+/** The order references of a message: full ids, and 3–5 digit fragments that are not an address or a quantity. */
+export function orderReferences(message: string): OrderReference[] {
+  const text = normalizeForReading(message).toLowerCase();
+  const refs: OrderReference[] = [];
+  for (const m of text.matchAll(/\bsu-(\d{5})\b|(?<![\d.,:-])(\d{3,5})(?![\d.,:]\d|\d)/g)) {
+    const before = text.slice(Math.max(0, (m.index ?? 0) - 40), m.index);
+    const excluded = excluding.test(before);
+    if (m[1]) {
+      refs.push({ ref: `SU-${m[1]}`, kind: "id", excluded, cued: true });
+      continue;
+    }
+    const digits = m[2] as string;
+    if (notAnOrder.test(before)) continue;
+    if (digits.length === 5) refs.push({ ref: `SU-${digits}`, kind: "id", excluded, cued: true });
+    else refs.push({ ref: digits, kind: "fragment", excluded, cued: orderCue.test(before) });
+  }
+  return refs;
+}
+
+/** The kinds of change a message asks for (its own words, not negated). */
+export type ChangeKind = "cancel_order" | "add_delivery_note" | "start_return" | "offer_replacement";
+
+const asks: Record<ChangeKind, RegExp> = {
+  cancel_order:
+    /\b(?:cancel\w*|cancle\w*|cancl\w*|canel\w*|cansel\w*|call(?:ing)? (?:it |this |them )?off|(?:don't|do not|no longer) (?:want|need) (?:it|this|them|that|the order|my order)|stop (?:it|them|this|that|the order|my order|the delivery))/g,
+  add_delivery_note:
+    /\b(?:note|notes|instruction\w*|tell the (?:driver|courier|carrier)|let the (?:driver|courier|carrier) know|leave (?:it|the parcel|the package|them)|deliver (?:it |them )?to|ring|knock|doorbell|buzzer|neighbou?r|porch|safe place|gate code|delivery)\b/g,
+  start_return: /\b(?:return\w*|send\b[^.?!]{0,30}\bback|take\b[^.?!]{0,20}\bback|refund\w*|money back|collect\w*|pick(?:ed)?[ -]?up)/g,
+  offer_replacement:
+    /\b(?:replace\w*|another one|new one|send (?:me |us |them |the customer |the buyer )?(?:another|(?:the )?(?:right|correct|new|replacement)\b)|exchange\w*|swap\w*|resend\w*)/g,
+};
+const negatedAsk = /\b(?:don't|dont|do not|not|never|no need to|without)\s+(?:[\w']+\s+){0,2}$/;
+
+/** Which kinds of change a message asks for. "Don't cancel it, just add a note" asks for a note only. */
+export function changesAskedFor(message: string): Set<ChangeKind> {
+  const text = normalizeForReading(message).toLowerCase();
+  const kinds = new Set<ChangeKind>();
+  for (const [kind, pattern] of Object.entries(asks) as [ChangeKind, RegExp][]) {
+    for (const m of text.matchAll(pattern)) {
+      const before = text.slice(Math.max(0, (m.index ?? 0) - 30), m.index);
+      if (!negatedAsk.test(before) || /don't|do not|no longer/.test(m[0])) {
+        kinds.add(kind);
+        break;
+      }
+    }
+  }
+  return kinds;
+}
+
+const yes = /^\W*(?:yes|yeah|yep|yup|y|sure|ok|okay|fine|alright|all right|confirm(?:ed)?|go ahead|go on|please do|do it|correct|that's right|try again)\b/;
+const butNo = /\b(?:no|not|don't|do not|stop|wait|cancel that|hold on|actually)\b/;
+
+/** An explicit yes: it opens the message and nothing in it takes it back. */
+export function isExplicitYes(message: string): boolean {
+  const text = normalizeForReading(message).toLowerCase();
+  return yes.test(text) && !butNo.test(text);
+}
+
+/** "And the other one too", "same for SU-2": a message that carries the previous request over. */
+export function continuesPrevious(message: string): boolean {
+  return /\b(?:too|as well|also|same for|the same|likewise|the other one)\b/.test(normalizeForReading(message).toLowerCase());
+}
+
+/** Content words of a text, for comparing a note with the principal's words: lowercase, no punctuation. */
+export function contentWords(text: string, small: ReadonlySet<string>): string[] {
+  return (normalizeForReading(text).toLowerCase().match(/[\p{L}\p{N}@._'+-]+/gu) ?? [])
+    .map((w) => w.replace(/^[.'_-]+|[.'_-]+$/g, ""))
+    .filter((w) => w !== "" && !small.has(w));
+}
+
+/** Pieces of data a text carries: e-mail addresses, order and item ids, runs of 3+ digits, links. */
+export function dataTokens(text: string): string[] {
+  const normalised = normalizeForReading(text).toLowerCase();
+  return [...normalised.matchAll(/[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?:\/\/\S+|\bsu-\d{5}\b|\bitm-\d+\b|\d{3,}/g)].map((m) => m[0]);
+}

@@ -1,0 +1,63 @@
+import type { z } from "zod";
+import { type ToolName, toolNamed } from "#catalog/tools";
+import { parseArguments } from "#catalog/validate";
+import { InvalidInputError } from "#core/errors";
+import { newOperationId } from "#controller/intents/intent";
+import type { ToolCall } from "#controller/model/types";
+import { withoutNullOptionals } from "#controller/tools/arguments";
+import { applicationField, type ModelTool } from "#controller/tools/model-tools";
+
+/**
+ * What a model's proposal is, once checked with the very schemas the service validates with: an unknown tool,
+ * invalid arguments (answered with the service's own INVALID_INPUT body, and nothing sent), a read, or a
+ * change — the latter with the operationId the application made for it, which the model never sees.
+ */
+export type Proposal =
+  | { kind: "unknown_tool"; body: Record<string, unknown> }
+  | { kind: "invalid"; tool: ToolName; body: Record<string, unknown> }
+  | { kind: "read"; tool: ToolName; input: Record<string, unknown> }
+  | { kind: "change"; tool: ToolName; request: Record<string, unknown>; orderId: string };
+
+export function checkProposal(call: ToolCall, tools: readonly ModelTool[], makeOperationId: () => string = newOperationId): Proposal {
+  const tool = tools.find((t) => t.name === call.name);
+  if (!tool) {
+    return {
+      kind: "unknown_tool",
+      body: { error: { code: "UNKNOWN_TOOL", message: `There is no tool ${JSON.stringify(call.name)}. The tools are: ${tools.map((t) => t.name).join(", ")}.`, retryable: false } },
+    };
+  }
+  const invalid = (error: InvalidInputError): Proposal => ({ kind: "invalid", tool: tool.name, body: error.toJSON() as unknown as Record<string, unknown> });
+  if (call.input === undefined) {
+    return invalid(new InvalidInputError([{ path: "", message: `The arguments are not valid JSON (${JSON.stringify((call.rawArguments ?? "").slice(0, 60))}); send the tool's arguments as a JSON object.` }]));
+  }
+  const input = withoutNullOptionals(call.input, tool.inputSchema);
+  const isObject = input !== null && typeof input === "object" && !Array.isArray(input);
+  if (tool.kind === "change" && isObject && Object.hasOwn(input, applicationField)) {
+    return invalid(new InvalidInputError([{ path: applicationField, message: `${applicationField} is created by the application for each intended change; leave it out of the arguments.` }]));
+  }
+  // A change is validated as the service will see it: with the operationId the application adds.
+  const request = tool.kind === "change" && isObject ? { [applicationField]: makeOperationId(), ...(input as Record<string, unknown>) } : input;
+  try {
+    parseArguments(toolNamed(tool.name).input as z.ZodType, tool.name, request);
+  } catch (error) {
+    if (error instanceof InvalidInputError) return invalid(error);
+    throw error;
+  }
+  const body = request as Record<string, unknown>;
+  return tool.kind === "read" ? { kind: "read", tool: tool.name, input: body } : { kind: "change", tool: tool.name, request: body, orderId: String(body.orderId) };
+}
+
+/** Whether two requests of a tool are the same change: same order, and the same item, items or note. */
+export function sameChange(tool: ToolName, a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  if (a.orderId !== b.orderId) return false;
+  switch (tool) {
+    case "add_delivery_note":
+      return a.deliveryNote === b.deliveryNote;
+    case "start_return":
+      return JSON.stringify([...((a.itemIds as string[]) ?? [])].sort()) === JSON.stringify([...((b.itemIds as string[]) ?? [])].sort());
+    case "offer_replacement":
+      return a.itemId === b.itemId;
+    default:
+      return true;
+  }
+}
