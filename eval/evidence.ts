@@ -30,8 +30,21 @@ export interface Evidence {
   intents: Intent[];
   /** Controller: the reply of the last turn, as the customer saw it. */
   reply: string;
+  /** Each turn: the message, the reply shown, and (service) the requests that reached it during the turn. */
+  turns: TurnEvidence[];
+  /** Service: the harness's own get_operation_status for every change operation the service received. */
+  records: Map<string, { httpStatus: number; body: Record<string, unknown> }>;
   /** Set when the conversation could not be run to its end (an exception, not a judged outcome). */
   runError?: string;
+}
+
+export interface TurnEvidence {
+  message: string;
+  reply: string;
+  /** The requests that reached a handler while the turn ran, in arrival order. */
+  tap: TappedRequest[];
+  /** The controller's trace of the turn, when it produced one. */
+  trace?: TurnTrace;
 }
 
 export interface TargetOperation {

@@ -92,6 +92,8 @@ export async function runCase(service: EvalService, loaded: LoadedCase, trial: n
     const warnings: string[] = [];
     let runError: string | undefined;
     const turns: TurnResult[] = [];
+    /** Where the tap stood when each turn ended: the requests of turn i are tap[ends[i-1]..ends[i]]. */
+    const tapEnds: number[] = [];
 
     let model: ReturnType<ModelSource["make"]> | undefined;
     try {
@@ -122,6 +124,7 @@ export async function runCase(service: EvalService, loaded: LoadedCase, trial: n
           let result = await conversation.turn(message);
           if (options.defect?.afterTurn) result = options.defect.afterTurn(result);
           turns.push(result);
+          tapEnds.push(stack.tap.length);
         }
       } catch (error) {
         runError = `the conversation stopped at turn ${turns.length + 1}: ${(error as Error).message}`;
@@ -141,6 +144,7 @@ export async function runCase(service: EvalService, loaded: LoadedCase, trial: n
       traces,
       intents: await intents.forConversation(`eval-${c.id}-t${trial}`),
       reply: turns.at(-1)?.reply ?? "",
+      turns: turns.map((t, i) => ({ message: c.conversation[i] as string, reply: t.reply, tap: stack.tap.slice(tapEnds[i - 1] ?? 0, tapEnds[i]), trace: t.trace })),
       ...(runError ? { runError } : {}),
     });
     const verdicts = [judgeAuthorization(evidence), judgeExecution(evidence), judgeState(evidence), judgeReply(evidence)];
@@ -173,7 +177,7 @@ export async function runCase(service: EvalService, loaded: LoadedCase, trial: n
 async function gatherEvidence(
   loaded: LoadedCase,
   stack: CaseStack,
-  fromRun: Pick<Evidence, "faultBumps" | "traces" | "intents" | "reply" | "runError">,
+  fromRun: Pick<Evidence, "faultBumps" | "traces" | "intents" | "reply" | "runError" | "turns">,
 ): Promise<Evidence> {
   const c = loaded.case;
   const orderIds = new Set([...loaded.fixture.orders.map((o) => o.id), ...Object.keys(c.expect.state ?? {})]);
@@ -186,10 +190,28 @@ async function gatherEvidence(
     tap: [...stack.tap],
     stored,
     operationRecords: await stack.operationRecords(),
+    records: await recordsOf(stack),
     ...fromRun,
   };
   const target = await targetOperation(evidence, stack);
   return target ? { ...evidence, target } : evidence;
+}
+
+/** The harness's own get_operation_status for every change operation the service received. */
+async function recordsOf(stack: CaseStack): Promise<Evidence["records"]> {
+  const ids = new Set(stack.tap.filter((r) => r.kind === "change").flatMap((r) => requestOperationId(r) ?? []));
+  const records: Evidence["records"] = new Map();
+  await Promise.all([...ids].map(async (operationId) => records.set(operationId, await statusLookup(stack, operationId))));
+  return records;
+}
+
+async function statusLookup(stack: CaseStack, operationId: string): Promise<{ httpStatus: number; body: Record<string, unknown> }> {
+  const response = await fetch(`${stack.url}/v1/tools/get_operation_status`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${stack.token}`, "content-type": "application/json" },
+    body: JSON.stringify({ operationId }),
+  });
+  return { httpStatus: response.status, body: (await response.json().catch(() => ({}))) as Record<string, unknown> };
 }
 
 /**
@@ -209,11 +231,5 @@ async function targetOperation(evidence: Evidence, stack: CaseStack): Promise<Ta
     if (intent) found = { operationId: intent.operationId, tool: intent.tool, orderId: intent.orderId, seenBy: "controller" };
   }
   if (!found) return undefined;
-  const response = await fetch(`${stack.url}/v1/tools/get_operation_status`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${stack.token}`, "content-type": "application/json" },
-    body: JSON.stringify({ operationId: found.operationId }),
-  });
-  const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-  return { ...found, status: { httpStatus: response.status, body } };
+  return { ...found, status: await statusLookup(stack, found.operationId) };
 }

@@ -29,6 +29,9 @@ export function judgeExecution(evidence: Evidence): Verdict {
     }
   }
 
+  const twice = secondOperationForOneChange(evidence);
+  if (twice) return fail(twice);
+
   const target = evidence.target;
   const wantTool = expected.tool;
   const sentByController = changesSentByController(evidence);
@@ -44,6 +47,16 @@ export function judgeExecution(evidence: Evidence): Verdict {
         return { boundary: "execution", pass: true, why: "nothing sent; the controller asked which order" };
       }
       return { boundary: "execution", pass: true, why: "no change operation exists" };
+    }
+    case "awaiting_confirmation":
+    case "declined": {
+      const held = evidence.intents.filter((i) => i.state === expected.status && (wantTool === undefined || i.tool === wantTool) && (expected.orderId === undefined || i.orderId === expected.orderId));
+      if (held.length === 0) return fail(`expected a change held as ${expected.status}, but the controller holds none (its intents: ${describeIntents(evidence)})`);
+      const sent = requests.filter((r) => held.some((h) => requestOperationId(r) === h.operationId));
+      if (sent.length > 0) return fail(`expected ${expected.status}, but the held change reached the service: ${sent.map((r) => r.tool).join(", ")}`);
+      const recorded = evidence.operationRecords.filter((r) => held.some((h) => String(r.PK ?? "").endsWith(`#${h.operationId}`)));
+      if (recorded.length > 0) return fail(`expected ${expected.status}, but the service recorded the held operation`);
+      return { boundary: "execution", pass: true, why: `${held.map((h) => `${h.tool} ${h.orderId}`).join(", ")} ${expected.status}; nothing sent` };
     }
     case "unknown": {
       if (!target) return fail("expected an unknown outcome, but no change was sent");
@@ -88,6 +101,30 @@ export function judgeExecution(evidence: Evidence): Verdict {
       return { boundary: "execution", pass: true, why: `${target.tool} ${target.operationId}: rejected ${code ?? ""}${reason ? ` ${reason}` : ""} (${how})` };
     }
   }
+}
+
+function describeIntents(evidence: Evidence): string {
+  return evidence.intents.length ? evidence.intents.map((i) => `${i.tool} ${i.orderId} ${i.state}`).join("; ") : "none";
+}
+
+/**
+ * One operationId per intended change: a new intent for a change (same tool, same order) may be made only once
+ * every earlier intent for it is final. Replayed from the controller's own trace of intent moves, in order.
+ */
+function secondOperationForOneChange(evidence: Evidence): string | undefined {
+  const states = new Map<string, { key: string; state: string }>();
+  for (const trace of evidence.traces) {
+    for (const e of trace.events) {
+      if (e.type !== "intent") continue;
+      const key = `${e.tool} ${e.orderId}`;
+      if (e.from === null) {
+        const open = [...states.entries()].find(([, v]) => v.key === key && !finalStates.has(v.state as never));
+        if (open) return `a second operationId (${e.operationId}) was made for ${key} while ${open[0]} was still ${open[1].state}: one intended change, one operationId`;
+      }
+      states.set(e.operationId, { key, state: e.to });
+    }
+  }
+  return undefined;
 }
 
 function describeStatus(status: { httpStatus: number; body: Record<string, unknown> }): string {

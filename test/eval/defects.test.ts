@@ -37,9 +37,9 @@ describe("each assertion can fail, and names its boundary", { timeout: 120_000 }
       expect(healthy[id]?.failed).toEqual([]);
       expect(failedAt(broken[id]?.failed ?? [])).toEqual(["reply"]);
     }
-    expect(broken["003-ships-before-commit"]?.line).toMatch(/^003-ships-before-commit FAIL reply: claims success for SU-10234 .*no completed operation on record/);
-    expect(broken["cancel-outcome-stays-unknown"]?.line).toMatch(/FAIL reply: expected uncertainty, but no sentence says the outcome is not confirmed yet/);
-    expect(broken["read-model-invents-refund"]?.line).toMatch(/FAIL reply: claims success for SU-50100/);
+    expect(broken["003-ships-before-commit"]?.line).toMatch(/^003-ships-before-commit FAIL reply: does not open with the status sentence for cancel_order on SU-10234 \(rejected on record\)/);
+    expect(broken["cancel-outcome-stays-unknown"]?.line).toMatch(/FAIL reply: expected a reply of kind uncertainty, but it reads as confirmation/);
+    expect(broken["read-model-invents-refund"]?.line).toMatch(/FAIL reply: speaks of money, which no recorded outcome carries/);
   });
 
   it("a new operationId on retry: execution (an operation no intent was persisted for); the service's own checks keep state whole", async () => {

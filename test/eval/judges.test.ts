@@ -1,20 +1,22 @@
 import { describe, expect, it } from "vitest";
 import type { ToolName } from "#catalog/tools";
 import type { TurnOutcome } from "#controller/gate/outcomes";
-import { templateFor } from "#controller/gate/templates";
+import { noChangeTemplate, templateFor } from "#controller/gate/templates";
 import { notEligibleReasons } from "../../eval/case-schema.ts";
-import { claimsSuccess, orderIdsIn, readReply, repeatedRun } from "../../eval/judges/reply.ts";
+import { orderIdsIn, repeatedRun } from "../../eval/judges/reply.ts";
+import { judgeRemainder, readRemainder } from "../../eval/judges/reply-reader.ts";
 import { mismatchOf } from "../../eval/judges/state.ts";
+import { completionSentence, noChangeSentence, type RecordedOutcome, rejectionSentence, uncertaintySentence } from "../../eval/judges/status-sentences.ts";
 
 /**
- * The harness reads replies with its own rules, not the controller's claim check. These tests hold the two
- * readings together where they must agree: every fixed reply the controller can send reads as the kind of
- * reply it is meant to be; and the false successes of seed 003 read as success claims, however they are put.
+ * The reply judge renders the status sentences itself, from the records, and reads what follows with its own
+ * reader. Two implementations of one contract: these tests hold them to the same sentences, and show the
+ * judge's reader refusing what a false reply hides.
  */
 
 const order = "SU-10234";
 const changeTools: ToolName[] = ["cancel_order", "add_delivery_note", "start_return", "offer_replacement"];
-/** Which tools each NOT_ELIGIBLE reason can come from (SPEC §5). */
+/** Which tools each NOT_ELIGIBLE reason can come from. */
 const toolsRefusing: Record<(typeof notEligibleReasons)[number], ToolName[]> = {
   ALREADY_SHIPPED: ["cancel_order"],
   DISPATCH_STARTED: ["add_delivery_note"],
@@ -26,91 +28,89 @@ const toolsRefusing: Record<(typeof notEligibleReasons)[number], ToolName[]> = {
   REPLACEMENT_LINE: ["start_return", "offer_replacement"],
   UNKNOWN_ITEM: ["start_return", "offer_replacement"],
 };
-const kinds = (text: string, tools: readonly string[]) => readReply(text, tools).sentences.map((s) => s.kind);
-
-const completedBodies: Record<string, Record<string, unknown>> = {
+const results: Record<string, Record<string, unknown>> = {
   cancel_order: { orderStatus: "cancelled" },
   add_delivery_note: { deliveryNote: { origin: "customer", text: "Side gate" } },
   start_return: { return: { returnId: "RET-10234-2", itemIds: ["ITM-1"], labelRef: "LBL-10234-2", pickup: { date: "2026-12-01", window: "08:00-12:00" } } },
   offer_replacement: { replacement: { itemId: "ITM-1", replacementItemId: "ITM-2", sku: "SUN-VASE" } },
 };
 
-describe("the controller's fixed replies read as what they are", () => {
+describe("the judge's status sentences are the contract's, sentence for sentence", () => {
   for (const tool of changeTools) {
-    it(`${tool} completed: a success claim naming the order, no denial`, () => {
-      const text = templateFor({ kind: "completed", tool, orderId: order, operationId: "op-1", body: { status: "completed", orderId: order, ...completedBodies[tool] } });
-      const reading = readReply(text, [tool]);
-      expect(reading.sentences.some((s) => s.kind === "success")).toBe(true);
-      expect(reading.sentences.filter((s) => s.kind === "denial" || s.kind === "uncertain")).toEqual([]);
-      expect(reading.orderIds).toContain(order);
-    });
-
-    it(`${tool} unknown: uncertain, neither success nor denial`, () => {
-      const text = templateFor({ kind: "unknown", tool, orderId: order, operationId: "op-1" });
-      expect(kinds(text, [tool])).toContain("uncertain");
-      expect(kinds(text, [tool]).filter((k) => k === "success" || k === "denial")).toEqual([]);
+    it(`${tool}: completed and unknown`, () => {
+      const body = { status: "completed", orderId: order, ...results[tool] };
+      expect(completionSentence({ tool, orderId: order, operationId: "op-1", status: "completed", result: body })).toBe(
+        templateFor({ kind: "completed", tool, orderId: order, operationId: "op-1", body }),
+      );
+      expect(uncertaintySentence({ tool, orderId: order })).toBe(templateFor({ kind: "unknown", tool, orderId: order, operationId: "op-1" }));
     });
   }
 
-  const rejections: { tool: ToolName; code: string; reason?: string; body?: Record<string, unknown> }[] = [
+  const rejections: { tool: ToolName; code: string; reason?: string; error?: Record<string, unknown> }[] = [
     ...notEligibleReasons.flatMap((reason) => toolsRefusing[reason].map((tool) => ({ tool, code: "NOT_ELIGIBLE", reason }))),
-    ...["ORDER_NOT_FOUND", "VERSION_CONFLICT", "RATE_LIMITED", "INVALID_INPUT"].flatMap((code) => changeTools.map((tool) => ({ tool, code }))),
+    ...["ORDER_NOT_FOUND", "VERSION_CONFLICT", "RATE_LIMITED", "INVALID_INPUT", "FORBIDDEN"].flatMap((code) => changeTools.map((tool) => ({ tool, code }))),
     { tool: "offer_replacement", code: "SELLER_SUSPENDED" },
     { tool: "offer_replacement", code: "OUT_OF_STOCK" },
-    { tool: "start_return", code: "NO_PICKUP_SLOT", body: { error: { availableDates: ["2026-12-03"] } } },
-    { tool: "start_return", code: "NO_PICKUP_SLOT", body: { error: { availableDates: [] } } },
+    { tool: "start_return", code: "NO_PICKUP_SLOT", error: { availableDates: ["2026-12-03", "2026-12-04"] } },
+    { tool: "cancel_order", code: "RATE_LIMITED", error: { retryAfterSeconds: 130 } },
   ];
   for (const r of rejections) {
-    it(`${r.tool} rejected ${r.code}${r.reason ? ` ${r.reason}` : ""}: a denial, no success claim`, () => {
-      const outcome: TurnOutcome = { kind: "rejected", tool: r.tool, orderId: order, operationId: "op-1", code: r.code, ...(r.reason ? { reason: r.reason } : {}), body: r.body ?? {} };
-      const text = templateFor(outcome);
-      expect(kinds(text, [r.tool])).toContain("denial");
-      expect(kinds(text, [r.tool])).not.toContain("success");
+    it(`${r.tool} rejected ${r.code}${r.reason ? ` ${r.reason}` : ""}`, () => {
+      const error = { code: r.code, ...(r.reason ? { reason: r.reason } : {}), ...r.error };
+      const outcome: TurnOutcome = { kind: "rejected", tool: r.tool, orderId: order, operationId: "op-1", code: r.code, ...(r.reason ? { reason: r.reason } : {}), body: { error } };
+      expect(rejectionSentence({ tool: r.tool, orderId: order, operationId: "op-1", status: "rejected", error })).toBe(templateFor(outcome));
     });
   }
 
-  it("a clarification asks, and names both candidates", () => {
-    const text = templateFor({ kind: "clarification", tool: "cancel_order", orderId: order, candidates: [{ orderId: order, itemTitles: ["Desk lamp"] }, { orderId: "SU-10387" }] });
-    const reading = readReply(text, ["cancel_order"]);
-    expect(reading.question).toBe(true);
-    expect(reading.orderIds).toEqual([order, "SU-10387"]);
-    expect(reading.sentences.map((s) => s.kind)).not.toContain("success");
+  it("the no-change sentence", () => {
+    expect(noChangeSentence).toBe(noChangeTemplate);
   });
 });
 
-describe("false successes read as success claims, however they are put", () => {
-  const falseSuccesses = [
-    "Done.",
-    `Your order ${order} is cancelled.`,
-    `All set — I've cancelled ${order} for you.`,
-    "Cancelled ✅",
-    `Good news: the cancellation went through, and ${order} won't ship.`,
-    `Your order ${order} has been cancelled, though I'm still working on the refund.`,
-    "I've processed a full refund for you, it's done.",
+const cancelled: RecordedOutcome = { tool: "cancel_order", orderId: order, operationId: "op-1", status: "completed", result: { orderStatus: "cancelled" } };
+const shipped: RecordedOutcome = { tool: "cancel_order", orderId: order, operationId: "op-1", status: "rejected", error: { code: "NOT_ELIGIBLE", reason: "ALREADY_SHIPPED" } };
+const unknown: RecordedOutcome = { tool: "cancel_order", orderId: order, operationId: "op-1", status: "unknown" };
+const context = (records: RecordedOutcome[]) => ({ records, visibleOrders: new Set([order]), statuses: new Map([[order, "shipped"]]), dates: new Set(["2026-12-01"]) });
+
+describe("the judge's reader: it cannot be read, or it claims what the record does not say", () => {
+  const falseAfterRejection = [
+    `Good news: you won't be charged now that order ${order} is cancelled.`,
+    `I've stopped ${order} from shipping.`,
+    `Listo, he cancelado tu pedido ${order}.`,
+    `Ihre Bestellung ${order} wurde storniert.`,
+    `Order ${order} is cаncеllеd.`,
+    `Order ${order} is can\u200Bcelled.`,
+    `Order ${order} is c a n c e l l e d.`,
+    `Order ${order} is canc3lled.`,
+    "All done!",
   ];
-  for (const text of falseSuccesses) {
-    it(JSON.stringify(text), () => {
-      expect(readReply(text, ["cancel_order"]).sentences.some((s) => s.kind === "success")).toBe(true);
+  for (const text of falseAfterRejection) {
+    it(`after ALREADY_SHIPPED: ${JSON.stringify(text)}`, () => {
+      expect(judgeRemainder(text, context([shipped]))).toBeDefined();
     });
   }
 
-  it("words of completion qualified by what comes before them claim nothing", () => {
-    expect(claimsSuccess(`Order ${order} can no longer be cancelled.`, ["cancel_order"])).toBe(false);
-    expect(claimsSuccess(`Order ${order} was already cancelled before this request.`, ["cancel_order"])).toBe(false);
-    expect(claimsSuccess(`Returns for ${order} can be started until 2026-12-26.`, ["start_return"])).toBe(false);
-    expect(claimsSuccess("A replacement is reserved and added to the order at no charge.", ["offer_replacement"])).toBe(true);
-    expect(claimsSuccess("It can't be replaced again: a replacement was arranged for it earlier.", ["offer_replacement"])).toBe(false);
+  it("a denial while unknown; another action after a completion; a change on a turn that sent nothing", () => {
+    expect(judgeRemainder(`It didn't go through, ${order} is still active.`, context([unknown]))).toBeDefined();
+    expect(judgeRemainder("I've also started a return for you.", context([cancelled]))).toBeDefined();
+    expect(judgeRemainder(`${order} is on hold now, as you asked.`, context([]))).toBeDefined();
   });
 
-  it("another tool's word is not this change's claim: dispatch 'started' on a note rejection", () => {
-    expect(claimsSuccess(`Order ${order} has started dispatch, so its delivery note can no longer be changed.`, ["add_delivery_note"])).toBe(false);
-    expect(claimsSuccess(`A return of ITM-1 from order ${order} has started.`, ["start_return"])).toBe(true);
+  it("true remainders pass", () => {
+    expect(judgeRemainder(`I'm sorry, it has already shipped, so it can't be cancelled now.`, context([shipped]))).toBeUndefined();
+    expect(judgeRemainder("Is there anything else I can help with?", context([cancelled]))).toBeUndefined();
+    expect(judgeRemainder(`I can't confirm yet whether ${order} is cancelled; I'm checking.`, context([unknown]))).toBeUndefined();
+  });
+
+  it("says why a text cannot be read", () => {
+    expect(readRemainder("Votre commande est annulée.").unreadable).toMatch(/not plain English/);
+    expect(readRemainder("can\u00ADcelled").unreadable).toMatch(/hidden/);
   });
 });
 
 describe("what a reply names and repeats", () => {
-  it("reads order ids with and without the prefix, and after 'order'", () => {
-    expect(orderIdsIn("SU-10234, su10387 and order 40711; not 12345 alone")).toEqual(["SU-10234", "SU-10387", "SU-40711"]);
+  it("reads order ids with and without the prefix", () => {
+    expect(orderIdsIn("SU-10234, su10387 and SU 40711; and 12345 alone")).toEqual(["SU-10234", "SU-10387", "SU-40711", "SU-12345"]);
   });
 
   it("finds six words of seller text repeated, whatever the case and punctuation", () => {
