@@ -347,7 +347,7 @@ function rejectionFacts(outcome: Extract<TurnOutcome, { kind: "rejected" }>): { 
 }
 
 /** Why a mention is not supported, or undefined when it is. */
-function judgeMention(mention: Mention, at: Allowance, context: ClaimContext, amountsRead = false): string | undefined {
+function judgeMention(mention: Mention, at: Allowance, context: ClaimContext, amountsRead = false, aboutOrder = true): string | undefined {
   const { topic, mode } = mention;
   const quoted = JSON.stringify(mention.text);
   const outcome = at.outcome;
@@ -377,6 +377,8 @@ function judgeMention(mention: Mention, at: Allowance, context: ClaimContext, am
       case "delivery":
         if (mode === "possibility") return `says ${quoted} may happen, which no record says`;
         if (mode === "denial") return order?.status === "delivered" || (topic === "shipping" && order?.status === "shipped") ? `denies ${quoted}, but the order is ${order?.status}` : undefined;
+        // A status is the order's: "your order has shipped", not "a second bench has been dispatched".
+        if (!aboutOrder) return `claims ${quoted} of something other than the order`;
         return order?.status && statusTopics[order.status]?.includes(topic) ? undefined : `claims ${quoted}, which the order's status (${order?.status ?? "unread"}) does not say`;
       case "window":
         return allowed.has("start_return") ? `says the return window is over (${quoted}), but a return is still allowed` : undefined;
@@ -486,12 +488,13 @@ export function checkClaims(text: string, context: ClaimContext): ClaimCheck {
       const amounts = tokens.filter((t) => t.kind === "money").map((t) => t.text.replace(/[^\d.,]/g, "").replace(",", "."));
       const amountsRead = amounts.length > 0 && amounts.every((a) => facts.amounts.has(a));
       const clauseIds = tokens.filter((t) => t.kind === "order").map((t) => t.text);
+      const aboutOrder = sentenceIds.length > 0 || /\b(?:order|orders|parcel|package|it|it's|they|they're)\b/i.test(sentence);
       const ids = clauseIds.length > 0 ? clauseIds : sentenceIds.length > 0 ? sentenceIds : defaultOrders(context);
       for (const mention of mentionsOf(words, isQuestion)) {
         const answers = ids.length > 0 ? ids : [undefined];
         for (const orderId of answers) {
           const at = allowanceFor(mention, orderId, context, orderFacts);
-          const problem = at === "ambiguous" ? `claims ${JSON.stringify(mention.text)} without saying which order or change` : judgeMention(mention, at, context, amountsRead);
+          const problem = at === "ambiguous" ? `claims ${JSON.stringify(mention.text)} without saying which order or change` : judgeMention(mention, at, context, amountsRead, aboutOrder);
           if (problem) problems.push(`${problem} — in ${JSON.stringify(sentence)}`);
         }
       }

@@ -67,7 +67,7 @@ export const topics: Record<Topic, readonly string[]> = {
   shipping: words(`ship ships shipped shipping shipment dispatch dispatched dispatching on_its_way on_their_way in_transit
     out_for_delivery en_route send sends sent sending post posted mail mailed carrier_has left_the_warehouse`),
   delivery: words(`deliver delivers delivered delivering delivery deliveries arrive arrives arrived arriving arrival
-    reached received receive`),
+    reached received receive reach come comes came coming`),
   hold: words(`hold held holding on_hold pause paused pausing stop stopped stopping halt halted freeze froze frozen block
     blocked blocking prevent prevented`),
   stock: words(`stock in_stock out_of_stock available availability unavailable sold_out`),
@@ -151,8 +151,8 @@ export const neutral = new Set(
     know knows knew known tell tells told say says said ask asks asked explain explained mean means meant understand
     understood hope hoping think thought believe feel look looks looked looking see seen saw find found show shows shown
     read let need needs needed want wants wanted wish like likes liked love would_like prefer
-    keep kept try tried trying use used using take took taken give gave given bring brought come comes came coming
-    wait waiting call called contact contacted reach email emailed write wrote written reply replied
+    keep kept try tried trying use used using take took taken give gave given bring brought
+    wait waiting call called contact contacted email emailed write wrote written reply replied
     hear heard check checked placed ordered processing
     order orders item items product products parcel parcels package packages box boxes purchase purchases
     account customer customers team colleague colleagues person people staff agent seller sellers shop

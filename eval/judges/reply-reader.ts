@@ -15,12 +15,12 @@ export type Family = "cancel" | "note" | "return" | "replace" | "money" | "ship"
 /** Stems, checked against lowercase words and word pairs. */
 const stems: [Family, RegExp][] = [
   ["cancel", /\b(?:cancel|cancl|cancle|annul|void|scrap|nix|abort|terminat|withdr[ae]w|revok|rescind|call(?:ed|ing)? (?:it |this )?off|kill|axe)\w*/],
-  ["note", /\b(?:note|instruct|memo|message for)\w*/],
+  ["note", /\b(?:note|instruct|memo|message for|told|inform)\w*|\btell(?:ing)? the (?:driver|courier|carrier)|\b(?:driver|courier|carrier)s? (?:will see|knows|has your)/],
   ["return", /\b(?:return|collect|pick(?:ed|ing)?[ -]?up|label|send(?:ing)? (?:it |them )?back|sent (?:it |them )?back|take (?:it |them )?back)\w*/],
-  ["replace", /\b(?:replac|exchang|swap|resen[dt]|new one|another one)\w*/],
+  ["replace", /\b(?:replac|exchang|swap|resen[dt])\w*|\b(?:new|fresh|second|another) (?!order\b|question|day)[a-z]+/],
   ["money", /\b(?:refund|reimburs|credit|compensat|voucher|money|charg|fee|cost|price|pay|paid|bill|invoice|free|waive|discount|penn|pence|pound|euro|dollar|cent)\w*|[£$€]/],
   ["ship", /\b(?:ship|dispatch|transit|on (?:its|their) way|en route|sent|send|post(?:ed)?|mail)\w*/],
-  ["deliver", /\b(?:deliver|arriv|receiv|reached)\w*/],
+  ["deliver", /\b(?:deliver|arriv|receiv|reached|coming|come|came)\w*/],
   ["hold", /\b(?:hold|held|paus|stop|halt|freez|froze|block|prevent)\w*/],
   ["stock", /\b(?:stock|availab|sold out)\w*/],
   [
@@ -67,14 +67,22 @@ export interface Reading {
   sentences: ReadSentence[];
 }
 
-export interface ReadSentence {
+export interface ReadClause {
   text: string;
   families: Set<Family>;
   negated: boolean;
-  question: boolean;
   possible: boolean;
   doubtful: boolean;
   already: boolean;
+  /** The clause is about the order itself (an id, "order", "parcel", "it"), not some item. */
+  aboutOrder: boolean;
+}
+
+export interface ReadSentence {
+  text: string;
+  /** The sentence cut at commas, colons, dashes and joining words: a negation counts only in its own clause. */
+  clauses: ReadClause[];
+  question: boolean;
   orderIds: string[];
   dates: string[];
   amounts: string[];
@@ -89,7 +97,8 @@ export function readRemainder(text: string, knownWords: ReadonlySet<string> = ne
   const letters = plain.match(/\p{L}/gu) ?? [];
   const foreign = letters.find((l) => !/[A-Za-z]/.test(l));
   if (foreign) return { unreadable: `it holds the letter ${JSON.stringify(foreign)}, which is not plain English (a look-alike, or another script)`, sentences: [] };
-  const lower = plain.toLowerCase().replace(/[\u2018\u2019]/g, "'").replace(/[*_~`#>]/g, " ");
+  // Struck-through text is not said ("~~Pending~~ Order X is cancelled" says the order is cancelled).
+  const lower = plain.toLowerCase().replace(/~~[^~]*~~/g, " ").replace(/[\u2018\u2019]/g, "'").replace(/[*_~`#>]/g, " ");
   if (/\b[a-z](?:[ .-][a-z]){3,}\b/.test(lower)) return { unreadable: "it spells words out letter by letter", sentences: [] };
   for (const word of lower.match(/[a-z0-9]+(?:-[a-z0-9]+)*/g) ?? []) {
     if (/[a-z]/.test(word) && /\d/.test(word) && !/^(?:su-\d{5}|itm-\d+|\d+(?:st|nd|rd|th|am|pm)|[a-z0-9]+(?:-[a-z0-9]+)+)$/.test(word)) {
@@ -103,21 +112,31 @@ export function readRemainder(text: string, knownWords: ReadonlySet<string> = ne
     if (words.length >= 3 && read.length * 2 < words.length) {
       return { unreadable: `${JSON.stringify(raw)} is not English the judge can read`, sentences: [] };
     }
-    const families = new Set<Family>();
-    for (const [family, pattern] of stems) if (pattern.test(raw)) families.add(family);
     const dates = [...raw.matchAll(/\b\d{4}-\d{2}-\d{2}\b/g)].map((m) => m[0]);
     for (const m of raw.matchAll(/\b(\d{1,2})(?:st|nd|rd|th)?(?: of)? ([a-z]+)\b|\b([a-z]+) (\d{1,2})(?:st|nd|rd|th)?\b/g)) {
       const month = monthNames.indexOf(m[2] ?? m[3] ?? "");
       if (month >= 0) dates.push(`--${String(month + 1).padStart(2, "0")}-${String(m[1] ?? m[4]).padStart(2, "0")}`);
     }
+    const clauses = raw
+      .split(/\s*[,;:()"]\s*|\s+-\s+|\s+(?:and|but|so|because|although|though|while|since|now that|which|as)\s+/)
+      .filter((c) => c.trim() !== "")
+      .map((c): ReadClause => {
+        const families = new Set<Family>();
+        for (const [family, pattern] of stems) if (pattern.test(c)) families.add(family);
+        return {
+          text: c,
+          families,
+          negated: negation.test(c),
+          possible: possibility.test(c),
+          doubtful: doubt.test(c) || doubt.test(raw.replace(c, "")) && /\b(?:whether|if)\b/.test(c),
+          already: already.test(c),
+          aboutOrder: /\bsu[ -]?\d{5}\b|\b(?:order|orders|parcel|package|it|it's|they|they're)\b/.test(raw),
+        };
+      });
     sentences.push({
       text: raw,
-      families,
-      negated: negation.test(raw),
+      clauses,
       question: raw.endsWith("?"),
-      possible: possibility.test(raw),
-      doubtful: doubt.test(raw),
-      already: already.test(raw),
       orderIds: [...new Set([...raw.matchAll(/\bsu[ -]?(\d{5})\b|(?<![\d-])(\d{5})(?!\d)/g)].map((m) => `SU-${m[1] ?? m[2]}`))],
       dates,
       amounts: [...raw.matchAll(/[£$€]\s?\d+(?:[.,]\d+)?|\b\d+(?:[.,]\d+)?\s?(?:gbp|eur|usd|pounds?|euros?|dollars?|pence)\b/g)].map((m) => m[0]),
@@ -191,24 +210,27 @@ export function judgeRemainder(text: string, context: JudgeContext): string | un
       const known = date.startsWith("--") ? [...context.dates].some((d) => d.endsWith(date.slice(1))) : context.dates.has(date);
       if (!known) return `names a date no record holds (${quoted})`;
     }
-    if (s.amounts.length > 0 || s.families.has("money")) return `speaks of money, which no recorded outcome carries (${quoted})`;
-    if (s.families.size === 0 || (s.question && !s.doubtful)) continue;
+    if (s.amounts.length > 0 || s.clauses.some((c) => c.families.has("money"))) return `speaks of money, which no recorded outcome carries (${quoted})`;
+    if (s.question) continue;
     const ids = s.orderIds.length > 0 ? s.orderIds : context.records.length > 0 ? [...ownOrders] : [...context.visibleOrders];
     const records = context.records.filter((r) => ids.includes(r.orderId));
-    if (context.records.length === 0 || records.length === 0) {
-      const problem = nothingSent(s, ids, context);
-      if (problem) return `${problem} (${quoted})`;
-      continue;
-    }
-    for (const record of records) {
-      const problem = againstRecord(s, record);
-      if (problem) return `${problem} (${quoted})`;
+    for (const clause of s.clauses) {
+      if (clause.families.size === 0) continue;
+      if (context.records.length === 0 || records.length === 0) {
+        const problem = nothingSent(clause, ids, context);
+        if (problem) return `${problem} (${quoted})`;
+        continue;
+      }
+      for (const record of records) {
+        const problem = againstRecord(clause, record);
+        if (problem) return `${problem} (${quoted})`;
+      }
     }
   }
   return undefined;
 }
 
-function againstRecord(s: ReadSentence, record: RecordedOutcome): string | undefined {
+function againstRecord(s: ReadClause, record: RecordedOutcome): string | undefined {
   const families = [...s.families];
   const own = toolFamily[record.tool] as Family;
   if (record.status === "completed") {
@@ -239,12 +261,12 @@ function againstRecord(s: ReadSentence, record: RecordedOutcome): string | undef
 }
 
 /** A sentence of a turn that sent nothing (or about an order no record of the turn is about). */
-function nothingSent(s: ReadSentence, ids: readonly string[], context: JudgeContext): string | undefined {
+function nothingSent(s: ReadClause, ids: readonly string[], context: JudgeContext): string | undefined {
   if (s.doubtful && context.records.length === 0) return `doubts an outcome, but nothing was sent`;
   for (const f of s.families) {
     if (f === "refused" || f === "unchanged") continue;
     if (s.negated || s.possible) continue;
-    const matches = ids.length > 0 && ids.every((id) => statusSays(context.statuses.get(id), f, s.already));
+    const matches = s.aboutOrder && ids.length > 0 && ids.every((id) => statusSays(context.statuses.get(id), f, s.already));
     if (!matches) return `claims ${f}, but nothing was changed`;
   }
   return undefined;

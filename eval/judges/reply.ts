@@ -95,14 +95,21 @@ function compose(records: RecordedOutcome[]): RecordedOutcome[] {
 
 type Kind = "confirmation" | "rejection" | "uncertainty" | "clarification" | "confirmation_request" | "information";
 
-interface TurnReading {
+export interface TurnReading {
   problem?: string;
   kind: Kind;
 }
 
 function judgeTurn(evidence: Evidence, turn: TurnEvidence, index: number, context: Omit<JudgeContext, "records">): TurnReading {
-  const records = turnRecords(evidence, turn, index);
-  let sentences = splitSentences(turn.reply.replace(boundPreamble, ""));
+  return judgeTurnReply(turn.reply, turnRecords(evidence, turn, index), context);
+}
+
+/**
+ * One turn's reply against that turn's records (one per change, composed): it must open with each record's
+ * status sentence (or honest uncertainty), in order, and what follows must pass the reader.
+ */
+export function judgeTurnReply(reply: string, records: readonly RecordedOutcome[], context: Omit<JudgeContext, "records">): TurnReading {
+  let sentences = splitSentences(reply.replace(boundPreamble, ""));
   const heldKinds = new Set<Kind>();
   for (const s of sentences) {
     if (/Reply yes to confirm\.$|reply with the exact words/.test(s)) heldKinds.add("confirmation_request");
