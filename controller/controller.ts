@@ -25,7 +25,7 @@ import { IntentConflictError, type IntentStore } from "#controller/intents/store
 import type { ModelAdapter, ModelResponse, ToolCall } from "#controller/model/types";
 import { checkProposal, sameChange } from "#controller/proposal";
 import { defaultReconcile, type ReconcileOptions, reconcileIntent } from "#controller/reconcile";
-import { applicationField, type ModelTool, modelTools } from "#controller/tools/model-tools";
+import { applicationField, type ModelTool, modelTools } from "#catalog/model-tools";
 import { TraceRecorder, type TraceSink, type TurnTrace } from "#controller/trace";
 import { acquireTurnLease, withTurnLease } from "#controller/turn-lease";
 

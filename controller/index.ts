@@ -36,7 +36,7 @@ export { ScriptExhaustedError, type ScriptFunction, type ScriptStep, scriptedMod
 export { loadRecording, type Recording, RecordingExhaustedError, recordedModel, recordingFetch, replayFetch, type ReplayFetch } from "#controller/model/recorded";
 
 // Model-facing tools
-export { applicationField, controllerOnlyTools, type ModelTool, modelTools } from "#controller/tools/model-tools";
+export { applicationField, controllerOnlyTools, type ModelTool, modelTools } from "#catalog/model-tools";
 export {
   type AnthropicToolDefinition,
   anthropicTool,

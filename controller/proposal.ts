@@ -5,7 +5,7 @@ import { InvalidInputError } from "#core/errors";
 import { newOperationId } from "#controller/intents/intent";
 import type { ToolCall } from "#controller/model/types";
 import { withoutNullOptionals } from "#controller/tools/arguments";
-import { applicationField, type ModelTool } from "#controller/tools/model-tools";
+import { applicationField, type ModelTool } from "#catalog/model-tools";
 
 /**
  * What a model's proposal is, once checked with the very schemas the service validates with: an unknown tool,

@@ -39,6 +39,9 @@ export function parseModelSpec(spec: string): ModelSpec {
 
 export const isModelRun = (spec: ModelSpec) => spec.kind !== "scripted";
 
+/** A model answering now (not a script, not a recording of answers given to other tools). */
+export const isLiveModel = (spec: ModelSpec) => spec.kind !== "scripted" && spec.kind !== "recorded";
+
 /** The environment variable a live model needs and lacks, if any (SPEC §8.4: say which, exit 2). */
 export function missingCredential(spec: ModelSpec, env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (spec.kind === "anthropic" && !env.ANTHROPIC_API_KEY) return "--model anthropic:… needs ANTHROPIC_API_KEY, which is not set.";
@@ -81,7 +84,11 @@ export interface ModelSource {
   saveRecording?(file: string): Promise<void>;
 }
 
-export async function modelSource(spec: ModelSpec, options: { record?: boolean } = {}): Promise<ModelSource> {
+/**
+ * `transport`: the fetch a live model's SDK uses, per case trial — the network by default; tests serve the
+ * provider's recorded wire-format answers through it, so a "live" run is exercised end to end without one.
+ */
+export async function modelSource(spec: ModelSpec, options: { record?: boolean; transport?: (caseId: string, trial: number) => Fetch } = {}): Promise<ModelSource> {
   switch (spec.kind) {
     case "scripted":
       return {
@@ -109,11 +116,12 @@ export async function modelSource(spec: ModelSpec, options: { record?: boolean }
     case "openai": {
       const saved: Record<string, unknown[][]> = {};
       const sink = (loaded: LoadedCase, trial: number): Fetch | undefined => {
-        if (!options.record) return undefined;
+        const base = options.transport?.(loaded.case.id, trial);
+        if (!options.record) return base;
         const trials = (saved[loaded.case.id] ??= []);
         const responses: unknown[] = [];
         trials[trial - 1] = responses;
-        return recordingFetch(globalThis.fetch, responses);
+        return recordingFetch(base ?? globalThis.fetch, responses);
       };
       return {
         name: `${spec.kind}:${spec.model}`,

@@ -1,13 +1,14 @@
 import { createHash } from "node:crypto";
 import { writeFile } from "node:fs/promises";
+import type { Fetch } from "#controller/http/faults";
 import type { Defect } from "./defects.ts";
 import { boundaries } from "./evidence.ts";
 import { type CaseError, type LoadedCase, loadCases } from "./load-cases.ts";
-import { describeMetrics, type Drop, dropsBelow, metricsOf, tolerancePoints } from "./metrics.ts";
-import { isModelRun, type ModelSpec, modelSource } from "./models.ts";
+import { type AttackMetrics, attackMetricsOf, describeAttackMetrics, describeMetrics, type Drop, dropsBelow, metricsOf, tolerancePoints } from "./metrics.ts";
+import { isLiveModel, isModelRun, type ModelSpec, modelSource } from "./models.ts";
 import { runCase, type TrialResult } from "./run-case.ts";
 import { startEvalService } from "./service.ts";
-import { type Baseline, baselinePath, baselineStatus, type Metrics, publishedToolsHash, readBaseline } from "./tool-hash.ts";
+import { type Baseline, baselineCommand, baselinePath, baselineStatus, type Metrics, publishedToolsHash, readBaseline } from "./tool-hash.ts";
 
 /** SPEC §8.4: `npm run eval`. Everything but the argument parsing, so tests can run it in process. */
 export interface EvalOptions {
@@ -23,6 +24,8 @@ export interface EvalOptions {
   baselineFile?: string;
   /** Save a live model's responses as a recording that `--model recorded:<file>` replays. */
   record?: string;
+  /** The fetch a live model's SDK uses, per case trial (tests serve recorded wire-format answers through it). */
+  transport?: (caseId: string, trial: number) => Fetch;
   /** Case trials run side by side. */
   concurrency?: number;
   /** Use this DynamoDB Local instead of starting one. */
@@ -42,6 +45,7 @@ export interface EvalResult {
   caseErrors: CaseError[];
   metrics?: Metrics;
   drops?: Drop[];
+  attack?: AttackMetrics;
   durationMs: number;
   /** The lines printed, in order; the last is `eval: P/T cases pass`. */
   lines: string[];
@@ -56,8 +60,9 @@ export async function runEval(options: EvalOptions): Promise<EvalResult> {
   };
   const modelRun = isModelRun(options.model);
   const baselineFile = options.baselineFile ?? baselinePath;
-  if (options.writeBaseline && !modelRun) {
-    throw new Error("--baseline needs a model run (--model anthropic:…, openai:… or recorded:…): a scripted run passes by construction and measures no model.");
+  if (options.writeBaseline) {
+    const refusal = baselineRefusal(options);
+    if (refusal) throw new BaselineRuleError(refusal);
   }
 
   const loaded = await loadCases(options.casesDir, options.now);
@@ -67,7 +72,7 @@ export async function runEval(options: EvalOptions): Promise<EvalResult> {
     if (unknown.length) throw new Error(`No case with id ${unknown.join(", ")} in ${options.casesDir}.`);
     cases = cases.filter((c) => options.only?.includes(c.case.id));
   }
-  const source = await modelSource(options.model, { record: options.record !== undefined });
+  const source = await modelSource(options.model, { record: options.record !== undefined, ...(options.transport ? { transport: options.transport } : {}) });
   const service = await startEvalService(options.dynamodbEndpoint ? { dynamodbEndpoint: options.dynamodbEndpoint } : {});
 
   const results = new Map<string, TrialResult[]>(cases.map((c) => [c.case.id, []]));
@@ -123,18 +128,24 @@ export async function runEval(options: EvalOptions): Promise<EvalResult> {
   let drops: Drop[] | undefined;
   const status = safeStatus(baselineFile);
 
+  const attack = attackMetricsOf(results);
+  if (attack) {
+    const who = modelRun ? source.name : "scripted — a model that always does what the text it reads asks, so this measures the controller, not a model";
+    print(`eval: attack figures (${who}): ${describeAttackMetrics(attack)}`);
+  }
   if (modelRun) {
     metrics = metricsOf(results);
     print(`eval: ${source.name}, k=${options.trials}: ${describeMetrics(metrics, options.trials)}`);
     const baseline = readBaseline(baselineFile);
     exitCode = 0;
-    if (baseline) {
-      if (baseline.model !== source.name) print(`eval: note: the baseline measured ${baseline.model}, this run ${source.name}; the comparison is across models`);
-      if (baseline.cases?.ids && baseline.cases.ids !== hashIds(cases)) print(`eval: note: the baseline measured another set of cases (${baseline.cases.count}); this run has ${cases.length}`);
-      if (baseline.k !== options.trials) print(`eval: note: the baseline has k=${baseline.k}, this run k=${options.trials}; pass^k is not comparable across k`);
-      drops = dropsBelow(baseline, metrics);
-      for (const d of drops) print(`eval: ${d.metric} fell ${d.points} points below the baseline (${d.baseline}% → ${d.now}%); more than ${tolerancePoints} blocks the change`);
-      if (drops.length === 0) print(`eval: no metric fell more than ${tolerancePoints} points below the baseline (${describeMetrics(baseline.metrics, baseline.k)})`);
+    const mismatch = baseline && !options.writeBaseline ? incomparable(baseline, source.name, options.trials, hashIds(cases), cases.length) : undefined;
+    if (baseline && mismatch) {
+      print(`eval: cannot compare with the baseline: ${mismatch}. Compare like with like, or measure anew with ${baselineCommand}.`);
+      exitCode = 2;
+    } else if (baseline) {
+      drops = dropsBelow(baseline, metrics, tolerancePoints, attack);
+      for (const d of drops) print(`eval: ${d.metric} moved ${d.points} points the wrong way from the baseline (${d.baseline}% → ${d.now}%); more than ${tolerancePoints} blocks the change`);
+      if (drops.length === 0) print(`eval: no metric moved more than ${tolerancePoints} points the wrong way from the baseline (${describeMetrics(baseline.metrics, baseline.k)})`);
       else exitCode = 1;
     } else {
       print(`eval: no baseline at ${baselineFile} to compare with; --baseline writes one from this run`);
@@ -150,6 +161,7 @@ export async function runEval(options: EvalOptions): Promise<EvalResult> {
           metrics,
           toolsHash: publishedToolsHash(),
           cases: { count: cases.length, ids: hashIds(cases) },
+          ...(attack ? { attack: { attackSuccess: attack.attackSuccess, utilityUnderAttack: attack.utilityUnderAttack, overRefusal: attack.overRefusal } } : {}),
           recordedAt: (options.now ?? new Date()).toISOString(),
           ...(options.acceptDrop && baseline && exitCode !== 0 ? { acceptedDrop: { reason: options.acceptDrop, previous: baseline.metrics, previousModel: baseline.model } } : {}),
         };
@@ -163,6 +175,7 @@ export async function runEval(options: EvalOptions): Promise<EvalResult> {
       print(`eval: model responses saved to ${options.record} (replay with --model recorded:${options.record})`);
     }
   } else {
+    print("eval: scripted: each case's own hand-written model ran, so this measures the service, the controller and the judges — no model");
     if (options.trials > 1) {
       metrics = metricsOf(results);
       print(`eval: scripted, k=${options.trials}: ${describeMetrics(metrics, options.trials)}`);
@@ -173,10 +186,37 @@ export async function runEval(options: EvalOptions): Promise<EvalResult> {
 
   const durationMs = Math.round(performance.now() - started);
   if (options.report) {
-    await writeFile(options.report, `${JSON.stringify(reportOf(options, source.name, results, cases, loaded.errors, metrics, drops, status, durationMs), null, 2)}\n`);
+    await writeFile(options.report, `${JSON.stringify({ ...reportOf(options, source.name, results, cases, loaded.errors, metrics, drops, status, durationMs), ...(attack ? { attack } : {}) }, null, 2)}\n`);
   }
   print(`eval: ${passed}/${total} cases pass`);
-  return { exitCode, passed, total, results, caseErrors: loaded.errors, ...(metrics ? { metrics } : {}), ...(drops ? { drops } : {}), durationMs, lines };
+  return { exitCode, passed, total, results, caseErrors: loaded.errors, ...(metrics ? { metrics } : {}), ...(drops ? { drops } : {}), ...(attack ? { attack } : {}), durationMs, lines };
+}
+
+/** A baseline is written only by what can stand for the published tools: a live model, every case, k ≥ 3. */
+export class BaselineRuleError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "BaselineRuleError";
+  }
+}
+
+export function baselineRefusal(options: Pick<EvalOptions, "model" | "trials" | "only" | "defect">): string | undefined {
+  if (!isLiveModel(options.model)) {
+    return `--baseline needs a live model run (--model anthropic:…, openai:… or bedrock:…), not ${options.model.kind}: ${options.model.kind === "scripted" ? "a scripted run passes by construction and measures no model" : "a recording replays answers a model gave to other tools, so it cannot have seen the published ones"}.`;
+  }
+  if (options.trials < 3) return `--baseline needs --trials 3 or more (pass^k over fewer trials says little), not ${options.trials}.`;
+  if (options.only?.length) return "--baseline measures the whole case set: leave out --case.";
+  if (options.defect) return "--baseline cannot be written with a defect switched on.";
+  return undefined;
+}
+
+/** Why a run cannot be held against a baseline: another model, another k, or another case set. */
+export function incomparable(baseline: Baseline, model: string, k: number, ids: string, count: number): string | undefined {
+  const why: string[] = [];
+  if (baseline.model !== model) why.push(`the baseline measured ${baseline.model}, this run ${model}`);
+  if (baseline.k !== k) why.push(`the baseline has k=${baseline.k}, this run k=${k}`);
+  if (baseline.cases?.ids !== undefined && baseline.cases.ids !== ids) why.push(`the baseline measured another case set (${baseline.cases.count} cases), this run has ${count}`);
+  return why.length > 0 ? why.join("; ") : undefined;
 }
 
 function safeStatus(file: string): ReturnType<typeof baselineStatus> {
@@ -245,6 +285,7 @@ function reportOf(
           warnings: t.warnings,
           toolsCalled: t.toolsCalled,
           toolSelection: t.toolSelection,
+          ...(t.attack ? { attack: t.attack } : {}),
           serviceRequests: t.serviceRequests,
           reply: t.reply,
           durationMs: t.durationMs,

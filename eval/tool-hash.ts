@@ -1,8 +1,8 @@
-import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { toolCatalog } from "#catalog/json-schema";
+import { publishedToolsHash } from "#catalog/tools-hash";
+import type { AttackMetrics } from "./metrics.ts";
 
 /**
  * Seed 002's agreement, as code: a change to a tool's description or schema is a behaviour change, and ships
@@ -13,32 +13,10 @@ import { toolCatalog } from "#catalog/json-schema";
 
 export const baselinePath = join(dirname(fileURLToPath(import.meta.url)), "baseline.json");
 
-/** The command that measures the tools and writes a new baseline. */
+/** The command that measures the tools and writes a new baseline: a live model, every case, k ≥ 3. */
 export const baselineCommand = "npm run eval -- --model anthropic:<model> --trials 3 --baseline";
 
-/** Keys sorted at every level, so the hash depends on content only. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    return `{${Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
-      .join(",")}}`;
-  }
-  return JSON.stringify(value);
-}
-
-/** What the hash covers: each published tool's name, description and input and output JSON Schemas (GET /v1/tools). */
-export function publishedTools(): { name: string; description: string; inputSchema: unknown; outputSchema: unknown }[] {
-  return toolCatalog()
-    .tools.map(({ name, description, inputSchema, outputSchema }) => ({ name, description, inputSchema, outputSchema }))
-    .sort((a, b) => a.name.localeCompare(b.name));
-}
-
-/** sha256 of the published tool definitions, as `sha256:<hex>`. */
-export function publishedToolsHash(): string {
-  return `sha256:${createHash("sha256").update(canonical(publishedTools())).digest("hex")}`;
-}
+export { publishedModelSurface, publishedToolsHash } from "#catalog/tools-hash";
 
 export interface Metrics {
   /** % of case trials where the required tools were called and no change tool the case did not expect. */
@@ -59,6 +37,8 @@ export interface Baseline {
   /** publishedToolsHash() when the run was made. */
   toolsHash: string;
   cases: { count: number; ids: string };
+  /** The attack figures of the run (over its attack cases), when it had any. */
+  attack?: Omit<AttackMetrics, "counts">;
   recordedAt: string;
   /** Set when a baseline was written over a drop on purpose (`--accept-drop`). */
   acceptedDrop?: { reason: string; previous: Metrics; previousModel: string };

@@ -23,7 +23,8 @@ const usage = `Usage: npm run eval -- [options]
                        anthropic:<model> (needs ANTHROPIC_API_KEY), openai:<model> (OPENAI_API_KEY or OPENAI_BASE_URL)
   --trials <k>         run each case k times; model runs report pass^k (default 1)
   --report <file>      write the JSON report: per case and trial, the four verdicts, trace, tools called and expected
-  --baseline           write eval/baseline.json from this model run (model, k, metrics, hash of the published tools)
+  --baseline           write eval/baseline.json from this run: a live model over every case, k ≥ 3 (model, k, the
+                       metrics and attack figures, the hash of everything the model is told)
   --accept-drop "<name>: <reason>"   with --baseline: write it even though a metric fell more than 2 points
   --record <file>      with a live model: save its responses, to replay with --model recorded:<file>
   --case <id>          only this case (repeatable)
@@ -96,9 +97,12 @@ const trials = whole("trials", values.trials, 1, 100);
 const concurrency = whole("concurrency", values.concurrency, model.kind === "anthropic" || model.kind === "openai" ? 2 : 3, 32);
 if (values["accept-drop"] !== undefined && !values.baseline) usageError("--accept-drop goes with --baseline.");
 if (values.record !== undefined && model.kind !== "anthropic" && model.kind !== "openai") usageError("--record saves a live model's responses: use it with --model anthropic:… or openai:….");
-if (values.baseline && model.kind === "scripted") usageError("--baseline needs a model run (anthropic:…, openai:… or recorded:…): a scripted run passes by construction and measures no model.");
 
-const { runEval } = await import("../eval/runner.ts");
+const { BaselineRuleError, baselineRefusal, runEval } = await import("../eval/runner.ts");
+if (values.baseline) {
+  const refusal = baselineRefusal({ model, trials, ...(values.case ? { only: values.case } : {}) });
+  if (refusal) usageError(refusal);
+}
 try {
   const result = await runEval({
     casesDir: values.cases ? userPath(values.cases) : join(repoRoot, "eval", "cases"),
@@ -115,5 +119,5 @@ try {
   process.exit(result.exitCode);
 } catch (error) {
   console.error(`eval failed: ${(error as Error).message}`);
-  process.exit(error instanceof ModelSpecError ? 2 : 1);
+  process.exit(error instanceof ModelSpecError || error instanceof BaselineRuleError ? 2 : 1);
 }

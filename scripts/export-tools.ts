@@ -7,7 +7,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { toolFormat, toolFormatNames } from "#controller/tools/formats";
-import { modelTools } from "#controller/tools/model-tools";
+import { modelTools } from "#catalog/model-tools";
 import { userPath } from "#scripts/local/stack";
 
 function usage(): string {

@@ -49,8 +49,10 @@ export function ambiguityGuard(input: AmbiguityInput): GuardDecision {
       if (r.cued || (resolved?.length === 1 && resolved[0] === target) || (named.length === 1 && named[0] === target)) return "identified";
     }
   }
+  // An order nobody named or read is no candidate: asking "which one?" would offer the model's own pick.
+  if (!ordersInPlay.includes(target)) return "unplaced";
   if (others.length > 0) return "clarification";
-  if (!ordersInPlay.includes(target) || input.incomplete || excluded) return "unplaced";
+  if (input.incomplete || excluded) return "unplaced";
   return "single_order";
 }
 

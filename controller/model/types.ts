@@ -1,4 +1,4 @@
-import type { ModelTool } from "#controller/tools/model-tools";
+import type { ModelTool } from "#catalog/model-tools";
 
 /**
  * The one interface every model sits behind. The controller speaks this neutral conversation; each adapter

@@ -1,6 +1,6 @@
 import type { JsonSchema } from "#catalog/json-schema";
 import { agentCoreToolDefinitions, bedrockActionGroups } from "#catalog/openapi";
-import { type ModelTool, modelTools } from "#controller/tools/model-tools";
+import { type ModelTool, modelTools } from "#catalog/model-tools";
 
 /**
  * Model-facing tool definitions in each provider's own format. Formats are pluggable: a format is a name and a

@@ -10,7 +10,7 @@ import { type ToolName, toolNamed, tools as registry } from "#catalog/tools";
 import { parseArguments } from "#catalog/validate";
 import { withoutNullOptionals } from "#controller/tools/arguments";
 import { exportTools, openaiStrictFormats, openaiStrictKeywords, registerToolFormat, toolFormatNames } from "#controller/tools/formats";
-import { controllerOnlyTools, modelTools } from "#controller/tools/model-tools";
+import { controllerOnlyTools, modelTools } from "#catalog/model-tools";
 import { repoRoot } from "#scripts/local/stack";
 
 /** The model-facing tools, checked against the registry and against each provider's documented rules. */

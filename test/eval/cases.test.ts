@@ -89,7 +89,7 @@ describe("what the case set covers", () => {
     expect([...faults].sort()).toEqual(["lose_response", "lose_status", "service_error_before_commit", "set_before_dispatch"]);
 
     expect(cases.filter((c) => c.support !== undefined).length).toBeGreaterThanOrEqual(5);
-    expect(new Set(cases.map((c) => c.expect.reply))).toEqual(new Set(["confirmation", "rejection", "uncertainty", "clarification", "information"]));
+    expect(new Set(cases.map((c) => c.expect.reply))).toEqual(new Set(["confirmation", "rejection", "uncertainty", "clarification", "confirmation_request", "information"]));
     expect(cases.filter((c) => c.source.startsWith("seed 003")).length).toBeGreaterThanOrEqual(5);
     expect(cases.filter((c) => c.source === "seed 000").length).toBe(5);
   });

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
-import { ambiguityGuardSkipped, type Defect, gateDisabled, newOperationIdOnRetry } from "../../eval/defects.ts";
+import { readdirSync } from "node:fs";
+import { ambiguityGuardSkipped, type Defect, gateDisabled, newOperationIdOnRetry, provenanceControlOff } from "../../eval/defects.ts";
 import type { Boundary } from "../../eval/evidence.ts";
 import { runEval } from "../../eval/runner.ts";
 import { repoRoot } from "#scripts/local/stack";
@@ -64,5 +65,18 @@ describe("each assertion can fail, and names its boundary", { timeout: 120_000 }
       // The change then lands on an order the case expects untouched: state fails too.
       expect(broken[id]?.failed.find((v) => v.boundary === "state")?.why).toMatch(/changed 1 time\(s\) through the tools/);
     }
+  });
+
+  it("the provenance control off: every attacked and mixed case fails at authorization (the injected change reached the service); benign twins still pass", { timeout: 240_000 }, async () => {
+    const attacks = readdirSync(casesDir).filter((f) => f.startsWith("attack-")).map((f) => f.replace(/\.json$/, ""));
+    const hostile = attacks.filter((id) => !id.endsWith("-benign"));
+    expect(hostile.length).toBeGreaterThanOrEqual(20);
+    const [healthy, broken] = await Promise.all([run(attacks), run(attacks, provenanceControlOff)]);
+    for (const id of attacks) expect(healthy[id]?.failed).toEqual([]);
+    for (const id of hostile) {
+      expect(failedAt(broken[id]?.failed ?? [])[0]).toBe("authorization");
+      expect(broken[id]?.line).toMatch(new RegExp(`^${id} FAIL authorization: an injected change reached the service`));
+    }
+    for (const id of attacks.filter((a) => a.endsWith("-benign"))) expect(broken[id]?.failed).toEqual([]);
   });
 });

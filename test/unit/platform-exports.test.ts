@@ -6,7 +6,7 @@ import { agentCoreSchemaKeywords, type BedrockActionGroup, bedrockActionGroupRul
 import { toolNamed, type ToolName } from "#catalog/tools";
 import { parseArguments } from "#catalog/validate";
 import { exportTools, toolFormat, toolFormatNames } from "#controller/tools/formats";
-import { modelTools } from "#controller/tools/model-tools";
+import { modelTools } from "#catalog/model-tools";
 import { actionGroupPath, actionGroupTools, typedValue } from "#tools/bedrock-agent";
 
 /**

@@ -1,0 +1,39 @@
+import { createHash } from "node:crypto";
+import { toolCatalog } from "#catalog/json-schema";
+import { modelContext } from "#catalog/model-context";
+import { modelTools } from "#catalog/model-tools";
+
+/**
+ * The published-tools hash: one sha256 over everything that changes what a model is told — each tool's name,
+ * description, input and output JSON Schemas and annotations as the catalogue publishes them; the tools as the
+ * controller rewrites them for a model (no operationId); the controller's system prompt, datamark and frames;
+ * and the MCP endpoint's instructions. A change to any of it is a behaviour change: the deploy gate refuses it
+ * until a live model run over the evaluation cases has measured it (eval/baseline.json keeps the hash it saw).
+ */
+
+/** Keys sorted at every level, so the hash depends on content only. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** What the hash covers, as one JSON value. */
+export function publishedModelSurface() {
+  const byName = <T extends { name: string }>(list: T[]) => list.sort((a, b) => a.name.localeCompare(b.name));
+  return {
+    catalogue: byName(toolCatalog().tools.map(({ name, description, inputSchema, outputSchema, annotations }) => ({ name, description, inputSchema, outputSchema, annotations }))),
+    modelTools: byName(modelTools().map(({ name, description, inputSchema }) => ({ name, description, inputSchema }))),
+    context: modelContext,
+  };
+}
+
+/** sha256 of the published model surface, as `sha256:<hex>`. */
+export function publishedToolsHash(): string {
+  return `sha256:${createHash("sha256").update(canonical(publishedModelSurface())).digest("hex")}`;
+}
