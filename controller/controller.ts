@@ -115,6 +115,8 @@ interface Run {
   progress(text: string): void;
   /** The turn's outcomes, in the order they happened. */
   outcomes: TurnOutcome[];
+  /** Intents this turn settled or reported: a re-proposal of one of them in the same turn is that intent. */
+  settled: Set<string>;
 }
 
 /**
@@ -189,7 +191,7 @@ export class Controller {
     const deadline = performance.now() + this.limits.maxSeconds * 1000;
     for (const listed of await this.store.resumable()) {
       const recorder = new TraceRecorder({ kind: "resume", conversationId: listed.conversationId, turn: 0, model: this.options.model.name, now: this.now() });
-      const run: Run = { recorder, deadline, progress: (text) => recorder.add({ type: "progress", text }), outcomes: [] };
+      const run: Run = { recorder, deadline, progress: (text) => recorder.add({ type: "progress", text }), outcomes: [], settled: new Set() };
       const lease = { store: this.store, conversationId: listed.conversationId, holder: this.holder, ttlMs: this.leaseTtlMs(), waitMs: 0, now: () => this.now().getTime(), sleep: this.sleep };
       if (!(await acquireTurnLease(lease))) {
         recorder.add({ type: "lease", decision: "skipped", holder: "another controller" });
@@ -247,6 +249,7 @@ export class Controller {
         turnOptions.onProgress?.(text);
       },
       outcomes: [],
+      settled: new Set(),
     };
     return runs.run(run, () => this.turn(state, message, run, turnOptions));
   }
@@ -354,6 +357,7 @@ export class Controller {
     const notes: string[] = [];
     const report = (intent: Intent, what: string) => {
       run.outcomes.push(outcomeOf(intent));
+      run.settled.add(intent.operationId);
       if (intent.state === "completed") this.noteCompleted(state, intent);
       if (finalStates.has(intent.state)) state.reported.push(intent.operationId);
       notes.push(`${what} ${intent.tool} for ${intent.orderId}: ${modelView(intent)}`);
@@ -426,6 +430,13 @@ export class Controller {
     if (open) {
       // Waiting for a yes, and now proposed with other values: the new proposal replaces it.
       await this.transition(open, "declined");
+    }
+    // Settled in this very turn (reconciled at its start, or sent a moment ago): the principal has not been
+    // told yet, so proposing it again is still that change, not a new one.
+    const justSettled = earlier.find((i) => i.state === "completed" && run.settled.has(i.operationId) && sameChange(tool, i.request, request));
+    if (justSettled) {
+      recorder.add({ type: "same_change", toolUseId: call.id, operationId: justSettled.operationId, state: justSettled.state });
+      return { content: JSON.stringify(modelResult(justSettled)), isError: false };
     }
 
     const now = this.now().toISOString();
@@ -516,6 +527,7 @@ export class Controller {
 
   private reportChange(state: ConversationState, settled: Intent, run: Run): { content: string; isError: boolean } {
     run.outcomes.push(outcomeOf(settled));
+    run.settled.add(settled.operationId);
     if (settled.state === "completed") this.noteCompleted(state, settled);
     if (finalStates.has(settled.state)) state.reported.push(settled.operationId);
     return { content: JSON.stringify(modelResult(settled)), isError: settled.state !== "completed" };

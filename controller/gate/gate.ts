@@ -73,7 +73,10 @@ export function gate(input: GateInput): GateDecision {
 function withoutRepeats(candidate: string, opening: string): string {
   const said = new Set(sentencesOf(normalizeForReading(opening)).map(core));
   return sentencesOf(candidate)
-    .filter((s) => !said.has(core(normalizeForReading(s))))
+    .filter((s) => {
+      const c = core(normalizeForReading(s));
+      return c !== "" && !said.has(c);
+    })
     .join(" ");
 }
 

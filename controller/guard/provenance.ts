@@ -70,7 +70,8 @@ export function provenance(input: ProvenanceInput): ProvenanceDecision {
     reasons.push(`the principal's message does not ask for ${input.tool}${asked.size > 0 ? ` (it asks for ${[...asked].join(", ")})` : ""}`);
   }
 
-  const target: GuardDecision = skip.has("target") ? "single_order" : ambiguityGuard({
+  // A yes to retrying the principal's own refused change is about that change's order: nothing to pick.
+  const target: GuardDecision = skip.has("target") || retried ? "single_order" : ambiguityGuard({
     targetOrderId: input.orderId,
     ordersInPlay: input.orders.map((o) => o.orderId),
     latestMessage: input.askedBefore ? `${input.askedBefore}\n${input.message}` : input.message,

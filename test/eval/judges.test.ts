@@ -5,6 +5,7 @@ import { noChangeTemplate, templateFor } from "#controller/gate/templates";
 import { notEligibleReasons } from "../../eval/case-schema.ts";
 import { orderIdsIn, repeatedRun } from "../../eval/judges/reply.ts";
 import { judgeRemainder, readRemainder } from "../../eval/judges/reply-reader.ts";
+import { judgeExecution } from "../../eval/judges/execution.ts";
 import { mismatchOf } from "../../eval/judges/state.ts";
 import { completionSentence, noChangeSentence, type RecordedOutcome, rejectionSentence, uncertaintySentence } from "../../eval/judges/status-sentences.ts";
 
@@ -128,5 +129,27 @@ describe("stored fields against expected ones", () => {
     expect(mismatchOf(stored.returns, [{}, {}], "returns")).toBe("returns has 1 entries, expected 2");
     expect(mismatchOf(undefined, null, "deliveryNote")).toBeUndefined();
     expect(mismatchOf("Side gate", null, "deliveryNote")).toBe('deliveryNote is "Side gate", expected null');
+  });
+});
+
+describe("execution: one operationId per intended change", () => {
+  const intentEvent = (operationId: string, from: string | null, to: string) => ({ at: 0, type: "intent", operationId, tool: "cancel_order", orderId: order, from, to, revision: 1 });
+  const evidence = (events: unknown[]) =>
+    ({
+      case: { expect: { authorization: "permitted", outcome: { status: "none" }, reply: "information" } },
+      tap: [],
+      intents: [],
+      traces: [{ events, outcomes: [] }],
+      operationRecords: [],
+    }) as unknown as Parameters<typeof judgeExecution>[0];
+
+  it("a second operationId for a change whose first is still open fails, naming both", () => {
+    const verdict = judgeExecution(evidence([intentEvent("op-1", null, "proposed"), intentEvent("op-1", "proposed", "persisted"), intentEvent("op-1", "persisted", "sent"), intentEvent("op-1", "sent", "unknown"), intentEvent("op-2", null, "proposed")]));
+    expect(verdict).toMatchObject({ pass: false, why: expect.stringMatching(/a second operationId \(op-2\) was made for cancel_order SU-10234 while op-1 was still unknown/) });
+  });
+
+  it("a new attempt after the first was refused is a new change, and passes", () => {
+    const verdict = judgeExecution(evidence([intentEvent("op-1", null, "proposed"), intentEvent("op-1", "proposed", "persisted"), intentEvent("op-1", "persisted", "sent"), intentEvent("op-1", "sent", "rejected"), intentEvent("op-2", null, "proposed")]));
+    expect(verdict.pass).toBe(true);
   });
 });
