@@ -67,7 +67,7 @@ export async function benchController(options: ControllerBenchOptions = {}): Pro
   });
   const deps = localDeps(dynamo.endpoint, tables);
   try {
-    const series = ["raw service call", "controller, memory store", "controller, file store (fsync)", "controller, DynamoDB store"] as const;
+    const series = ["raw service call", "controller, memory store", "controller, file store (fsync)", "controller, DynamoDB store", "controller, memory store, provenance control off"] as const;
     const perSeries = calls + warmup;
     const orderIds = series.map((_, s) => Array.from({ length: perSeries }, (_, i) => `SU-${String(10_000 + s * perSeries + i).padStart(5, "0")}`));
     const today = new Date().toISOString().slice(0, 10);
@@ -108,11 +108,12 @@ export async function benchController(options: ControllerBenchOptions = {}): Pro
       if (response.status !== 200) throw new Error(`raw cancel_order answered ${response.status}`);
       return { total: performance.now() - started };
     };
-    const through = (store: IntentStore) => async (orderId: string, n: number) => {
+    const through = (store: IntentStore, provenance = true) => async (orderId: string, n: number) => {
       const controller = createController({
         service: { baseUrl: gateway.url, token },
         model: scriptedModel([{ call: "cancel_order", input: { orderId } }, { say: `Order ${orderId} is cancelled.` }]),
         intents: store,
+        provenance,
       });
       const started = performance.now();
       const turn = await controller.conversation(`bench-${n}-${orderId}`).turn(`Cancel ${orderId}`);
@@ -120,7 +121,7 @@ export async function benchController(options: ControllerBenchOptions = {}): Pro
       if (turn.replyKind !== "confirmation") throw new Error(`the controller's turn ended ${turn.replyKind}: ${turn.reply}`);
       return { total, dispatch: dispatchOverhead(turn.trace) };
     };
-    const runners = [raw, ...stores.map(through)];
+    const runners = [raw, ...stores.map((store) => through(store)), through(new MemoryIntentStore(), false)];
     const results = series.map(() => ({ total: [] as number[], dispatch: [] as number[] }));
     // Interleaved, rotating which goes first, so every series meets the same JIT, cache and machine state.
     for (let i = 0; i < perSeries; i++) {
@@ -151,6 +152,9 @@ export async function benchController(options: ControllerBenchOptions = {}): Pro
         ];
       }),
     );
+    const on = p50(results[1]?.total ?? []);
+    const off = p50(results[4]?.total ?? []);
+    log(`\nWhat the provenance control adds per change (memory store, p50 of the turn): ${(on - off).toFixed(2)} ms (${on.toFixed(2)} with it, ${off.toFixed(2)} without).`);
     log(
       `\n"turn": the customer's message to the gated reply (two scripted model steps, validation, guard, intent writes, the HTTP call, the gate). "dispatch overhead": from the validated proposal to the recorded outcome, minus the HTTP round trip — the controller's own work per change, intent writes included (3 per change: persisted, sent, completed).\n`,
     );

@@ -11,6 +11,7 @@ import { benchApiShaped } from "#scripts/bench-api-shaped";
 import { benchBundles } from "#scripts/bench-bundles";
 import { benchChanges } from "#scripts/bench-changes";
 import { benchController } from "#scripts/bench-controller";
+import { benchGate } from "#scripts/bench-gate";
 import { benchInitProfile } from "#scripts/bench-init";
 import { benchReadThenWrite } from "#scripts/bench-read-then-write";
 import { benchReads } from "#scripts/bench-reads";
@@ -21,7 +22,7 @@ import type { Endpoint } from "#scripts/bench/world";
 import { type DynamoDbLocal, startDynamoDbLocal } from "#scripts/dynamodb-local";
 
 const usage = `Usage: npm run bench -- [--only <section>[,<section>…]] [--calls N] [--trials N] [--runs N] [--smoke]
-  --only    run these sections: reads, changes, peer1, peer2, tokens, scaling, controller, bundles, init-profile
+  --only    run these sections: reads, changes, peer1, peer2, tokens, scaling, controller, gate, bundles, init-profile
   --calls   calls per measured series (≥ 200, default 300)
   --trials  race interleavings and crash-window trials per design (≥ 50, default 100)
   --runs    rounds of cold imports per bundle (≥ 3, default 9)
@@ -85,6 +86,7 @@ const sections: Section[] = [
     title: "The controller's added latency per change, against the raw call (its own DynamoDB Local and gateway)",
     run: () => benchController({ calls: smoke ? 100 : calls }),
   },
+  { name: "gate", dynamo: false, title: "The response gate per reply, by the reply's raw length (the adversarial corpus)", run: () => benchGate({ rounds: smoke ? 3 : 30 }) },
   { name: "bundles", dynamo: false, title: "Cold start: bundle size and module init per function, against a bare DocumentClient", run: () => benchBundles({ runs }) },
   { name: "init-profile", dynamo: false, title: "Cold start: where module init goes (layers, bundle composition, CPU profile)", run: () => benchInitProfile({ runs }) },
 ];
