@@ -57,7 +57,7 @@ export async function runEval(options: EvalOptions): Promise<EvalResult> {
   const modelRun = isModelRun(options.model);
   const baselineFile = options.baselineFile ?? baselinePath;
   if (options.writeBaseline && !modelRun) {
-    throw new Error("--baseline needs a model run (--model anthropic:…, openai:… or recorded:…): a scripted run passes by construction and measures no model.");
+    throw new Error("--baseline needs a model run (--model anthropic:…, openai:…, bedrock:… or recorded:…): a scripted run passes by construction and measures no model.");
   }
 
   const loaded = await loadCases(options.casesDir, options.now);
