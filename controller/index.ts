@@ -1,7 +1,11 @@
 /**
- * order-tools/controller — the application half (SPEC §8): a controller that runs a conversation with a
- * model, dispatches its proposals to the order service over HTTP with the customer's own token, persists each
- * intended change before sending it, reconciles lost outcomes, and gates every reply on the recorded outcome.
+ * `order-tools/controller` — the application half: a controller that runs a conversation with a model, dispatches
+ * its proposals to the order service over HTTP with the customer's own token, persists each intended change before
+ * sending it, reconciles lost outcomes, and gates every reply on the recorded outcome.
+ *
+ * This file is the package's public entry: what it exports is the API, and the build bundles it to
+ * dist/controller/index.js. Test doubles live in `order-tools/controller/testing` (controller/testing.ts), the
+ * DynamoDB intent store in `order-tools/controller/dynamodb`, so neither weighs on an application that does not use it.
  */
 export {
   type ConfirmationPolicy,
@@ -28,18 +32,20 @@ export { datamarked, escapeFrames, spotlightResult } from "#controller/context/s
 export { type PrincipalKind, systemPromptFor } from "#catalog/model-context";
 export { canMove, moved, newOperationId } from "#controller/intents/intent";
 
-// Model adapters
+// Model adapters (each SDK an optional peer dependency, imported on the adapter's first request)
 export type { ChatMessage, ModelAdapter, ModelRequest, ModelResponse, ToolCall } from "#controller/model/types";
 export { anthropicModel, type AnthropicModelOptions, fromAnthropicMessage, toAnthropicMessages } from "#controller/model/anthropic";
 export { fromChatCompletion, openaiModel, type OpenAIModelOptions, toOpenAIMessages } from "#controller/model/openai";
-export { ScriptExhaustedError, type ScriptFunction, type ScriptStep, scriptedModel } from "#controller/model/scripted";
-export { loadRecording, type Recording, RecordingExhaustedError, recordedModel, recordingFetch, replayFetch, type ReplayFetch } from "#controller/model/recorded";
+export { bedrockModel, type BedrockModelOptions, fromConverseResponse, toConverseMessages, toConverseRequest } from "#controller/model/bedrock";
+export { MissingModelSdkError } from "#controller/model/optional-sdk";
 
 // Model-facing tools
 export { applicationField, controllerOnlyTools, type ModelTool, modelTools } from "#catalog/model-tools";
 export {
   type AnthropicToolDefinition,
   anthropicTool,
+  type BedrockToolDefinition,
+  bedrockTool,
   exportTools,
   type OpenAIToolDefinition,
   openaiTool,
@@ -56,13 +62,13 @@ export { finalStates, type Intent, type IntentOutcome, type IntentState, intentS
 export { IntentConflictError, type IntentStore } from "#controller/intents/store";
 export { MemoryIntentStore } from "#controller/intents/memory";
 export { FileIntentStore } from "#controller/intents/file";
-export { DynamoDbIntentStore, type DynamoDbIntentStoreOptions } from "#controller/intents/dynamodb";
+// DynamoDbIntentStore: order-tools/controller/dynamodb. The table it needs, for your infrastructure code:
 export { intentTable } from "#controller/intents/table-design";
 
-// HTTP, outcomes, faults
+// HTTP and outcomes
 export type { ServiceOptions } from "#controller/http/service-client";
+export type { Fetch } from "#controller/http/faults";
 export { classifyChange, classifyStatus } from "#controller/http/outcome";
-export { beforeDispatchFaults, type Fault, type FaultEvent, faultyFetch, type Fetch, type HttpFault, type OrderWriter, timeoutError } from "#controller/http/faults";
 
 // The response gate
 export { gate, type GateDecision, type GateInput } from "#controller/gate/gate";

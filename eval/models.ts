@@ -1,21 +1,23 @@
 import { readFile, writeFile } from "node:fs/promises";
 import type { Fetch } from "#controller/http/faults";
 import { anthropicModel } from "#controller/model/anthropic";
+import { bedrockModel } from "#controller/model/bedrock";
 import { openaiModel } from "#controller/model/openai";
-import { recordedModel, recordingFetch } from "#controller/model/recorded";
+import { isRecordingProvider, type RecordingProvider, recordedModel, recordingFetch, recordingProviders, recordResponses } from "#controller/model/recorded";
 import { scriptedModel } from "#controller/model/scripted";
 import type { ModelAdapter } from "#controller/model/types";
+import { localFiles, missingAwsCredentials } from "./aws-credentials.ts";
 import type { LoadedCase } from "./load-cases.ts";
 
 /**
  * The model a run uses (`--model`): scripted (each case's own script), recorded:<file> (saved provider
- * responses, replayed through the real SDKs), anthropic:<model> or openai:<model> (live).
+ * responses, replayed through the real SDKs), anthropic:<model>, openai:<model> or bedrock:<modelId> (live).
  */
-export type ModelSpec =
-  | { kind: "scripted" }
-  | { kind: "recorded"; file: string }
-  | { kind: "anthropic"; model: string }
-  | { kind: "openai"; model: string };
+export type ModelSpec = { kind: "scripted" } | { kind: "recorded"; file: string } | LiveModelSpec;
+
+export type LiveModelSpec = { kind: "anthropic" | "openai" | "bedrock"; model: string };
+
+const liveKinds: readonly string[] = ["anthropic", "openai", "bedrock"] satisfies LiveModelSpec["kind"][];
 
 export class ModelSpecError extends Error {
   constructor(message: string) {
@@ -29,25 +31,26 @@ export function parseModelSpec(spec: string): ModelSpec {
   const colon = spec.indexOf(":");
   const kind = colon < 0 ? spec : spec.slice(0, colon);
   const rest = colon < 0 ? "" : spec.slice(colon + 1);
-  if ((kind === "recorded" || kind === "anthropic" || kind === "openai") && rest === "") {
-    throw new ModelSpecError(`--model ${kind} needs ${kind === "recorded" ? "a file: recorded:<file.json>" : `a model: ${kind}:<model id>`}.`);
+  if ((kind === "recorded" || liveKinds.includes(kind)) && rest === "") {
+    throw new ModelSpecError(`--model ${kind} needs ${kind === "recorded" ? "a file: recorded:<file.json>" : kind === "bedrock" ? "a model or inference profile id: bedrock:<modelId>" : `a model: ${kind}:<model id>`}.`);
   }
   if (kind === "recorded") return { kind, file: rest };
-  if (kind === "anthropic" || kind === "openai") return { kind, model: rest };
-  throw new ModelSpecError(`--model is scripted, recorded:<file>, anthropic:<model> or openai:<model>, not ${JSON.stringify(spec)}.`);
+  if (liveKinds.includes(kind)) return { kind: kind as LiveModelSpec["kind"], model: rest };
+  throw new ModelSpecError(`--model is scripted, recorded:<file>, anthropic:<model>, openai:<model> or bedrock:<modelId>, not ${JSON.stringify(spec)}.`);
 }
 
 export const isModelRun = (spec: ModelSpec) => spec.kind !== "scripted";
 
-/** A model answering now (not a script, not a recording of answers given to other tools). */
-export const isLiveModel = (spec: ModelSpec) => spec.kind !== "scripted" && spec.kind !== "recorded";
+/** A model answering now (and costing): not scripted, not a recording of answers given to other tools. */
+export const isLiveModel = (spec: ModelSpec): spec is LiveModelSpec => liveKinds.includes(spec.kind);
 
-/** The environment variable a live model needs and lacks, if any (SPEC §8.4: say which, exit 2). */
+/** What a live model needs and lacks, if anything: say which, and exit 2. Bedrock's chain is checked without calling AWS. */
 export function missingCredential(spec: ModelSpec, env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (spec.kind === "anthropic" && !env.ANTHROPIC_API_KEY) return "--model anthropic:… needs ANTHROPIC_API_KEY, which is not set.";
   if (spec.kind === "openai" && !env.OPENAI_API_KEY && !env.OPENAI_BASE_URL) {
     return "--model openai:… needs OPENAI_API_KEY (or OPENAI_BASE_URL, for a compatible server such as a local Ollama), and neither is set.";
   }
+  if (spec.kind === "bedrock") return missingAwsCredentials({ env, readFile: localFiles });
   return undefined;
 }
 
@@ -56,7 +59,7 @@ export function missingCredential(spec: ModelSpec, env: NodeJS.ProcessEnv = proc
  * format, for every trial alike (a list of responses) or per trial (a list of such lists).
  */
 export interface RunRecording {
-  provider: "anthropic" | "openai";
+  provider: RecordingProvider;
   model: string;
   cases: Record<string, unknown[]>;
 }
@@ -69,8 +72,9 @@ export async function readRunRecording(file: string): Promise<RunRecording> {
     throw new ModelSpecError(`Cannot read the recording ${file}: ${(error as Error).message}`);
   }
   const r = json as Partial<RunRecording>;
-  if ((r.provider !== "anthropic" && r.provider !== "openai") || typeof r.model !== "string" || r.cases === null || typeof r.cases !== "object") {
-    throw new ModelSpecError(`${file} is not a run recording: it must be {"provider": "anthropic"|"openai", "model": "…", "cases": {"<case id>": [<response>, …] or [[<trial 1 responses>], …]}}.`);
+  if (!isRecordingProvider(r.provider) || typeof r.model !== "string" || r.cases === null || typeof r.cases !== "object") {
+    const providers = recordingProviders.map((p) => `"${p}"`).join("|");
+    throw new ModelSpecError(`${file} is not a run recording: it must be {"provider": ${providers}, "model": "…", "cases": {"<case id>": [<response>, …] or [[<trial 1 responses>], …]}}.`);
   }
   return r as RunRecording;
 }
@@ -113,20 +117,31 @@ export async function modelSource(spec: ModelSpec, options: { record?: boolean; 
       };
     }
     case "anthropic":
-    case "openai": {
+    case "openai":
+    case "bedrock": {
       const saved: Record<string, unknown[][]> = {};
-      const sink = (loaded: LoadedCase, trial: number): Fetch | undefined => {
-        const base = options.transport?.(loaded.case.id, trial);
-        if (!options.record) return base;
+      const sink = (loaded: LoadedCase, trial: number): unknown[] | undefined => {
+        if (!options.record) return undefined;
         const trials = (saved[loaded.case.id] ??= []);
         const responses: unknown[] = [];
         trials[trial - 1] = responses;
-        return recordingFetch(base ?? globalThis.fetch, responses);
+        return responses;
       };
+      // Recording a Bedrock run needs the client itself (SDK middleware reads the wire response), so it is made here.
+      const bedrock = spec.kind === "bedrock" && options.record ? await import("@aws-sdk/client-bedrock-runtime") : undefined;
       return {
         name: `${spec.kind}:${spec.model}`,
         make: (loaded, trial) => {
-          const fetch = sink(loaded, trial);
+          const responses = sink(loaded, trial);
+          if (spec.kind === "bedrock") {
+            if (!responses || !bedrock) return bedrockModel({ modelId: spec.model });
+            const client = new bedrock.BedrockRuntimeClient({});
+            recordResponses(client, responses);
+            return bedrockModel({ modelId: spec.model, client });
+          }
+          // The network, or (tests) a transport serving recorded wire-format answers; recorded when asked.
+          const base = options.transport?.(loaded.case.id, trial);
+          const fetch: Fetch | undefined = responses ? recordingFetch(base ?? globalThis.fetch, responses) : base;
           return spec.kind === "anthropic" ? anthropicModel({ model: spec.model, ...(fetch ? { fetch } : {}) }) : openaiModel({ model: spec.model, ...(fetch ? { fetch } : {}) });
         },
         async saveRecording(file) {

@@ -1,9 +1,9 @@
 /**
- * `npm run eval -- [--cases <dir>] [--model scripted|recorded:<file>|anthropic:<model>|openai:<model>]
+ * `npm run eval -- [--cases <dir>] [--model scripted|recorded:<file>|anthropic:<model>|openai:<model>|bedrock:<modelId>]
  * [--trials k] [--report <file.json>] [--baseline]` (SPEC §8.4): runs every case against its own DynamoDB Local
  * and local stack, prints one line per case and `eval: P/T cases pass` last. Exit 0 only when every case
  * passes (scripted) or no metric fell more than two points below eval/baseline.json (model runs); 2 for bad
- * usage or a missing model key.
+ * usage or a missing model key (or, for Bedrock, no AWS credentials or region).
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -20,7 +20,8 @@ const usage = `Usage: npm run eval -- [options]
 
   --cases <dir>        the case files (default eval/cases)
   --model <spec>       scripted (default: each case's script), recorded:<file.json> (saved provider responses),
-                       anthropic:<model> (needs ANTHROPIC_API_KEY), openai:<model> (OPENAI_API_KEY or OPENAI_BASE_URL)
+                       anthropic:<model> (needs ANTHROPIC_API_KEY), openai:<model> (OPENAI_API_KEY or OPENAI_BASE_URL),
+                       bedrock:<modelId> (AWS credentials from the default chain, and a region)
   --trials <k>         run each case k times; model runs report pass^k (default 1)
   --report <file>      write the JSON report: per case and trial, the four verdicts, trace, tools called and expected
   --baseline           write eval/baseline.json from this run: a live model over every case, k ≥ 3 (model, k, the
@@ -74,7 +75,7 @@ if (values["write-schema"]) {
   process.exit(0);
 }
 
-const { ModelSpecError, missingCredential, parseModelSpec } = await import("../eval/models.ts");
+const { isLiveModel, ModelSpecError, missingCredential, parseModelSpec } = await import("../eval/models.ts");
 let model;
 try {
   model = parseModelSpec(values.model ?? "scripted");
@@ -94,9 +95,9 @@ const whole = (name: string, raw: string | undefined, fallback: number, max: num
   return n;
 };
 const trials = whole("trials", values.trials, 1, 100);
-const concurrency = whole("concurrency", values.concurrency, model.kind === "anthropic" || model.kind === "openai" ? 2 : 3, 32);
+const concurrency = whole("concurrency", values.concurrency, isLiveModel(model) ? 2 : 3, 32);
 if (values["accept-drop"] !== undefined && !values.baseline) usageError("--accept-drop goes with --baseline.");
-if (values.record !== undefined && model.kind !== "anthropic" && model.kind !== "openai") usageError("--record saves a live model's responses: use it with --model anthropic:… or openai:….");
+if (values.record !== undefined && !isLiveModel(model)) usageError("--record saves a live model's responses: use it with --model anthropic:…, openai:… or bedrock:….");
 
 const { BaselineRuleError, baselineRefusal, runEval } = await import("../eval/runner.ts");
 if (values.baseline) {

@@ -1,6 +1,7 @@
-import Anthropic from "@anthropic-ai/sdk";
+import type Anthropic from "@anthropic-ai/sdk";
 import type { ContentBlockParam, Message, MessageParam, ToolResultBlockParam } from "@anthropic-ai/sdk/resources/messages";
 import type { Fetch } from "#controller/http/faults";
+import { importModelSdk } from "#controller/model/optional-sdk";
 import { type ChatMessage, type ModelAdapter, type ModelResponse, noteText, principalText } from "#controller/model/types";
 import { anthropicTool } from "#controller/tools/formats";
 
@@ -24,18 +25,26 @@ export interface AnthropicModelOptions {
  * model's `tool_use` blocks as proposals, the controller's results as `tool_result` blocks.
  */
 export function anthropicModel(options: AnthropicModelOptions): ModelAdapter {
-  const client =
-    options.client ??
-    new Anthropic({
-      apiKey: options.apiKey ?? process.env.ANTHROPIC_API_KEY ?? null,
-      ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
-      ...(options.fetch !== undefined ? { fetch: options.fetch } : {}),
-      maxRetries: options.maxRetries ?? 2,
-    });
+  // Read now, as a client made here would: the environment at creation is what the caller configured.
+  const apiKey = options.apiKey ?? process.env.ANTHROPIC_API_KEY ?? null;
+  let client: Promise<Anthropic> | undefined;
+  // The SDK is imported on the first request (see optional-sdk.ts), and only when no client was given.
+  const clientOf = () =>
+    (client ??= options.client
+      ? Promise.resolve(options.client)
+      : importModelSdk("@anthropic-ai/sdk", "anthropicModel", () => import("@anthropic-ai/sdk")).then(
+          ({ default: Sdk }) =>
+            new Sdk({
+              apiKey,
+              ...(options.baseURL !== undefined ? { baseURL: options.baseURL } : {}),
+              ...(options.fetch !== undefined ? { fetch: options.fetch } : {}),
+              maxRetries: options.maxRetries ?? 2,
+            }),
+        ));
   return {
     name: `anthropic:${options.model}`,
     async respond(request) {
-      const message = await client.messages.create(
+      const message = await (await clientOf()).messages.create(
         {
           model: options.model,
           max_tokens: options.maxTokens ?? 1024,

@@ -1,6 +1,7 @@
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import type { ChatCompletion, ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { Fetch } from "#controller/http/faults";
+import { importModelSdk } from "#controller/model/optional-sdk";
 import { type ChatMessage, type ModelAdapter, type ModelResponse, noteText, principalText } from "#controller/model/types";
 import { openaiTool } from "#controller/tools/formats";
 
@@ -22,19 +23,30 @@ export interface OpenAIModelOptions {
  */
 export function openaiModel(options: OpenAIModelOptions): ModelAdapter {
   const baseURL = options.baseURL ?? process.env.OPENAI_BASE_URL;
-  const client =
-    options.client ??
-    new OpenAI({
-      // A local compatible server usually ignores the key, but the SDK insists on one.
-      apiKey: options.apiKey ?? process.env.OPENAI_API_KEY ?? (baseURL !== undefined ? "not-needed" : undefined),
-      ...(baseURL !== undefined ? { baseURL } : {}),
-      ...(options.fetch !== undefined ? { fetch: options.fetch } : {}),
-      maxRetries: options.maxRetries ?? 2,
-    });
+  // A local compatible server usually ignores the key, but the SDK insists on one.
+  const apiKey = options.apiKey ?? process.env.OPENAI_API_KEY ?? (baseURL !== undefined ? "not-needed" : undefined);
+  // The SDK would refuse to make a client without a key; say so now, as it would, not at the first turn.
+  if (options.client === undefined && apiKey === undefined) {
+    throw new Error("openaiModel needs an API key: set OPENAI_API_KEY or pass apiKey (or a baseURL, for a compatible server that needs none).");
+  }
+  let client: Promise<OpenAI> | undefined;
+  // The SDK is imported on the first request (see optional-sdk.ts), and only when no client was given.
+  const clientOf = () =>
+    (client ??= options.client
+      ? Promise.resolve(options.client)
+      : importModelSdk("openai", "openaiModel", () => import("openai")).then(
+          ({ default: Sdk }) =>
+            new Sdk({
+              apiKey,
+              ...(baseURL !== undefined ? { baseURL } : {}),
+              ...(options.fetch !== undefined ? { fetch: options.fetch } : {}),
+              maxRetries: options.maxRetries ?? 2,
+            }),
+        ));
   return {
     name: `openai:${options.model}`,
     async respond(request) {
-      const completion = await client.chat.completions.create(
+      const completion = await (await clientOf()).chat.completions.create(
         {
           model: options.model,
           messages: toOpenAIMessages(request.system, request.messages),

@@ -14,7 +14,7 @@ export interface ToolFormat {
   summary: string;
   /** The file `--out <dir>` writes. */
   fileName: string;
-  /** The whole document: for the two model APIs, the `tools` array a request carries. */
+  /** The whole document: for the model APIs, the `tools` array a request carries. */
   document(tools: readonly ModelTool[]): unknown;
 }
 
@@ -142,6 +142,24 @@ registerToolFormat({
   summary: "OpenAI chat completions strict function tools: [{type: \"function\", function: {name, description, parameters, strict: true}}]",
   fileName: "openai-tools.json",
   document: (tools) => tools.map(openaiTool),
+});
+
+// ——— Amazon Bedrock Converse API ———
+
+export interface BedrockToolDefinition {
+  toolSpec: { name: string; description: string; inputSchema: { json: JsonSchema & { type: "object" } } };
+}
+
+/** A Converse `toolConfig.tools` entry: `{toolSpec: {name, description, inputSchema: {json}}}`, the JSON Schema as the registry writes it. */
+export function bedrockTool(tool: ModelTool): BedrockToolDefinition {
+  return { toolSpec: { name: tool.name, description: tool.description, inputSchema: { json: { ...tool.inputSchema, type: "object" } } } };
+}
+
+registerToolFormat({
+  name: "bedrock-converse",
+  summary: "Amazon Bedrock Converse API toolConfig.tools: [{toolSpec: {name, description, inputSchema: {json}}}]",
+  fileName: "bedrock-converse-tools.json",
+  document: (tools) => tools.map(bedrockTool),
 });
 
 // ——— Agent platforms (built in functions/catalog/openapi.ts, held to each platform's documented rules) ———

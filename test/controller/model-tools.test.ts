@@ -58,7 +58,7 @@ describe("model-facing tools come from the registry", () => {
   });
 
   it("no operationId and no customer id anywhere, in any format", () => {
-    for (const format of ["anthropic", "openai"]) {
+    for (const format of ["anthropic", "openai", "bedrock-converse"]) {
       const json = JSON.stringify(exportTools(format));
       expect(json).not.toContain("operationId");
       expect(json).not.toMatch(/customer_?id/i);
@@ -82,6 +82,21 @@ describe("anthropic format: Messages API client tools", () => {
     const cancel = ajv().compile(anthropic.find((t) => t.name === "cancel_order")?.input_schema ?? {});
     expect(cancel({ orderId: "SU-10234", reason: "Ordered twice" })).toBe(true);
     expect(cancel({ orderId: "SU-10234", customerId: "C-2002" })).toBe(false);
+  });
+});
+
+describe("bedrock-converse format: Converse API toolConfig.tools", () => {
+  it("each is {toolSpec: {name, description, inputSchema: {json}}}: the anthropic tool's name, description and schema, in Converse's shape", () => {
+    const converse = exportTools("bedrock-converse") as Array<{ toolSpec: { name: string; description: string; inputSchema: { json: JsonSchema } } }>;
+    expect(converse.map((tool) => Object.keys(tool))).toEqual(offered.map(() => ["toolSpec"]));
+    // Converse's ToolSpecification: a name of ^[a-zA-Z0-9_-]{1,64}$, a non-empty description, a JSON Schema object.
+    for (const { toolSpec } of converse) {
+      expect(Object.keys(toolSpec).sort()).toEqual(["description", "inputSchema", "name"]);
+      expect(toolSpec.name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+      expect(Object.keys(toolSpec.inputSchema)).toEqual(["json"]);
+      expect(toolSpec.inputSchema.json.type).toBe("object");
+    }
+    expect(converse.map(({ toolSpec }) => ({ name: toolSpec.name, description: toolSpec.description, input_schema: toolSpec.inputSchema.json }))).toEqual(anthropic);
   });
 });
 
@@ -164,10 +179,10 @@ describe("openai format: strict function tools (Structured Outputs' supported sc
 describe("formats are pluggable, and npm run export-tools writes any of them", () => {
   it("a registered format is exported like the built-in ones; names are unique", () => {
     registerToolFormat({ name: "names-only", summary: "just the names", fileName: "names.json", document: (tools) => tools.map((t) => t.name) });
-    expect(toolFormatNames()).toEqual(["anthropic", "openai", "bedrock-action-group", "agentcore", "names-only"]);
+    expect(toolFormatNames()).toEqual(["anthropic", "openai", "bedrock-converse", "bedrock-action-group", "agentcore", "names-only"]);
     expect(exportTools("names-only")).toEqual(offered.map((t) => t.name));
     expect(() => registerToolFormat({ name: "openai", summary: "", fileName: "x", document: () => [] })).toThrow(/already registered/);
-    expect(() => exportTools("bedrock")).toThrow(/no tool format "bedrock"; the formats are anthropic, openai, bedrock-action-group, agentcore, names-only/);
+    expect(() => exportTools("bedrock")).toThrow(/no tool format "bedrock"; the formats are anthropic, openai, bedrock-converse, bedrock-action-group, agentcore, names-only/);
   });
 
   it("--format openai --out <dir> writes openai-tools.json; an unknown format exits 2 naming the formats", async () => {
@@ -179,7 +194,7 @@ describe("formats are pluggable, and npm run export-tools writes any of them", (
       expect(stdout).toContain(`Wrote ${offered.length} tools in the openai format`);
       expect(JSON.parse(await readFile(join(out, "openai-tools.json"), "utf8"))).toEqual(openai);
       const failed = await run(tsx, ["scripts/export-tools.ts", "--format", "bedrock"], { cwd: repoRoot }).catch((error: { code: number; stderr: string }) => error);
-      expect(failed).toMatchObject({ code: 2, stderr: expect.stringContaining('There is no format "bedrock"; the formats are anthropic, openai, bedrock-action-group, agentcore.') });
+      expect(failed).toMatchObject({ code: 2, stderr: expect.stringContaining('There is no format "bedrock"; the formats are anthropic, openai, bedrock-converse, bedrock-action-group, agentcore.') });
     } finally {
       await rm(out, { recursive: true, force: true });
     }

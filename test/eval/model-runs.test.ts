@@ -52,6 +52,12 @@ async function recording(name: string, change: (caseId: string, trial: number, s
   return file;
 }
 
+/** The Converse response Bedrock would have sent for one script step. */
+function converse(caseId: string, n: number, step: ScriptStep): Record<string, unknown> {
+  const content = "say" in step ? [{ text: step.say }] : [{ toolUse: { toolUseId: `tooluse_${caseId.replace(/\W/g, "")}_${n}`, name: step.call, input: step.input } }];
+  return { output: { message: { role: "assistant", content } }, stopReason: "say" in step ? "end_turn" : "tool_use", usage: { inputTokens: 1000, outputTokens: 50, totalTokens: 1050 }, metrics: { latencyMs: 800 } };
+}
+
 const run = (file: string, extra: Partial<Parameters<typeof runEval>[0]> = {}) =>
   runEval({ casesDir, model: { kind: "recorded", file }, trials: 2, concurrency: 3, dynamodbEndpoint: inject("dynamodbEndpoint"), only: chosen, ...extra });
 
@@ -139,6 +145,20 @@ describe("model runs: metrics, baseline and the two-point rule", { timeout: 180_
     expect(result.lines).toContainEqual(expect.stringMatching(/^eval: cannot compare with the baseline: the baseline measured anthropic:some-other-model, this run anthropic:claude-test; the baseline has k=5, this run k=3; the baseline measured another case set \(9 cases\), this run has 5/));
   });
 
+  it("a Bedrock run replays from Converse responses through the AWS SDK and is measured the same way", async () => {
+    const out: RunRecording = { provider: "bedrock", model: "global.anthropic.claude-sonnet-5-5", cases: {} };
+    for (const id of chosen) out.cases[id] = (cases.get(id)?.script ?? []).map((step, n) => converse(id, n + 1, step));
+    const file = join(dir, "bedrock.json");
+    await writeFile(file, JSON.stringify(out));
+    const result = await run(file, { trials: 1, report: join(dir, "bedrock-report.json") });
+    expect(result.metrics).toEqual({ toolSelection: 100, outcomeCorrectness: 100, passK: 100 });
+    expect(result.exitCode).toBe(0);
+    expect(result.lines.at(-1)).toBe("eval: 5/5 cases pass");
+    const report = JSON.parse(await readFile(join(dir, "bedrock-report.json"), "utf8"));
+    expect(report.model).toBe("bedrock:global.anthropic.claude-sonnet-5-5");
+    expect(report.cases.find((c: { id: string }) => c.id === "003-own-eligible-order").trials[0].toolsCalled).toEqual(["get_order", "cancel_order"]);
+  });
+
   it("the two-point rule: a drop of exactly 2 points passes, more blocks; attack success and over-refusal block when they rise", () => {
     const baseline = { metrics: { toolSelection: 90, outcomeCorrectness: 80, passK: 70 } };
     expect(dropsBelow(baseline, { toolSelection: 88, outcomeCorrectness: 78, passK: 68 })).toEqual([]);
@@ -211,6 +231,31 @@ describe("npm run eval without the model's key", () => {
   it("a model spec it does not know is a usage error (exit 2)", { timeout: 60_000 }, () => {
     const result = cli(["--model", "gemini:x"], {});
     expect(result.status).toBe(2);
-    expect(result.stderr).toMatch(/--model is scripted, recorded:<file>, anthropic:<model> or openai:<model>/);
+    expect(result.stderr).toMatch(/--model is scripted, recorded:<file>, anthropic:<model>, openai:<model> or bedrock:<modelId>/);
+  });
+
+  /** No AWS credentials anywhere the chain looks: no variables, an empty home (no ~/.aws), no instance metadata. */
+  const noAws = async (): Promise<Record<string, string | undefined>> => ({
+    HOME: await mkdtemp(join(tmpdir(), "eval-no-aws-")),
+    AWS_EC2_METADATA_DISABLED: "true",
+    ...Object.fromEntries(
+      ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_PROFILE", "AWS_CONFIG_FILE", "AWS_SHARED_CREDENTIALS_FILE", "AWS_BEARER_TOKEN_BEDROCK", "AWS_WEB_IDENTITY_TOKEN_FILE", "AWS_ROLE_ARN", "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI", "AWS_CONTAINER_CREDENTIALS_FULL_URI", "AWS_REGION", "AWS_DEFAULT_REGION"].map((name) => [name, undefined]),
+    ),
+  });
+
+  it("bedrock:… without AWS credentials says where the chain looked and exits 2, before any call", { timeout: 60_000 }, async () => {
+    const env = await noAws();
+    const result = cli(["--model", "bedrock:global.anthropic.claude-sonnet-5-5"], env);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("--model bedrock:… needs AWS credentials, and the default credential chain has none");
+    expect(result.stderr).toContain("AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are not both set");
+    expect(result.stderr).toContain(`there is no default profile with credentials in ${join(env.HOME!, ".aws", "config")} or ${join(env.HOME!, ".aws", "credentials")}`);
+    expect(result.stdout).toBe("");
+  });
+
+  it("bedrock:… with credentials but no region names AWS_REGION and exits 2", { timeout: 60_000 }, async () => {
+    const result = cli(["--model", "bedrock:global.anthropic.claude-sonnet-5-5"], { ...(await noAws()), AWS_ACCESS_KEY_ID: "AKIDEXAMPLE", AWS_SECRET_ACCESS_KEY: "example" });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/^--model bedrock:… needs a region, and none is set: set AWS_REGION/);
   });
 });

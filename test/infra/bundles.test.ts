@@ -73,6 +73,13 @@ describe("function bundles", () => {
     expect(code("cancel_order")).toMatch(/IdempotencyAlreadyInProgressError/);
   });
 
+  it("holds nothing of the controller, and no model SDK: the service never imports the application half", () => {
+    for (const bundle of bundles) {
+      const { sources } = JSON.parse(readFileSync(`${bundle.file}.map`, "utf8")) as { sources: string[] };
+      expect(sources.filter((source) => /(^|\/)controller\/|@anthropic-ai|\/openai\/|client-bedrock-runtime/.test(source)), bundle.name).toEqual([]);
+    }
+  });
+
   it("loads in a fresh Node process and exports a handler function", () => {
     for (const bundle of bundles) {
       const script = `const m = await import(${JSON.stringify(pathToFileURL(bundle.file).href)}); if (typeof m.handler !== "function") process.exit(3);`;

@@ -1,0 +1,26 @@
+/**
+ * `order-tools/controller/testing` — what an application's own tests need: models that answer from a script or
+ * from recorded provider responses (replayed through the real SDKs), and the faults the controller's HTTP layer
+ * can inject (a lost response, a lost status lookup, a 503 before commit, an order changed before dispatch).
+ * Kept out of the public entry, so production code does not import test doubles by accident.
+ */
+export { ScriptExhaustedError, type ScriptFunction, type ScriptStep, scriptedModel } from "#controller/model/scripted";
+export {
+  type AwsHttpRequest,
+  type AwsHttpResponse,
+  isRecordingProvider,
+  loadRecording,
+  type Recording,
+  RecordingExhaustedError,
+  type RecordingProvider,
+  recordedModel,
+  recordingFetch,
+  recordingProviders,
+  recordResponses,
+  type ReplayedRequest,
+  type ReplayFetch,
+  type ReplayHandler,
+  replayFetch,
+  replayHandler,
+} from "#controller/model/recorded";
+export { beforeDispatchFaults, type Fault, type FaultEvent, faultyFetch, type HttpFault, type OrderWriter, timeoutError } from "#controller/http/faults";

