@@ -88,8 +88,9 @@ export class UnauthenticatedError extends ToolError {
 export class ForbiddenError extends ToolError {
   readonly code = "FORBIDDEN";
   readonly httpStatus = 403;
-  constructor(message: string, requiredScope?: string) {
-    super(message, requiredScope ? { requiredScope } : {});
+  /** `extra`: further details, e.g. `allowedPrincipals` when the tool is not one this kind of principal may use. */
+  constructor(message: string, requiredScope?: string, extra: Record<string, JsonValue> = {}) {
+    super(message, { ...(requiredScope ? { requiredScope } : {}), ...extra });
   }
 }
 
@@ -176,7 +177,7 @@ export class IdempotencyKeyReusedError extends ToolError {
 }
 
 /** Which per-caller limit refused a request; for the metrics and the log, never part of the body. */
-export type RateLimit = "request_budget" | "hourly_cap" | "support_hourly_cap";
+export type RateLimit = "request_budget" | "hourly_cap" | "support_hourly_cap" | "seller_hourly_cap";
 
 export class RateLimitedError extends ToolError {
   readonly code = "RATE_LIMITED";
