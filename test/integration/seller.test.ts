@@ -9,6 +9,7 @@ import { createHandler as createGetOrder } from "#tools/get-order";
 import { createHandler as createReplace } from "#tools/offer-replacement";
 import { createHandler as createSearch } from "#tools/search-orders";
 import { createHandler as createReturn } from "#tools/start-return";
+import { dynamoOrderWriter } from "#scripts/demo/order-writer";
 import { holdTransactionsOf } from "#test/support/faults";
 import { customer, newOperationId, newWorld, seller, support, type World } from "#test/support/world";
 
@@ -350,5 +351,17 @@ describe("the seller cap", () => {
     expect(rate.Item?.recent).toHaveLength(1);
     const colleague = seller("SLR-2210", "orders:read orders:write", "agent-ashcombe-2");
     expect((await world.call(replace, colleague, { operationId: newOperationId(), orderId: "SU-60004", expectedVersion: 3, itemId: "ITM-1", reason: "damaged" })).status).toBe(200);
+  });
+});
+
+describe("the order system delivering an order", () => {
+  it("moves it into the seller's delivered months: a delivered search finds it the moment deliveredAt is set", async () => {
+    const range = { dateRange: { dateField: "delivered", from: day(-1), to: day(-1) } };
+    expect((await world.call(handlers.search, ashcombe, range)).body.orders).toEqual([]);
+    await dynamoOrderWriter(world.deps)("SU-60003", { status: "delivered", deliveredAt: `${day(-1)}T12:00:00Z` });
+    const found = await world.call(handlers.search, ashcombe, range);
+    expect(found.body.orders.map((o: { orderId: string }) => o.orderId)).toEqual(["SU-60003"]);
+    // And the seller may now return what was delivered.
+    expect((await world.call(handlers.get, ashcombe, { orderId: "SU-60003" })).body.allowedActions).toEqual(["start_return", "offer_replacement"]);
   });
 });
