@@ -44,7 +44,7 @@ const parts: Part[] = [
     name: "authorization",
     title: "Authorization matrix",
     run: async (endpoint) => (await import("#test/reliability/authorization")).runAuthorizationMatrix(endpoint),
-    summary: (r) => ({ size: `${f(r, "cases")} cases (7 tools × 6 principals × 4 id kinds)`, result: `${f(r, "identical")} denies byte-identical to not-found, ${f(r, "replays")} replays` }),
+    summary: (r) => ({ size: `${f(r, "cases")} cases (7 tools × 10 principals, 4 of them sellers' rows, × 4 id kinds)`, result: `${f(r, "identical")} denies byte-identical to not-found, ${f(r, "replays")} replays` }),
   },
   {
     name: "model",

@@ -27,7 +27,7 @@ export type FixtureInput = Record<string, unknown[]>;
 // ——— callers ———
 
 // A caller as API Gateway's JWT authorizer presents it; undefined is a request with no token at all.
-export { type Caller, customer, support } from "#test/support/callers";
+export { type Caller, customer, seller, support } from "#test/support/callers";
 
 /** A verified token that names neither a customer nor support staff. */
 export const nobody = (sub = "someone-unnamed"): Caller => ({ claims: { sub, scope: "orders:read orders:write" }, scopes: ["orders:read", "orders:write"] });
