@@ -62,7 +62,7 @@ const parts: Part[] = [
     name: "fuzz",
     title: "Fuzz through the handlers",
     run: async (endpoint) => (await import("#test/reliability/fuzz")).runFuzz(endpoint, { perTool: sizes.fuzzPerTool, notes: sizes.fuzzNotes, ...withSeed }),
-    summary: (r) => ({ size: `${f(r, "inputs")} inputs (${sizes.fuzzPerTool} per tool + ${sizes.fuzzNotes} notes)`, result: `${f(r, "5xx")} 5xx, ${f(r, "writes")} writes, ${f(r, "4xx")} 4xx; notes kept ${f(r, "notes kept")} / refused ${f(r, "notes refused")}` }),
+    summary: (r) => ({ size: `${f(r, "inputs")} inputs (${sizes.fuzzPerTool} per tool, ${f(r, "seller inputs")} again from a seller, + ${sizes.fuzzNotes} notes)`, result: `${f(r, "5xx")} 5xx, ${f(r, "writes")} writes, ${f(r, "4xx")} 4xx; notes kept ${f(r, "notes kept")} / refused ${f(r, "notes refused")}` }),
   },
   {
     name: "faults",

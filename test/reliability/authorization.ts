@@ -112,7 +112,7 @@ export async function runAuthorizationMatrix(endpoint: string): Promise<PartRepo
   // Orders the status lookups' operations are made on: cancellations by the customers and support, returns by the sellers.
   const opOrders = { owner: nextId(), other: nextId(), support: nextId() };
   for (const [who, id] of Object.entries(opOrders)) orders.push(orderItem(id, today, { customerId: who === "other" ? other : owner, status: "placed" }));
-  const sellerOpOrders = { [ownerSeller]: nextId(), [otherSeller]: nextId() };
+  const sellerOpOrders: Record<string, string> = { [ownerSeller]: nextId(), [otherSeller]: nextId() };
   for (const [sellerId, id] of Object.entries(sellerOpOrders)) orders.push(orderItem(id, today, { customerId: owner, sellerId, status: "delivered" }));
 
   const fixture: FixtureInput = {
@@ -128,7 +128,7 @@ export async function runAuthorizationMatrix(endpoint: string): Promise<PartRepo
   try {
     // The operations the status rows look up: one by the owner, one by the other customer, one by support.
     const ops = { owner: newOperationId(), other: newOperationId(), support: newOperationId() };
-    const sellerOps = { [ownerSeller]: newOperationId(), [otherSeller]: newOperationId() };
+    const sellerOps: Record<string, string> = { [ownerSeller]: newOperationId(), [otherSeller]: newOperationId() };
     const made = [
       await world.call("cancel_order", customer(owner), { operationId: ops.owner, orderId: opOrders.owner }),
       await world.call("cancel_order", customer(other), { operationId: ops.other, orderId: opOrders.other }),

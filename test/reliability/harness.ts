@@ -156,11 +156,11 @@ export class RequestLog {
 // ——— the world ———
 
 /** Every limit off: the suite's volume would trip them. Spread, so fields the store does not know yet are harmless. */
-const limitsOff: Record<string, number> = { hourlyCap: 0, supportHourlyCap: 0, requestBudget: 0 };
+const limitsOff: Record<string, number> = { hourlyCap: 0, supportHourlyCap: 0, sellerHourlyCap: 0, requestBudget: 0 };
 
 export interface WorldOptions {
   now?: () => Date;
-  /** Overrides of the store's limits (hourlyCap, supportHourlyCap, requestBudget); all 0 otherwise. */
+  /** Overrides of the store's limits (hourlyCap, supportHourlyCap, sellerHourlyCap, requestBudget); all 0 otherwise. */
   limits?: Record<string, number>;
   maxAttempts?: number;
 }
