@@ -72,7 +72,14 @@ export interface RunCaseOptions {
 export const harnessReconcile: Partial<ReconcileOptions> = { baseDelayMs: 5, maxDelayMs: 40 };
 
 function principalOf(loaded: LoadedCase): Principal {
-  return loaded.case.customer !== undefined ? { customer: loaded.case.customer } : { support: loaded.case.support as string };
+  const c = loaded.case;
+  return c.customer !== undefined ? { customer: c.customer } : c.seller !== undefined ? { seller: c.seller } : { support: c.support as string };
+}
+
+function callerOf(c: LoadedCase["case"]): Evidence["caller"] {
+  if (c.customer !== undefined) return { kind: "customer", customerId: c.customer };
+  if (c.seller !== undefined) return { kind: "seller", sellerId: c.seller };
+  return { kind: "support", staffId: c.support as string };
 }
 
 /**
@@ -182,7 +189,7 @@ async function gatherEvidence(
   const evidence: Evidence = {
     case: c,
     fixture: loaded.fixture,
-    caller: c.customer !== undefined ? { kind: "customer", customerId: c.customer } : { kind: "support", staffId: c.support as string },
+    caller: callerOf(c),
     tap: [...stack.tap],
     stored,
     operationRecords: await stack.operationRecords(),

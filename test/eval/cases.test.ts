@@ -38,6 +38,11 @@ describe("eval/case-schema.json", () => {
     const base = { id: "x-1", source: "test", customer: "C-1", fixture: {}, conversation: ["hi"], expect: { authorization: "none", outcome: { status: "none" }, reply: "information" } };
     expect(validate(base)).toBe(true);
     expect(validate({ ...base, support: "S-7" })).toBe(false); // two callers
+    expect(validate({ ...base, seller: "SLR-2210" })).toBe(false); // two callers
+    const { customer: _customer, ...noCaller } = base;
+    expect(validate(noCaller)).toBe(false);
+    expect(validate({ ...noCaller, seller: "SLR-2210" })).toBe(true);
+    expect(validate({ ...noCaller, seller: "2210" })).toBe(false);
     expect(validate({ ...base, fault: [] })).toBe(false); // a misspelt field
     expect(validate({ ...base, faults: [{ kind: "lose_response", times: 0 }] })).toBe(false);
     expect(validate({ ...base, expect: { ...base.expect, reply: "apology" } })).toBe(false);

@@ -55,6 +55,9 @@ describe("the controller's fixed replies read as what they are", () => {
   const rejections: { tool: ToolName; code: string; reason?: string; body?: Record<string, unknown> }[] = [
     ...notEligibleReasons.flatMap((reason) => toolsRefusing[reason].map((tool) => ({ tool, code: "NOT_ELIGIBLE", reason }))),
     ...["ORDER_NOT_FOUND", "VERSION_CONFLICT", "RATE_LIMITED", "INVALID_INPUT"].flatMap((code) => changeTools.map((tool) => ({ tool, code }))),
+    // A seller's cancel or note, refused as a tool it may not use.
+    { tool: "cancel_order", code: "FORBIDDEN" },
+    { tool: "add_delivery_note", code: "FORBIDDEN" },
     { tool: "offer_replacement", code: "SELLER_SUSPENDED" },
     { tool: "offer_replacement", code: "OUT_OF_STOCK" },
     { tool: "start_return", code: "NO_PICKUP_SLOT", body: { error: { availableDates: ["2026-12-03"] } } },
