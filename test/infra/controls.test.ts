@@ -82,7 +82,7 @@ const hardened = () =>
 beforeAll(() => {
   asGiven();
   hardened();
-}, 240_000);
+}, 480_000);
 afterAll(removeSynthesizedOutput);
 
 describe("AWS Control Tower proactive controls", () => {
