@@ -94,15 +94,17 @@ export class ForbiddenError extends ToolError {
   }
 }
 
-/** The same status and body, but for the id, whether the order does not exist or the caller may not see it. */
+/**
+ * The same status and body, but for the id, whether the order does not exist or the caller may not see it. The
+ * search it suggests is one this kind of caller may make (a seller does not search by e-mail); it depends on
+ * the caller only, never on the order.
+ */
 export class OrderNotFoundError extends ToolError {
   readonly code = "ORDER_NOT_FOUND";
   readonly httpStatus = 404;
-  constructor(orderId: string) {
-    super(
-      `No order ${orderId} was found among the orders you can access. Check the id with search_orders (by e-mail, an id fragment of 3 or more digits, or a date range) and use an id it returns.`,
-      { orderId },
-    );
+  constructor(orderId: string, caller?: "customer" | "seller" | "support") {
+    const searchBy = caller === "seller" ? "an id fragment of 3 or more digits, or a date range" : "by e-mail, an id fragment of 3 or more digits, or a date range";
+    super(`No order ${orderId} was found among the orders you can access. Check the id with search_orders (${searchBy}) and use an id it returns.`, { orderId });
   }
 }
 

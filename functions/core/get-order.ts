@@ -32,7 +32,7 @@ export const carrierScanHistoryDays = 90;
  */
 export async function getOrder(reader: OrderReader, input: GetOrderInput, principal: Principal, now: Date): Promise<GetOrderOutput> {
   const order = await reader.order(input.orderId);
-  if (!order || !mayAccessOrder(principal, order)) throw new OrderNotFoundError(input.orderId);
+  if (!order || !mayAccessOrder(principal, order)) throw new OrderNotFoundError(input.orderId, principal.kind);
   const seller = await reader.sellerWithPolicy(order.sellerId);
   if (!seller) throw new InternalError(`Order ${input.orderId} names seller ${order.sellerId}, which is not on record. Retry later; the order's data needs repair.`);
   return orderView(order, seller, principal, now);

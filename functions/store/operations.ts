@@ -365,7 +365,7 @@ function diagnose(op: OperationContext, change: OrderChange, version: number, pl
   if (reasons.some((r) => r.Code === "TransactionConflict")) return { kind: "retry", reason: "conflict" };
   if (failed(0)) {
     const order = current(0) as Order | undefined;
-    if (!order || !mayAccessOrder(op.principal, order)) return { kind: "rejected", error: new OrderNotFoundError(change.orderId) };
+    if (!order || !mayAccessOrder(op.principal, order)) return { kind: "rejected", error: new OrderNotFoundError(change.orderId, op.principal.kind) };
     const planned = plan.explain?.(order);
     if (planned) return { kind: "rejected", error: planned };
     const ineligible = change.rule.rejection(order.status);

@@ -139,6 +139,9 @@ describe("a seller reads the orders it sold", () => {
     expect(foreign.body.error.code).toBe("ORDER_NOT_FOUND");
     expect(withoutId(foreign.text, "SU-20001")).toBe(withoutId(absent.text, "SU-99999"));
     expect(foreign.headers).toEqual(absent.headers);
+    // The search it suggests is one a seller may make.
+    expect(foreign.body.error.message).toMatch(/search_orders \(an id fragment of 3 or more digits, or a date range\)/);
+    expect(foreign.body.error.message).not.toMatch(/e-mail/);
   });
 
   it("search by a fragment finds only its own orders; the other seller's matches move neither the count nor truncated", async () => {
