@@ -119,6 +119,11 @@ const errorSchema: JsonSchema = {
           },
         },
         requiredScope: { type: "string", description: "FORBIDDEN: the scope the token needs." },
+        allowedPrincipals: {
+          type: "array",
+          items: { type: "string", enum: ["customer", "seller", "support"] },
+          description: "FORBIDDEN: who may use this tool, when the caller's kind of principal may not (a seller's cancel or note: customer and support).",
+        },
         expectedVersion: { type: "integer", description: "VERSION_CONFLICT: the version the request expected." },
         currentVersion: { type: "integer", description: "VERSION_CONFLICT: the order's version now." },
         reason: {

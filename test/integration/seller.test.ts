@@ -287,6 +287,7 @@ describe("a seller changes the orders it sold, under the customer's rules", () =
     const budgeted = { ...world.deps, requestBudget: 100 };
     const cancel = createCancel(budgeted);
     const note = createNote(budgeted);
+    const started = new Date().toISOString().slice(0, 16);
     world.counter.reset();
     for (const [handler, body, tool] of [
       [cancel, { orderId: "SU-10001" }, "cancel_order"],
@@ -305,9 +306,21 @@ describe("a seller changes the orders it sold, under the customer's rules", () =
     // Nothing at all reached DynamoDB for the two refusals but the two status lookups' reads.
     expect(world.counter.snapshot()).not.toHaveProperty("UpdateItemCommand");
     expect(world.counter.snapshot()).not.toHaveProperty("TransactWriteItemsCommand");
-    const minute = new Date().toISOString().slice(0, 16);
-    const budget = await world.deps.doc.send(new GetCommand({ TableName: world.names.orders, Key: budgetKey(ashcombe.claims.sub as string, minute) }));
-    expect(budget.Item).toBeUndefined();
+    for (const minute of new Set([started, new Date().toISOString().slice(0, 16)])) {
+      const budget = await world.deps.doc.send(new GetCommand({ TableName: world.names.orders, Key: budgetKey(ashcombe.claims.sub as string, minute), ConsistentRead: true }));
+      expect(budget.Item).toBeUndefined();
+    }
+    // A call a seller may make does count against its budget, as every principal's calls do.
+    const minutes = [new Date().toISOString().slice(0, 16)];
+    const read = await world.call(createGetOrder(budgeted), ashcombe, { orderId: "SU-10001" });
+    expect(read.status).toBe(200);
+    minutes.push(new Date().toISOString().slice(0, 16));
+    let spent = 0;
+    for (const m of new Set(minutes)) {
+      const item = await world.deps.doc.send(new GetCommand({ TableName: world.names.orders, Key: budgetKey(ashcombe.claims.sub as string, m), ConsistentRead: true }));
+      spent += Number(item.Item?.requests ?? 0);
+    }
+    expect(spent).toBe(1);
     expect(await world.orderItem("SU-10001")).toMatchObject({ status: "placed", version: 3 });
     // Support may, as ever.
     expect((await world.call(handlers.cancel, support("S-7"), { operationId: newOperationId(), orderId: "SU-77701" })).status).toBe(200);
