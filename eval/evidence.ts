@@ -72,7 +72,7 @@ export const errorOf = (body: unknown): { code?: string; reason?: string } => {
 };
 
 /**
- * The tools a seller may use (SPEC §1), written here rather than taken from the service, so that the judge
+ * The tools a seller may use, as the contract says, written here rather than taken from the service, so that the judge
  * would notice the service letting a seller cancel. A seller may not cancel an order or set its delivery note.
  */
 export const sellerTools: ReadonlySet<string> = new Set(["search_orders", "get_order", "start_return", "offer_replacement", "get_operation_status"]);
