@@ -50,13 +50,13 @@ const parts: Part[] = [
     name: "model",
     title: "Model-based (fc.commands)",
     run: async (endpoint) => (await import("#test/reliability/model")).runModelBased(endpoint, { sequences: sizes.modelSequences, maxCommands: sizes.modelMaxCommands, ...withSeed }),
-    summary: (r) => ({ size: `${f(r, "sequences")} sequences, ${f(r, "commands")} commands`, result: `${f(r, "divergences")} divergences (completed ${f(r, "completed")}, rejected ${f(r, "rejected")}, replays ${f(r, "replays")}, lookups ${f(r, "status lookups")}, reuses ${f(r, "reuses")})` }),
+    summary: (r) => ({ size: `${f(r, "sequences")} sequences, ${f(r, "commands")} commands`, result: `${f(r, "divergences")} divergences (completed ${f(r, "completed")}, rejected ${f(r, "rejected")}, replays ${f(r, "replays")}, lookups ${f(r, "status lookups")}, reuses ${f(r, "reuses")}; from the seller: ${f(r, "seller changes")} changes, ${f(r, "seller refusals")} FORBIDDEN)` }),
   },
   {
     name: "races",
     title: "Races",
     run: async (endpoint) => (await import("#test/reliability/races")).runRaces(endpoint, { perScenario: sizes.racesPerScenario, ...withSeed }),
-    summary: (r) => ({ size: `${f(r, "interleavings")} interleavings (${f(r, "scheduled")} under fc.scheduler)`, result: `${f(r, "double-applies")} double-applies, ${f(r, "lost updates")} lost updates` }),
+    summary: (r) => ({ size: `${f(r, "interleavings")} interleavings (${f(r, "scheduled")} under fc.scheduler; ${f(r, "seller-cap")} for a seller actor's cap)`, result: `${f(r, "double-applies")} double-applies, ${f(r, "lost updates")} lost updates` }),
   },
   {
     name: "fuzz",
@@ -78,7 +78,7 @@ const parts: Part[] = [
     title: "Load through the local gateway",
     run: async (endpoint) => (await import("#test/reliability/load")).runLoad(endpoint, { requests: sizes.loadRequests, concurrency: sizes.loadConcurrency, ...withSeed }),
     summary: (r) => ({
-      size: `${f(r, "requests")} requests, ${f(r, "concurrency")} in flight`,
+      size: `${f(r, "requests")} requests (${f(r, "seller requests")} from a seller), ${f(r, "concurrency")} in flight`,
       result: `${f(r, "5xx")} 5xx, ${f(r, "throughput (req/s)")} req/s, p50 ${f(r, "p50 (ms)")} ms, p95 ${f(r, "p95 (ms)")} ms, p99 ${f(r, "p99 (ms)")} ms; invariants checked on ${f(r, "operation records (completed)")} completed operations`,
     }),
   },
