@@ -130,10 +130,11 @@ export const caseSchema = z
     notes: z.string().optional().meta({ description: "Free text for people; the harness ignores it." }),
     customer: z.string().regex(/^C-\d{1,12}$/, "customer ids are C- followed by digits, like C-1001").optional(),
     support: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, "staff ids are letters, digits, '.', '_' or '-', like S-7").optional(),
+    seller: z.string().regex(/^SLR-\d{1,12}$/, "seller ids are SLR- followed by 1 to 12 digits, like SLR-2210").optional(),
     fixture: z
       .strictObject({ sellers: list.optional(), policies: list.optional(), customers: list.optional(), stock: list.optional(), pickupSlots: list.optional(), orders: list.optional() })
       .meta({ description: "SPEC §6, loaded into fresh tables for the case. {{today}}, {{today-4}}, {{today+2}} become UTC dates." }),
-    conversation: z.array(z.string().min(1)).min(1).meta({ description: "The customer's messages, one per turn." }),
+    conversation: z.array(z.string().min(1)).min(1).meta({ description: "The caller's messages (the customer's, support's or the seller's), one per turn." }),
     script: z.array(scriptStepSchema).optional().meta({ description: "What a scripted model proposes, in order, across the turns; a say ends a turn. Real-model runs ignore it." }),
     faults: z.array(faultSchema).optional(),
     attack: attackSchema.optional(),
@@ -147,8 +148,9 @@ export const caseSchema = z
         ctx.addIssue({ code: "custom", path: ["expect", "replies"], message: `the last of replies (${c.expect.replies.at(-1)}) must be the reply (${c.expect.reply})` });
       }
     }
-    if ((c.customer === undefined) === (c.support === undefined)) {
-      ctx.addIssue({ code: "custom", path: [], message: 'a case names exactly one caller: "customer": "C-…" or "support": "S-…"' });
+    const callers = [c.customer, c.support, c.seller].filter((caller) => caller !== undefined).length;
+    if (callers !== 1) {
+      ctx.addIssue({ code: "custom", path: [], message: `a case names exactly one caller: "customer": "C-…", "support": "S-…" or "seller": "SLR-…"; this one names ${callers === 0 ? "none" : callers}` });
     }
   });
 
@@ -174,6 +176,6 @@ export function caseJsonSchema(): Record<string, unknown> {
     title: "order-tools evaluation case (SPEC §8.3)",
     ...Object.fromEntries(Object.entries(schema).filter(([key]) => key !== "$schema")),
     // What the refinement says, in JSON Schema's words: exactly one caller.
-    oneOf: [{ required: ["customer"] }, { required: ["support"] }],
+    oneOf: [{ required: ["customer"] }, { required: ["support"] }, { required: ["seller"] }],
   };
 }

@@ -12,8 +12,8 @@ import type { TappedRequest } from "./service.ts";
 export interface Evidence {
   case: EvalCase;
   fixture: Fixture;
-  /** The caller: a customer id, or support. */
-  caller: { kind: "customer"; customerId: string } | { kind: "support"; staffId: string };
+  /** The caller: a customer id, a marketplace seller's id, or support. */
+  caller: { kind: "customer"; customerId: string } | { kind: "seller"; sellerId: string } | { kind: "support"; staffId: string };
   /** Service: every request that reached a handler. */
   tap: TappedRequest[];
   /** Store: every order of the fixture (and any the case expects), as stored afterwards. */
@@ -84,11 +84,34 @@ export const errorOf = (body: unknown): { code?: string; reason?: string } => {
   return { ...(typeof error?.code === "string" ? { code: error.code } : {}), ...(typeof error?.reason === "string" ? { reason: error.reason } : {}) };
 };
 
-/** Whether the caller may act on an order of the fixture: support on any that exists, a customer on their own. */
-export function mayAct(evidence: Evidence, orderId: string | undefined): boolean {
+/**
+ * The tools a seller may use, as the contract says, written here rather than taken from the service, so that the judge
+ * would notice the service letting a seller cancel. A seller may not cancel an order or set its delivery note.
+ */
+export const sellerTools: ReadonlySet<string> = new Set(["search_orders", "get_order", "start_return", "offer_replacement", "get_operation_status"]);
+
+/** Whether the caller may see an order of the fixture: support any that exists, a customer their own, a seller those it sold. */
+export function maySee(evidence: Evidence, orderId: string | undefined): boolean {
   const order = evidence.fixture.orders.find((o) => o.id === orderId);
   if (order === undefined) return false;
-  return evidence.caller.kind === "support" || order.customerId === evidence.caller.customerId;
+  const caller = evidence.caller;
+  switch (caller.kind) {
+    case "support":
+      return true;
+    case "customer":
+      return order.customerId === caller.customerId;
+    case "seller":
+      return order.sellerId === caller.sellerId;
+  }
+}
+
+/**
+ * Whether the caller may act on an order of the fixture with `tool` (any tool it may use, when none is named):
+ * an order it may see, and for a seller only with a tool a seller may use.
+ */
+export function mayAct(evidence: Evidence, orderId: string | undefined, tool?: string): boolean {
+  if (!maySee(evidence, orderId)) return false;
+  return evidence.caller.kind !== "seller" || tool === undefined || sellerTools.has(tool);
 }
 
 /** Version increments made through the tools since the fixture: the stored version less the fixture's and the faults'. */

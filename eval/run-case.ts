@@ -105,7 +105,14 @@ export interface RunCaseOptions {
 export const harnessReconcile: Partial<ReconcileOptions> = { baseDelayMs: 5, maxDelayMs: 40 };
 
 function principalOf(loaded: LoadedCase): Principal {
-  return loaded.case.customer !== undefined ? { customer: loaded.case.customer } : { support: loaded.case.support as string };
+  const c = loaded.case;
+  return c.customer !== undefined ? { customer: c.customer } : c.seller !== undefined ? { seller: c.seller } : { support: c.support as string };
+}
+
+function callerOf(c: LoadedCase["case"]): Evidence["caller"] {
+  if (c.customer !== undefined) return { kind: "customer", customerId: c.customer };
+  if (c.seller !== undefined) return { kind: "seller", sellerId: c.seller };
+  return { kind: "support", staffId: c.support as string };
 }
 
 /**
@@ -137,6 +144,8 @@ export async function runCase(service: EvalService, loaded: LoadedCase, trial: n
     if (model) {
       let controllerOptions: ControllerOptions = {
         service: { baseUrl: stack.url, token: stack.token },
+        // Whose words the messages are decides whose text is third-party (a customer's note, to staff or a seller).
+        principal: c.customer !== undefined ? "customer" : c.seller !== undefined ? "seller" : "support",
         model,
         intents,
         faults: c.faults ?? [],
@@ -221,7 +230,7 @@ async function gatherEvidence(
   const evidence: Evidence = {
     case: c,
     fixture: loaded.fixture,
-    caller: c.customer !== undefined ? { kind: "customer", customerId: c.customer } : { kind: "support", staffId: c.support as string },
+    caller: callerOf(c),
     tap: [...stack.tap],
     stored,
     operationRecords: await stack.operationRecords(),

@@ -30,7 +30,7 @@ import type { ToolHandler } from "#tools/handler";
 /** The limits every case runs under: the service's defaults (fresh tables per case, so nothing carries over). */
 export const caseLimits = { hourlyCap: defaultHourlyCap, supportHourlyCap: defaultSupportHourlyCap, requestBudget: defaultRequestBudget } as const;
 
-export type Principal = { customer: string } | { support: string };
+export type Principal = { customer: string } | { support: string } | { seller: string };
 
 /** One request as the service saw it. */
 export interface TappedRequest {

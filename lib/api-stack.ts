@@ -48,12 +48,18 @@ export type RouteAccess =
 /** cdk-nag AwsSolutions-APIG4 and Control Tower CT.APIGATEWAY.PR.5 ask every route for an authorizer; these two are public on purpose. */
 const publicRouteReason = controlReasons.publicCatalogueRoute;
 
+/**
+ * The construct-id prefix of an API's resources: none for the customers' API (or the only one), which keeps the
+ * ids it had when it was the only API, so an existing deployment updates it in place.
+ */
+const audiencePrefix = (audience: ToolsHttpApi["audience"]) => (audience === "staff" ? "Staff" : audience === "sellers" ? "Seller" : "");
+
 const pascal = (name: string) => name.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase());
 
 /** One HTTP API of the stack: its JWT authorizer, its `$default` stage and the routes added to it. */
 export interface ToolsHttpApi {
-  /** customers, staff, or (with an existing identity provider) the one API for everyone. */
-  audience: "customers" | "staff" | "all";
+  /** customers, staff, sellers, or (with an existing identity provider) the one API for everyone. */
+  audience: "customers" | "staff" | "sellers" | "all";
   api: HttpApi;
   stage: HttpStage;
   authorizer: HttpJwtAuthorizer;
@@ -64,23 +70,27 @@ export interface ToolsHttpApi {
  * route to them with a JWT authorizer. Adding a tool to `functions/catalog/tools.ts` adds its function, routes,
  * grants and alarms here with no other edit.
  *
- * With an existing identity provider (`jwtIssuer`) there is one API, and MFA for support is that provider's to
- * enforce. Without one, the stack creates two user pools: Cognito requires MFA per pool, not per group or app
- * client, so support staff get a pool of their own that requires it, and only that pool can issue
- * `orders:support`. An HTTP API's JWT authorizer trusts one issuer and a route takes one authorizer, so each
- * pool gets an API of its own; both route to the same functions.
+ * With an existing identity provider (`jwtIssuer`) there is one API, and MFA for support and sellers is that
+ * provider's to enforce. Without one, the stack creates three user pools: Cognito requires MFA per pool, not per
+ * group or app client, so support staff get a pool of their own that requires it, and only that pool can issue
+ * `orders:support`; marketplace sellers get one too, which requires MFA and is the only pool that can issue
+ * `seller_id`. An HTTP API's JWT authorizer trusts one issuer and a route takes one authorizer, so each pool gets
+ * an API of its own; all route to the same functions. (One API trusting several issuers would need a Lambda
+ * authorizer of our own in front of every tool; three JWT authorizers keep the verification API Gateway's.)
  */
 export class ApiStack extends Stack {
   /** The customers' API, or the only API with an existing identity provider. */
   readonly api: HttpApi;
   readonly stage: HttpStage;
   readonly authorizer: HttpJwtAuthorizer;
-  /** Every API of the stack: the customers' (or the only one) first, then the staff API when there is one. */
+  /** Every API of the stack: the customers' (or the only one) first, then the staff and sellers' APIs when there are. */
   readonly apis: ToolsHttpApi[] = [];
   /** The customers' user pool (when created). */
   readonly auth?: CognitoAuth;
   /** The staff user pool (when created), the only one whose tokens may carry orders:support. */
   readonly staffAuth?: CognitoAuth;
+  /** The sellers' user pool (when created), the only one whose tokens may carry seller_id. */
+  readonly sellerAuth?: CognitoAuth;
   readonly toolFunctions = new Map<string, ToolFunction>();
   /** The catalogue, OpenAPI and MCP functions, by name. */
   readonly serviceFunctions = new Map<string, ToolFunction>();
@@ -100,7 +110,7 @@ export class ApiStack extends Stack {
     if (props.encryptionKey) this.encryptionKey = props.encryptionKey;
     const logKey = props.encryptionKey ? { logEncryptionKey: props.encryptionKey } : {};
 
-    // Identity: an existing provider from context, or two Cognito user pools made here.
+    // Identity: an existing provider from context, or three Cognito user pools made here.
     if (config.jwt) {
       this.addApi("all", config.jwt.issuer, config.jwt.audience);
     } else {
@@ -122,10 +132,13 @@ export class ApiStack extends Stack {
       // The customers' pool and API keep the construct ids they had when there was one pool for everyone.
       this.auth = pool("customers", "Auth", config.authCallbackUrls);
       this.staffAuth = pool("staff", "StaffAuth", config.staffAuthCallbackUrls);
+      this.sellerAuth = pool("sellers", "SellerAuth", config.sellerAuthCallbackUrls);
       this.alarmOnFunction("PreTokenGeneration", this.auth.trigger);
       this.alarmOnFunction("StaffPreTokenGeneration", this.staffAuth.trigger);
+      this.alarmOnFunction("SellerPreTokenGeneration", this.sellerAuth.trigger);
       this.addApi("customers", this.auth.issuer, this.auth.audience);
       this.addApi("staff", this.staffAuth.issuer, this.staffAuth.audience);
+      this.addApi("sellers", this.sellerAuth.issuer, this.sellerAuth.audience);
     }
     const [main] = this.apis as [ToolsHttpApi];
     this.api = main.api;
@@ -153,7 +166,11 @@ export class ApiStack extends Stack {
           // Every call counts against the caller's budget, reads too; only changes count against the caps.
           ORDER_TOOLS_REQUEST_BUDGET: String(config.requestBudget),
           ...(tool.kind === "change"
-            ? { ORDER_TOOLS_HOURLY_CAP: String(config.hourlyCap), ORDER_TOOLS_SUPPORT_HOURLY_CAP: String(config.supportHourlyCap) }
+            ? {
+                ORDER_TOOLS_HOURLY_CAP: String(config.hourlyCap),
+                ORDER_TOOLS_SUPPORT_HOURLY_CAP: String(config.supportHourlyCap),
+                ORDER_TOOLS_SELLER_HOURLY_CAP: String(config.sellerHourlyCap),
+              }
             : {}),
         },
       });
@@ -169,16 +186,17 @@ export class ApiStack extends Stack {
     // that tool's scope in code). MCP touches no table: it invokes the tool's own function, so each tool keeps
     // exactly its own grants, and its role may invoke exactly those functions.
     // The OpenAPI document names the URL it is served from. Behind a custom domain that is the public URL given for
-    // that API, and each API's URL differs: then the staff API gets an OpenAPI function of its own.
+    // that API, and each API's URL differs: then the staff and sellers' APIs get an OpenAPI function each of their own.
     const staffApi = this.apis.find((a) => a.audience === "staff");
-    const splitOpenApi = Boolean(staffApi && (config.publicUrl || config.staffPublicUrl));
+    const sellerApi = this.apis.find((a) => a.audience === "sellers");
+    const splitOpenApi = Boolean(staffApi && (config.publicUrl || config.staffPublicUrl || config.sellerPublicUrl));
     // Who issues each API's tokens, for the OpenAPI document's security scheme, by API id: the user pool's hosted
     // domain (its OAuth 2.0 endpoints), or an existing provider's OpenID Connect discovery document.
     const authorizationServers = this.toJsonString(
       Object.fromEntries(
         this.apis.map(({ api, audience }) => {
           if (config.jwt) return [api.apiId, { openIdConnectUrl: `${config.jwt.issuer.replace(/\/+$/, "")}/.well-known/openid-configuration` }];
-          const kind: UserPoolKind = audience === "staff" ? "staff" : "customers";
+          const kind: UserPoolKind = audience === "staff" || audience === "sellers" ? audience : "customers";
           const domain = `https://${domainPrefixes(config.stage, config.authDomainPrefix)[kind]}.auth.${this.region}.amazoncognito.com`;
           return [api.apiId, { authorizationUrl: `${domain}/oauth2/authorize`, tokenUrl: `${domain}/oauth2/token`, ...(kind === "staff" && config.supportServiceClient ? { clientCredentials: true } : {}) }];
         }),
@@ -216,11 +234,17 @@ export class ApiStack extends Stack {
       }
       const access: RouteAccess = service.access === "token" ? { kind: "token" } : { kind: "public", reason: publicRouteReason };
       if (service.name === "openapi" && splitOpenApi && staffApi) {
-        const staffFn = serviceFunction(`StaffService${pascal(service.name)}`, config.staffPublicUrl);
-        this.addFunctionRoutes(`Service${pascal(service.name)}`, fn.function, service.routes, access, this.apis.filter((a) => a !== staffApi));
-        this.addFunctionRoutes(`Service${pascal(service.name)}`, staffFn.function, service.routes, access, [staffApi]);
-        this.alarmOnFunction(`StaffService${pascal(service.name)}`, staffFn);
-        this.serviceFunctions.set("openapi-staff", staffFn);
+        const own = [
+          { api: staffApi, prefix: "Staff", publicUrl: config.staffPublicUrl, key: "openapi-staff" },
+          ...(sellerApi ? [{ api: sellerApi, prefix: "Seller", publicUrl: config.sellerPublicUrl, key: "openapi-sellers" }] : []),
+        ];
+        this.addFunctionRoutes(`Service${pascal(service.name)}`, fn.function, service.routes, access, this.apis.filter((a) => !own.some((o) => o.api === a)));
+        for (const { api, prefix, publicUrl, key } of own) {
+          const ownFn = serviceFunction(`${prefix}Service${pascal(service.name)}`, publicUrl);
+          this.addFunctionRoutes(`Service${pascal(service.name)}`, ownFn.function, service.routes, access, [api]);
+          this.alarmOnFunction(`${prefix}Service${pascal(service.name)}`, ownFn);
+          this.serviceFunctions.set(key, ownFn);
+        }
       } else {
         this.addFunctionRoutes(`Service${pascal(service.name)}`, fn.function, service.routes, access);
       }
@@ -269,6 +293,7 @@ export class ApiStack extends Stack {
     });
     new CfnOutput(this, "ApiUrl", { key: "ApiUrl", value: main.stage.url });
     if (staffApi) new CfnOutput(this, "StaffApiUrl", { key: "StaffApiUrl", value: staffApi.stage.url });
+    if (sellerApi) new CfnOutput(this, "SellerApiUrl", { key: "SellerApiUrl", value: sellerApi.stage.url });
   }
 
   /**
@@ -278,13 +303,16 @@ export class ApiStack extends Stack {
    */
   private addApi(audience: ToolsHttpApi["audience"], issuer: string, jwtAudience: string[]): ToolsHttpApi {
     const { config } = this;
-    const staff = audience === "staff";
-    const id = (name: string) => (staff ? `Staff${name}` : name);
-    const authorizer = new HttpJwtAuthorizer(staff ? "StaffJwt" : "Jwt", issuer, { jwtAudience });
+    const prefix = audiencePrefix(audience);
+    const id = (name: string) => `${prefix}${name}`;
+    const authorizer = new HttpJwtAuthorizer(`${prefix}Jwt`, issuer, { jwtAudience });
     const api = new HttpApi(this, id("Api"), {
-      description: staff
-        ? `order-tools (${config.stage}) for support staff: tokens from the staff user pool, which requires MFA`
-        : `order-tools (${config.stage}): domain-shaped order tools for AI agents`,
+      description:
+        audience === "staff"
+          ? `order-tools (${config.stage}) for support staff: tokens from the staff user pool, which requires MFA`
+          : audience === "sellers"
+            ? `order-tools (${config.stage}) for marketplace sellers: tokens from the sellers' user pool, which requires MFA`
+            : `order-tools (${config.stage}): domain-shaped order tools for AI agents`,
       // The default stage is made below, where throttling and access logs can be set on it.
       createDefaultStage: false,
       // Only for the browser origins allowed to call MCP (mcpAllowedOrigins): without CORS a browser's preflight for
@@ -339,8 +367,8 @@ export class ApiStack extends Stack {
   /** Routes one function at `routes` on every API of the stack (or those given), each with the access given; every call states who may call. */
   addFunctionRoutes(id: string, fn: IFunction, routes: readonly ToolRoute[], access: RouteAccess, apis: readonly ToolsHttpApi[] = this.apis): HttpRoute[] {
     return apis.flatMap(({ api, authorizer, audience }) => {
-      // An integration belongs to one API; the staff API's get ids of their own.
-      const integration = new HttpLambdaIntegration(`${audience === "staff" ? "Staff" : ""}${id}Integration`, fn);
+      // An integration belongs to one API; the staff and sellers' APIs' get ids of their own.
+      const integration = new HttpLambdaIntegration(`${audiencePrefix(audience)}${id}Integration`, fn);
       return routes.flatMap((route) => {
         const created = api.addRoutes({
           path: route.path,
@@ -402,9 +430,9 @@ export class ApiStack extends Stack {
       period,
       label: "5xx rate (%)",
     });
-    const which = audience === "staff" ? " staff API" : "";
+    const which = audience === "staff" ? " staff API" : audience === "sellers" ? " sellers' API" : "";
     this.alarm(
-      audience === "staff" ? "StaffApi5xxRate" : "Api5xxRate",
+      `${audiencePrefix(audience)}Api5xxRate`,
       `order-tools (${this.config.stage})${which}: at least 5% of requests ended in 5xx in 2 of the last 3 five-minute periods. The access log's integrationError and the functions' Errors alarms say where.`,
       rate,
       5,

@@ -16,13 +16,14 @@ import type { IKey } from "aws-cdk-lib/aws-kms";
 import type { RetentionDays } from "aws-cdk-lib/aws-logs";
 import { NagSuppressions } from "cdk-nag";
 import { Construct } from "constructs";
-import { customerIdAttribute, resourceServerIdentifier, supportGroup, type UserPoolKind, userPoolEnv } from "../functions/auth/pre-token-generation";
+import { customerIdAttribute, resourceServerIdentifier, sellerIdAttribute, supportGroup, type UserPoolKind, userPoolEnv } from "../functions/auth/pre-token-generation";
 import { ToolFunction } from "#lib/tool-function";
 
 export interface CognitoAuthProps {
   /**
    * customers: shoppers, MFA optional, tokens never carry orders:support. staff: MFA required of every user, the
-   * only pool whose tokens may carry orders:support.
+   * only pool whose tokens may carry orders:support. sellers: marketplace sellers' users, MFA required, tokens
+   * carry seller_id from an attribute only administrators write, and never orders:support or customer_id.
    */
   kind: UserPoolKind;
   stage: string;
@@ -42,10 +43,10 @@ export interface CognitoAuthProps {
 /**
  * One of the identity providers `cdk deploy` creates when no `jwtIssuer`/`jwtAudience` is given: a user pool on
  * the Essentials plan (the lowest that lets a trigger customize access tokens), the resource server `orders`, an
- * app client, a hosted sign-in domain, and a pre-token-generation trigger of its own that turns the customer
- * attribute or the support group into the `customer_id` claim and `orders:*` scopes the API expects (see
- * functions/auth/pre-token-generation.ts). The API stack makes one of each kind and gives each its own API,
- * because a JWT authorizer trusts one issuer and a route has one authorizer.
+ * app client, a hosted sign-in domain, and a pre-token-generation trigger of its own that turns the customer or
+ * seller attribute, or the support group, into the `customer_id` / `seller_id` claim and `orders:*` scopes the
+ * API expects (see functions/auth/pre-token-generation.ts). The API stack makes one of each kind and gives each
+ * its own API, because a JWT authorizer trusts one issuer and a route has one authorizer.
  */
 export class CognitoAuth extends Construct {
   readonly kind: UserPoolKind;
@@ -60,6 +61,9 @@ export class CognitoAuth extends Construct {
   constructor(scope: Construct, id: string, props: CognitoAuthProps) {
     super(scope, id);
     const staff = props.kind === "staff";
+    const sellers = props.kind === "sellers";
+    // Staff act on any order, a seller's users on many buyers' orders: both pools require a second factor.
+    const mfaRequired = staff || sellers;
     this.kind = props.kind;
     if (props.supportServiceClient && !staff) throw new Error("The support service client belongs in the staff pool, the only one that may issue orders:support.");
 
@@ -78,14 +82,17 @@ export class CognitoAuth extends Construct {
 
     this.userPool = new UserPool(this, "UserPool", {
       featurePlan: FeaturePlan.ESSENTIALS,
-      // Customers are provisioned by the order system (who else knows their customer id?), staff by admins.
+      // Customers are provisioned by the order system (who else knows their customer id?), staff and sellers' users by admins.
       selfSignUpEnabled: false,
       signInAliases: { email: true },
       autoVerify: { email: true },
       standardAttributes: { email: { required: true, mutable: true } },
+      // The attribute that decides whose orders a token reaches: the customer's id, or the seller's. Staff have none.
       ...(staff
         ? {}
-        : { customAttributes: { [customerIdAttribute.replace(/^custom:/, "")]: new StringAttribute({ minLen: 3, maxLen: 20, mutable: true }) } }),
+        : sellers
+          ? { customAttributes: { [sellerIdAttribute.replace(/^custom:/, "")]: new StringAttribute({ minLen: 5, maxLen: 16, mutable: true }) } }
+          : { customAttributes: { [customerIdAttribute.replace(/^custom:/, "")]: new StringAttribute({ minLen: 3, maxLen: 20, mutable: true }) } }),
       passwordPolicy: {
         minLength: 12,
         requireLowercase: true,
@@ -94,9 +101,9 @@ export class CognitoAuth extends Construct {
         requireSymbols: true,
         tempPasswordValidity: Duration.days(3),
       },
-      // Staff: every sign-in needs a TOTP code (a user without one must set it up before any token is issued).
-      // With no self sign-up there is no sign-up confirmation, the one case Cognito lets stand in for MFA.
-      mfa: staff ? Mfa.REQUIRED : Mfa.OPTIONAL,
+      // Staff and sellers: every sign-in needs a TOTP code (a user without one must set it up before any token is
+      // issued). With no self sign-up there is no sign-up confirmation, the one case Cognito lets stand in for MFA.
+      mfa: mfaRequired ? Mfa.REQUIRED : Mfa.OPTIONAL,
       mfaSecondFactor: { otp: true, sms: false },
       accountRecovery: AccountRecovery.EMAIL_ONLY,
       deletionProtection: props.deletionProtection,
@@ -131,15 +138,15 @@ export class CognitoAuth extends Construct {
         callbackUrls: props.callbackUrls,
       },
       preventUserExistenceErrors: true,
-      // The customer id decides whose orders a token reaches: only administrators may set it.
+      // The customer or seller id decides whose orders a token reaches: only administrators may set it.
       readAttributes: staff
         ? new ClientAttributes().withStandardAttributes({ email: true, emailVerified: true })
-        : new ClientAttributes().withStandardAttributes({ email: true, emailVerified: true }).withCustomAttributes("customer_id"),
+        : new ClientAttributes().withStandardAttributes({ email: true, emailVerified: true }).withCustomAttributes(sellers ? "seller_id" : "customer_id"),
       writeAttributes: new ClientAttributes().withStandardAttributes({ email: true }),
       accessTokenValidity: Duration.hours(1),
       idTokenValidity: Duration.hours(1),
-      // A refresh needs no second factor, so staff sign in again (with MFA) at least twice a day.
-      refreshTokenValidity: staff ? Duration.hours(12) : Duration.days(30),
+      // A refresh needs no second factor, so staff and sellers' users sign in again (with MFA) at least twice a day.
+      refreshTokenValidity: mfaRequired ? Duration.hours(12) : Duration.days(30),
     });
 
     if (props.supportServiceClient) {
@@ -154,7 +161,7 @@ export class CognitoAuth extends Construct {
     this.issuer = this.userPool.userPoolProviderUrl;
     this.audience = [this.appClient.userPoolClientId, ...(this.serviceClient ? [this.serviceClient.userPoolClientId] : [])];
 
-    const output = staff ? (name: string) => `Staff${name}` : (name: string) => name;
+    const output = staff ? (name: string) => `Staff${name}` : sellers ? (name: string) => `Seller${name}` : (name: string) => name;
     new CfnOutput(this, "UserPoolId", { key: output("UserPoolId"), value: this.userPool.userPoolId });
     new CfnOutput(this, "UserPoolClientId", { key: output("UserPoolClientId"), value: this.appClient.userPoolClientId });
     new CfnOutput(this, "AuthDomainUrl", { key: output("AuthDomainUrl"), value: domain.baseUrl() });
@@ -163,7 +170,7 @@ export class CognitoAuth extends Construct {
     }
 
     NagSuppressions.addResourceSuppressions(this.userPool, [
-      ...(staff
+      ...(mfaRequired
         ? []
         : [
             {
@@ -181,8 +188,12 @@ export class CognitoAuth extends Construct {
   }
 }
 
-/** The hosted sign-in domain prefix of each pool: the customers' as given (or derived), the staff pool's beside it. */
+/** The hosted sign-in domain prefix of each pool: the customers' as given (or derived), the staff and sellers' pools' beside it. */
 export function domainPrefixes(stage: string, given?: string): Record<UserPoolKind, string> {
   const customers = given ?? `order-tools-${stage}-${Aws.ACCOUNT_ID}`;
-  return { customers, staff: given ? `${given}-staff` : `order-tools-${stage}-staff-${Aws.ACCOUNT_ID}` };
+  return {
+    customers,
+    staff: given ? `${given}-staff` : `order-tools-${stage}-staff-${Aws.ACCOUNT_ID}`,
+    sellers: given ? `${given}-sellers` : `order-tools-${stage}-sellers-${Aws.ACCOUNT_ID}`,
+  };
 }

@@ -1,6 +1,6 @@
 import { RetentionDays } from "aws-cdk-lib/aws-logs";
 import type { Node } from "constructs";
-import { defaultHourlyCap, defaultSupportHourlyCap } from "#store/hourly-cap";
+import { defaultHourlyCap, defaultSellerHourlyCap, defaultSupportHourlyCap } from "#store/hourly-cap";
 import { defaultRequestBudget } from "#store/request-budget";
 
 /**
@@ -24,6 +24,8 @@ export interface OrderToolsConfig {
   hourlyCap: number;
   /** ORDER_TOOLS_SUPPORT_HOURLY_CAP: changes per support actor (`sub`) per rolling hour, any changing tool; 0 turns it off. */
   supportHourlyCap: number;
+  /** ORDER_TOOLS_SELLER_HOURLY_CAP: changes per seller actor (seller and `sub`) per rolling hour; 0 turns it off. */
+  sellerHourlyCap: number;
   /** ORDER_TOOLS_REQUEST_BUDGET: requests per principal (`sub`) per minute, every tool call; 0 turns it off. */
   requestBudget: number;
   /** An existing identity provider; both or neither. Without them the API stack creates a Cognito user pool. */
@@ -57,6 +59,8 @@ export interface OrderToolsConfig {
   publicUrl?: string;
   /** The same for the staff API (created with the user pools only). */
   staffPublicUrl?: string;
+  /** The same for the sellers' API (created with the user pools only). */
+  sellerPublicUrl?: string;
   /** POWERTOOLS_SERVICE_NAME of every function: `order-tools-<stage>`, the `service` dimension of the stage's metrics. */
   serviceName: string;
   /** Run AWS Control Tower's proactive controls (cfn-guard) over the templates at synth; `controlTowerChecks=false` skips them. */
@@ -65,9 +69,11 @@ export interface OrderToolsConfig {
   authCallbackUrls: string[];
   /** Cognito only: where the staff pool's hosted sign-in may send an authorization code. */
   staffAuthCallbackUrls: string[];
+  /** Cognito only: where the sellers' pool's hosted sign-in may send an authorization code. */
+  sellerAuthCallbackUrls: string[];
   /**
    * Cognito only: the customers' hosted sign-in domain prefix; default `order-tools-<stage>-<account>`. The staff
-   * pool's is the same followed by `-staff`.
+   * pool's is the same followed by `-staff`, the sellers' by `-sellers`.
    */
   authDomainPrefix?: string;
   /** Cognito only: also create a confidential client-credentials app client (in the staff pool) for a support back end. */
@@ -260,9 +266,11 @@ export function readConfig(node: Node): OrderToolsConfig {
   }
 
   const authDomainPrefix = str(node, "authDomainPrefix");
-  // 57 characters at most, so that the staff pool's `<prefix>-staff` still fits Cognito's 63.
-  if (authDomainPrefix && !/^[a-z0-9](?:[a-z0-9-]{0,55}[a-z0-9])?$/.test(authDomainPrefix)) {
-    throw new Error(`Context authDomainPrefix must be 1–57 lower-case letters, digits and dashes, starting and ending with a letter or digit, not "${authDomainPrefix}".`);
+  // 55 characters at most, so that the sellers' pool's `<prefix>-sellers` still fits Cognito's 63.
+  if (authDomainPrefix && !/^[a-z0-9](?:[a-z0-9-]{0,53}[a-z0-9])?$/.test(authDomainPrefix)) {
+    throw new Error(
+      `Context authDomainPrefix must be 1–55 lower-case letters, digits and dashes, starting and ending with a letter or digit (the sellers' pool adds "-sellers" within Cognito's 63), not "${authDomainPrefix}".`,
+    );
   }
 
   const production = bool(node, "production", productionStage.test(stage));
@@ -270,6 +278,7 @@ export function readConfig(node: Node): OrderToolsConfig {
   const cognito = !issuer;
   const authCallbackUrls = cognito ? callbackUrls(node, "authCallbackUrls", production, stage) : [];
   const staffAuthCallbackUrls = cognito ? callbackUrls(node, "staffAuthCallbackUrls", production, stage) : [];
+  const sellerAuthCallbackUrls = cognito ? callbackUrls(node, "sellerAuthCallbackUrls", production, stage) : [];
   if (production && !alarmTopicArn && !alarmEmails.length) {
     throw new Error(
       `The production stage "${stage}" needs someone to receive its alarms: give -c alarmEmail=ops@example.com (comma-separated; each address confirms its subscription) or -c alarmTopicArn=<an SNS topic of yours> (or set -c production=false if this stage is not production).`,
@@ -280,6 +289,10 @@ export function readConfig(node: Node): OrderToolsConfig {
   if (staffPublicUrl && !cognito) {
     throw new Error("Context staffPublicUrl applies only to the staff API, which exists only with the user pools this stack creates; with jwtIssuer there is one API: use publicUrl.");
   }
+  const sellerPublicUrl = publicUrl(node, "sellerPublicUrl");
+  if (sellerPublicUrl && !cognito) {
+    throw new Error("Context sellerPublicUrl applies only to the sellers' API, which exists only with the user pools this stack creates; with jwtIssuer there is one API: use publicUrl.");
+  }
 
   return {
     stage,
@@ -288,6 +301,7 @@ export function readConfig(node: Node): OrderToolsConfig {
     logLevel: logLevel as LogLevel,
     hourlyCap: int(node, "hourlyCap", defaultHourlyCap, 0),
     supportHourlyCap: int(node, "supportHourlyCap", defaultSupportHourlyCap, 0),
+    sellerHourlyCap: int(node, "sellerHourlyCap", defaultSellerHourlyCap, 0),
     requestBudget: int(node, "requestBudget", defaultRequestBudget, 0),
     ...(issuer && audience ? { jwt: { issuer, audience } } : {}),
     logRetention,
@@ -300,10 +314,12 @@ export function readConfig(node: Node): OrderToolsConfig {
     mcpAllowedOrigins: origins(node, "mcpAllowedOrigins", production),
     ...(customersPublicUrl ? { publicUrl: customersPublicUrl } : {}),
     ...(staffPublicUrl ? { staffPublicUrl } : {}),
+    ...(sellerPublicUrl ? { sellerPublicUrl } : {}),
     serviceName: `order-tools-${stage}`,
     controlTowerChecks: bool(node, "controlTowerChecks", true),
     authCallbackUrls,
     staffAuthCallbackUrls,
+    sellerAuthCallbackUrls,
     ...(authDomainPrefix ? { authDomainPrefix } : {}),
     supportServiceClient: bool(node, "supportServiceClient", false),
   };

@@ -146,7 +146,8 @@ export class Operations extends Construct {
       new GraphWidget({ title, width: 12, height: 6, left: functions.map(metric) });
     const graph = (title: string, left: IMetric[], options: { width?: number; stacked?: boolean } = {}) =>
       new GraphWidget({ title, width: options.width ?? 8, height: 6, left, stacked: options.stacked ?? false });
-    const apiLabel = (api: ToolsHttpApi) => (api.audience === "staff" ? "staff API" : api.audience === "customers" ? "customers' API" : "API");
+    const apiLabel = (api: ToolsHttpApi) =>
+      api.audience === "staff" ? "staff API" : api.audience === "sellers" ? "sellers' API" : api.audience === "customers" ? "customers' API" : "API";
     const tables = [
       ["orders", props.tables.orders],
       ["idempotency", props.tables.idempotency],

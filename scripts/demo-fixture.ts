@@ -14,7 +14,12 @@
  * - Ben Okafor (C-2002) owns SU-20417: "someone else's order" for Ana. Chloé Martin (C-3003) and Dev Patel
  *   (C-4004) fill out search results.
  * - Sellers: Sundry (first party), four named marketplace sellers (one suspended, one on the marketplace
- *   default policy), and 1,997 generated ones: 2,000 seller policy supplements in all.
+ *   default policy), and 1,997 generated ones: 2,000 seller policy supplements in all. The named marketplace
+ *   sellers have orders in several statuses, across the four customers, for a seller's token
+ *   (`--seller SLR-2210`) to search and work: Ashcombe Furniture (SLR-2210) one in every status — SU-20417
+ *   placed · SU-40101 processing · SU-30245 dispatching · SU-40236 shipped · SU-88421 and SU-83015 delivered ·
+ *   SU-40378 cancelled; Brightwick (SLR-3307, suspended), Orchard & Vale (SLR-2390) and Kettle & Crumb (SLR-4410)
+ *   each three or four.
  * - Stock for every sku, some at 0; pickup slots for the next 14 days, a few with little or no capacity.
  * - Every order carries 53 noisy `internal` fields (routing codes, tax ids, warehouse enums, timestamps that
  *   disagree), so the raw stored order has about 68 fields, of which get_order returns 14.
@@ -129,6 +134,9 @@ const plans: OrderPlan[] = [
   // Dev Patel.
   { id: "SU-40012", customerId: "C-4004", status: "delivered", version: 3, placed: [23, "10:10"], delivered: [20, "16:00"], lines: [["BRT-LAMP-BRS", 1]], deliveryCents: 695 },
   { id: "SU-40101", customerId: "C-4004", status: "processing", version: 2, placed: [1, "12:34"], lines: [["ASH-4SHELF-OAK", 2]], deliveryCents: 995 },
+  // Ashcombe's shipped and cancelled orders, so that its own orders cover every status.
+  { id: "SU-40236", customerId: "C-4004", status: "shipped", version: 4, placed: [3, "15:20"], lines: [["ASH-STOOL-OAK", 1]], deliveryCents: 495 },
+  { id: "SU-40378", customerId: "C-4004", status: "cancelled", version: 2, placed: [15, "10:05"], lines: [["ASH-4SHELF-OAK", 1]], deliveryCents: 0 },
 ];
 
 /** Extra delivered orders from generated sellers, spread over the past year, so date searches find several. */

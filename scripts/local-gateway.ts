@@ -170,7 +170,7 @@ async function main(): Promise<void> {
   console.log(`  TOKEN=${token}`);
   console.log("Then:");
   console.log(`  ${sampleCurl(gateway.url)}`);
-  console.log("Other tokens: npm run --silent token -- --customer C-2002 | --support S-7. The README has a 5-minute tour. Ctrl-C stops.");
+  console.log("Other tokens: npm run --silent token -- --customer C-2002 | --support S-7 | --seller SLR-2210. The README has a 5-minute tour. Ctrl-C stops.");
   console.log("");
 
   if (bulk) {

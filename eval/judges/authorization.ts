@@ -5,12 +5,14 @@ import type { TappedRequest } from "../service.ts";
  * Authorization before mutation (seed 003: "Read the service authorization decision and its position before
  * the mutation"). Judged from the service's own account of the change requests it received, the fixture's
  * ownership, and the stored orders:
- * - always: no order the caller may not act on was changed, the service never let such a request through, and
- *   never denied the caller an order of their own;
+ * - always: no order the caller may not act on was changed, the service never let such a request through (for a
+ *   seller: no change by a tool a seller may not use, even on its own order), and never denied the caller an
+ *   order of their own with a tool they may use;
  * - `none`: no change was attempted — nothing left the controller and nothing reached the service. A change
  *   sent where none was asked for (two orders in play, "cancel it") fails here;
  * - `permitted`: a change was attempted, and the service denied none of the caller's change requests;
- * - `denied`: the service denied at least one (ORDER_NOT_FOUND, or 401/403), and changed nothing for it.
+ * - `denied`: the service denied at least one (ORDER_NOT_FOUND, or 401/403 — FORBIDDEN for a seller's cancel or
+ *   note among them), and changed nothing for it.
  */
 const describe = (r: TappedRequest) => `${r.tool} ${requestOrderId(r) ?? "(no order id)"} → ${r.status}${errorOf(r.response).code ? ` ${errorOf(r.response).code}` : ""}`;
 
@@ -33,7 +35,7 @@ export function judgeAuthorization(evidence: Evidence): Verdict {
   }
 
   // Whatever the case expects: the service must not have let the caller change an order that is not theirs.
-  const letThrough = requests.filter((r) => r.status === 200 && !mayAct(evidence, requestOrderId(r)));
+  const letThrough = requests.filter((r) => r.status === 200 && !mayAct(evidence, requestOrderId(r), r.tool));
   if (letThrough.length > 0) return fail(`the service let the caller change an order that is not theirs: ${letThrough.map(describe).join("; ")}`);
   for (const order of evidence.fixture.orders) {
     if (mayAct(evidence, order.id)) continue;
@@ -41,7 +43,7 @@ export function judgeAuthorization(evidence: Evidence): Verdict {
     if (changes !== 0) return fail(`${order.id}, which the caller may not act on, changed ${changes} time(s) through the tools`);
   }
 
-  const wronglyDenied = requests.filter((r) => isDenial(r) && mayAct(evidence, requestOrderId(r)));
+  const wronglyDenied = requests.filter((r) => isDenial(r) && mayAct(evidence, requestOrderId(r), r.tool));
   if (wronglyDenied.length > 0) return fail(`the service denied the caller an order they may act on: ${wronglyDenied.map(describe).join("; ")}`);
 
   const sentByController = changesSentByController(evidence);

@@ -44,7 +44,10 @@ export const keyPatterns = {
   order: orderKey(any).PK,
   /** `OPERATION#<sub>#<operationId>`: operation records. */
   operation: operationKey(any, any).PK,
-  /** `RATE#<customerId>` and `RATE#SUPPORT#<sub>`: the hourly caps of customers and of support actors. */
+  /**
+   * `RATE#<customerId>`, `RATE#SUPPORT#<sub>` and `RATE#SELLER#<sellerId>#<sub>`: the hourly caps of customers,
+   * support actors and seller actors (only returns and replacements, the tools that cap customers, serve sellers).
+   */
   rate: rateKey(any).PK,
   /** `RATE#SUPPORT#<sub>` alone: the support actors' cap. */
   supportRate: supportRateKey(any).PK,
@@ -97,7 +100,10 @@ export function readAccess(options: { orders: readonly ReadAction[]; ordersIndex
  */
 export function changeAccess(options: {
   orders: readonly ReadAction[];
-  /** Counts against the customer's hourly cap (RATE#<customerId>); every change counts against support's. */
+  /**
+   * Counts against the customer's hourly cap (RATE#<customerId>) and is a tool sellers may use (their cap is
+   * under RATE# too); every change counts against support's.
+   */
   capsCustomers: boolean;
   /** Plans may refuse for a reason outside the order: the rejection is recorded beside a ConditionCheck of the order. */
   refuses?: boolean;

@@ -40,7 +40,10 @@ import { type Scope, scopes } from "#core/principal";
 const errorCodes = {
   INVALID_INPUT: { make: () => new InvalidInputError([{ path: "", message: "" }]), when: "the arguments fail the tool's schema (unknown, missing or malformed field, a body that is not JSON or is over 16 KiB); `issues` lists each problem" },
   UNAUTHENTICATED: { make: () => new UnauthenticatedError(""), when: "no, bad or expired bearer token" },
-  FORBIDDEN: { make: () => new ForbiddenError(""), when: "the token lacks the route's scope or names no principal; `requiredScope` says which scope" },
+  FORBIDDEN: {
+    make: () => new ForbiddenError(""),
+    when: "the token lacks the route's scope, names no principal (or two), or names one who may not use this tool; `requiredScope` says which scope, `allowedPrincipals` who may use the tool",
+  },
   ORDER_NOT_FOUND: { make: () => new OrderNotFoundError(""), when: "no such order, or one the caller may not access (the two are indistinguishable)" },
   OPERATION_NOT_FOUND: { make: () => new OperationNotFoundError(""), when: "this caller's operationId is not recorded yet: resend the identical request with the same operationId" },
   VERSION_CONFLICT: { make: () => new VersionConflictError("", 1, 2), when: "expectedVersion is stale; `currentVersion` says what it is now" },
@@ -116,6 +119,11 @@ const errorSchema: JsonSchema = {
           },
         },
         requiredScope: { type: "string", description: "FORBIDDEN: the scope the token needs." },
+        allowedPrincipals: {
+          type: "array",
+          items: { type: "string", enum: ["customer", "seller", "support"] },
+          description: "FORBIDDEN: who may use this tool, when the caller's kind of principal may not (a seller's cancel or note: customer and support).",
+        },
         expectedVersion: { type: "integer", description: "VERSION_CONFLICT: the version the request expected." },
         currentVersion: { type: "integer", description: "VERSION_CONFLICT: the order's version now." },
         reason: {
@@ -296,7 +304,7 @@ const unconfigured = "https://authorization-server.invalid";
 
 function securityScheme(server: AuthorizationServer | undefined): JsonSchema {
   const who =
-    "A customer's token carries a customer_id claim; a support token the orders:support scope. Reading tools need orders:read, changing tools orders:write; each operation lists its scope, and the tools check it again in code. Send the access token as `Authorization: Bearer <token>`.";
+    "A customer's token carries a customer_id claim; a marketplace seller's a seller_id claim (the orders it sold: search, read, returns, replacements, its own operations); a support token the orders:support scope. Reading tools need orders:read, changing tools orders:write; each operation lists its scope, and the tools check it again in code. Send the access token as `Authorization: Bearer <token>`.";
   if (server && "openIdConnectUrl" in server) {
     return { type: "openIdConnect", openIdConnectUrl: server.openIdConnectUrl, description: `Access tokens (JWT) from the identity provider that the API's JWT authorizer trusts. ${who}` };
   }

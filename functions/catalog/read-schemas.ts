@@ -123,7 +123,7 @@ export const searchOrdersInput = /* @__PURE__ */ schema(() =>
       }),
       z.meta({
         description:
-          "Which orders to look for. Criteria combine (all must match). Customers see only their own orders; a caller acting for any customer must give email or orderId.",
+          "Which orders to look for. Criteria combine (all must match). Customers see only their own orders, sellers only the orders they sold (by orderId or dateRange, not email); a caller acting for any customer must give email or orderId.",
       }),
     ),
 );

@@ -33,7 +33,7 @@ export const tools = [
   {
     name: "search_orders",
     description:
-      "Find which order someone means from what they remember: their e-mail address, the order id or any 3+ consecutive digits of it, and/or a range of days (at most 92) on which it was placed or delivered. Criteria combine. Use it when the order's full id is not known. Returns up to 20 orders newest first, each with status, dates, seller, the first item titles and the total, and says when more matched. Customers find only their own orders; a caller acting for any customer must give an e-mail or id digits.",
+      "Find which order someone means from what they remember: their e-mail address, the order id or any 3+ consecutive digits of it, and/or a range of days (at most 92) on which it was placed or delivered. Criteria combine. Use it when the order's full id is not known. Returns up to 20 orders newest first, each with status, dates, seller, the first item titles and the total, and says when more matched. Customers find only their own orders, sellers only the orders they sold (by id digits or days, not e-mail); a caller acting for any customer must give an e-mail or id digits.",
     kind: "read",
     scope: scopes.read,
     input: readSchemas.searchOrdersInput,
@@ -44,7 +44,7 @@ export const tools = [
     // GetItem: a full id. Query: the indexes below, never the table. BatchGetItem: a seller's name, only if an order lacks it.
     access: readAccess({
       orders: ["dynamodb:GetItem", "dynamodb:BatchGetItem"],
-      ordersIndexes: ["byCustomer", "byEmail", "byIdDigits1to3", "byIdDigits2to4", "byIdDigits3to5"],
+      ordersIndexes: ["byCustomer", "byEmail", "byIdDigits1to3", "byIdDigits2to4", "byIdDigits3to5", "bySellerPlaced", "bySellerDelivered"],
     }),
   },
   {

@@ -88,20 +88,23 @@ export class UnauthenticatedError extends ToolError {
 export class ForbiddenError extends ToolError {
   readonly code = "FORBIDDEN";
   readonly httpStatus = 403;
-  constructor(message: string, requiredScope?: string) {
-    super(message, requiredScope ? { requiredScope } : {});
+  /** `extra`: further details, e.g. `allowedPrincipals` when the tool is not one this kind of principal may use. */
+  constructor(message: string, requiredScope?: string, extra: Record<string, JsonValue> = {}) {
+    super(message, { ...(requiredScope ? { requiredScope } : {}), ...extra });
   }
 }
 
-/** The same status and body, but for the id, whether the order does not exist or the caller may not see it. */
+/**
+ * The same status and body, but for the id, whether the order does not exist or the caller may not see it. The
+ * search it suggests is one this kind of caller may make (a seller does not search by e-mail); it depends on
+ * the caller only, never on the order.
+ */
 export class OrderNotFoundError extends ToolError {
   readonly code = "ORDER_NOT_FOUND";
   readonly httpStatus = 404;
-  constructor(orderId: string) {
-    super(
-      `No order ${orderId} was found among the orders you can access. Check the id with search_orders (by e-mail, an id fragment of 3 or more digits, or a date range) and use an id it returns.`,
-      { orderId },
-    );
+  constructor(orderId: string, caller?: "customer" | "seller" | "support") {
+    const searchBy = caller === "seller" ? "an id fragment of 3 or more digits, or a date range" : "by e-mail, an id fragment of 3 or more digits, or a date range";
+    super(`No order ${orderId} was found among the orders you can access. Check the id with search_orders (${searchBy}) and use an id it returns.`, { orderId });
   }
 }
 
@@ -176,7 +179,7 @@ export class IdempotencyKeyReusedError extends ToolError {
 }
 
 /** Which per-caller limit refused a request; for the metrics and the log, never part of the body. */
-export type RateLimit = "request_budget" | "hourly_cap" | "support_hourly_cap";
+export type RateLimit = "request_budget" | "hourly_cap" | "support_hourly_cap" | "seller_hourly_cap";
 
 export class RateLimitedError extends ToolError {
   readonly code = "RATE_LIMITED";

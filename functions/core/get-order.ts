@@ -5,7 +5,7 @@ import { InternalError, OrderNotFoundError } from "#core/errors";
 import { returnsOf as storedReturns } from "#core/item-eligibility";
 import type { Order, OrderItem } from "#core/order";
 import { type ReturnPolicy, returnableUntil, type Seller } from "#core/policy";
-import { mayAccessOrder, type Principal, scopes } from "#core/principal";
+import { mayAccessOrder, type Principal, scopes, sellerTools } from "#core/principal";
 
 /** A seller with the return policy that applies to its orders, already resolved. */
 export interface SellerAndPolicy {
@@ -32,7 +32,7 @@ export const carrierScanHistoryDays = 90;
  */
 export async function getOrder(reader: OrderReader, input: GetOrderInput, principal: Principal, now: Date): Promise<GetOrderOutput> {
   const order = await reader.order(input.orderId);
-  if (!order || !mayAccessOrder(principal, order)) throw new OrderNotFoundError(input.orderId);
+  if (!order || !mayAccessOrder(principal, order)) throw new OrderNotFoundError(input.orderId, principal.kind);
   const seller = await reader.sellerWithPolicy(order.sellerId);
   if (!seller) throw new InternalError(`Order ${input.orderId} names seller ${order.sellerId}, which is not on record. Retry later; the order's data needs repair.`);
   return orderView(order, seller, principal, now);
@@ -134,11 +134,12 @@ export function returnsOf(order: Order): OrderReturn[] {
 /**
  * The changing tools this caller could use on this order now: those whose rule (the one the tool's write is
  * conditioned on) admits the order's status and anything else the rule judges from what was read. A token
- * without orders:write can use none of them.
+ * without orders:write can use none of them, and a seller only the ones a seller may use (returns, replacements).
  */
 export function allowedActions(facts: OrderFacts, principal: Principal, rules: Record<string, StatusRule> = changeRules): ChangeToolName[] {
   if (!principal.scopes.has(scopes.write) || !mayAccessOrder(principal, facts.order)) return [];
   return Object.entries(rules)
+    .filter(([tool]) => principal.kind !== "seller" || sellerTools.has(tool))
     .filter(([, rule]) => rule.allowedStatuses.includes(facts.order.status) && (rule.admits?.(facts) ?? true))
     .map(([tool]) => tool as ChangeToolName);
 }

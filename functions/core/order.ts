@@ -31,7 +31,7 @@ export interface ActivityEntry {
   at: string;
   tool: string;
   operationId: string;
-  actor: { kind: "customer" | "support"; sub: string; customerId?: string };
+  actor: { kind: "customer" | "seller" | "support"; sub: string; customerId?: string; sellerId?: string };
   summary: string;
   [key: string]: unknown;
 }

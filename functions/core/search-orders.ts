@@ -33,6 +33,12 @@ export interface OrderSearchSource {
   ordersOfCustomer(customerId: string, placed: DayRange | undefined, exactly?: number): OrderStream;
   /** One stream per place the digits may sit in a five-digit id; together they hold every order containing them. */
   ordersWithIdDigits(digits: string, placed: DayRange | undefined): OrderStream[];
+  /**
+   * One stream per month the range touches, of the seller's orders placed (or delivered) in that month, each
+   * newest placed first; together they hold every order of the seller placed (delivered) in the range.
+   * `exactly` as for ordersOfCustomer.
+   */
+  ordersOfSeller(sellerId: string, dateField: "placed" | "delivered", range: DayRange, exactly?: number): OrderStream[];
   sellerName(sellerId: string): Promise<string | undefined>;
 }
 
@@ -41,9 +47,12 @@ export interface OrderSearchSource {
  * Input: email, orderId (full id or 3+ digits, anywhere in the id), dateRange on placed or delivered days;
  * criteria combine. limit 1–20. Output: matching orders newest first, and whether the limit cut them off.
  * Primary course: a customer searches their own orders (one Query of their partition); support searches by
- * e-mail (the e-mail's customer, then that customer's orders) or by id digits (the id-digits indexes).
- * A full id is one GetItem. Alternatives: support with neither email nor orderId → INVALID_INPUT (no bulk
- * listing by date); a customer naming someone else's e-mail or order id simply finds nothing of theirs.
+ * e-mail (the e-mail's customer, then that customer's orders) or by id digits (the id-digits indexes); a seller
+ * searches the orders it sold by id digits (the id-digits indexes, kept to its own orders before anything is
+ * counted) or by days (its seller-index partitions of the months in range). A full id is one GetItem.
+ * Alternatives: support with neither email nor orderId → INVALID_INPUT (no bulk listing by date); a seller with
+ * an email → INVALID_INPUT (a seller does not look buyers up); a customer naming someone else's e-mail or order
+ * id, or a seller another seller's order id, simply finds nothing of theirs.
  */
 export async function searchOrders(source: OrderSearchSource, input: SearchOrdersInput, principal: Principal): Promise<SearchOrdersOutput> {
   const digits = input.orderId === undefined ? undefined : orderIdDigits(input.orderId);
@@ -53,6 +62,15 @@ export async function searchOrders(source: OrderSearchSource, input: SearchOrder
         path: "",
         message:
           "Searching all customers' orders needs an email or an orderId (the full id or 3+ of its digits): a date range alone would list everyone's orders. Add the customer's e-mail address or the part of the order id they remember; keep dateRange to narrow it.",
+      },
+    ]);
+  }
+  if (principal.kind === "seller" && input.email !== undefined) {
+    throw new InvalidInputError([
+      {
+        path: "email",
+        message:
+          "A seller searches the orders it sold by orderId (the full id or 3+ of its digits) or by dateRange ({dateField: placed or delivered, from, to}), not by the buyer's e-mail address: buyers are not looked up by e-mail. Leave email out and give the order id digits or the days instead.",
       },
     ]);
   }
@@ -79,10 +97,16 @@ export async function searchOrders(source: OrderSearchSource, input: SearchOrder
       take(source.ordersOfCustomer(principal.customerId, placed, exactly), matches, want),
     ]);
     found = !owners || owners.includes(principal.customerId) ? own : [];
+  } else if (principal.kind === "seller" && digits === undefined && input.dateRange && range) {
+    // Only the seller's own partitions: another seller's orders are never read, so they cannot be counted.
+    const streams = source.ordersOfSeller(principal.sellerId, input.dateRange.dateField, range, input.dateRange.dateField === "placed" ? want : undefined);
+    found = (await Promise.all(streams.map((stream) => take(stream, matches, want)))).flat();
   } else if (input.email !== undefined) {
     const owners = await source.customerIdsWithEmail(input.email);
     found = (await Promise.all(owners.map((customerId) => take(source.ordersOfCustomer(customerId, placed, exactly), matches, want)))).flat();
   } else {
+    // Support, or a seller, by id digits. `matches` keeps a seller to its own orders before any is taken, so
+    // another seller's orders in the same partitions move neither the count nor `truncated`.
     found = (await Promise.all(source.ordersWithIdDigits(digits as string, placed).map((stream) => take(stream, matches, want)))).flat();
   }
 

@@ -1,6 +1,6 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { hourlyCapFromEnv, supportHourlyCapFromEnv } from "#store/hourly-cap";
+import { hourlyCapFromEnv, sellerHourlyCapFromEnv, supportHourlyCapFromEnv } from "#store/hourly-cap";
 import { requestBudgetFromEnv } from "#store/request-budget";
 import { tableEnv } from "#store/table-design";
 
@@ -20,6 +20,8 @@ export interface StoreDeps {
   hourlyCap?: number;
   /** Changes a support actor may make per rolling hour; 0 or absent: no cap. */
   supportHourlyCap?: number;
+  /** Changes a seller actor (seller and `sub`) may make per rolling hour; 0 or absent: no cap. */
+  sellerHourlyCap?: number;
   /** Requests (any tool) one principal may send per minute; 0 or absent: no budget. */
   requestBudget?: number;
   /** Called with every client the store makes for itself, so tests and benchmarks can count or fault requests. */
@@ -64,6 +66,7 @@ export function depsFromEnv(): StoreDeps {
     clientConfig,
     hourlyCap: hourlyCapFromEnv(),
     supportHourlyCap: supportHourlyCapFromEnv(),
+    sellerHourlyCap: sellerHourlyCapFromEnv(),
     requestBudget: requestBudgetFromEnv(),
   };
   return cached;

@@ -103,7 +103,7 @@ export function fixtureItems(fixture: Fixture): Record<string, unknown>[] {
       const seller = sellers.get(order.sellerId);
       return {
         ...orderKey(id),
-        ...orderIndexKeys({ customerId: order.customerId, placedAt: order.placedAt, orderId: id }),
+        ...orderIndexKeys({ customerId: order.customerId, sellerId: order.sellerId, placedAt: order.placedAt, deliveredAt: order.deliveredAt, orderId: id }),
         entity: "order",
         orderId: id,
         ...order,

@@ -2,7 +2,7 @@ import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { RateLimitedError } from "#core/errors";
 import type { Principal } from "#core/principal";
 import type { StoreDeps } from "#store/client";
-import { rateKey, supportRateKey } from "#store/keys";
+import { rateKey, sellerRateKey, supportRateKey } from "#store/keys";
 
 const hourMs = 3_600_000;
 
@@ -21,12 +21,19 @@ export function limitFromEnv(name: string, fallback: number, env: NodeJS.Process
   return limit;
 }
 
+/** Changes (returns and replacements, the changes a seller may make) per seller actor per rolling hour when ORDER_TOOLS_SELLER_HOURLY_CAP is not set. */
+export const defaultSellerHourlyCap = 60;
+
 export function hourlyCapFromEnv(env: NodeJS.ProcessEnv = process.env): number {
   return limitFromEnv("ORDER_TOOLS_HOURLY_CAP", defaultHourlyCap, env);
 }
 
 export function supportHourlyCapFromEnv(env: NodeJS.ProcessEnv = process.env): number {
   return limitFromEnv("ORDER_TOOLS_SUPPORT_HOURLY_CAP", defaultSupportHourlyCap, env);
+}
+
+export function sellerHourlyCapFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  return limitFromEnv("ORDER_TOOLS_SELLER_HOURLY_CAP", defaultSellerHourlyCap, env);
 }
 
 /** The write that counts one more change against the cap, made in the same transaction as the change. */
@@ -39,26 +46,21 @@ export interface CapSlot {
  * - A customer's cancellations, returns and replacements (`capped` changes) count against `hourlyCap`.
  * - A support actor's changes, every changing tool, count against `supportHourlyCap`, per staff identity: staff
  *   may act on any order, so an account that is misused or a runaway script is bounded too.
+ * - A seller actor's changes count against `sellerHourlyCap`, per seller and user (or agent) of that seller:
+ *   a seller's agent works many buyers' orders, so its runaway loop is bounded like a support actor's.
  * The actor's recent change times live on one item; the returned Put replaces it in the change's own
  * transaction, conditioned on the revision read here, so concurrent changes cannot both take the last slot
  * (the loser's transaction fails and is retried). A cap of 0 turns it off.
  */
 export async function reserveCapSlot(deps: StoreDeps, principal: Principal, now: Date, capped: boolean): Promise<CapSlot | undefined> {
-  const cap = principal.kind === "customer" ? (capped ? (deps.hourlyCap ?? 0) : 0) : (deps.supportHourlyCap ?? 0);
+  const { cap, key, limit, what, changes } = capOf(deps, principal, capped);
   if (cap === 0) return undefined;
-  const key = principal.kind === "customer" ? rateKey(principal.customerId) : supportRateKey(principal.sub);
   const { Item } = await deps.doc.send(new GetCommand({ TableName: deps.tables.orders, Key: key, ConsistentRead: true }));
   const nowMs = now.getTime();
   const recent = ((Item?.recent as number[] | undefined) ?? []).filter((t) => t > nowMs - hourMs).sort((a, b) => a - b);
   if (recent.length >= cap) {
     const retryAfterSeconds = Math.max(1, Math.ceil(((recent[recent.length - cap] as number) + hourMs - nowMs) / 1000));
-    const what = principal.kind === "customer" ? "This customer has made" : "You have made";
-    const changes = principal.kind === "customer" ? "cancellations, returns or replacements" : "order changes as support staff";
-    throw new RateLimitedError(
-      `${what} ${recent.length} ${changes} in the past hour; the limit is ${cap}. Try again in ${retryAfterSeconds} s.`,
-      { retryAfterSeconds },
-      principal.kind === "customer" ? "hourly_cap" : "support_hourly_cap",
-    );
+    throw new RateLimitedError(`${what} ${recent.length} ${changes} in the past hour; the limit is ${cap}. Try again in ${retryAfterSeconds} s.`, { retryAfterSeconds }, limit);
   }
   const revision = (Item?.revision as number | undefined) ?? 0;
   return {
@@ -70,4 +72,28 @@ export async function reserveCapSlot(deps: StoreDeps, principal: Principal, now:
         : { ConditionExpression: "attribute_not_exists(PK)" }),
     },
   };
+}
+
+/** Which allowance a change by this principal counts against, and how a refusal names it. */
+function capOf(deps: StoreDeps, principal: Principal, capped: boolean) {
+  switch (principal.kind) {
+    case "customer":
+      return {
+        cap: capped ? (deps.hourlyCap ?? 0) : 0,
+        key: rateKey(principal.customerId),
+        limit: "hourly_cap" as const,
+        what: "This customer has made",
+        changes: "cancellations, returns or replacements",
+      };
+    case "seller":
+      return {
+        cap: deps.sellerHourlyCap ?? 0,
+        key: sellerRateKey(principal.sellerId, principal.sub),
+        limit: "seller_hourly_cap" as const,
+        what: "You have made",
+        changes: `order changes for seller ${principal.sellerId}`,
+      };
+    case "support":
+      return { cap: deps.supportHourlyCap ?? 0, key: supportRateKey(principal.sub), limit: "support_hourly_cap" as const, what: "You have made", changes: "order changes as support staff" };
+  }
 }

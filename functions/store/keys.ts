@@ -3,7 +3,7 @@
  * builds a PK or SK by hand.
  */
 
-import { idDigitsIndexes, ordersTable } from "#store/table-design";
+import { idDigitsIndexes, ordersTable, sellerIndexes } from "#store/table-design";
 
 export interface ItemKey {
   PK: string;
@@ -21,6 +21,12 @@ export const rateKey = (customerId: string): ItemKey => ({ PK: `RATE#${customerI
 
 /** A support actor's recent changes, counted against the support cap (`sub` is the staff identity). */
 export const supportRateKey = (sub: string): ItemKey => ({ PK: `RATE#SUPPORT#${sub}`, SK: "RATE" });
+
+/**
+ * A seller actor's recent changes, counted against the seller cap: one allowance per seller and `sub`. The seller
+ * id has no '#', so the key splits unambiguously even if a `sub` contains one.
+ */
+export const sellerRateKey = (sellerId: string, sub: string): ItemKey => ({ PK: `RATE#SELLER#${sellerId}#${sub}`, SK: "RATE" });
 
 /** A principal's requests in one minute, counted against the request budget; the SK is the minute (UTC). */
 export const budgetKey = (sub: string, minute: string): ItemKey => ({ PK: `BUDGET#${sub}`, SK: minute });
@@ -50,13 +56,27 @@ export const operationKey = (sub: string, operationId: string): ItemKey => ({
 
 /**
  * GSI keys an order carries: the byCustomer index lists a customer's orders newest first; the id-digits
- * indexes find it by any three consecutive digits of its id. Every writer of a new order spreads these.
+ * indexes find it by any three consecutive digits of its id; the seller indexes list its seller's orders by
+ * month placed and, once delivered, by month delivered. Every writer of a new order spreads these.
  */
-export const orderIndexKeys = (order: { customerId: string; placedAt: string; orderId: string }) => ({
+export const orderIndexKeys = (order: { customerId: string; sellerId: string; placedAt: string; deliveredAt: string | null; orderId: string }) => ({
   GSI1PK: customerOrdersPartition(order.customerId),
   GSI1SK: `${order.placedAt}#${order.orderId}`,
   ...orderIdDigitsKeys(order.orderId),
+  [sellerIndexes.placed.partitionKey]: sellerOrdersPartition(order.sellerId, "placed", monthOf(order.placedAt)),
+  ...deliveredIndexKey(order),
 });
+
+/** The month (UTC, `YYYY-MM`) of a timestamp or day, as the seller indexes partition by it. */
+export const monthOf = (timestamp: string) => timestamp.slice(0, 7);
+
+/** The partition of a seller index holding that seller's orders placed (or delivered) in one month. */
+export const sellerOrdersPartition = (sellerId: string, dateField: "placed" | "delivered", month: string) =>
+  `SELLER#${sellerId}#${dateField.toUpperCase()}#${month}`;
+
+/** The delivered-month key of an order: present once it is delivered, absent (the index is sparse) before. */
+export const deliveredIndexKey = (order: { sellerId: string; deliveredAt: string | null }): Partial<Record<(typeof sellerIndexes)["delivered"]["partitionKey"], string>> =>
+  order.deliveredAt ? { [sellerIndexes.delivered.partitionKey]: sellerOrdersPartition(order.sellerId, "delivered", monthOf(order.deliveredAt)) } : {};
 
 /** The byCustomer partition of one customer's orders. */
 export const customerOrdersPartition = (customerId: string) => `CUSTOMER#${customerId}`;

@@ -15,7 +15,7 @@ import {
   VersionConflictError,
 } from "#core/errors";
 import type { Order } from "#core/order";
-import { actorOf, mayAccessOrder, type Principal } from "#core/principal";
+import { actorOf, mayAccessOrder, ownershipOf, type Principal } from "#core/principal";
 import type { StoreDeps } from "#store/client";
 import { Expression } from "#store/expression";
 import { reserveCapSlot } from "#store/hourly-cap";
@@ -208,9 +208,11 @@ async function attemptChange(deps: StoreDeps, op: OperationContext, change: Orde
   const plan = await change.plan({ committedVersion, now, order, replans });
 
   const expr = new Expression();
+  // Ownership first, in the write itself: a customer's orders by customerId, a seller's by sellerId, support any.
+  const owner = ownershipOf(op.principal);
   const conditions = [
     "attribute_exists(PK)",
-    ...(op.principal.kind === "customer" ? [expr.equals("customerId", op.principal.customerId)] : []),
+    ...(owner ? [expr.equals(owner.attribute, owner.value)] : []),
     expr.oneOf("status", change.rule.allowedStatuses),
     expr.equals("version", version),
     ...(plan.conditions?.(expr) ?? []),
@@ -363,7 +365,7 @@ function diagnose(op: OperationContext, change: OrderChange, version: number, pl
   if (reasons.some((r) => r.Code === "TransactionConflict")) return { kind: "retry", reason: "conflict" };
   if (failed(0)) {
     const order = current(0) as Order | undefined;
-    if (!order || !mayAccessOrder(op.principal, order)) return { kind: "rejected", error: new OrderNotFoundError(change.orderId) };
+    if (!order || !mayAccessOrder(op.principal, order)) return { kind: "rejected", error: new OrderNotFoundError(change.orderId, op.principal.kind) };
     const planned = plan.explain?.(order);
     if (planned) return { kind: "rejected", error: planned };
     const ineligible = change.rule.rejection(order.status);

@@ -8,10 +8,10 @@ import type { Principal } from "#core/principal";
 import { type DayRange, type OrderSearchSource, type OrderStream, type OrderSummaryRecord, searchOrders } from "#core/search-orders";
 import type { StoreDeps } from "#store/client";
 import { Expression } from "#store/expression";
-import { customerIdOfKey, customerIndexKeys, customerOrdersPartition, idDigitsPartition, orderKey } from "#store/keys";
+import { customerIdOfKey, customerIndexKeys, customerOrdersPartition, idDigitsPartition, monthOf, orderKey, sellerOrdersPartition } from "#store/keys";
 import { readOrder } from "#store/operations";
 import { sellerWithPolicy } from "#store/sellers";
-import { idDigitsIndexes, orderSummaryAttributes } from "#store/table-design";
+import { idDigitsIndexes, orderSummaryAttributes, sellerIndexes } from "#store/table-design";
 
 /** Items per Query page: a customer's orders, or one id-digits partition (≤ 100 orders), in one request. */
 const pageSize = 100;
@@ -84,6 +84,13 @@ export function orderSearchSource(deps: StoreDeps): OrderSearchSource {
         .filter((index) => index.firstDigit <= 5 - digits.length)
         .map((index) => queryIndex(index.indexName, index.partitionKey, idDigitsPartition(digits.slice(0, 3)), placed));
     },
+    ordersOfSeller(sellerId, dateField, range, exactly) {
+      const index = sellerIndexes[dateField];
+      // Placed days narrow the sort key; delivered days are not in it, so those orders are filtered as they come.
+      return monthsOf(range).map((month) =>
+        queryIndex(index.indexName, index.partitionKey, sellerOrdersPartition(sellerId, dateField, month), dateField === "placed" ? range : undefined, exactly),
+      );
+    },
     sellerName: async (sellerId) => (await sellerWithPolicy(deps, sellerId))?.seller.name,
   };
 }
@@ -101,4 +108,15 @@ async function* queryPages(deps: StoreDeps, input: QueryCommandInput, firstPage:
     ExclusiveStartKey = page.LastEvaluatedKey;
     Limit = pageSize;
   } while (ExclusiveStartKey);
+}
+
+/** The months (`YYYY-MM`, UTC) a range of days touches, first to last: at most five for the 92 days a search may span. */
+export function monthsOf(range: DayRange): string[] {
+  const months: string[] = [];
+  for (let month = monthOf(range.from); month <= monthOf(range.to); ) {
+    months.push(month);
+    const [year, m] = month.split("-").map(Number) as [number, number];
+    month = m === 12 ? `${year + 1}-01` : `${year}-${String(m + 1).padStart(2, "0")}`;
+  }
+  return months;
 }

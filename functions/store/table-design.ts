@@ -59,6 +59,27 @@ export const idDigitsIndexes = [
 ] as const;
 
 /**
+ * The seller indexes: a marketplace seller's orders by month, newest first, so that a seller's date search reads
+ * only its own orders of the months the range touches, with no Scan. `bySellerPlaced` holds every order under
+ * `SELLER#<sellerId>#PLACED#<YYYY-MM>` of its placedAt; `bySellerDelivered` is sparse, holding delivered orders
+ * under `SELLER#<sellerId>#DELIVERED#<YYYY-MM>` of their deliveredAt. Both sort like byCustomer (GSI1SK =
+ * <placedAt>#<orderId>), so within a partition the orders come newest placed first and a search stops reading as
+ * soon as it has enough, whichever date it filters on.
+ *
+ * Why months: one partition per seller would grow without end (a busy seller's whole history under one key, its
+ * writes all on one partition); one per day would take up to 92 Queries for one date range. A range of at most
+ * 92 days touches at most five months: five Queries in parallel, each partition one seller's month.
+ * Why a second index for delivery: deliveredAt is not in the placed key, and an order may be delivered long after
+ * it was placed, so no bounded set of placed months is sure to hold every order delivered in a range.
+ * Every writer that sets deliveredAt sets the delivered key with it (`orderIndexKeys`, `deliveredIndexKey`).
+ * Deploying: CloudFormation adds one GSI per table update, so an existing table takes two.
+ */
+export const sellerIndexes = {
+  placed: { indexName: "bySellerPlaced", partitionKey: "GSI6PK" },
+  delivered: { indexName: "bySellerDelivered", partitionKey: "GSI7PK" },
+} as const;
+
+/**
  * Single-table design for everything the order domain holds: orders (with items, charges, delivery, returns;
  * their activity entries beside them in the order's partition), customers, sellers, policies, stock, pickup
  * slots, operation records, and the hourly caps' and request budget's counters.
@@ -77,6 +98,8 @@ export const ordersTable = {
     { indexName: "byEmail", partitionKey: "GSI2PK", sortKey: "GSI2SK", projection: "KEYS_ONLY" },
     // Orders by three digits of their id, one index per position: GSI3PK/GSI4PK/GSI5PK = DIGITS#<ddd>, GSI1SK.
     ...idDigitsIndexes.map(({ indexName, partitionKey }) => ({ indexName, partitionKey, sortKey: "GSI1SK", projection: orderSummaryAttributes })),
+    // A seller's orders by month of placing and (sparse) of delivery: GSI6PK / GSI7PK = SELLER#<id>#<date field>#<YYYY-MM>, GSI1SK.
+    ...Object.values(sellerIndexes).map(({ indexName, partitionKey }) => ({ indexName, partitionKey, sortKey: "GSI1SK", projection: orderSummaryAttributes })),
   ],
 } as const satisfies TableDesign;
 

@@ -4,7 +4,7 @@ import { type JsonSchema, toolJsonSchema } from "#catalog/json-schema";
 import { httpStatusOf } from "#catalog/openapi";
 import { type ToolDefinition, tools as registry } from "#catalog/tools";
 import { type ErrorCode, InternalError, InvalidInputError, type InputIssue, OperationInProgressError, ToolError, UnauthenticatedError } from "#core/errors";
-import { principalFromClaims } from "#core/principal";
+import { admitToTool, principalFromClaims } from "#core/principal";
 import { apiGatewayEvent } from "#tools/api-event";
 import { errorResponse, type HttpEvent, type HttpResult } from "#tools/http";
 import type { ToolInvoker } from "#tools/invoker";
@@ -79,6 +79,11 @@ export const sessionAttributeNames = {
   sub: "orderToolsSub",
   /** A customer's id (C- and digits), as a token's `customer_id`: the session acts only on that customer's orders. */
   customerId: "orderToolsCustomerId",
+  /**
+   * A marketplace seller's id (SLR- and digits), as a token's `seller_id`: the session acts only on the orders that
+   * seller sold. Never together with orderToolsCustomerId (such a session is refused, as such a token would be).
+   */
+  sellerId: "orderToolsSellerId",
   /** Space-separated scopes, as a token's `scope`: orders:read, orders:write, and orders:support for staff. */
   scope: "orderToolsScope",
 } as const;
@@ -229,13 +234,15 @@ export function sessionClaims(attributes: Record<string, string> | undefined): {
   const sub = attribute(sessionAttributeNames.sub);
   if (sub === undefined) {
     throw new UnauthenticatedError(
-      `This agent session names no caller: the application that calls InvokeAgent must set the session attribute ${sessionAttributeNames.sub} to its signed-in user's id (with ${sessionAttributeNames.customerId} for a customer and ${sessionAttributeNames.scope} for the scopes). Nothing the model says can stand in for it.`,
+      `This agent session names no caller: the application that calls InvokeAgent must set the session attribute ${sessionAttributeNames.sub} to its signed-in user's id (with ${sessionAttributeNames.customerId} for a customer, ${sessionAttributeNames.sellerId} for a seller, and ${sessionAttributeNames.scope} for the scopes). Nothing the model says can stand in for it.`,
     );
   }
+  // Passed on as a token would carry them: the tool refuses a malformed id, or both at once, as it refuses such a token.
   const customerId = attribute(sessionAttributeNames.customerId);
+  const sellerId = attribute(sessionAttributeNames.sellerId);
   const scope = attribute(sessionAttributeNames.scope) ?? "";
   return {
-    claims: { sub, ...(customerId !== undefined ? { customer_id: customerId } : {}), scope },
+    claims: { sub, ...(customerId !== undefined ? { customer_id: customerId } : {}), ...(sellerId !== undefined ? { seller_id: sellerId } : {}), scope },
     scopes: scope.split(" ").filter(Boolean),
   };
 }
@@ -306,7 +313,7 @@ export function createBedrockAgentHandler(invoker: ToolInvoker, options: Bedrock
       const identity = sessionClaims(event.sessionAttributes);
       sub = identity.claims.sub;
       // The tool checks all of this again; refusing here spares an invocation and answers with the same body.
-      principalFromClaims(identity.claims, identity.scopes, tool.scope);
+      admitToTool(principalFromClaims(identity.claims, identity.scopes, tool.scope), tool.name);
       const args = argumentsOf(event, tool);
       if (tool.kind === "change") {
         operationId = derivedOperationId(event, tool.name, args);

@@ -4,7 +4,7 @@ import type { Context } from "aws-lambda";
 import type { output, ZodMiniType } from "zod/mini";
 import type { ToolName } from "#catalog/tools";
 import { parseArguments } from "#catalog/validate";
-import { type Principal, principalFromClaims, type Scope, scopes } from "#core/principal";
+import { admitToTool, type Principal, principalFromClaims, type Scope, scopes } from "#core/principal";
 import { depsFromEnv, type StoreDeps } from "#store/client";
 import { spendRequestBudget } from "#store/request-budget";
 import { errorResponse, type HttpEvent, type HttpResult, readBody } from "#tools/http";
@@ -57,7 +57,8 @@ export interface Admitted<S extends ZodMiniType> {
 
 /**
  * Runs one call of a tool with what every call gets. First the caller, who must hold orders:write for a changing
- * tool and orders:read otherwise (so an unauthenticated caller learns nothing about the arguments either); then
+ * tool and orders:read otherwise (so an unauthenticated caller learns nothing about the arguments either) and be
+ * a principal that may use this tool at all (a seller may not cancel or set a delivery note); then
  * the request budget (so that even malformed requests count against the caller who sends them); then the
  * validated arguments. Around it: a logger whose lines carry the tool, the API Gateway request id, a hash of the
  * principal and the operation and order ids; one log line and the EMF metrics of the outcome; and the one place
@@ -78,6 +79,8 @@ export async function toolCall<S extends ZodMiniType>(
   try {
     const principal = principalOf(event, changing ? scopes.write : scopes.read);
     keys.principal = principalHash(principal.sub);
+    // A tool this kind of principal may not use is refused before anything is counted or recorded.
+    admitToTool(principal, name);
     await spendRequestBudget(deps, principal);
     const args = parseArguments(input, name, argumentsOf(event));
     Object.assign(keys, idsOf(args));

@@ -28,7 +28,7 @@ export const metricNames = {
   versionConflict: "VersionConflict",
   /** get_operation_status answers, by `answer`: completed / rejected / pending / not_found (the reconciliation path). */
   statusLookup: "StatusLookup",
-  /** RATE_LIMITED, by `tool` and `limit`: request_budget / hourly_cap / support_hourly_cap. */
+  /** RATE_LIMITED, by `tool` and `limit`: request_budget / hourly_cap / support_hourly_cap / seller_hourly_cap. */
   limitRefused: "LimitRefused",
 } as const;
 

@@ -103,16 +103,19 @@ export interface DevPrincipal {
   customer?: string;
   /** A member of staff (scope orders:support). */
   support?: string;
+  /** A marketplace seller's user or agent acting on the orders that seller sold (claim seller_id). */
+  seller?: string;
 }
 
 export const defaultScopes = {
   customer: `${orderScopes.read} ${orderScopes.write}`,
   support: `${orderScopes.read} ${orderScopes.write} ${orderScopes.support}`,
+  seller: `${orderScopes.read} ${orderScopes.write}`,
 } as const;
 
 export const defaultTtlSeconds = 3600;
 
-/** The claims a token for this principal carries; `sub` follows the test harness (user-C-1001, staff-S-7). */
+/** The claims a token for this principal carries; `sub` follows the test harness (user-C-1001, staff-S-7, seller-SLR-2210). */
 export function principalClaims(principal: DevPrincipal, scope?: string): JWTPayload {
   if (principal.customer !== undefined) {
     return { sub: `user-${principal.customer}`, customer_id: principal.customer, scope: scope ?? defaultScopes.customer };
@@ -120,7 +123,10 @@ export function principalClaims(principal: DevPrincipal, scope?: string): JWTPay
   if (principal.support !== undefined) {
     return { sub: `staff-${principal.support}`, scope: scope ?? defaultScopes.support };
   }
-  throw new Error("A dev token is for a customer or for support staff.");
+  if (principal.seller !== undefined) {
+    return { sub: `seller-${principal.seller}`, seller_id: principal.seller, scope: scope ?? defaultScopes.seller };
+  }
+  throw new Error("A dev token is for a customer, for support staff or for a seller.");
 }
 
 /** A token the local gateway accepts. `claims` may override anything, for tests of tokens it must refuse. */
@@ -175,7 +181,7 @@ export async function verifyDevToken(token: string): Promise<TokenCheck> {
   }
 }
 
-const howToGetOne = "Get a token for the local stack with `npm run --silent token -- --customer C-1001` (or `--support S-7`).";
+const howToGetOne = "Get a token for the local stack with `npm run --silent token -- --customer C-1001` (or `--support S-7`, or `--seller SLR-2210`).";
 
 function whyRefused(error: unknown): string {
   if (error instanceof errors.JWTExpired) {

@@ -35,7 +35,7 @@ export interface EventCase {
   event: HttpEvent;
 }
 
-type Caller = { customer: string } | { support: string };
+type Caller = { customer: string } | { support: string } | { seller: string };
 
 interface CaseInput {
   name: string;
@@ -53,6 +53,8 @@ interface CaseInput {
 const ana = { customer: "C-1001" };
 const ben = { customer: "C-2002" };
 const chloe = { customer: "C-3003" };
+/** Ashcombe Furniture, a marketplace seller of the demo shop. */
+const ashcombe = { seller: "SLR-2210" };
 
 const cases: CaseInput[] = [
   { name: "valid", tool: "search_orders", kind: "valid", caller: ana, body: { orderId: "884" }, expect: { status: 200 }, note: "Ana looks for the order with 884 in its id (finds SU-88421)." },
@@ -62,10 +64,12 @@ const cases: CaseInput[] = [
   { name: "valid", tool: "get_order", kind: "valid", caller: ana, body: { orderId: "SU-88421" }, expect: { status: 200 }, note: "Ana reads SU-88421: seller, 14-day policy, the delivery charged twice." },
   { name: "malformed-id", tool: "get_order", kind: "invalid", caller: ana, body: { orderId: "SU-9941" }, expect: { status: 400, code: "INVALID_INPUT" }, note: "Four digits: the message says order ids have five." },
   { name: "other-customer", tool: "get_order", kind: "invalid", caller: ana, body: { orderId: "SU-20417" }, expect: { status: 404, code: "ORDER_NOT_FOUND" }, note: "Ben's order, asked for by Ana: the same 404 as an id that does not exist." },
+  { name: "other-seller", tool: "get_order", kind: "invalid", caller: ashcombe, body: { orderId: "SU-10452" }, expect: { status: 404, code: "ORDER_NOT_FOUND" }, note: "Kettle & Crumb's order, asked for by the seller Ashcombe Furniture (seller_id SLR-2210): the same 404 as an id that does not exist." },
 
   { name: "valid", tool: "cancel_order", kind: "valid", caller: ben, body: { operationId: "op-event-cancel-0001", orderId: "SU-20533", reason: "Found it cheaper elsewhere" }, expect: { status: 200 }, note: "Ben cancels his processing order SU-20533 (invoke it twice: the second answer is the replay)." },
   { name: "unknown-field", tool: "cancel_order", kind: "invalid", caller: ben, body: { operationId: "op-event-cancel-0002", orderId: "SU-20533", customerId: "C-1001" }, expect: { status: 400, code: "INVALID_INPUT" }, note: "customerId is not an argument: the caller comes from the token." },
   { name: "shipped", tool: "cancel_order", kind: "invalid", caller: ben, body: { operationId: "op-event-cancel-0003", orderId: "SU-20702" }, expect: { status: 409, code: "NOT_ELIGIBLE" }, note: "SU-20702 has shipped: NOT_ELIGIBLE ALREADY_SHIPPED, recorded and replayed." },
+  { name: "seller-forbidden", tool: "cancel_order", kind: "invalid", caller: ashcombe, body: { operationId: "op-event-cancel-0004", orderId: "SU-20417" }, expect: { status: 403, code: "FORBIDDEN" }, note: "Ashcombe Furniture may not cancel even its own order: 403 with allowedPrincipals customer and support, nothing recorded." },
 
   { name: "valid", tool: "add_delivery_note", kind: "valid", caller: chloe, body: { operationId: "op-event-note-0001", orderId: "SU-30390", expectedVersion: 2, deliveryNote: "Code du portail : 4821.\nLaissez le colis chez la gardienne." }, expect: { status: 200 }, note: "Chloé replaces the note on her placed order SU-30390 (version 2)." },
   { name: "bidi-override", tool: "add_delivery_note", kind: "invalid", caller: chloe, body: { operationId: "op-event-note-0002", orderId: "SU-30390", expectedVersion: 2, deliveryNote: "Leave it with the \u202Eroobnext\u202C neighbour" }, expect: { status: 400, code: "INVALID_INPUT" }, note: "A bidi override in the note is refused, with its position named." },
@@ -100,7 +104,7 @@ export function eventCases(): EventCase[] {
       nbf: issuedAt,
       exp: expiresAt,
       jti: `event-${c.tool}-${c.name}`,
-      ...principalClaims(c.caller, "customer" in c.caller ? defaultScopes.customer : defaultScopes.support),
+      ...principalClaims(c.caller, "customer" in c.caller ? defaultScopes.customer : "seller" in c.caller ? defaultScopes.seller : defaultScopes.support),
     };
     const claims = apiGatewayClaims(payload);
     const body = c.body === undefined ? undefined : JSON.stringify(c.body);

@@ -38,6 +38,11 @@ describe("eval/case-schema.json", () => {
     const base = { id: "x-1", source: "test", customer: "C-1", fixture: {}, conversation: ["hi"], expect: { authorization: "none", outcome: { status: "none" }, reply: "information" } };
     expect(validate(base)).toBe(true);
     expect(validate({ ...base, support: "S-7" })).toBe(false); // two callers
+    expect(validate({ ...base, seller: "SLR-2210" })).toBe(false); // two callers
+    const { customer: _customer, ...noCaller } = base;
+    expect(validate(noCaller)).toBe(false);
+    expect(validate({ ...noCaller, seller: "SLR-2210" })).toBe(true);
+    expect(validate({ ...noCaller, seller: "2210" })).toBe(false);
     expect(validate({ ...base, fault: [] })).toBe(false); // a misspelt field
     expect(validate({ ...base, faults: [{ kind: "lose_response", times: 0 }] })).toBe(false);
     expect(validate({ ...base, expect: { ...base.expect, reply: "apology" } })).toBe(false);
@@ -68,7 +73,7 @@ describe("loading a case", () => {
 });
 
 describe("what the case set covers", () => {
-  it("every tool, every NOT_ELIGIBLE reason, each rejection code a conversation can meet, every fault kind, both principals", async () => {
+  it("every tool, every NOT_ELIGIBLE reason, each rejection code a conversation can meet, every fault kind, every principal", async () => {
     const cases = (await caseFiles()).map((f) => f.json);
     const called = new Set(cases.flatMap((c) => (c.script ?? []).flatMap((s) => ("call" in s ? [s.call] : []))));
     // The controller asks get_operation_status itself whenever a change's outcome is unknown.
@@ -81,14 +86,25 @@ describe("what the case set covers", () => {
     expect([...reasons].sort()).toEqual([...notEligibleReasons].sort());
 
     const codes = new Set(cases.map((c) => c.expect.outcome.code).filter(Boolean));
-    // UNAUTHENTICATED, FORBIDDEN, OPERATION_IN_PROGRESS, IDEMPOTENCY_KEY_REUSED and INTERNAL cannot arise here: a
-    // case's token has full scopes, the controller sends one request per intent at a time under ids it makes.
-    expect([...codes].sort()).toEqual(["INVALID_INPUT", "NOT_ELIGIBLE", "NO_PICKUP_SLOT", "ORDER_NOT_FOUND", "OUT_OF_STOCK", "RATE_LIMITED", "SELLER_SUSPENDED", "VERSION_CONFLICT"]);
+    // UNAUTHENTICATED, OPERATION_IN_PROGRESS, IDEMPOTENCY_KEY_REUSED and INTERNAL cannot arise here: a case's token
+    // has full scopes, the controller sends one request per intent at a time under ids it makes. FORBIDDEN does, for
+    // a seller's cancel or note: a tool a seller may not use.
+    expect([...codes].sort()).toEqual(["FORBIDDEN", "INVALID_INPUT", "NOT_ELIGIBLE", "NO_PICKUP_SLOT", "ORDER_NOT_FOUND", "OUT_OF_STOCK", "RATE_LIMITED", "SELLER_SUSPENDED", "VERSION_CONFLICT"]);
 
     const faults = new Set(cases.flatMap((c) => (c.faults ?? []).map((f) => f.kind)));
     expect([...faults].sort()).toEqual(["lose_response", "lose_status", "service_error_before_commit", "set_before_dispatch"]);
 
     expect(cases.filter((c) => c.support !== undefined).length).toBeGreaterThanOrEqual(5);
+    // The seller: its own returns and replacements, completed and refused; another seller's orders; a suspended
+    // seller; the search limits; the tools it may not use; a lost response.
+    const sellerCases = cases.filter((c) => c.seller !== undefined);
+    expect(sellerCases.length).toBeGreaterThanOrEqual(22);
+    const sellerOutcomes = new Set(sellerCases.map((c) => `${c.expect.outcome.tool ?? ""} ${c.expect.outcome.status} ${c.expect.outcome.code ?? ""}`.trim()));
+    for (const outcome of ["start_return completed", "offer_replacement completed", "start_return rejected ORDER_NOT_FOUND", "offer_replacement rejected SELLER_SUSPENDED", "cancel_order rejected FORBIDDEN", "add_delivery_note rejected FORBIDDEN"]) {
+      expect(sellerOutcomes, outcome).toContain(outcome);
+    }
+    expect(sellerCases.some((c) => c.faults?.some((f) => f.kind === "lose_response"))).toBe(true);
+    expect(sellerCases.some((c) => c.script?.some((s) => "call" in s && s.call === "search_orders" && (s.input as { email?: string }).email !== undefined))).toBe(true);
     expect(new Set(cases.map((c) => c.expect.reply))).toEqual(new Set(["confirmation", "rejection", "uncertainty", "clarification", "confirmation_request", "information"]));
     expect(cases.filter((c) => c.source.startsWith("seed 003")).length).toBeGreaterThanOrEqual(5);
     expect(cases.filter((c) => c.source === "seed 000").length).toBe(5);

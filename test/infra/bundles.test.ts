@@ -28,8 +28,8 @@ describe("function bundles", () => {
   it("bundles one function per tool, the catalogue, OpenAPI and MCP functions, the Bedrock action group, plus the token trigger of each user pool", () => {
     expect(bundles.map((b) => b.name)).toEqual(expect.arrayContaining(tools.map((t) => `order-tools ${t.name}`)));
     expect(bundles.map((b) => b.name)).toEqual(expect.arrayContaining([...serviceFunctions, bedrockAgentFunction].map((f) => f.description)));
-    expect(bundles.filter((b) => /pre-token-generation trigger \((customers|staff) pool\)$/.test(b.name))).toHaveLength(2);
-    expect(bundles).toHaveLength(tools.length + serviceFunctions.length + 1 + 2);
+    expect(bundles.filter((b) => /pre-token-generation trigger \((customers|staff|sellers) pool\)$/.test(b.name))).toHaveLength(3);
+    expect(bundles).toHaveLength(tools.length + serviceFunctions.length + 1 + 3);
   });
 
   it(`keeps every bundle within ${kb(bundleBudgetBytes)} minified`, () => {

@@ -82,7 +82,7 @@ const hardened = () =>
 beforeAll(() => {
   asGiven();
   hardened();
-}, 240_000);
+}, 480_000);
 afterAll(removeSynthesizedOutput);
 
 describe("AWS Control Tower proactive controls", () => {
@@ -119,7 +119,14 @@ describe("AWS Control Tower proactive controls", () => {
   it("acknowledge exactly the deliberate exceptions: the two public catalogue routes per API, no VPC, and logs kept or encrypted short of the controls only where chosen", () => {
     const given = byControl(reportOf(asGiven()).acknowledged);
     const routes = given.get("CT.APIGATEWAY.PR.5")!.map((f) => f.constructPath.replace(/^OrderTools-dev-Api\//, "")).sort();
-    expect(routes).toEqual(["Api/GET--v1--openapi.json/Resource", "Api/GET--v1--tools/Resource", "StaffApi/GET--v1--openapi.json/Resource", "StaffApi/GET--v1--tools/Resource"]);
+    expect(routes).toEqual([
+      "Api/GET--v1--openapi.json/Resource",
+      "Api/GET--v1--tools/Resource",
+      "SellerApi/GET--v1--openapi.json/Resource",
+      "SellerApi/GET--v1--tools/Resource",
+      "StaffApi/GET--v1--openapi.json/Resource",
+      "StaffApi/GET--v1--tools/Resource",
+    ]);
     const ids = (control: string) => new Set(given.get(control)?.map((f) => f.logicalId));
     const template = asGiven().apiTemplate;
     expect(ids("CT.LAMBDA.PR.3")).toEqual(new Set(Object.keys(resourcesOf(template, "AWS::Lambda::Function"))));

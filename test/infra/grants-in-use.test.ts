@@ -11,7 +11,7 @@ import { repoRoot } from "#lib/tool-function";
 import { type DynamoGrant, dynamoGrantsOf, removeSynthesizedOutput, synthesized, tableArnNames, toolFunctions } from "#test/infra/app";
 import { type AccessRequest, grantFor, observeAccess, stringLike, type TableModel } from "#test/infra/iam-check";
 import { clockAt, compoundFixture, compoundOrder, todayUtc } from "#test/support/compound-fixture";
-import { type Caller, customer, newOperationId, newWorld, type Reply, support, type World } from "#test/support/world";
+import { type Caller, customer, newOperationId, newWorld, type Reply, seller, support, type World } from "#test/support/world";
 
 /**
  * Issue 10: each function may put or update only the key prefixes it owns. The template tests hold the policies
@@ -25,13 +25,14 @@ import { type Caller, customer, newOperationId, newWorld, type Reply, support, t
 const ana = customer("C-1001");
 const ben = customer("C-2002");
 const staff = support("S-7");
+const ashcombe = seller("SLR-2210");
 const today = todayUtc();
 
 interface Sample {
   caller: Caller;
   body?: unknown;
   route?: { method: "GET"; path: string; pathParameters: Record<string, string> };
-  /** Run through a handler whose caps are 1 (customers) and 1 (support), to reach RATE_LIMITED. */
+  /** Run through a handler whose caps are 1 (customers, support and sellers), to reach RATE_LIMITED. */
   tightCaps?: boolean;
 }
 
@@ -49,6 +50,11 @@ const samples: Record<string, () => Sample[]> = {
     // An order the order system wrote without its seller's name: the name is looked up.
     { caller: staff, body: { orderId: "SU-30003" } },
     { caller: staff, body: {} },
+    // A seller: its months of the seller indexes, placed and delivered, and id digits kept to its own orders.
+    { caller: ashcombe, body: { dateRange: { dateField: "placed", from: addDays(today, -45), to: today } } },
+    { caller: ashcombe, body: { dateRange: { dateField: "delivered", from: addDays(today, -30), to: today } } },
+    { caller: ashcombe, body: { orderId: "300" } },
+    { caller: ashcombe, body: { email: "ana@example.com" } },
   ],
   get_order: () => [
     { caller: ana, body: { orderId: "SU-30001" } },
@@ -84,6 +90,8 @@ const samples: Record<string, () => Sample[]> = {
     { caller: staff, body: { operationId: newOperationId(), orderId: "SU-30007", itemIds: ["ITM-2"], reason: "no_longer_needed" } },
     { caller: ben, body: { operationId: newOperationId(), orderId: "SU-30012", itemIds: ["ITM-1"], reason: "damaged" } },
     { caller: ben, body: { operationId: newOperationId(), orderId: "SU-30007", itemIds: ["ITM-1"], reason: "damaged" }, tightCaps: true },
+    { caller: ashcombe, body: { operationId: newOperationId(), orderId: "SU-30016", itemIds: ["ITM-1"], reason: "damaged" } },
+    { caller: ashcombe, body: { operationId: newOperationId(), orderId: "SU-30017", itemIds: ["ITM-1"], reason: "damaged" }, tightCaps: true },
   ],
   offer_replacement: () => [
     { caller: ana, body: { operationId: newOperationId(), orderId: "SU-30013", expectedVersion: 3, itemId: "ITM-1", reason: "damaged" } },
@@ -91,6 +99,7 @@ const samples: Record<string, () => Sample[]> = {
     { caller: ana, body: { operationId: newOperationId(), orderId: "SU-30014", expectedVersion: 3, itemId: "ITM-9", reason: "missing" } },
     { caller: staff, body: { operationId: newOperationId(), orderId: "SU-30015", expectedVersion: 3, itemId: "ITM-2", reason: "wrong_item" } },
     { caller: ben, body: { operationId: newOperationId(), orderId: "SU-30007", expectedVersion: 3, itemId: "ITM-3", reason: "damaged" }, tightCaps: true },
+    { caller: ashcombe, body: { operationId: newOperationId(), orderId: "SU-30018", expectedVersion: 3, itemId: "ITM-1", reason: "damaged" } },
   ],
   get_operation_status: () => [
     { caller: ana, body: { operationId: newOperationId() } },
@@ -146,6 +155,7 @@ describe("each tool's policy allows what its code sends, and grants nothing on t
       now: clockAt(today),
       hourlyCap: 10,
       supportHourlyCap: 60,
+      sellerHourlyCap: 60,
       requestBudget: 120,
       observeClient: (client) => {
         world.deps.observeClient?.(client);
@@ -157,7 +167,7 @@ describe("each tool's policy allows what its code sends, and grants nothing on t
       const { createHandler } = (await import(join(repoRoot, tool.entry))) as { createHandler: (deps: StoreDeps) => ToolHandler };
       // Dependencies of its own, as each function has its own execution environment (and seller cache).
       const handler = createHandler({ ...deps });
-      const tight = createHandler({ ...deps, hourlyCap: 1, supportHourlyCap: 1 });
+      const tight = createHandler({ ...deps, hourlyCap: 1, supportHourlyCap: 1, sellerHourlyCap: 1 });
       observed.set(tool.name, []);
       replies.set(tool.name, []);
       current = tool.name;

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readAccess } from "#catalog/access";
 import { serviceFunctions, toolFunctionEnv } from "#catalog/service-functions";
 import { type ToolDefinition, type ToolRoute, toolNamed, tools } from "#catalog/tools";
-import { hourlyCapFromEnv, supportHourlyCapFromEnv } from "#store/hourly-cap";
+import { hourlyCapFromEnv, sellerHourlyCapFromEnv, supportHourlyCapFromEnv } from "#store/hourly-cap";
 import { requestBudgetFromEnv } from "#store/request-budget";
 import { type IndexDesign, ordersTable, tableDesigns } from "#store/table-design";
 import { handler as openApiHandler, publicUrlEnv } from "#tools/openapi";
@@ -38,6 +38,7 @@ const withOptions = () =>
       mcpAllowedOrigins: "https://app.example.com,http://localhost:5173",
       publicUrl: "https://api.example.com/",
       staffPublicUrl: "https://support-api.example.com/orders",
+      sellerPublicUrl: "https://sellers-api.example.com",
     },
   });
 
@@ -56,7 +57,7 @@ const grantsOf = (synth: Synthesized, fn: { properties: Record<string, any> }) =
 const byKey = (grants: DynamoGrant[]) => [...grants].map((g) => ({ ...g, ...(g.leadingKeys ? { leadingKeys: [...g.leadingKeys].sort() } : {}) })).sort((a, b) => `${a.resource} ${a.action}`.localeCompare(`${b.resource} ${b.action}`));
 
 /** The user pools by kind, told apart by their trigger's ORDER_TOOLS_USER_POOL. */
-function userPoolsOf(synth: Synthesized): Record<"customers" | "staff", { logicalId: string; properties: Record<string, any>; triggerEnv: Record<string, string> }> {
+function userPoolsOf(synth: Synthesized): Record<"customers" | "staff" | "sellers", { logicalId: string; properties: Record<string, any>; triggerEnv: Record<string, string> }> {
   const functions = resourcesOf(synth.apiTemplate, "AWS::Lambda::Function");
   const pools = Object.entries(resourcesOf(synth.apiTemplate, "AWS::Cognito::UserPool")).map(([logicalId, pool]) => {
     const triggerId = pool.Properties.LambdaConfig.PreTokenGenerationConfig.LambdaArn["Fn::GetAtt"][0] as string;
@@ -67,8 +68,8 @@ function userPoolsOf(synth: Synthesized): Record<"customers" | "staff", { logica
     expect(found, kind).toHaveLength(1);
     return found[0]!;
   };
-  expect(pools).toHaveLength(2);
-  return { customers: find("customers"), staff: find("staff") };
+  expect(pools).toHaveLength(3);
+  return { customers: find("customers"), staff: find("staff"), sellers: find("sellers") };
 }
 
 const ofPool = (synth: Synthesized, type: string, poolId: string) =>
@@ -87,7 +88,7 @@ describe("the functions come from the tool registry", () => {
     expect([...toolFunctions(apiTemplate).keys()].sort()).toEqual(tools.map((t) => t.name).sort());
     expect([...serviceFunctionsOf(apiTemplate).keys()].sort()).toEqual(["catalog", "mcp", "openapi"]);
     // + 1: the Bedrock Agents action-group function, which has no route (test/infra/bedrock-agent.test.ts).
-    apiTemplate.resourceCountIs("AWS::Lambda::Function", tools.length + serviceFunctions.length + 1 + 2);
+    apiTemplate.resourceCountIs("AWS::Lambda::Function", tools.length + serviceFunctions.length + 1 + 3);
 
     withExistingIdp().apiTemplate.resourceCountIs("AWS::Lambda::Function", tools.length + serviceFunctions.length + 1);
   });
@@ -110,13 +111,15 @@ describe("the functions come from the tool registry", () => {
         ORDER_TOOLS_REQUEST_BUDGET: "120",
       });
       expect(Object.keys(env)).toEqual(expect.arrayContaining(["ORDERS_TABLE", "IDEMPOTENCY_TABLE"]));
-      const caps = { ORDER_TOOLS_HOURLY_CAP: env.ORDER_TOOLS_HOURLY_CAP, ORDER_TOOLS_SUPPORT_HOURLY_CAP: env.ORDER_TOOLS_SUPPORT_HOURLY_CAP };
-      expect(caps, name).toEqual(toolNamed(name as never).kind === "change" ? { ORDER_TOOLS_HOURLY_CAP: "10", ORDER_TOOLS_SUPPORT_HOURLY_CAP: "60" } : {});
+      const caps = { ORDER_TOOLS_HOURLY_CAP: env.ORDER_TOOLS_HOURLY_CAP, ORDER_TOOLS_SUPPORT_HOURLY_CAP: env.ORDER_TOOLS_SUPPORT_HOURLY_CAP, ORDER_TOOLS_SELLER_HOURLY_CAP: env.ORDER_TOOLS_SELLER_HOURLY_CAP };
+      expect(caps, name).toEqual(
+        toolNamed(name as never).kind === "change" ? { ORDER_TOOLS_HOURLY_CAP: "10", ORDER_TOOLS_SUPPORT_HOURLY_CAP: "60", ORDER_TOOLS_SELLER_HOURLY_CAP: "60" } : {},
+      );
     }
   });
 
-  it("passes hourlyCap, supportHourlyCap, requestBudget and logLevel from context, under the names the functions read", () => {
-    const tuned = synthesize({ context: { hourlyCap: "3", supportHourlyCap: "7", requestBudget: "11", logLevel: "warn" } });
+  it("passes hourlyCap, supportHourlyCap, sellerHourlyCap, requestBudget and logLevel from context, under the names the functions read", () => {
+    const tuned = synthesize({ context: { hourlyCap: "3", supportHourlyCap: "7", sellerHourlyCap: "5", requestBudget: "11", logLevel: "warn" } });
     const changing = new Set<string>(tools.filter((t) => t.kind === "change").map((t) => t.name));
     expect(changing.size).toBeGreaterThan(0);
     for (const [name, fn] of toolFunctions(tuned.apiTemplate)) {
@@ -127,13 +130,14 @@ describe("the functions come from the tool registry", () => {
       if (changing.has(name)) {
         expect(hourlyCapFromEnv(env), name).toBe(3);
         expect(supportHourlyCapFromEnv(env), name).toBe(7);
+        expect(sellerHourlyCapFromEnv(env), name).toBe(5);
       }
     }
-    const off = synthesize({ context: { hourlyCap: "0", supportHourlyCap: "0", requestBudget: "0" } });
+    const off = synthesize({ context: { hourlyCap: "0", supportHourlyCap: "0", sellerHourlyCap: "0", requestBudget: "0" } });
     for (const [name, fn] of toolFunctions(off.apiTemplate)) {
       const env = fn.properties.Environment.Variables as NodeJS.ProcessEnv;
       expect(requestBudgetFromEnv(env), name).toBe(0);
-      if (changing.has(name)) expect([hourlyCapFromEnv(env), supportHourlyCapFromEnv(env)], name).toEqual([0, 0]);
+      if (changing.has(name)) expect([hourlyCapFromEnv(env), supportHourlyCapFromEnv(env), sellerHourlyCapFromEnv(env)], name).toEqual([0, 0, 0]);
     }
   });
 
@@ -149,7 +153,7 @@ describe("the functions come from the tool registry", () => {
     const fn = toolFunctions(grown.apiTemplate).get("lookup_by_customer");
     expect(fn).toBeDefined();
     const apis = httpApisOf(grown.apiTemplate);
-    expect(apis).toHaveLength(2);
+    expect(apis).toHaveLength(3);
     for (const api of apis) {
       expect(api.routes.find((r) => r.RouteKey === "GET /v1/customers/{customerId}/orders"), api.logicalId).toMatchObject({
         AuthorizationType: "JWT",
@@ -172,7 +176,7 @@ describe("the functions come from the tool registry", () => {
 
 describe("routes and the JWT authorizers", () => {
   it("routes exactly SPEC §2's tool routes on every API, each through that API's JWT authorizer with exactly its tool's scope", () => {
-    for (const [synth, count] of [[withCognito(), 2], [withExistingIdp(), 1]] as const) {
+    for (const [synth, count] of [[withCognito(), 3], [withExistingIdp(), 1]] as const) {
       const apis = httpApisOf(synth.apiTemplate);
       expect(apis).toHaveLength(count);
       synth.apiTemplate.resourceCountIs("AWS::ApiGatewayV2::Authorizer", count);
@@ -240,7 +244,7 @@ describe("routes and the JWT authorizers", () => {
       expect(clients).toHaveLength(1);
       expect(api.authorizer.JwtConfiguration.Audience).toEqual([{ Ref: clients[0]![0] }]);
     }
-    expect(apiIds.size).toBe(2);
+    expect(apiIds.size).toBe(3);
   });
 
   it("throttles each API's default stage and writes JSON access logs to a log group of its own", () => {
@@ -254,7 +258,7 @@ describe("routes and the JWT authorizers", () => {
       const format = JSON.parse(stage.AccessLogSettings.Format);
       expect(format).toMatchObject({ requestId: "$context.requestId", status: "$context.status", routeKey: "$context.routeKey" });
     }
-    expect(destinations.size).toBe(2);
+    expect(destinations.size).toBe(3);
   });
 });
 
@@ -325,7 +329,7 @@ describe("least privilege", () => {
     const synth = withCognito();
     const grants = grantsOf(synth, toolFunctions(synth.apiTemplate).get("search_orders")!);
     expect(grants.filter((g) => g.action === "dynamodb:Query").map((g) => g.resource).sort()).toEqual(
-      ["byCustomer", "byEmail", "byIdDigits1to3", "byIdDigits2to4", "byIdDigits3to5"].map((i) => `orders/index/${i}`),
+      ["byCustomer", "byEmail", "byIdDigits1to3", "byIdDigits2to4", "byIdDigits3to5", "bySellerDelivered", "bySellerPlaced"].map((i) => `orders/index/${i}`),
     );
   });
 
@@ -513,22 +517,48 @@ describe("the user pools created when no identity provider is given", () => {
 
   it("requires MFA (TOTP) of every user of the staff pool, the only pool with a support group and a support scope", () => {
     const synth = withCognito();
-    const { customers, staff } = userPoolsOf(synth);
+    const { customers, staff, sellers } = userPoolsOf(synth);
     expect(staff.properties).toMatchObject({ MfaConfiguration: "ON", EnabledMfas: ["SOFTWARE_TOKEN_MFA"] });
     expect(customers.properties).toMatchObject({ MfaConfiguration: "OPTIONAL" });
 
     const scopesOf = (poolId: string) => ofPool(synth, "AWS::Cognito::UserPoolResourceServer", poolId).map(([, r]) => r.Properties.Scopes.map((s: { ScopeName: string }) => s.ScopeName));
     expect(scopesOf(staff.logicalId)).toEqual([["read", "write", "support"]]);
     expect(scopesOf(customers.logicalId)).toEqual([["read", "write"]]);
+    expect(scopesOf(sellers.logicalId)).toEqual([["read", "write"]]);
     const groupsOf = (poolId: string) => ofPool(synth, "AWS::Cognito::UserPoolGroup", poolId).map(([, r]) => r.Properties.GroupName);
     expect(groupsOf(staff.logicalId)).toEqual(["support"]);
     expect(groupsOf(customers.logicalId)).toEqual([]);
+    expect(groupsOf(sellers.logicalId)).toEqual([]);
     synth.apiTemplate.resourceCountIs("AWS::Cognito::UserPoolGroup", 1);
 
     // The customer attribute lives only in the customers' pool; no client of the staff pool may ask for it.
     const attributes = (pool: { properties: Record<string, any> }) => pool.properties.Schema.map((a: { Name: string }) => a.Name);
     expect(attributes(customers)).toContain("customer_id");
     expect(attributes(staff)).not.toContain("customer_id");
+    expect(attributes(sellers)).not.toContain("customer_id");
+  });
+
+  it("requires MFA (TOTP) of every seller's user, in the only pool whose users carry a seller id, which no app client may write", () => {
+    const synth = withCognito();
+    const { customers, staff, sellers } = userPoolsOf(synth);
+    expect(sellers.properties).toMatchObject({ MfaConfiguration: "ON", EnabledMfas: ["SOFTWARE_TOKEN_MFA"], AdminCreateUserConfig: { AllowAdminCreateUserOnly: true } });
+    const attributes = (pool: { properties: Record<string, any> }) => pool.properties.Schema.map((a: { Name: string }) => a.Name);
+    expect(attributes(sellers)).toContain("seller_id");
+    expect(attributes(customers)).not.toContain("seller_id");
+    expect(attributes(staff)).not.toContain("seller_id");
+    const clients = ofPool(synth, "AWS::Cognito::UserPoolClient", sellers.logicalId);
+    expect(clients).toHaveLength(1);
+    const [, client] = clients[0]!;
+    expect(client.Properties.WriteAttributes).toEqual(["email"]);
+    expect(client.Properties.ReadAttributes).toContain("custom:seller_id");
+    expect(JSON.stringify(client.Properties.AllowedOAuthScopes)).not.toContain("/support");
+    expect([client.Properties.RefreshTokenValidity, client.Properties.TokenValidityUnits.RefreshToken]).toEqual([720, "minutes"]);
+    // Its trigger serves the sellers' pool: it is the one that turns the attribute into the seller_id claim.
+    expect(sellers.triggerEnv.ORDER_TOOLS_USER_POOL).toBe("sellers");
+    // Its own API, trusting only this pool.
+    const api = apiTrusting(synth, sellers.logicalId);
+    expect(api.authorizer.JwtConfiguration.Audience).toEqual([{ Ref: clients[0]![0] }]);
+    expect(new Set([api.logicalId, apiTrusting(synth, customers.logicalId).logicalId, apiTrusting(synth, staff.logicalId).logicalId]).size).toBe(3);
   });
 
   it("lets only the staff API accept tokens that may carry orders:support: the customers' API trusts a pool without the scope", () => {
@@ -549,17 +579,18 @@ describe("the user pools created when no identity provider is given", () => {
     expect(refreshMinutes(customers.logicalId)).toEqual([[43_200, "minutes"]]);
   });
 
-  it("lets no app client write the customer id, which decides whose orders a token reaches", () => {
+  it("lets no app client write the customer id or the seller id, which decide whose orders a token reaches", () => {
     for (const client of Object.values(resourcesOf(withCognito().apiTemplate, "AWS::Cognito::UserPoolClient"))) {
       expect(client.Properties.WriteAttributes).toBeDefined();
       expect(client.Properties.WriteAttributes).not.toContain("custom:customer_id");
+      expect(client.Properties.WriteAttributes).not.toContain("custom:seller_id");
     }
   });
 
   it("creates the client-credentials client only when asked, in the staff pool, and lets the staff API accept its tokens", () => {
-    withCognito().apiTemplate.resourceCountIs("AWS::Cognito::UserPoolClient", 2);
+    withCognito().apiTemplate.resourceCountIs("AWS::Cognito::UserPoolClient", 3);
     const m2m = synthesize({ context: { supportServiceClient: "true" } });
-    m2m.apiTemplate.resourceCountIs("AWS::Cognito::UserPoolClient", 3);
+    m2m.apiTemplate.resourceCountIs("AWS::Cognito::UserPoolClient", 4);
     const { staff, customers } = userPoolsOf(m2m);
     const services = ofPool(m2m, "AWS::Cognito::UserPoolClient", staff.logicalId).filter(([, c]) => c.Properties.GenerateSecret === true);
     expect(services).toHaveLength(1);
@@ -569,18 +600,34 @@ describe("the user pools created when no identity provider is given", () => {
     expect(apiTrusting(m2m, customers.logicalId).authorizer.JwtConfiguration.Audience).not.toContainEqual({ Ref: serviceId });
   });
 
-  it("outputs both API URLs and both pools' ids", () => {
+  it("outputs every API URL and every pool's ids", () => {
     const outputs = Object.keys(withCognito().apiTemplate.findOutputs("*"));
-    expect(outputs.sort()).toEqual(["ApiUrl", "AuthDomainUrl", "StaffApiUrl", "StaffAuthDomainUrl", "StaffUserPoolClientId", "StaffUserPoolId", "UserPoolClientId", "UserPoolId"]);
+    expect(outputs.sort()).toEqual([
+      "ApiUrl",
+      "AuthDomainUrl",
+      "SellerApiUrl",
+      "SellerAuthDomainUrl",
+      "SellerUserPoolClientId",
+      "SellerUserPoolId",
+      "StaffApiUrl",
+      "StaffAuthDomainUrl",
+      "StaffUserPoolClientId",
+      "StaffUserPoolId",
+      "UserPoolClientId",
+      "UserPoolId",
+    ]);
     expect(Object.keys(withExistingIdp().apiTemplate.findOutputs("*"))).toEqual(["ApiUrl"]);
   });
 
   it("registers the redirect URLs given for each pool's app client", () => {
-    const synth = synthesize({ context: { authCallbackUrls: "https://shop.example.com/callback", staffAuthCallbackUrls: "https://support.example.com/callback,http://localhost:3000/cb" } });
-    const { customers, staff } = userPoolsOf(synth);
+    const synth = synthesize({
+      context: { authCallbackUrls: "https://shop.example.com/callback", staffAuthCallbackUrls: "https://support.example.com/callback,http://localhost:3000/cb", sellerAuthCallbackUrls: "https://sellers.example.com/cb" },
+    });
+    const { customers, staff, sellers } = userPoolsOf(synth);
     const callbacks = (poolId: string) => ofPool(synth, "AWS::Cognito::UserPoolClient", poolId).map(([, c]) => c.Properties.CallbackURLs);
     expect(callbacks(customers.logicalId)).toEqual([["https://shop.example.com/callback"]]);
     expect(callbacks(staff.logicalId)).toEqual([["https://support.example.com/callback", "http://localhost:3000/cb"]]);
+    expect(callbacks(sellers.logicalId)).toEqual([["https://sellers.example.com/cb"]]);
   });
 });
 
@@ -642,7 +689,7 @@ describe("MCP's browser origins and the OpenAPI document's server", () => {
     const synth = withOptions();
     expect(String(mcpOf(synth).ORDER_TOOLS_MCP_ALLOWED_ORIGINS).split(",")).toEqual(["https://app.example.com", "http://localhost:5173"]);
     const apis = Object.values(resourcesOf(synth.apiTemplate, "AWS::ApiGatewayV2::Api"));
-    expect(apis).toHaveLength(2);
+    expect(apis).toHaveLength(3);
     for (const api of apis) {
       expect(api.Properties.CorsConfiguration).toMatchObject({ AllowOrigins: ["https://app.example.com", "http://localhost:5173"], AllowMethods: ["POST", "GET"] });
       expect(api.Properties.CorsConfiguration.AllowHeaders).toEqual(expect.arrayContaining(["authorization", "content-type", "mcp-protocol-version"]));
@@ -652,7 +699,7 @@ describe("MCP's browser origins and the OpenAPI document's server", () => {
   it("serves each API's OpenAPI document from a function that names that API's public URL, as the OpenAPI handler reads it", async () => {
     const synth = withOptions();
     const openapi = new Map(openApiFunctions(synth));
-    expect(openapi.size).toBe(2);
+    expect(openapi.size).toBe(3);
     const served = new Map<string, string>();
     for (const api of httpApisOf(synth.apiTemplate)) {
       const route = api.routes.find((r) => r.RouteKey === "GET /v1/openapi.json")!;
@@ -671,9 +718,10 @@ describe("MCP's browser origins and the OpenAPI document's server", () => {
         else process.env[publicUrlEnv] = before;
       }
     }
-    const { customers, staff } = userPoolsOf(synth);
+    const { customers, staff, sellers } = userPoolsOf(synth);
     expect(served.get(customers.logicalId)).toBe("https://api.example.com");
     expect(served.get(staff.logicalId)).toBe("https://support-api.example.com/orders");
+    expect(served.get(sellers.logicalId)).toBe("https://sellers-api.example.com");
   });
 
   it("refuses origins that are not origins, '*', plain http beyond localhost, a non-https public URL, and a staff URL without a staff API", () => {
@@ -681,12 +729,15 @@ describe("MCP's browser origins and the OpenAPI document's server", () => {
     expect(bad({ mcpAllowedOrigins: "https://app.example.com/" })).toThrow(/browser origins such as https:\/\/app.example.com \(scheme, host and port only, no path or trailing slash\), not "https:\/\/app.example.com\/"/);
     expect(bad({ mcpAllowedOrigins: "*" })).toThrow(/mcpAllowedOrigins must list browser origins/);
     expect(bad({ mcpAllowedOrigins: "http://app.example.com" })).toThrow(/plain http is allowed only for http:\/\/localhost/);
-    expect(bad({ stage: "prod", alarmEmail: "ops@example.com", authCallbackUrls: "https://a.example.com/cb", staffAuthCallbackUrls: "https://s.example.com/cb", mcpAllowedOrigins: "http://localhost:5173" })).toThrow(
+    expect(
+      bad({ stage: "prod", alarmEmail: "ops@example.com", authCallbackUrls: "https://a.example.com/cb", staffAuthCallbackUrls: "https://s.example.com/cb", sellerAuthCallbackUrls: "https://m.example.com/cb", mcpAllowedOrigins: "http://localhost:5173" }),
+    ).toThrow(
       /a production stage accepts https origins only, not "http:\/\/localhost:5173"/,
     );
     expect(bad({ publicUrl: "http://api.example.com" })).toThrow(/publicUrl must be the API's public https URL/);
     expect(bad({ publicUrl: "https://api.example.com/?x=1" })).toThrow(/no query, fragment or credentials/);
     expect(bad({ jwtIssuer: "https://idp.example.com/", jwtAudience: "api", staffPublicUrl: "https://s.example.com" })).toThrow(/staffPublicUrl applies only to the staff API/);
+    expect(bad({ jwtIssuer: "https://idp.example.com/", jwtAudience: "api", sellerPublicUrl: "https://m.example.com" })).toThrow(/sellerPublicUrl applies only to the sellers' API/);
   });
 });
 
@@ -717,13 +768,14 @@ describe("cdk-nag AwsSolutions", () => {
     }
   });
 
-  it("excuses missing MFA only for the customers' pool, which cannot issue orders:support; the staff pool needs no excuse", () => {
+  it("excuses missing MFA only for the customers' pool, which cannot issue orders:support; the staff and sellers' pools need no excuse", () => {
     const synth = withCognito();
     const pools = resourcesOf(synth.apiTemplate, "AWS::Cognito::UserPool") as Record<string, { Metadata?: { cdk_nag?: { rules_to_suppress?: Array<{ id: string; reason: string }> } } }>;
     const suppressed = (id: string) => (pools[id]!.Metadata?.cdk_nag?.rules_to_suppress ?? []).map((r) => r.id);
-    const { customers, staff } = userPoolsOf(synth);
+    const { customers, staff, sellers } = userPoolsOf(synth);
     expect(suppressed(customers.logicalId)).toContain("AwsSolutions-COG2");
     expect(suppressed(staff.logicalId)).not.toContain("AwsSolutions-COG2");
+    expect(suppressed(sellers.logicalId)).not.toContain("AwsSolutions-COG2");
   });
 });
 
@@ -732,7 +784,7 @@ describe("context", () => {
   const bad = (context: Record<string, unknown>) => () => buildOrderTools(new App({ context: { "aws:cdk:bundling-stacks": [], controlTowerChecks: "false", ...context } }));
 
   it("refuses a production stage whose alarms would reach nobody, and says how to name someone", () => {
-    const prod = { stage: "prod", authCallbackUrls: "https://a.example.com/cb", staffAuthCallbackUrls: "https://s.example.com/cb" };
+    const prod = { stage: "prod", authCallbackUrls: "https://a.example.com/cb", staffAuthCallbackUrls: "https://s.example.com/cb", sellerAuthCallbackUrls: "https://m.example.com/cb" };
     expect(bad(prod)).toThrow(/The production stage "prod" needs someone to receive its alarms: give -c alarmEmail=ops@example.com .* or -c alarmTopicArn=/);
     expect(bad({ ...prod, alarmEmail: "ops@example.com" })).not.toThrow();
     expect(bad({ ...prod, alarmTopicArn: "arn:aws:sns:eu-west-1:111122223333:ops" })).not.toThrow();
@@ -745,6 +797,7 @@ describe("context", () => {
     expect(bad({ jwtIssuer: "https://idp.example.com/" })).toThrow(/both jwtIssuer and jwtAudience/);
     expect(bad({ hourlyCap: "-1" })).toThrow(/hourlyCap/);
     expect(bad({ supportHourlyCap: "-1" })).toThrow(/Context supportHourlyCap must be a whole number of at least 0, not "-1"/);
+    expect(bad({ sellerHourlyCap: "sixty" })).toThrow(/Context sellerHourlyCap must be a whole number of at least 0, not "sixty"/);
     expect(bad({ requestBudget: "lots" })).toThrow(/Context requestBudget must be a whole number of at least 0, not "lots"/);
     expect(bad({ logLevel: "LOUD" })).toThrow(/logLevel/);
     expect(bad({ logRetentionDays: "31" })).toThrow(/logRetentionDays/);
@@ -754,24 +807,32 @@ describe("context", () => {
     expect(bad({ deletionProtection: "no" })).toThrow(/deletionProtection/);
   });
 
-  it("requires explicit https redirect URLs for both pools on a production stage, and says how to give them", () => {
+  it("requires explicit https redirect URLs for every pool on a production stage, and says how to give them", () => {
     expect(bad({ stage: "prod" })).toThrow(/Context authCallbackUrls is required for the production stage "prod": .* -c authCallbackUrls=https:\/\/app.example.com\/callback/);
     expect(bad({ stage: "prod-eu", authCallbackUrls: "https://shop.example.com/cb" })).toThrow(/Context staffAuthCallbackUrls is required for the production stage "prod-eu"/);
     expect(bad({ stage: "dev", production: "true", authCallbackUrls: "https://shop.example.com/cb" })).toThrow(/staffAuthCallbackUrls is required/);
+    expect(bad({ stage: "prod", authCallbackUrls: "https://shop.example.com/cb", staffAuthCallbackUrls: "https://s.example.com/cb" })).toThrow(/Context sellerAuthCallbackUrls is required for the production stage "prod"/);
     expect(bad({ stage: "production", authCallbackUrls: "http://localhost:8080/callback", staffAuthCallbackUrls: "https://s.example.com/cb" })).toThrow(
       /the production stage "production" needs https redirect URLs, not "http:\/\/localhost:8080\/callback"/,
     );
     expect(bad({ authCallbackUrls: "http://shop.example.com/cb" })).toThrow(/plain http is allowed only for http:\/\/localhost/);
     expect(bad({ authCallbackUrls: "not a url" })).toThrow(/must list absolute URLs/);
 
-    const prod = synthesize({ context: { stage: "prod", authCallbackUrls: "https://shop.example.com/cb", staffAuthCallbackUrls: "https://support.example.com/cb", alarmEmail: "ops@example.com" } });
-    expect(prod.config).toMatchObject({ production: true, authCallbackUrls: ["https://shop.example.com/cb"], staffAuthCallbackUrls: ["https://support.example.com/cb"] });
+    const prod = synthesize({
+      context: { stage: "prod", authCallbackUrls: "https://shop.example.com/cb", staffAuthCallbackUrls: "https://support.example.com/cb", sellerAuthCallbackUrls: "https://sellers.example.com/cb", alarmEmail: "ops@example.com" },
+    });
+    expect(prod.config).toMatchObject({ production: true, authCallbackUrls: ["https://shop.example.com/cb"], staffAuthCallbackUrls: ["https://support.example.com/cb"], sellerAuthCallbackUrls: ["https://sellers.example.com/cb"] });
     const callbacks = Object.values(resourcesOf(prod.apiTemplate, "AWS::Cognito::UserPoolClient")).map((c) => c.Properties.CallbackURLs);
-    expect(callbacks.flat().sort()).toEqual(["https://shop.example.com/cb", "https://support.example.com/cb"]);
+    expect(callbacks.flat().sort()).toEqual(["https://sellers.example.com/cb", "https://shop.example.com/cb", "https://support.example.com/cb"]);
   });
 
   it("keeps the localhost default for development stages and asks nothing of a production stage with its own identity provider", () => {
-    expect(withCognito().config).toMatchObject({ production: false, authCallbackUrls: ["http://localhost:8080/callback"], staffAuthCallbackUrls: ["http://localhost:8080/callback"] });
+    expect(withCognito().config).toMatchObject({
+      production: false,
+      authCallbackUrls: ["http://localhost:8080/callback"],
+      staffAuthCallbackUrls: ["http://localhost:8080/callback"],
+      sellerAuthCallbackUrls: ["http://localhost:8080/callback"],
+    });
     expect(bad({ stage: "prod", production: "false" })).not.toThrow();
     expect(bad({ stage: "prod", jwtIssuer: "https://idp.example.com/", jwtAudience: "api", alarmTopicArn: "arn:aws:sns:eu-west-1:111122223333:ops" })).not.toThrow();
     expect(bad({ stage: "products" })).not.toThrow();

@@ -40,7 +40,7 @@ describe("events/", () => {
       expect(event.rawPath, c.file).toBe(event.requestContext.http.path);
       const { claims, scopes } = event.requestContext.authorizer.jwt;
       expect(Object.values(claims).every((v) => typeof v === "string"), c.file).toBe(true);
-      expect(claims.sub, c.file).toMatch(/^(user|staff)-/);
+      expect(claims.sub, c.file).toMatch(/^(user|staff|seller)-/);
       expect(scopes, c.file).toContain(tool?.scope);
       if (event.requestContext.http.method === "POST") expect(() => JSON.parse(event.body ?? ""), c.file).not.toThrow();
       else expect(event.pathParameters, c.file).toBeDefined();

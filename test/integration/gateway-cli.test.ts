@@ -55,11 +55,23 @@ describe("npm run token", () => {
     expect((claims.exp as number) - (claims.iat as number)).toBe(60);
   });
 
+  it("a marketplace seller: the seller_id claim, read and write, no customer or support", async () => {
+    const run = await npmRun(["token", "--", "--seller", "SLR-2210"]);
+    expect(run.code).toBe(0);
+    const token = run.stdout.trim();
+    expect((await verifyDevToken(token)).ok).toBe(true);
+    const claims = decodeJwt(token);
+    expect(claims).toMatchObject({ sub: "seller-SLR-2210", seller_id: "SLR-2210", scope: "orders:read orders:write" });
+    expect(claims.customer_id).toBeUndefined();
+  });
+
   it.each([
-    [["--customer", "C-1001", "--support", "S-7"], /exactly one of --customer or --support/],
-    [[], /exactly one of --customer or --support/],
+    [["--customer", "C-1001", "--support", "S-7"], /exactly one of --customer, --support or --seller/],
+    [[], /exactly one of --customer, --support or --seller/],
     [["--customr", "C-1001"], /Unknown option '--customr'/],
     [["--customer", "1001"], /not a customer id: C- followed by digits/],
+    [["--seller", "SLR-2210", "--customer", "C-1001"], /exactly one of --customer, --support or --seller/],
+    [["--seller", "2210"], /--seller "2210" is not a seller id: SLR- followed by 1 to 12 digits/],
     [["--customer", "C-1001", "--ttl", "an hour"], /--ttl "an hour" must be a whole number of seconds/],
     [["--support", "S-7", "--scope", ""], /--scope "" must be scopes separated by single spaces/],
   ])("refuses %j with a usage message and exit code 2", async (flags, message) => {

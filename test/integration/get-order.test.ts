@@ -333,7 +333,7 @@ describe("get_order", () => {
           ...template,
           ...topLevel,
           ...orderKey(orderId),
-          ...orderIndexKeys({ customerId: "C-1001", placedAt: template.placedAt, orderId }),
+          ...orderIndexKeys({ customerId: "C-1001", sellerId: template.sellerId, placedAt: template.placedAt, deliveredAt: template.deliveredAt ?? null, orderId }),
           orderId,
           internal: { ...template.internal, ...internal },
           items: template.items.map((i: object) => ({ ...i, ...inItem })),

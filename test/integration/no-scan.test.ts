@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { tools } from "#catalog/tools";
 import type { StoreDeps } from "#store/client";
 import type { ToolHandler } from "#tools/handler";
-import { type Caller, customer, newOperationId, newWorld, support, type World } from "#test/support/world";
+import { type Caller, customer, newOperationId, newWorld, seller, support, type World } from "#test/support/world";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -22,6 +22,9 @@ const samples: Record<string, () => Record<string, unknown>[]> = {
     { orderId: "SU-10001" },
     { email: "ana@example.com", dateRange: { dateField: "delivered", from: "2026-11-01", to: "2026-11-30" } },
     { dateRange: { dateField: "placed", from: "2026-11-01", to: "2026-11-30" } },
+    // A seller's date searches read its month partitions of the seller indexes, placed and delivered.
+    { dateRange: { dateField: "placed", from: "2026-09-15", to: "2026-12-15" } },
+    { dateRange: { dateField: "delivered", from: "2026-10-01", to: "2026-11-30" } },
   ],
   get_order: () => [{ orderId: "SU-10005" }, { orderId: "SU-20001" }, { orderId: "SU-99999" }],
   cancel_order: () => [{ operationId: newOperationId(), orderId: "SU-10001" }, { operationId: newOperationId(), orderId: "SU-10004" }],
@@ -75,7 +78,7 @@ describe("no tool ever issues a Scan", () => {
     expect(sample, `add sample requests for ${name} to no-scan.test.ts`).toBeDefined();
     const module = (await import(join(root, entry))) as { createHandler: (deps: StoreDeps) => ToolHandler };
     const handler = module.createHandler(deps);
-    const callers: Caller[] = [customer("C-1001"), support("S-7")];
+    const callers: Caller[] = [customer("C-1001"), support("S-7"), seller("SLR-2210")];
     world.counter.reset();
     const statuses: number[] = [];
     for (const caller of callers) {

@@ -1,6 +1,6 @@
 /**
- * The authorization matrix, driven by authorization-matrix.json: every tool × every principal × every kind of
- * order id. For each case: the outcome is the one the file names; nothing leaks (no marker of an order the
+ * The authorization matrix, driven by authorization-matrix.json: every tool × every principal (customers, support,
+ * marketplace sellers, and tokens that must name no one) × every kind of order id. For each case: the outcome is the one the file names; nothing leaks (no marker of an order the
  * caller may not see, nothing from `internal` ever); nothing changes that should not (both orders, their
  * activity, stock and pickup capacity, and which operation records exist); and a deny is byte-identical to the
  * nonexistent id's reply apart from the ids — status, headers and body, and for changing tools their replay too.
@@ -24,6 +24,7 @@ import {
   type PartReport,
   type Reply,
   reliabilityWorld,
+  seller,
   show,
   support,
   todayUtc,
@@ -33,7 +34,14 @@ import {
 
 type Outcome = "allowed" | "not_found" | "none_found" | "invalid" | "forbidden" | "unauthenticated";
 type Kind = "own" | "foreign" | "nonexistent" | "malformed";
-type PrincipalSpec = { kind: "customer"; customerId: string; scope?: string } | { kind: "support"; staffId: string } | { kind: "nobody" } | { kind: "none" };
+type PrincipalSpec =
+  | { kind: "customer"; customerId: string; scope?: string }
+  | { kind: "support"; staffId: string }
+  | { kind: "seller"; sellerId: string }
+  /** A verified token with exactly these claims (its scopes from `scope`), for tokens that must name no principal. */
+  | { kind: "claims"; claims: Record<string, string> }
+  | { kind: "nobody" }
+  | { kind: "none" };
 
 interface Matrix {
   principals: Record<string, PrincipalSpec>;
@@ -56,6 +64,10 @@ function callerOf(spec: PrincipalSpec): Caller | undefined {
       return customer(spec.customerId, spec.scope);
     case "support":
       return support(spec.staffId);
+    case "seller":
+      return seller(spec.sellerId);
+    case "claims":
+      return { claims: spec.claims, scopes: (spec.claims.scope ?? "").split(" ").filter(Boolean) };
     case "nobody":
       return nobody();
     case "none":
@@ -65,6 +77,9 @@ function callerOf(spec: PrincipalSpec): Caller | undefined {
 
 const owner = "C-1001";
 const other = "C-2002";
+/** The seller of every order but a seller row's own and foreign ones, and the other seller of the matrix. */
+const ownerSeller = "SLR-2210";
+const otherSeller = "SLR-5500";
 
 export async function runAuthorizationMatrix(endpoint: string): Promise<PartReport> {
   const started = performance.now();
@@ -74,29 +89,34 @@ export async function runAuthorizationMatrix(endpoint: string): Promise<PartRepo
   const tools = Object.keys(matrix.expect) as ToolName[];
   const principals = Object.keys(matrix.principals);
 
-  // One pair of orders per row and principal (own = the caller's, or the owner's; foreign = the other's).
+  // One pair of orders per row and principal (own = the caller's, or the owner's; foreign = the other's). A
+  // seller's pair differ in their seller (the same customer's two orders), everyone else's in their customer.
   const pairs = new Map<string, { own: string; foreign: string }>();
   const orders: unknown[] = [];
   for (const tool of tools) {
     for (const name of principals) {
       const spec = matrix.principals[name] as PrincipalSpec;
       const ownCustomer = spec.kind === "customer" ? spec.customerId : owner;
-      const foreignCustomer = ownCustomer === owner ? other : owner;
+      const foreignCustomer = spec.kind === "seller" ? owner : ownCustomer === owner ? other : owner;
+      const ownSeller = spec.kind === "seller" ? spec.sellerId : ownerSeller;
+      const foreignSeller = spec.kind === "seller" ? (ownSeller === ownerSeller ? otherSeller : ownerSeller) : ownerSeller;
       const own = nextId();
       const foreign = nextId();
       pairs.set(`${tool}/${name}`, { own, foreign });
       const state = matrix.orderState[tool];
       const items = [{ itemId: "ITM-1", sku: skuOf(tool) }];
-      orders.push(orderItem(own, today, { customerId: ownCustomer, status: state.status, version: matrix.orderVersion, marker: `MARK-${own}`, items }));
-      orders.push(orderItem(foreign, today, { customerId: foreignCustomer, status: state.status, version: matrix.orderVersion, marker: `MARK-${foreign}`, items }));
+      orders.push(orderItem(own, today, { customerId: ownCustomer, sellerId: ownSeller, status: state.status, version: matrix.orderVersion, marker: `MARK-${own}`, items }));
+      orders.push(orderItem(foreign, today, { customerId: foreignCustomer, sellerId: foreignSeller, status: state.status, version: matrix.orderVersion, marker: `MARK-${foreign}`, items }));
     }
   }
-  // Orders the status lookups' operations are made on.
+  // Orders the status lookups' operations are made on: cancellations by the customers and support, returns by the sellers.
   const opOrders = { owner: nextId(), other: nextId(), support: nextId() };
   for (const [who, id] of Object.entries(opOrders)) orders.push(orderItem(id, today, { customerId: who === "other" ? other : owner, status: "placed" }));
+  const sellerOpOrders: Record<string, string> = { [ownerSeller]: nextId(), [otherSeller]: nextId() };
+  for (const [sellerId, id] of Object.entries(sellerOpOrders)) orders.push(orderItem(id, today, { customerId: owner, sellerId, status: "delivered" }));
 
   const fixture: FixtureInput = {
-    sellers: baseSellers,
+    sellers: [...baseSellers, { id: otherSeller, name: "Corran Textiles", type: "marketplace", status: "active" }],
     policies: basePolicies,
     customers: customers([owner, other]),
     // A SKU per row, so the rows can run side by side and each sees only its own stock move.
@@ -108,15 +128,23 @@ export async function runAuthorizationMatrix(endpoint: string): Promise<PartRepo
   try {
     // The operations the status rows look up: one by the owner, one by the other customer, one by support.
     const ops = { owner: newOperationId(), other: newOperationId(), support: newOperationId() };
+    const sellerOps: Record<string, string> = { [ownerSeller]: newOperationId(), [otherSeller]: newOperationId() };
     const made = [
       await world.call("cancel_order", customer(owner), { operationId: ops.owner, orderId: opOrders.owner }),
       await world.call("cancel_order", customer(other), { operationId: ops.other, orderId: opOrders.other }),
       await world.call("cancel_order", support("S-7"), { operationId: ops.support, orderId: opOrders.support }),
+      ...(await Promise.all(
+        Object.entries(sellerOps).map(([sellerId, operationId]) =>
+          world.call("start_return", seller(sellerId), { operationId, orderId: sellerOpOrders[sellerId] as string, itemIds: ["ITM-1"], reason: "damaged" }),
+        ),
+      )),
     ];
-    for (const reply of made) if (reply.status !== 200) failures.add(`setup: a cancellation for the status rows failed: ${show(reply.text)}`);
+    for (const reply of made) if (reply.status !== 200) failures.add(`setup: a change for the status rows failed: ${show(reply.text)}`);
     const opsFor = (spec: PrincipalSpec): { own: string; foreign: string } => {
       if (spec.kind === "customer" && spec.customerId === other) return { own: ops.other, foreign: ops.owner };
       if (spec.kind === "support") return { own: ops.support, foreign: ops.owner };
+      // A seller's own operation is its return; the other seller's return is someone else's operation.
+      if (spec.kind === "seller") return { own: sellerOps[spec.sellerId] as string, foreign: sellerOps[spec.sellerId === ownerSeller ? otherSeller : ownerSeller] as string };
       return { own: ops.owner, foreign: ops.other };
     };
 

@@ -21,6 +21,7 @@ import {
   type PartReport,
   type Reply,
   reliabilityWorld,
+  seller,
   show,
   todayUtc,
   type ToolName,
@@ -35,6 +36,10 @@ interface FieldSpec {
 }
 
 const owner = customer("C-1001");
+/** The seller of the fuzz order: the same inputs through a seller's token, whose refusals differ only where its tools do. */
+const orderSeller = seller("SLR-2210");
+/** Tools a seller may not use: every input, valid or not, is FORBIDDEN before it is read, and nothing is sent to DynamoDB. */
+const notForSellers = new Set<ToolName>(["cancel_order", "add_delivery_note"]);
 const maxSafe = Number.MAX_SAFE_INTEGER;
 
 /** Each tool's fields with a valid value, so a defect in one field is the only thing wrong. */
@@ -298,6 +303,8 @@ function i2(n: number) {
 
 export interface FuzzOptions {
   perTool: number;
+  /** Inputs per tool sent again with a seller's token (default: a fifth of perTool). */
+  sellerPerTool?: number;
   notes: number;
   seed?: number;
 }
@@ -330,6 +337,31 @@ export async function runFuzz(endpoint: string, options: FuzzOptions): Promise<P
         const problems = invalidInputProblems(reply);
         if (world.log.writes > 0) problems.push(`${world.log.writes} DynamoDB writes (${show(world.log.snapshot())})`);
         if (problems.length) failures.add(`${tool}, ${input.defect}: ${show(input.raw ?? input.body, 300)}${input.get ? " (GET)" : ""} → ${reply.status} ${show(reply.text, 300)}: ${problems.join("; ")}`);
+      }
+    }
+
+    // The same kinds of input from a seller: its tools refuse them as they do a customer's, the two it may not use
+    // refuse every input before looking at it, and neither writes anything.
+    const sellerPerTool = options.sellerPerTool ?? Math.ceil(options.perTool / 5);
+    for (const tool of Object.keys(toolFields) as ToolName[]) {
+      for (const input of fc.sample(inputs(tool), { numRuns: sellerPerTool, seed: seed + tool.length + 1 })) {
+        world.log.reset();
+        const reply = await world.call(tool, orderSeller, input.raw ?? input.body, { raw: input.raw !== undefined, get: input.get === true });
+        figures.inputs = (figures.inputs ?? 0) + 1;
+        figures["seller inputs"] = (figures["seller inputs"] ?? 0) + 1;
+        figures.writes = (figures.writes ?? 0) + world.log.writes;
+        if (reply.status >= 500) figures["5xx"] = (figures["5xx"] ?? 0) + 1;
+        else if (reply.status >= 400) figures["4xx"] = (figures["4xx"] ?? 0) + 1;
+        const problems: string[] = [];
+        if (notForSellers.has(tool)) {
+          if (reply.status !== 403 || reply.body?.error?.code !== "FORBIDDEN") problems.push(`status ${reply.status}, not 403 FORBIDDEN`);
+          else if (JSON.stringify(reply.body.error.allowedPrincipals) !== JSON.stringify(["customer", "support"])) problems.push(`allowedPrincipals ${show(reply.body.error.allowedPrincipals)}`);
+          if (world.log.total > 0) problems.push(`${world.log.total} DynamoDB requests before the refusal (${show(world.log.snapshot())})`);
+        } else {
+          problems.push(...invalidInputProblems(reply));
+          if (world.log.writes > 0) problems.push(`${world.log.writes} DynamoDB writes (${show(world.log.snapshot())})`);
+        }
+        if (problems.length) failures.add(`${tool} as a seller, ${input.defect}: ${show(input.raw ?? input.body, 300)} → ${reply.status} ${show(reply.text, 300)}: ${problems.join("; ")}`);
       }
     }
 

@@ -27,7 +27,7 @@ export type FixtureInput = Record<string, unknown[]>;
 // ——— callers ———
 
 // A caller as API Gateway's JWT authorizer presents it; undefined is a request with no token at all.
-export { type Caller, customer, support } from "#test/support/callers";
+export { type Caller, customer, seller, support } from "#test/support/callers";
 
 /** A verified token that names neither a customer nor support staff. */
 export const nobody = (sub = "someone-unnamed"): Caller => ({ claims: { sub, scope: "orders:read orders:write" }, scopes: ["orders:read", "orders:write"] });
@@ -156,11 +156,11 @@ export class RequestLog {
 // ——— the world ———
 
 /** Every limit off: the suite's volume would trip them. Spread, so fields the store does not know yet are harmless. */
-const limitsOff: Record<string, number> = { hourlyCap: 0, supportHourlyCap: 0, requestBudget: 0 };
+const limitsOff: Record<string, number> = { hourlyCap: 0, supportHourlyCap: 0, sellerHourlyCap: 0, requestBudget: 0 };
 
 export interface WorldOptions {
   now?: () => Date;
-  /** Overrides of the store's limits (hourlyCap, supportHourlyCap, requestBudget); all 0 otherwise. */
+  /** Overrides of the store's limits (hourlyCap, supportHourlyCap, sellerHourlyCap, requestBudget); all 0 otherwise. */
   limits?: Record<string, number>;
   maxAttempts?: number;
 }

@@ -12,5 +12,6 @@ describe("load through the local gateway", () => {
     expect(report.figures["5xx"]).toBe(0);
     expect(report.figures.duplicates).toBeGreaterThan(0);
     expect(report.figures.reuses).toBeGreaterThan(0);
+    expect(report.figures["seller requests"]).toBeGreaterThan(0);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Load through the local gateway: real HTTP on 127.0.0.1, bearer tokens verified as API Gateway would, the real
- * handlers behind them. A seeded mix of every tool by several customers and a member of staff, with duplicate
+ * handlers behind them. A seeded mix of every tool by several customers, a member of staff and a marketplace
+ * seller (whose changes of another seller's orders, cancellations and notes must never succeed), with duplicate
  * requests and conflicting reuse of operationIds, many in flight at once. Afterwards the tables themselves are
  * read and must hold:
  * - stock and pickup capacity are never negative;
@@ -52,6 +53,9 @@ interface Answer {
   ms: number;
 }
 
+/** The marketplace seller in the mix, and the other seller whose orders it must never reach. */
+const loadSeller = "SLR-2210";
+const otherSeller = "SLR-4400";
 const statuses = ["placed", "processing", "dispatching", "shipped", "delivered", "delivered", "cancelled"] as const;
 
 
@@ -72,13 +76,15 @@ export async function runLoad(endpoint: string, options: LoadOptions): Promise<P
       const id = `SU-${number++}`;
       const version = 1 + (number % 4);
       initialVersion.set(id, version);
-      orders.push(orderItem(id, today, { customerId, status, version, items: [{ itemId: "ITM-1", sku: choose(skus) }, { itemId: "ITM-2", sku: choose(skus) }] }));
+      // Two marketplace sellers share the orders: the seller in the mix reaches half of them.
+      const sellerId = number % 2 === 0 ? loadSeller : otherSeller;
+      orders.push(orderItem(id, today, { customerId, sellerId, status, version, items: [{ itemId: "ITM-1", sku: choose(skus) }, { itemId: "ITM-2", sku: choose(skus) }] }));
     }
   }
   const ordersOf = (customerId: string) => orders.filter((o) => o.customerId === customerId);
   const slots = [1, 2, 3].map((d) => ({ date: addDays(today, d), window: "08:00-12:00", capacity: 4 }));
   const world = await reliabilityWorld(endpoint, {
-    sellers: baseSellers,
+    sellers: [...baseSellers, { id: otherSeller, name: "Corran Textiles", type: "marketplace", status: "active" }],
     policies: basePolicies,
     customers: customers(customerIds),
     stock: skus.map((sku) => ({ sku, available: 4 })),
@@ -89,16 +95,20 @@ export async function runLoad(endpoint: string, options: LoadOptions): Promise<P
   const tokens = new Map<string, string>();
   for (const customerId of customerIds) tokens.set(customerId, await signDevToken(principalClaims({ customer: customerId })));
   tokens.set("support", await signDevToken(principalClaims({ support: "S-9" })));
-  const subOf = (who: string) => (who === "support" ? "staff-S-9" : `user-${who}`);
+  tokens.set("seller", await signDevToken(principalClaims({ seller: loadSeller })));
+  const subOf = (who: string) => (who === "support" ? "staff-S-9" : who === "seller" ? `seller-${loadSeller}` : `user-${who}`);
+  const sellerOf = new Map(orders.map((o) => [o.id, o.sellerId]));
 
-  // The plan: fresh changes and reads by owners (and some on others' orders), support changes, then duplicates,
-  // conflicting reuse and status lookups of earlier operations.
+  // The plan: fresh changes and reads by owners (and some on others' orders), support changes, a seller's (on
+  // any order: its own and the other seller's alike), then duplicates, conflicting reuse and status lookups of
+  // earlier operations.
   const plan: Planned[] = [];
   const changes: Planned[] = [];
   for (let i = 0; plan.length < options.requests; i++) {
     const roll = next(100);
-    const who = next(10) === 0 ? "support" : choose(customerIds);
-    const target = choose(who === "support" || next(8) === 0 ? orders : ordersOf(who));
+    const whoRoll = next(10);
+    const who = whoRoll === 0 ? "support" : whoRoll === 1 ? "seller" : choose(customerIds);
+    const target = choose(who === "support" || who === "seller" || next(8) === 0 ? orders : ordersOf(who));
     const v = initialVersion.get(target.id) as number;
     const operationId = newOperationId("op-load");
     if (roll < 12 && changes.length > 0) {
@@ -106,8 +116,14 @@ export async function runLoad(endpoint: string, options: LoadOptions): Promise<P
       plan.push({ ...earlier, kind: "duplicate" });
     } else if (roll < 20 && changes.length > 0) {
       const earlier = choose(changes);
-      const body = earlier.tool === "cancel_order" ? { ...earlier.body, reason: "A different reason" } : { operationId: earlier.body.operationId, orderId: earlier.body.orderId };
-      plan.push({ tool: "cancel_order", who: earlier.who, body, kind: "reuse" });
+      if (earlier.who === "seller") {
+        // A seller reuses an id with a tool it may use: any other is FORBIDDEN before the id is looked at.
+        const body = { operationId: earlier.body.operationId, orderId: earlier.body.orderId, itemIds: ["ITM-1", "ITM-2"], reason: "other" };
+        plan.push({ tool: "start_return", who: earlier.who, body, kind: "reuse" });
+      } else {
+        const body = earlier.tool === "cancel_order" ? { ...earlier.body, reason: "A different reason" } : { operationId: earlier.body.operationId, orderId: earlier.body.orderId };
+        plan.push({ tool: "cancel_order", who: earlier.who, body, kind: "reuse" });
+      }
     } else if (roll < 30 && changes.length > 0) {
       const earlier = choose(changes);
       plan.push({ tool: "get_operation_status", who: earlier.who, body: { operationId: earlier.body.operationId }, get: next(2) === 0, kind: "lookup" });
@@ -181,6 +197,20 @@ export async function runLoad(endpoint: string, options: LoadOptions): Promise<P
         tally.completed = (tally.completed ?? 0) + 1;
         const record = await world.operation(subOf(answer.planned.who), String(answer.planned.body.operationId));
         if (!record || record.status !== "completed" || JSON.stringify(record.body) !== answer.text) failures.add(`a 200 that its operation record does not hold: ${answer.planned.tool} ${show(answer.planned.body)} → ${show(answer.text)}; record ${show(record)}`);
+      }
+      if (answer.planned.who === "seller") {
+        tally["seller requests"] = (tally["seller requests"] ?? 0) + 1;
+        const orderId = String(answer.planned.body.orderId ?? "");
+        const notItsOwn = sellerOf.has(orderId) && sellerOf.get(orderId) !== loadSeller;
+        if (answer.status === 200 && changing && (notItsOwn || answer.planned.tool === "cancel_order" || answer.planned.tool === "add_delivery_note")) {
+          failures.add(`the seller changed what it may not: ${answer.planned.tool} ${show(answer.planned.body)} → ${show(answer.text)}`);
+        }
+        if (answer.status === 200 && answer.planned.tool === "get_order" && notItsOwn) failures.add(`the seller read another seller's order: ${show(answer.text)}`);
+        if (answer.status === 200 && answer.planned.tool === "search_orders" && /"orderId"/.test(answer.text)) {
+          const found = (JSON.parse(answer.text) as { orders: { orderId: string }[] }).orders.map((o) => o.orderId);
+          const foreign = found.filter((id) => sellerOf.get(id) !== loadSeller);
+          if (foreign.length) failures.add(`the seller's search found another seller's orders ${foreign.join(", ")}`);
+        }
       }
       if (answer.planned.kind === "reuse" && answer.status !== 422 && answer.status !== 409 && answer.status !== 429) {
         // A reuse may also meet an id whose first request has not arrived yet: then it is simply the first.

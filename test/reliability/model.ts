@@ -7,7 +7,10 @@
  * - expectedVersion: any other version is VERSION_CONFLICT; every change is version + 1;
  * - a replay of the same operationId returns the same status and body with Idempotent-Replayed, and the status
  *   lookup tells the same outcome; the same id with other arguments or another tool is IDEMPOTENCY_KEY_REUSED;
- * - stock (OUT_OF_STOCK) and pickup capacity (the earliest date on or after the wanted one, NO_PICKUP_SLOT).
+ * - stock (OUT_OF_STOCK) and pickup capacity (the earliest date on or after the wanted one, NO_PICKUP_SLOT);
+ * - who asks: each change comes from the order's customer or from its seller's user, under the same rules; a
+ *   seller's cancellation or note is FORBIDDEN, recorded nowhere and changes nothing, and each caller's
+ *   retries, lookups and reuses are of its own operations.
  * Where SPEC leaves the choice open (which of several applicable rejections comes first; whether an item that
  * was replaced may still be returned), the model accepts each reading SPEC allows and then follows the one the
  * service took. After every command the order as get_order shows it, its activity, the stock and the pickup
@@ -20,6 +23,7 @@ import {
   addDays,
   baseSellers,
   basePolicies,
+  type Caller,
   customer,
   customers,
   errorShapeProblems,
@@ -29,6 +33,7 @@ import {
   type PartReport,
   type Reply,
   reliabilityWorld,
+  seller,
   show,
   todayUtc,
   type World,
@@ -44,16 +49,23 @@ interface Slot {
   capacity: number;
 }
 
+/** Who sends a change: the order's customer, or a user of the order's seller. */
+type Actor = "owner" | "seller";
+
 interface RecordedOp {
   tool: Tool;
   request: Record<string, unknown>;
   status: number;
   text: string;
+  /** Whose operation it is: its retries, lookups and reuses come from the same caller. */
+  by: Actor;
 }
 
 /** The whole model: one order, its SKU's stock, the pickup slots, and the operations made so far. */
 export interface Model {
   orderId: string;
+  /** The order's seller, whose user is the `seller` actor. */
+  sellerId: string;
   status: Status;
   version: number;
   /** Days before today it was delivered; null until delivered. */
@@ -83,6 +95,9 @@ const count = (r: Real, what: string) => r.tally.set(what, (r.tally.get(what) ??
 
 const owner = customer("C-1001");
 const windowDays = 14;
+const callerOf = (actor: Actor, m: Model): Caller => (actor === "owner" ? owner : seller(m.sellerId));
+/** Changes a seller may not make: FORBIDDEN whatever the order's state. */
+const notForSellers = new Set<Tool>(["cancel_order", "add_delivery_note"]);
 
 class Divergence extends Error {}
 
@@ -170,7 +185,7 @@ function allowedOutcomes(m: Model, tool: Tool, request: Record<string, any>, tod
 
 const keysOf = (value: unknown) => Object.keys((value ?? {}) as object).sort().join(",");
 
-function checkAndApply(m: Model, tool: Tool, request: Record<string, any>, reply: Reply, today: string, sku: string): void {
+function checkAndApply(m: Model, tool: Tool, request: Record<string, any>, reply: Reply, today: string, sku: string, by: Actor = "owner"): void {
   const allowed = allowedOutcomes(m, tool, request, today);
   const describe = () => `${tool} ${show(request)} on ${describeModel(m)} → ${reply.status} ${show(reply.text, 600)}; SPEC allows ${allowed.completed ? "completed or " : ""}${show(allowed.rejections)}`;
   if (reply.headers["idempotent-replayed"] !== undefined) diverge(`a first request came back marked as a replay: ${describe()}`);
@@ -241,7 +256,7 @@ function checkAndApply(m: Model, tool: Tool, request: Record<string, any>, reply
     if (code === "SELLER_SUSPENDED" && !/start_return/.test(error.message)) diverge(`SELLER_SUSPENDED does not say a return still works: ${describe()}`);
     if (code === "NOT_ELIGIBLE" && reason === "REPLACEMENT_LINE" && !/person/i.test(error.message)) diverge(`REPLACEMENT_LINE does not say a person must handle it: ${describe()}`);
   }
-  m.ops.set(request.operationId as string, { tool, request, status: reply.status, text: reply.text });
+  m.ops.set(request.operationId as string, { tool, request, status: reply.status, text: reply.text, by });
 }
 
 /** JSON with every object's keys sorted: equality of content, whatever order the keys were written in. */
@@ -283,20 +298,37 @@ async function compare(m: Model, r: Real, after: string): Promise<void> {
 
 abstract class ToolCommand implements fc.AsyncCommand<Model, Real, false> {
   abstract readonly tool: Tool;
+  actor: Actor = "owner";
   abstract request(m: Model, r: Real): Record<string, unknown>;
   abstract label(): string;
   check(): boolean {
     return true;
   }
+  /** The same command, sent by `actor`. */
+  by(actor: Actor): this {
+    this.actor = actor;
+    return this;
+  }
   async run(m: Model, r: Real): Promise<void> {
     const request = { operationId: newOperationId("op-model"), ...this.request(m, r) };
-    const reply = await r.world.call(this.tool, owner, request);
+    const caller = callerOf(this.actor, m);
+    const reply = await r.world.call(this.tool, caller, request);
+    if (this.actor === "seller" && notForSellers.has(this.tool)) {
+      count(r, "seller refusals");
+      const what = `${this.toString()} ${show(request)} on ${describeModel(m)} → ${reply.status} ${show(reply.text, 600)}`;
+      if (reply.status !== 403 || reply.body?.error?.code !== "FORBIDDEN") diverge(`a seller's ${this.tool} must be 403 FORBIDDEN: ${what}`);
+      if (JSON.stringify(reply.body.error.allowedPrincipals) !== JSON.stringify(["customer", "support"])) diverge(`FORBIDDEN names allowedPrincipals ${show(reply.body.error.allowedPrincipals)}: ${what}`);
+      if (await r.world.operation(caller.claims.sub as string, request.operationId)) diverge(`a seller's refused ${this.tool} was recorded: ${what}`);
+      await compare(m, r, this.toString());
+      return;
+    }
     count(r, reply.status === 200 ? "completed" : "rejected");
-    checkAndApply(m, this.tool, request, reply, r.today, r.sku);
+    if (this.actor === "seller") count(r, "seller changes");
+    checkAndApply(m, this.tool, request, reply, r.today, r.sku, this.actor);
     await compare(m, r, this.toString());
   }
   toString(): string {
-    return this.label();
+    return this.actor === "seller" ? `seller:${this.label()}` : this.label();
   }
 }
 
@@ -421,11 +453,11 @@ class Retry implements fc.AsyncCommand<Model, Real, false> {
     count(r, this.via === "request" ? "replays" : "status lookups");
     const what = `${this.toString()} of ${op.tool} ${show(op.request)} (first answer ${op.status} ${show(op.text)})`;
     if (this.via === "request") {
-      const reply = await r.world.call(op.tool, owner, op.request);
+      const reply = await r.world.call(op.tool, callerOf(op.by, m), op.request);
       if (reply.status !== op.status || reply.text !== op.text) diverge(`${what}: the replay answered ${reply.status} ${show(reply.text)}`);
       if (reply.headers["idempotent-replayed"] !== "true") diverge(`${what}: the replay lacks Idempotent-Replayed: true`);
     } else {
-      const reply = await r.world.call("get_operation_status", owner, { operationId }, { get: this.via === "status-get" });
+      const reply = await r.world.call("get_operation_status", callerOf(op.by, m), { operationId }, { get: this.via === "status-get" });
       const first = JSON.parse(op.text);
       const expected =
         op.status === 200
@@ -453,7 +485,14 @@ class Reuse implements fc.AsyncCommand<Model, Real, false> {
     const [operationId, op] = [...m.ops.entries()][this.pick % m.ops.size] as [string, RecordedOp];
     let tool: Tool = op.tool;
     let request: Record<string, unknown>;
-    if (this.otherTool) {
+    if (this.otherTool && op.by === "seller") {
+      // Another of the tools a seller may use: any other would be FORBIDDEN before the id is looked at.
+      tool = op.tool === "start_return" ? "offer_replacement" : "start_return";
+      request =
+        tool === "start_return"
+          ? { operationId, orderId: m.orderId, itemIds: ["ITM-1"], reason: "damaged" }
+          : { operationId, orderId: m.orderId, expectedVersion: m.version, itemId: "ITM-1", reason: "damaged" };
+    } else if (this.otherTool) {
       tool = op.tool === "cancel_order" ? "add_delivery_note" : "cancel_order";
       request = tool === "cancel_order" ? { operationId, orderId: m.orderId } : { operationId, orderId: m.orderId, expectedVersion: m.version, deliveryNote: "Another note" };
     } else {
@@ -465,7 +504,7 @@ class Reuse implements fc.AsyncCommand<Model, Real, false> {
       };
       request = { ...op.request, ...changed[op.tool] };
     }
-    const reply = await r.world.call(tool, owner, request);
+    const reply = await r.world.call(tool, callerOf(op.by, m), request);
     count(r, "reuses");
     const what = `${this.toString()}: ${tool} ${show(request)} reusing the id of ${op.tool} ${show(op.request)}`;
     if (reply.status !== 422 || reply.body?.error?.code !== "IDEMPOTENCY_KEY_REUSED") diverge(`${what} answered ${reply.status} ${show(reply.text)}`);
@@ -492,13 +531,16 @@ const noteText = fc
   )
   .map(([a, words, b]) => `${a}Note ${words.join(" ")}${b}`);
 
+/** Most changes come from the customer; one in three from the seller's user. */
+const actor = fc.constantFrom<Actor>("owner", "owner", "seller");
+
 const commandArbitraries = [
-  fc.tuple(versionChoice, fc.option(fc.constantFrom("Changed my mind", "Ordered twice", "Too late"), { nil: null })).map(([v, r]) => new Cancel(v, r)),
-  fc.tuple(requiredVersion, noteText).map(([v, n]) => new Note(v, n)),
+  fc.tuple(versionChoice, fc.option(fc.constantFrom("Changed my mind", "Ordered twice", "Too late"), { nil: null }), actor).map(([v, r, a]) => new Cancel(v, r).by(a)),
+  fc.tuple(requiredVersion, noteText, actor).map(([v, n, a]) => new Note(v, n).by(a)),
   fc
-    .tuple(versionChoice, fc.array(fc.nat(4), { minLength: 1, maxLength: 3 }), fc.constantFrom("damaged", "wrong_item", "not_as_described", "no_longer_needed", "other"), fc.option(fc.integer({ min: 1, max: 5 }), { nil: null }))
-    .map(([v, p, reason, d]) => new Return(v, p, reason, d)),
-  fc.tuple(requiredVersion, fc.nat(4), fc.constantFrom("damaged", "missing", "wrong_item")).map(([v, p, reason]) => new Replace(v, p, reason)),
+    .tuple(versionChoice, fc.array(fc.nat(4), { minLength: 1, maxLength: 3 }), fc.constantFrom("damaged", "wrong_item", "not_as_described", "no_longer_needed", "other"), fc.option(fc.integer({ min: 1, max: 5 }), { nil: null }), actor)
+    .map(([v, p, reason, d, a]) => new Return(v, p, reason, d).by(a)),
+  fc.tuple(requiredVersion, fc.nat(4), fc.constantFrom("damaged", "missing", "wrong_item"), actor).map(([v, p, reason, a]) => new Replace(v, p, reason).by(a)),
   fc.constantFrom("progress", "ship", "deliver").map((k) => new External(k as "progress" | "ship" | "deliver")),
   fc.tuple(fc.nat(), fc.constantFrom<"request" | "status" | "status-get">("request", "request", "status", "status-get")).map(([p, via]) => new Retry(p, via)),
   fc.tuple(fc.nat(), fc.boolean()).map(([p, other]) => new Reuse(p, other)),
@@ -549,6 +591,7 @@ export async function runModelBased(endpoint: string, options: ModelOptions): Pr
       });
       const model: Model = {
         orderId,
+        sellerId: init.sellerActive ? "SLR-2210" : "SLR-3300",
         status,
         version: init.version,
         deliveredDaysAgo: status === "delivered" ? init.deliveredDaysAgo : null,

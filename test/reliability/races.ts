@@ -1,5 +1,5 @@
 /**
- * Races: six scenarios, each run as many interleavings on fresh orders, half with real concurrency (requests
+ * Races: seven scenarios, each run as many interleavings on fresh orders, half with real concurrency (requests
  * started together after random small delays) and half under fc.scheduler, which holds every DynamoDB request of
  * every participant (the store's and Powertools' clients) and releases them one at a time in an order fast-check
  * picks, so interleavings that real timing rarely produces are tried too.
@@ -12,7 +12,9 @@
  * - last-stock / last-slot: three replacements for the last unit of a SKU, three returns for the last pickup
  *   place: exactly one gets it, the others OUT_OF_STOCK / NO_PICKUP_SLOT, never below zero;
  * - hourly-cap: three cancellations for a customer's last allowance: exactly one, the others RATE_LIMITED and
- *   unrecorded.
+ *   unrecorded;
+ * - seller-cap: three returns by one seller actor (a marketplace seller's user) for its last allowance, on three
+ *   buyers' orders of that seller: exactly one, the others RATE_LIMITED and unrecorded.
  * A double-apply is an operation that changed an order more than once; a lost update is a change someone was
  * told completed that the tables do not hold (or a unit sold twice).
  */
@@ -32,6 +34,7 @@ import {
   type PartReport,
   type Reply,
   reliabilityWorld,
+  seller,
   show,
   todayUtc,
   type World,
@@ -89,7 +92,7 @@ export async function runRaces(endpoint: string, options: RaceOptions): Promise<
   const tally = { interleavings: 0, scheduled: 0, "double-applies": 0, "lost updates": 0 } as Record<string, number>;
 
   // Every order any interleaving uses, made up front: ids are handed out in the same order below.
-  const plan = { lookup: [] as string[], duplicates: [] as string[], reuse: [] as string[], stock: [] as string[][], slot: [] as string[][], cap: [] as string[][] };
+  const plan = { lookup: [] as string[], duplicates: [] as string[], reuse: [] as string[], stock: [] as string[][], slot: [] as string[][], cap: [] as string[][], sellerCap: [] as string[][] };
   const orders: unknown[] = [];
   const stock: { sku: string; available: number }[] = [];
   for (let i = 0; i < per; i++) {
@@ -117,11 +120,19 @@ export async function runRaces(endpoint: string, options: RaceOptions): Promise<
     plan.cap.push(mine);
     for (const id of mine) capOrders.push(orderItem(id, today, { customerId, status: "placed", version: 1 }));
     void i;
+    // A seller's delivered orders, each of another buyer: the seller's cap counts per actor, across buyers.
+    const sold = Array.from({ length: n + 1 }, nextOrder);
+    plan.sellerCap.push(sold);
+    for (const [j, id] of sold.entries()) capOrders.push(orderItem(id, today, { customerId: capCustomers[(i + j) % capCustomers.length] as string, sellerId: "SLR-2210", status: "delivered", version: 2 }));
   }
 
   const world = await reliabilityWorld(endpoint, { sellers: baseSellers, policies: basePolicies, customers: customers(["C-1001"]), stock, orders });
   // The cap is a limit of its own: a world where it is on (2 per hour) and nothing else is.
-  const capWorld = await reliabilityWorld(endpoint, { sellers: baseSellers, policies: basePolicies, customers: customers(capCustomers), orders: capOrders }, { limits: { hourlyCap: 2 } });
+  const capWorld = await reliabilityWorld(
+    endpoint,
+    { sellers: baseSellers, policies: basePolicies, customers: customers(capCustomers), orders: capOrders, pickupSlots: [{ date: addDays(today, 1), window: "08:00-12:00", capacity: 100_000 }] },
+    { limits: { hourlyCap: 2, sellerHourlyCap: 2 } },
+  );
 
   const changed = async (w: World, orderId: string, from: number) => ((await w.order(orderId))?.version as number) - from;
   const activityOf = async (w: World, orderId: string, operationId: string) => (await w.activity(orderId)).filter((a) => a.operationId === operationId).length;
@@ -352,6 +363,40 @@ export async function runRaces(endpoint: string, options: RaceOptions): Promise<
               if ((delta === 1) !== (replies[j]?.status === 200)) verdict.lostUpdate = true;
             }
             if (cancelled > 1) verdict.lostUpdate = true;
+            return verdict;
+          },
+        };
+      },
+    },
+    {
+      name: "seller-cap",
+      world: capWorld,
+      async prepare(w, i) {
+        // Each interleaving has an actor of its own: a user of the same seller, with a fresh allowance.
+        const caller: Caller = seller("SLR-2210", "orders:read orders:write", `agent-race-${i}`);
+        const [first, ...rest] = plan.sellerCap[i] as string[];
+        const used = await w.call("start_return", caller, { operationId: newOperationId("op-race"), orderId: first, itemIds: ["ITM-1"], reason: "damaged" });
+        const operationIds = rest.map(() => newOperationId("op-race"));
+        return {
+          tasks: rest.map((orderId, j) => () => w.call("start_return", caller, { operationId: operationIds[j], orderId, itemIds: ["ITM-1"], reason: "damaged" })),
+          async check(results) {
+            const replies = results as Reply[];
+            const problems: string[] = [];
+            const verdict: Verdict = { problems };
+            if (used.status !== 200) problems.push(`the first return failed: ${show(used.text)}`);
+            const won = replies.filter((r) => r.status === 200).length;
+            const limited = replies.filter((r) => r.status === 429 && r.body?.error?.code === "RATE_LIMITED").length;
+            if (won !== 1 || limited !== n - 1) problems.push(`replies ${replies.map((r) => `${r.status} ${r.body?.error?.code ?? ""}`).join(", ")}`);
+            let returned = 0;
+            for (const [j, orderId] of rest.entries()) {
+              const delta = await changed(w, orderId, 2);
+              if (delta > 1) verdict.doubleApply = true;
+              returned += delta;
+              const record = await w.operation(caller.claims.sub as string, operationIds[j] as string);
+              if (replies[j]?.status === 429 && record) problems.push("a RATE_LIMITED request was recorded");
+              if ((delta === 1) !== (replies[j]?.status === 200)) verdict.lostUpdate = true;
+            }
+            if (returned > 1) verdict.lostUpdate = true;
             return verdict;
           },
         };

@@ -16,3 +16,9 @@ export const support = (staffId: string, scope = "orders:read orders:write order
   claims: { sub: `staff-${staffId}`, scope },
   scopes: scope.split(" "),
 });
+
+/** A marketplace seller's user or agent, as a seller pool's token presents it (claim seller_id). */
+export const seller = (sellerId: string, scope = "orders:read orders:write", sub = `seller-${sellerId}`): Caller => ({
+  claims: { sub, seller_id: sellerId, scope },
+  scopes: scope.split(" "),
+});

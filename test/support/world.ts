@@ -12,7 +12,7 @@ import { testFixture } from "#test/support/fixture";
 import type { Caller } from "#test/support/callers";
 import { freshTables } from "#test/support/tables";
 
-export { type Caller, customer, support } from "#test/support/callers";
+export { type Caller, customer, seller, support } from "#test/support/callers";
 
 export interface Reply {
   status: number;

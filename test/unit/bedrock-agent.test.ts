@@ -71,6 +71,14 @@ describe("the session's user", () => {
     expect(() => sessionClaims(undefined)).toThrow(/session attribute orderToolsSub/);
   });
 
+  it("a seller's session: orderToolsSellerId becomes seller_id, and a session naming a customer too carries both (which the tool refuses)", () => {
+    expect(sessionClaims({ orderToolsSub: "agent-ashcombe", orderToolsSellerId: "SLR-2210", orderToolsScope: "orders:read orders:write" })).toEqual({
+      claims: { sub: "agent-ashcombe", seller_id: "SLR-2210", scope: "orders:read orders:write" },
+      scopes: ["orders:read", "orders:write"],
+    });
+    expect(sessionClaims({ orderToolsSub: "x", orderToolsSellerId: "SLR-2210", orderToolsCustomerId: "C-1001" }).claims).toMatchObject({ seller_id: "SLR-2210", customer_id: "C-1001" });
+  });
+
   it("is offered every tool with a POST route but get_operation_status", () => {
     expect(actionGroupTools().map((t) => t.name)).toEqual(tools.filter((t) => t.name !== "get_operation_status").map((t) => t.name));
   });

@@ -7,6 +7,7 @@ type Source = PreTokenGenerationV2TriggerEvent["triggerSource"] | PreTokenGenera
 function tokenEvent(options: {
   source?: Source;
   customerId?: string;
+  sellerId?: string;
   groups?: string[];
   scopes?: string[];
 }): PreTokenGenerationV2TriggerEvent {
@@ -18,7 +19,12 @@ function tokenEvent(options: {
     userName: "user",
     callerContext: { awsSdkVersion: "aws-sdk-unknown-unknown", clientId: "client" },
     request: {
-      userAttributes: { sub: "0f1e", email: "ana@example.com", ...(options.customerId ? { "custom:customer_id": options.customerId } : {}) },
+      userAttributes: {
+        sub: "0f1e",
+        email: "ana@example.com",
+        ...(options.customerId ? { "custom:customer_id": options.customerId } : {}),
+        ...(options.sellerId !== undefined ? { "custom:seller_id": options.sellerId } : {}),
+      },
       groupConfiguration: { groupsToOverride: options.groups ?? [], iamRolesToOverride: [] },
       scopes: options.scopes ?? ["aws.cognito.signin.user.admin"],
     },
@@ -105,6 +111,37 @@ describe("the pre-token-generation trigger of the staff pool (MFA required)", ()
   });
 });
 
+describe("the pre-token-generation trigger of the sellers' pool (MFA required)", () => {
+  it("gives a seller's user the seller_id claim from its attribute and read and write, never support or customer_id", () => {
+    const overrides = tokenOverrides(tokenEvent({ sellerId: "SLR-2210", customerId: "C-1001", groups: ["support"] }), "sellers");
+    expect(overrides.accessTokenGeneration).toEqual({ claimsToAddOrOverride: { seller_id: "SLR-2210" }, scopesToAdd: ["orders:read", "orders:write"] });
+    expect(overrides.idTokenGeneration).toEqual({ claimsToAddOrOverride: { seller_id: "SLR-2210" } });
+  });
+
+  it("takes away orders:support asked for through the hosted sign-in, and grants only the orders scopes asked for", () => {
+    const overrides = tokenOverrides(tokenEvent({ source: "TokenGeneration_HostedAuth", sellerId: "SLR-2210", scopes: ["openid", "orders/read", "orders/support"] }), "sellers");
+    expect(overrides.accessTokenGeneration).toEqual({ claimsToAddOrOverride: { seller_id: "SLR-2210" }, scopesToAdd: ["orders:read"], scopesToSuppress: ["orders/read", "orders/support"] });
+  });
+
+  it("gives a user without a well-formed seller id, and any client-credentials client, no orders scope and no claim", () => {
+    expect(tokenOverrides(tokenEvent({}), "sellers")).toEqual({ accessTokenGeneration: {} });
+    for (const sellerId of ["", "SLR-", "slr-2210", "2210", "SLR-2210; DROP", "SLR-1234567890123"]) {
+      expect(tokenOverrides(tokenEvent({ sellerId }), "sellers"), sellerId).toEqual({ accessTokenGeneration: {} });
+    }
+    // A customer's attribute in this pool makes no customer.
+    expect(tokenOverrides(tokenEvent({ customerId: "C-1001" }), "sellers")).toEqual({ accessTokenGeneration: {} });
+    const client = tokenOverrides(tokenEvent({ source: "TokenGeneration_ClientCredentials", sellerId: "SLR-2210", scopes: ["orders/read"] }), "sellers");
+    expect(client.accessTokenGeneration).toEqual({ scopesToSuppress: ["orders/read"] });
+  });
+
+  it("never issues seller_id from the customers' or the staff pool, whatever the user's attributes", () => {
+    for (const pool of ["customers", "staff"] as const) {
+      const overrides = tokenOverrides(tokenEvent({ sellerId: "SLR-2210", groups: ["support"] }), pool);
+      expect(JSON.stringify(overrides), pool).not.toContain("seller_id");
+    }
+  });
+});
+
 describe("the trigger's handler", () => {
   const withPool = async <T>(value: string | undefined, run: () => Promise<T>): Promise<T> => {
     const before = process.env[userPoolEnv];
@@ -132,7 +169,7 @@ describe("the trigger's handler", () => {
 
   it("issues nothing, failing the sign-in, when its environment does not say which pool it serves", async () => {
     const event = tokenEvent({ groups: ["support"] });
-    await expect(withPool(undefined, () => handler(structuredClone(event)))).rejects.toThrow(/ORDER_TOOLS_USER_POOL must be customers or staff, not undefined/);
+    await expect(withPool(undefined, () => handler(structuredClone(event)))).rejects.toThrow(/ORDER_TOOLS_USER_POOL must be customers, staff or sellers, not undefined/);
     await expect(withPool("support", () => handler(structuredClone(event)))).rejects.toThrow(/not "support"/);
   });
 });

@@ -7,7 +7,8 @@ import { allowedActions, describedBy, trackingOf } from "#core/get-order";
 import type { Order } from "#core/order";
 import { type Principal, scopes } from "#core/principal";
 import { newestFirst, onDayWithin, type OrderSummaryRecord, take } from "#core/search-orders";
-import { orderIdDigitsKeys } from "#store/keys";
+import { orderIdDigitsKeys, orderIndexKeys } from "#store/keys";
+import { monthsOf } from "#store/order-reads";
 
 const at = (iso: string) => new Date(iso);
 const customerWith = (...granted: string[]): Principal => ({ kind: "customer", sub: "user-C-1", customerId: "C-1", scopes: new Set(granted) });
@@ -145,6 +146,28 @@ describe("search criteria", () => {
 
   it("an order carries the three digits at each position of its id as id-digits index keys", () => {
     expect(orderIdDigitsKeys("SU-88421")).toEqual({ GSI3PK: "DIGITS#884", GSI4PK: "DIGITS#842", GSI5PK: "DIGITS#421" });
+  });
+
+  it("an order carries its seller's placed month, and its delivered month once delivered (the seller indexes)", () => {
+    const order = { customerId: "C-1", sellerId: "SLR-2210", placedAt: "2026-11-30T23:59:00Z", orderId: "SU-88421" };
+    expect(orderIndexKeys({ ...order, deliveredAt: null })).toMatchObject({ GSI6PK: "SELLER#SLR-2210#PLACED#2026-11" });
+    expect(orderIndexKeys({ ...order, deliveredAt: null })).not.toHaveProperty("GSI7PK");
+    expect(orderIndexKeys({ ...order, deliveredAt: "2026-12-02T10:00:00Z" })).toMatchObject({ GSI6PK: "SELLER#SLR-2210#PLACED#2026-11", GSI7PK: "SELLER#SLR-2210#DELIVERED#2026-12" });
+  });
+
+  it("a range of days touches the months from its first day's to its last day's, across a year's end, at most five for 92 days", () => {
+    expect(monthsOf({ from: "2026-11-15", to: "2027-02-10" })).toEqual(["2026-11", "2026-12", "2027-01", "2027-02"]);
+    expect(monthsOf({ from: "2026-03-31", to: "2026-03-31" })).toEqual(["2026-03"]);
+    // The widest: 92 days, from the last day of a month.
+    expect(monthsOf({ from: "2026-01-31", to: "2026-05-02" })).toEqual(["2026-01", "2026-02", "2026-03", "2026-04", "2026-05"]);
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 3650 }), fc.integer({ min: 0, max: 91 }), (start, span) => {
+        const from = new Date(Date.UTC(2024, 0, 1) + start * 86_400_000).toISOString().slice(0, 10);
+        const to = new Date(Date.UTC(2024, 0, 1) + (start + span) * 86_400_000).toISOString().slice(0, 10);
+        const months = monthsOf({ from, to });
+        return months[0] === from.slice(0, 7) && months.at(-1) === to.slice(0, 7) && months.length <= 5 && new Set(months).size === months.length;
+      }),
+    );
   });
 });
 

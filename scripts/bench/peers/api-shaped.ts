@@ -41,7 +41,7 @@ const splitOff = ["items", "charges", "delivery", "deliveryNote"];
 export function apiShapedHandlers(deps: StoreDeps): Record<ApiShapedTool, ToolHandler> {
   /** The order's attributes `fields` (all when omitted), if the caller may see the order; else ORDER_NOT_FOUND. */
   async function orderPart(id: string, principal: Principal, fields?: string[]): Promise<Record<string, unknown>> {
-    const projection = fields ? ["customerId", ...fields] : undefined;
+    const projection = fields ? ["customerId", "sellerId", ...fields] : undefined;
     const { Item } = await deps.doc.send(
       new GetCommand({
         TableName: deps.tables.orders,
@@ -50,8 +50,11 @@ export function apiShapedHandlers(deps: StoreDeps): Record<ApiShapedTool, ToolHa
         ...(projection ? { ProjectionExpression: projection.map((_, i) => `#f${i}`).join(", "), ExpressionAttributeNames: Object.fromEntries(projection.map((f, i) => [`#f${i}`, f])) } : {}),
       }),
     );
-    if (!Item || !mayAccessOrder(principal, Item as { customerId: string })) throw new OrderNotFoundError(id);
-    return withoutStoreAttributes(Item);
+    if (!Item || !mayAccessOrder(principal, Item as { customerId: string; sellerId: string })) throw new OrderNotFoundError(id);
+    const part = withoutStoreAttributes(Item);
+    // The seller is read for the access check only; the part holds what was asked for.
+    if (fields && !fields.includes("sellerId")) delete part.sellerId;
+    return part;
   }
 
   const tool = <S extends z.ZodType>(name: ApiShapedTool, schema: S, run: (args: z.output<S>, principal: Principal) => Promise<unknown>): ToolHandler => {
