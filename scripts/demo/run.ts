@@ -51,7 +51,8 @@ export async function storedOrder(stack: DemoStack, orderId: string): Promise<Re
 }
 
 /**
- * One case as a scripted conversation through the controller, over HTTP with Ana's own token. Reconciliation
+ * One case as a scripted conversation through the controller, over HTTP with the principal's own token (Ana's,
+ * or the world's seller's). Reconciliation
  * waits are short (tens of ms) so the demo reads at once; the logic is the same as with the defaults.
  */
 export async function runDemoCase(
@@ -60,10 +61,12 @@ export async function runDemoCase(
   demoCase: DemoCase,
   options: { intents?: IntentStore; fetch?: Fetch; trace?: TraceSink; conversationId?: string } = {},
 ): Promise<CaseRun> {
-  const token = await signDevToken(principalClaims({ customer: world.ana.customerId }));
+  const seller = demoCase.principal === "seller";
+  const token = await signDevToken(principalClaims(seller ? { seller: world.seller.sellerId } : { customer: world.ana.customerId }));
   const initial = world.fixture.orders.find((o) => o.id === demoCase.expect.order.orderId)?.version ?? 1;
   const controller = createController({
     service: { baseUrl: stack.gatewayUrl, token, ...(options.fetch ? { fetch: options.fetch } : {}) },
+    principal: seller ? "seller" : "customer",
     model: scriptedModel(demoCase.script),
     ...(options.intents ? { intents: options.intents } : {}),
     faults: demoCase.faults,
