@@ -107,7 +107,11 @@ const tokenPattern =
 
 function tokensOf(clause: string, titles: readonly string[]): Token[] | { unreadable: string } {
   let text = clause.toLowerCase();
-  for (const title of titles) if (title !== "" && text.includes(title)) text = text.split(title).join(" xtitlex ");
+  for (const title of titles) {
+    if (title === "" || !text.includes(title)) continue;
+    const escaped = title.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    text = text.replace(new RegExp(`(?<![a-z0-9'])${escaped}(?![a-z0-9'])`, "g"), " xtitlex ");
+  }
   const tokens: Token[] = [];
   for (const m of text.matchAll(tokenPattern)) {
     if (m[1]) tokens.push({ kind: "order", text: m[1].toUpperCase() });
@@ -450,7 +454,8 @@ export function checkClaims(text: string, context: ClaimContext): ClaimCheck {
   const titles = [...new Set(context.orders.flatMap((o) => [...(o.itemTitles ?? []), ...(o.items ?? []).map((i) => i.title)]))]
     .map((t) => normalizeForReading(t).toLowerCase())
     .filter((t) => t !== "" && topicSpans(t.split(/[^a-z0-9']+/).filter(Boolean)).length === 0)
-    .sort((a, b) => b.length - a.length);
+    .flatMap(titleParts);
+  const byLength = [...new Set(titles)].sort((a, b) => b.length - a.length);
   // The turn's own orders; for a clarification, the candidates (never the id the model proposed).
   const outcomeOrders = new Set(context.outcomes.flatMap((o) => (o.kind === "clarification" ? o.candidates.map((c) => c.orderId) : [o.orderId])));
   const allowedIds = context.outcomes.length > 0 ? outcomeOrders : new Set(context.orders.map((o) => o.orderId));
@@ -460,7 +465,7 @@ export function checkClaims(text: string, context: ClaimContext): ClaimCheck {
     const isQuestion = sentence.endsWith("?");
     const sentenceIds = orderIdsIn(sentence);
     for (const clause of clausesOf(sentence)) {
-      const tokens = tokensOf(clause, titles);
+      const tokens = tokensOf(clause, byLength);
       if (!Array.isArray(tokens)) {
         problems.push(`cannot read ${JSON.stringify(tokens.unreadable)} in ${JSON.stringify(sentence)}`);
         continue;
@@ -501,6 +506,18 @@ export function checkClaims(text: string, context: ClaimContext): ClaimCheck {
     }
   }
   return { ok: problems.length === 0, problems: [...new Set(problems)] };
+}
+
+/**
+ * How a reply may name an item: its whole title, any run of two or more of its words ("the wool throw" of
+ * "Wool throw, moss"), or its last word alone ("the mugs"). A title holding a word of change is never used.
+ */
+function titleParts(title: string): string[] {
+  const words = title.split(/[^a-z0-9']+/).filter(Boolean);
+  const parts = [title];
+  for (let n = words.length; n >= 2; n--) for (let i = 0; i + n <= words.length; i++) parts.push(words.slice(i, i + n).join(" "));
+  if (words.length > 0) parts.push(words.at(-1) as string);
+  return parts;
 }
 
 /** The orders a sentence that names none is about: the turn's own, else the only order in play. */
