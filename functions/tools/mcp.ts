@@ -152,12 +152,10 @@ export function createMcpHandler(invoker: ToolInvoker, options: McpOptions): Too
       );
     }
 
-    let resource: ProtectedResource;
     let caller: Caller;
     try {
       const auth = options.authentication.forRequest(event);
-      resource = auth.resource;
-      const authenticated = await authenticate(headerOf(headers, "authorization"), resource, auth.verify);
+      const authenticated = await authenticate(headerOf(headers, "authorization"), auth.resource, auth.verify);
       if (!authenticated.ok) return authenticated.result;
       caller = authenticated.caller;
     } catch (error) {
@@ -210,7 +208,7 @@ export function createMcpHandler(invoker: ToolInvoker, options: McpOptions): Too
       const result =
         route.era === "modern"
           ? await dispatchModern(message, caller, event, context)
-          : await dispatchLegacy(message, message.method === "initialize" ? latestLegacyProtocolVersion : route.version, caller, event, context);
+          : await dispatchLegacy(message, route.version, caller, event, context);
       return rpcResponse(200, { jsonrpc: "2.0", id: message.id, result }, format);
     } catch (error) {
       if (!(error instanceof RpcError)) logger.error("mcp request failed", { method: message.method, error: error as Error });
