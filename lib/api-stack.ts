@@ -58,7 +58,7 @@ export type RouteAccess =
 /** cdk-nag AwsSolutions-APIG4 and Control Tower CT.APIGATEWAY.PR.5 ask every route for an authorizer; these two are public on purpose. */
 const publicRouteReason = controlReasons.publicCatalogueRoute;
 
-const pascal = (name: string) => name.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase());
+const pascal = (name: string) => name.replace(/(^|[_-])([a-z])/g, (_, __, c: string) => c.toUpperCase());
 
 /** One HTTP API of the stack: its JWT authorizer, its `$default` stage and the routes added to it. */
 export interface ToolsHttpApi {
