@@ -197,3 +197,55 @@ describe("signing an MCP client in to the local stack by OAuth, with no pasted t
     }
   });
 });
+
+describe("the local authorization server, as a client without an SDK sees it", () => {
+  const register = async () => {
+    const response = await fetch(`${gateway.url}/oauth/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ client_name: "curl", redirect_uris: [redirectUrl], token_endpoint_auth_method: "none", grant_types: ["authorization_code"], response_types: ["code"] }),
+    });
+    expect(response.status).toBe(201);
+    return ((await response.json()) as { client_id: string }).client_id;
+  };
+  const authorize = (params: Record<string, string>) => fetch(`${gateway.url}/oauth/authorize?${new URLSearchParams(params)}`, { redirect: "manual" });
+  const pkce = { code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", code_challenge_method: "S256" };
+
+  it("publishes RFC 8414 metadata at its issuer, with S256 PKCE, registration, and the code flow only", async () => {
+    const metadata = (await (await fetch(`${gateway.url}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
+    expect(metadata).toMatchObject({
+      issuer: gateway.url,
+      authorization_endpoint: `${gateway.url}/oauth/authorize`,
+      token_endpoint: `${gateway.url}/oauth/token`,
+      registration_endpoint: `${gateway.url}/oauth/register`,
+      code_challenge_methods_supported: ["S256"],
+      response_types_supported: ["code"],
+    });
+    const resource = (await (await fetch(`${gateway.url}/.well-known/oauth-protected-resource/v1/mcp`)).json()) as Record<string, unknown>;
+    expect(resource).toEqual({ resource: `${gateway.url}/v1/mcp`, authorization_servers: [gateway.url], scopes_supported: ["orders:read", "orders:write"], bearer_methods_supported: ["header"], resource_name: "order-tools" });
+  });
+
+  it("refuses an authorization request without PKCE, and one for a resource other than the MCP URL, back at the client's redirect URL", async () => {
+    const clientId = await register();
+    const base = { client_id: clientId, response_type: "code", redirect_uri: redirectUrl, scope: "orders:read", state: "s1" };
+    const withoutPkce = new URL(String((await authorize({ ...base, resource: `${gateway.url}/v1/mcp` })).headers.get("location")));
+    expect(Object.fromEntries(withoutPkce.searchParams)).toMatchObject({ error: "invalid_request", state: "s1", error_description: expect.stringMatching(/PKCE/) });
+    const elsewhere = new URL(String((await authorize({ ...base, ...pkce, resource: "https://elsewhere.example/mcp" })).headers.get("location")));
+    expect(Object.fromEntries(elsewhere.searchParams)).toMatchObject({ error: "invalid_target", state: "s1" });
+  });
+
+  it("Cancel on the sign-in page sends the client back with access_denied and no code", async () => {
+    const clientId = await register();
+    const first = await authorize({ client_id: clientId, response_type: "code", redirect_uri: redirectUrl, scope: "orders:read", state: "s2", resource: `${gateway.url}/v1/mcp`, ...pkce });
+    expect(first.status).toBe(303);
+    const cookie = first.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    const page = await fetch(new URL(String(first.headers.get("location")), gateway.url), { headers: { cookie } });
+    const abort = /href="([^"]+\/abort)"/.exec(await page.text())?.[1] as string;
+    const aborted = await fetch(new URL(abort, gateway.url), { headers: { cookie }, redirect: "manual" });
+    const resumed = await fetch(new URL(String(aborted.headers.get("location")), gateway.url), { headers: { cookie: [cookie, ...aborted.headers.getSetCookie().map((c) => c.split(";")[0])].join("; ") }, redirect: "manual" });
+    const back = new URL(String(resumed.headers.get("location")));
+    expect(back.href.startsWith(redirectUrl)).toBe(true);
+    expect(Object.fromEntries(back.searchParams)).toMatchObject({ error: "access_denied", state: "s2" });
+    expect(back.searchParams.get("code")).toBeNull();
+  });
+});
