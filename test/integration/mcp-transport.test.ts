@@ -229,6 +229,16 @@ describe("POST /v1/mcp, 2026-07-28: stateless, with the version and capabilities
     expect(encoded.json?.result.resultType).toBe("complete");
   });
 
+  it("a change replayed under the same operationId says so in _meta, beside the server's identity", async () => {
+    const args = { name: "add_delivery_note", arguments: { operationId: "op-modern-replay-01", orderId: "SU-10002", expectedVersion: 4, deliveryNote: "Leave it with the neighbour at 12." } };
+    const first = await post(modern("tools/call", args), modernHeaders("tools/call", "add_delivery_note"));
+    expect(first.json?.result).toMatchObject({ resultType: "complete", structuredContent: { status: "completed" } });
+    expect(first.json?.result._meta).toEqual({ "io.modelcontextprotocol/serverInfo": { name: "order-tools", version: expect.any(String) } });
+    const again = await post(modern("tools/call", args), modernHeaders("tools/call", "add_delivery_note"));
+    expect(again.json?.result.structuredContent).toEqual(first.json?.result.structuredContent);
+    expect(again.json?.result._meta).toEqual({ "order-tools/idempotentReplayed": true, "io.modelcontextprotocol/serverInfo": { name: "order-tools", version: expect.any(String) } });
+  });
+
   it("a tool's refusal stays a tool result with isError, the tool's body as text", async () => {
     const reply = await post(modern("tools/call", { name: "get_order", arguments: { orderId: "SU-20001" } }), modernHeaders("tools/call", "get_order"));
     expect(reply.status).toBe(200);
