@@ -140,7 +140,7 @@ describe("local gateway: a tokened request reaches the real handler", () => {
   });
 
   it("serves the service functions' routes as deployed: the catalogue, OpenAPI document and OAuth metadata without a token, MCP with one it checks itself", async () => {
-    // SPEC §2: these need no scope; the catalogue, the OpenAPI document and the metadata need no token either.
+    // These need no scope; the catalogue, the OpenAPI document and the metadata need no token either.
     expect(routes.filter((r) => r.scope === undefined).map(routeKey).sort()).toEqual([
       "DELETE /v1/mcp",
       "GET /.well-known/oauth-protected-resource",
