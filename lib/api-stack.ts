@@ -13,11 +13,21 @@ import { LogGroup } from "aws-cdk-lib/aws-logs";
 import type { ITopic } from "aws-cdk-lib/aws-sns";
 import { NagSuppressions } from "cdk-nag";
 import type { Construct } from "constructs";
-import { authorizationServersEnv, bedrockAgentArnContext, bedrockAgentArnFrom, bedrockAgentFunction, serviceFunctions, toolFunctionEnv } from "#catalog/service-functions";
-import { type ToolDefinition, type ToolRoute, tools as registry } from "#catalog/tools";
-import type { Scope } from "#core/principal";
+import {
+  authorizationServersEnv,
+  bedrockAgentArnContext,
+  bedrockAgentArnFrom,
+  bedrockAgentFunction,
+  cognitoAuthorizationServerRoutes,
+  type ServiceRoute,
+  serviceFunctions,
+  toolFunctionEnv,
+} from "#catalog/service-functions";
+import { type ToolDefinition, tools as registry } from "#catalog/tools";
+import { type Scope, scopes as orderScopes } from "#core/principal";
 import type { UserPoolKind } from "../functions/auth/pre-token-generation";
 import { ordersTable, tableEnv } from "#store/table-design";
+import { type ApiAuth, endpointScopes, mcpAuthEnv } from "#tools/oauth-resource";
 import { publicUrlEnv } from "#tools/openapi";
 import { CognitoAuth, domainPrefixes } from "#lib/cognito-auth";
 import type { OrderToolsConfig } from "#lib/config";
@@ -40,8 +50,8 @@ export interface ApiStackProps extends StackProps {
 export type RouteAccess =
   /** A verified token that carries this scope (the tools, SPEC §2). */
   | { kind: "scope"; scope: Scope }
-  /** A verified token; the handler checks each tool's scope itself (POST /v1/mcp). */
-  | { kind: "token" }
+  /** No authorizer: the function verifies the bearer token itself (POST /v1/mcp); the reason becomes the APIG4 suppression and the CT.APIGATEWAY.PR.5 acknowledgement. */
+  | { kind: "self"; reason: string }
   /** Anyone (GET /v1/tools, GET /v1/openapi.json); the reason becomes the cdk-nag APIG4 suppression and the CT.APIGATEWAY.PR.5 acknowledgement. */
   | { kind: "public"; reason: string };
 
@@ -54,7 +64,7 @@ const publicRouteReason = controlReasons.publicCatalogueRoute;
  */
 const audiencePrefix = (audience: ToolsHttpApi["audience"]) => (audience === "staff" ? "Staff" : audience === "sellers" ? "Seller" : "");
 
-const pascal = (name: string) => name.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase());
+const pascal = (name: string) => name.replace(/(^|[_-])([a-z])/g, (_, __, c: string) => c.toUpperCase());
 
 /** One HTTP API of the stack: its JWT authorizer, its `$default` stage and the routes added to it. */
 export interface ToolsHttpApi {
@@ -63,7 +73,12 @@ export interface ToolsHttpApi {
   api: HttpApi;
   stage: HttpStage;
   authorizer: HttpJwtAuthorizer;
+  /** The user pool that issues this API's tokens, when the stack created it. */
+  pool?: CognitoAuth;
 }
+
+/** A route of a function: a tool's, or a service function's (which may take DELETE). */
+type FunctionRoute = Pick<ServiceRoute, "method" | "path">;
 
 /**
  * The stateless half: one function per tool in the registry with exactly its grants, and the HTTP API(s) that
@@ -122,6 +137,7 @@ export class ApiStack extends Stack {
           callbackUrls,
           domainPrefix: prefixes[kind],
           ...(kind === "staff" ? { supportServiceClient: config.supportServiceClient } : {}),
+          mcpClients: config.mcpClients,
           removalPolicy,
           deletionProtection: config.deletionProtection,
           logLevel: config.logLevel,
@@ -136,9 +152,9 @@ export class ApiStack extends Stack {
       this.alarmOnFunction("PreTokenGeneration", this.auth.trigger);
       this.alarmOnFunction("StaffPreTokenGeneration", this.staffAuth.trigger);
       this.alarmOnFunction("SellerPreTokenGeneration", this.sellerAuth.trigger);
-      this.addApi("customers", this.auth.issuer, this.auth.audience);
-      this.addApi("staff", this.staffAuth.issuer, this.staffAuth.audience);
-      this.addApi("sellers", this.sellerAuth.issuer, this.sellerAuth.audience);
+      this.addApi("customers", this.auth.issuer, this.auth.audience, this.auth);
+      this.addApi("staff", this.staffAuth.issuer, this.staffAuth.audience, this.staffAuth);
+      this.addApi("sellers", this.sellerAuth.issuer, this.sellerAuth.audience, this.sellerAuth);
     }
     const [main] = this.apis as [ToolsHttpApi];
     this.api = main.api;
@@ -202,6 +218,9 @@ export class ApiStack extends Stack {
         }),
       ),
     );
+    // How POST /v1/mcp authenticates on each API, and what its OAuth metadata says (functions/tools/oauth-resource.ts):
+    // read by the MCP function and the metadata function, keyed by API id like the OpenAPI function's.
+    const mcpAuth = this.toJsonString(Object.fromEntries(this.apis.map((entry) => [entry.api.apiId, this.mcpAuthOf(entry)])));
     for (const service of serviceFunctions) {
       const serviceFunction = (id: string, publicUrl: string | undefined) =>
         new ToolFunction(this, id, {
@@ -218,13 +237,16 @@ export class ApiStack extends Stack {
                   ...Object.fromEntries([...this.toolFunctions].map(([name, tool]) => [toolFunctionEnv(name), tool.function.functionName])),
                   // Browser origins whose pages may call MCP; without any, a request with an Origin header is refused.
                   ORDER_TOOLS_MCP_ALLOWED_ORIGINS: config.mcpAllowedOrigins.join(","),
+                  [mcpAuthEnv]: mcpAuth,
                 },
                 // Above a tool's own 10 s, for its cold start and the invocation; still inside API Gateway's 30 s.
                 timeout: Duration.seconds(20),
               }
             : service.name === "openapi"
               ? { environment: { ...(publicUrl ? { [publicUrlEnv]: publicUrl } : {}), [authorizationServersEnv]: authorizationServers } }
-              : {}),
+              : service.name === "oauth-metadata"
+                ? { environment: { [mcpAuthEnv]: mcpAuth }, memorySize: 256 }
+                : {}),
         });
       const fn = serviceFunction(`Service${pascal(service.name)}`, config.publicUrl);
       if (service.name === "mcp") {
@@ -232,7 +254,10 @@ export class ApiStack extends Stack {
           new PolicyStatement({ actions: ["lambda:InvokeFunction"], resources: [...this.toolFunctions.values()].map((tool) => tool.function.functionArn) }),
         );
       }
-      const access: RouteAccess = service.access === "token" ? { kind: "token" } : { kind: "public", reason: publicRouteReason };
+      const access: RouteAccess =
+        service.access === "self"
+          ? { kind: "self", reason: controlReasons.mcpVerifiesItsOwnToken }
+          : { kind: "public", reason: service.name === "oauth-metadata" ? controlReasons.publicOAuthMetadataRoute : publicRouteReason };
       if (service.name === "openapi" && splitOpenApi && staffApi) {
         const own = [
           { api: staffApi, prefix: "Staff", publicUrl: config.staffPublicUrl, key: "openapi-staff" },
@@ -247,6 +272,10 @@ export class ApiStack extends Stack {
         }
       } else {
         this.addFunctionRoutes(`Service${pascal(service.name)}`, fn.function, service.routes, access);
+      }
+      // A user pool's RFC 8414 metadata and authorization endpoint, on the APIs whose tokens the stack's pools issue.
+      if (service.name === "oauth-metadata" && !config.jwt) {
+        this.addFunctionRoutes(`Service${pascal(service.name)}Cognito`, fn.function, cognitoAuthorizationServerRoutes, access);
       }
       this.alarmOnFunction(`Service${pascal(service.name)}`, fn);
       this.serviceFunctions.set(service.name, fn);
@@ -301,7 +330,7 @@ export class ApiStack extends Stack {
    * JSON access logs to a log group of its own. The customers' API (or the only one) keeps the construct ids
    * the single API had, so an existing deployment updates it in place.
    */
-  private addApi(audience: ToolsHttpApi["audience"], issuer: string, jwtAudience: string[]): ToolsHttpApi {
+  private addApi(audience: ToolsHttpApi["audience"], issuer: string, jwtAudience: string[], pool?: CognitoAuth): ToolsHttpApi {
     const { config } = this;
     const prefix = audiencePrefix(audience);
     const id = (name: string) => `${prefix}${name}`;
@@ -323,7 +352,9 @@ export class ApiStack extends Stack {
             corsPreflight: {
               allowOrigins: config.mcpAllowedOrigins,
               allowMethods: [CorsHttpMethod.POST, CorsHttpMethod.GET],
-              allowHeaders: ["authorization", "content-type", "accept", "mcp-protocol-version", "mcp-session-id", "last-event-id"],
+              allowHeaders: ["authorization", "content-type", "accept", "mcp-protocol-version", "mcp-method", "mcp-name", "mcp-session-id", "last-event-id"],
+              // A browser client must read the 401's challenge to find where to sign in.
+              exposeHeaders: ["www-authenticate"],
               maxAge: Duration.hours(1),
             },
           }
@@ -359,13 +390,35 @@ export class ApiStack extends Stack {
         ),
       },
     });
-    const created: ToolsHttpApi = { audience, api, stage, authorizer };
+    const created: ToolsHttpApi = { audience, api, stage, authorizer, ...(pool ? { pool } : {}) };
     this.apis.push(created);
     return created;
   }
 
+  /**
+   * What the MCP and metadata functions need to know of an API: its public URL, the scopes to ask for (the staff
+   * API's include orders:support, which its users' tokens need), who issues its tokens and which app clients' tokens
+   * are this deployment's (RFC 8707: the pinned clients), and the authorization server its metadata names.
+   */
+  private mcpAuthOf(entry: ToolsHttpApi): ApiAuth {
+    const { config } = this;
+    const publicUrl = entry.audience === "staff" ? config.staffPublicUrl : config.publicUrl;
+    const scopes = entry.audience === "staff" ? [...endpointScopes, orderScopes.support] : [...endpointScopes];
+    const base = { ...(publicUrl ? { publicUrl } : {}), scopes };
+    if (!entry.pool) {
+      if (!config.jwt) throw new Error(`The ${entry.audience} API has neither a user pool nor an identity provider`);
+      return { ...base, tokens: { issuer: config.jwt.issuer, audience: config.jwt.audience }, authorizationServer: { issuer: config.jwt.issuer } };
+    }
+    const { pool } = entry;
+    return {
+      ...base,
+      tokens: { userPoolId: pool.userPoolId, clientIds: pool.mcpAudience },
+      authorizationServer: { cognitoDomain: pool.domainUrl, userPoolId: pool.userPoolId, region: this.region },
+    };
+  }
+
   /** Routes one function at `routes` on every API of the stack (or those given), each with the access given; every call states who may call. */
-  addFunctionRoutes(id: string, fn: IFunction, routes: readonly ToolRoute[], access: RouteAccess, apis: readonly ToolsHttpApi[] = this.apis): HttpRoute[] {
+  addFunctionRoutes(id: string, fn: IFunction, routes: readonly FunctionRoute[], access: RouteAccess, apis: readonly ToolsHttpApi[] = this.apis): HttpRoute[] {
     return apis.flatMap(({ api, authorizer, audience }) => {
       // An integration belongs to one API; the staff and sellers' APIs' get ids of their own.
       const integration = new HttpLambdaIntegration(`${audiencePrefix(audience)}${id}Integration`, fn);
@@ -374,10 +427,9 @@ export class ApiStack extends Stack {
           path: route.path,
           methods: [HttpMethod[route.method]],
           integration,
-          ...(access.kind === "public" ? {} : { authorizer }),
-          ...(access.kind === "scope" ? { authorizationScopes: [access.scope] } : {}),
+          ...(access.kind === "scope" ? { authorizer, authorizationScopes: [access.scope] } : {}),
         });
-        if (access.kind === "public") {
+        if (access.kind !== "scope") {
           for (const r of created) {
             NagSuppressions.addResourceSuppressions(r, [{ id: "AwsSolutions-APIG4", reason: access.reason }]);
             acknowledgeControl(r, "CT.APIGATEWAY.PR.5", access.reason);

@@ -17,6 +17,7 @@ import type { RetentionDays } from "aws-cdk-lib/aws-logs";
 import { NagSuppressions } from "cdk-nag";
 import { Construct } from "constructs";
 import { customerIdAttribute, resourceServerIdentifier, sellerIdAttribute, supportGroup, type UserPoolKind, userPoolEnv } from "../functions/auth/pre-token-generation";
+import type { McpClientConfig } from "#lib/config";
 import { ToolFunction } from "#lib/tool-function";
 
 export interface CognitoAuthProps {
@@ -38,6 +39,8 @@ export interface CognitoAuthProps {
   logEncryptionKey?: IKey;
   /** POWERTOOLS_SERVICE_NAME of the trigger. */
   serviceName?: string;
+  /** MCP clients to pre-register an app client for (Cognito has no dynamic client registration). */
+  mcpClients?: readonly McpClientConfig[];
 }
 
 /**
@@ -57,6 +60,13 @@ export class CognitoAuth extends Construct {
   /** Token issuer and accepted audiences (client ids), for the API's JWT authorizer. */
   readonly issuer: string;
   readonly audience: string[];
+  /** The app clients pre-registered for MCP clients, by the name given in context. */
+  readonly mcpClients = new Map<string, UserPoolClient>();
+  /** Every app client whose access tokens POST /v1/mcp accepts: the app's, the service client's and the MCP clients'. */
+  readonly mcpAudience: string[];
+  /** The hosted sign-in domain: Cognito's authorization and token endpoints are under it. */
+  readonly domainUrl: string;
+  readonly userPoolId: string;
 
   constructor(scope: Construct, id: string, props: CognitoAuthProps) {
     super(scope, id);
@@ -158,8 +168,32 @@ export class CognitoAuth extends Construct {
       });
     }
 
+    // One app client per MCP client named in context: a public client (PKCE) unless it keeps a secret, allowed the
+    // authorization code grant only, to the pool's orders scopes, returning only to the redirect URLs given.
+    for (const client of props.mcpClients ?? []) {
+      const id = `McpClient${client.name.replace(/[^A-Za-z0-9]/g, "")}`;
+      const appClient = this.userPool.addClient(id, {
+        userPoolClientName: `${props.stage}-mcp-${client.name.replace(/[^A-Za-z0-9._-]/g, "-")}`,
+        generateSecret: client.confidential,
+        authFlows: {},
+        oAuth: { flows: { authorizationCodeGrant: true }, scopes: [OAuthScope.OPENID, ...ordersScopes], callbackUrls: client.redirectUrls },
+        preventUserExistenceErrors: true,
+        readAttributes: new ClientAttributes().withStandardAttributes({ email: true, emailVerified: true }),
+        writeAttributes: new ClientAttributes(),
+        accessTokenValidity: Duration.hours(1),
+        idTokenValidity: Duration.hours(1),
+        refreshTokenValidity: staff ? Duration.hours(12) : Duration.days(30),
+        enableTokenRevocation: true,
+      });
+      this.mcpClients.set(client.name, appClient);
+      new CfnOutput(this, `${id}Id`, { key: `${staff ? "Staff" : ""}${id}ClientId`, value: appClient.userPoolClientId, description: `App client for the MCP client ${client.name} (${props.kind} pool)` });
+    }
+
     this.issuer = this.userPool.userPoolProviderUrl;
     this.audience = [this.appClient.userPoolClientId, ...(this.serviceClient ? [this.serviceClient.userPoolClientId] : [])];
+    this.mcpAudience = [...this.audience, ...[...this.mcpClients.values()].map((c) => c.userPoolClientId)];
+    this.domainUrl = domain.baseUrl();
+    this.userPoolId = this.userPool.userPoolId;
 
     const output = staff ? (name: string) => `Staff${name}` : sellers ? (name: string) => `Seller${name}` : (name: string) => name;
     new CfnOutput(this, "UserPoolId", { key: output("UserPoolId"), value: this.userPool.userPoolId });

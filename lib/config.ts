@@ -78,6 +78,20 @@ export interface OrderToolsConfig {
   authDomainPrefix?: string;
   /** Cognito only: also create a confidential client-credentials app client (in the staff pool) for a support back end. */
   supportServiceClient: boolean;
+  /**
+   * Cognito only (context `mcpClients`): the MCP clients (Claude, ChatGPT, VS Code, …) to pre-register an app
+   * client for in each user pool, since Cognito registers none on request. Their tokens are accepted by POST
+   * /v1/mcp, alongside the pool's own app client's.
+   */
+  mcpClients: McpClientConfig[];
+}
+
+/** One MCP client to pre-register: a name (the app client's, and its stack output's) and where it may be sent back. */
+export interface McpClientConfig {
+  name: string;
+  redirectUrls: string[];
+  /** A client that keeps a secret (a web service like ChatGPT's connectors may): Cognito generates one. */
+  confidential: boolean;
 }
 
 export const logLevels = ["DEBUG", "INFO", "WARN", "ERROR", "CRITICAL", "SILENT"] as const;
@@ -220,6 +234,54 @@ function publicUrl(node: Node, key: string): string | undefined {
   return url.href.replace(/\/+$/, "");
 }
 
+/**
+ * Context mcpClients: a JSON array (in cdk.json, or as a JSON string with -c) of {"name", "redirectUrls",
+ * "confidential"?}. Redirect URLs as Cognito accepts them: https, an app's own scheme, or http only to localhost.
+ */
+function mcpClients(node: Node): McpClientConfig[] {
+  let value = read(node, "mcpClients");
+  if (value === undefined) return [];
+  const example = '[{"name": "Claude", "redirectUrls": ["https://claude.ai/api/mcp/auth_callback"]}]';
+  if (typeof value === "string") {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      throw new Error(`Context mcpClients must be a JSON array such as ${example}, not ${JSON.stringify(value)}.`);
+    }
+  }
+  if (!Array.isArray(value)) throw new Error(`Context mcpClients must be a JSON array such as ${example}, not ${JSON.stringify(value)}.`);
+  const seen = new Set<string>();
+  return value.map((entry: unknown, i: number) => {
+    const at = `Context mcpClients[${i}]`;
+    if (entry === null || typeof entry !== "object" || Array.isArray(entry)) throw new Error(`${at} must be an object like ${example.slice(1, -1)}.`);
+    const { name, redirectUrls, confidential, ...rest } = entry as Record<string, unknown>;
+    const unknown = Object.keys(rest);
+    if (unknown.length) throw new Error(`${at} has ${unknown.map((k) => JSON.stringify(k)).join(", ")}; an MCP client has only name, redirectUrls and confidential.`);
+    if (typeof name !== "string" || !/^[A-Za-z][A-Za-z0-9 ._-]{0,39}$/.test(name)) {
+      throw new Error(`${at}.name must be 1–40 letters, digits, spaces, '.', '_' or '-', starting with a letter (it names the app client and its stack output), not ${JSON.stringify(name)}.`);
+    }
+    if (seen.has(name.toLowerCase())) throw new Error(`${at}.name ${JSON.stringify(name)} is given twice; each MCP client gets one app client.`);
+    seen.add(name.toLowerCase());
+    if (!Array.isArray(redirectUrls) || redirectUrls.length === 0 || !redirectUrls.every((u): u is string => typeof u === "string")) {
+      throw new Error(`${at}.redirectUrls must list the client's OAuth redirect URL(s), e.g. ["https://claude.ai/api/mcp/auth_callback"].`);
+    }
+    for (const url of redirectUrls) {
+      let parsed: URL | undefined;
+      try {
+        parsed = new URL(url);
+      } catch {
+        parsed = undefined;
+      }
+      if (!parsed || parsed.hash) throw new Error(`${at}.redirectUrls must be absolute URLs without a #fragment, not ${JSON.stringify(url)}.`);
+      if (parsed.protocol === "http:" && parsed.hostname !== "localhost") {
+        throw new Error(`${at}.redirectUrls: Cognito accepts plain http only for http://localhost (use http://localhost:<port>/… for a client on this machine, https otherwise), not ${JSON.stringify(url)}.`);
+      }
+    }
+    if (confidential !== undefined && typeof confidential !== "boolean") throw new Error(`${at}.confidential must be true or false, not ${JSON.stringify(confidential)}.`);
+    return { name, redirectUrls: [...new Set(redirectUrls)], confidential: confidential === true };
+  });
+}
+
 function emails(node: Node, key: string): string[] {
   const given = list(node, key) ?? [];
   for (const email of given) {
@@ -322,5 +384,14 @@ export function readConfig(node: Node): OrderToolsConfig {
     sellerAuthCallbackUrls,
     ...(authDomainPrefix ? { authDomainPrefix } : {}),
     supportServiceClient: bool(node, "supportServiceClient", false),
+    mcpClients: cognito ? mcpClients(node) : rejectMcpClientsWithIssuer(node),
   };
+}
+
+/** With an existing identity provider, MCP clients are registered there, not here. */
+function rejectMcpClientsWithIssuer(node: Node): McpClientConfig[] {
+  if (read(node, "mcpClients") !== undefined) {
+    throw new Error("Context mcpClients applies only to the user pools this stack creates; with jwtIssuer, register the MCP clients with your identity provider and list their audiences in jwtAudience.");
+  }
+  return [];
 }

@@ -48,6 +48,10 @@ export const controlReasons = {
     "This function reaches only AWS APIs (DynamoDB, Lambda Invoke, CloudWatch Logs) over TLS, each authorized by its own role's IAM policy; it reaches no private network resource. A VPC would protect nothing IAM does not, and would add NAT or interface endpoints (Lambda's about $7.30 a month per AZ; DynamoDB's gateway endpoint is free) and ENI management to every function.",
   publicCatalogueRoute:
     "GET /v1/tools and GET /v1/openapi.json publish the API's own contract, generated from the tool registry: no order or caller data and no data access at all. Agent platforms read them before they hold a token; the stage throttle applies.",
+  publicOAuthMetadataRoute:
+    "The OAuth metadata of the MCP endpoint (RFC 9728) and of its user pool (RFC 8414), and the authorization endpoint that sends a browser on to the pool's hosted sign-in: public by definition, since an MCP client reads them before it holds a token. They hold no order or caller data and touch no table; the stage throttle applies.",
+  mcpVerifiesItsOwnToken:
+    "POST, GET and DELETE /v1/mcp verify the bearer token in the MCP function itself (aws-jwt-verify: signature, issuer, expiry, the deployment's app clients and the MCP URL as audience), because MCP clients need a 401 whose WWW-Authenticate names the resource metadata, which the HTTP API's JWT authorizer cannot add. Every tool call is then checked against its tool's scope, in the MCP function and again in the tool's own function.",
   unresolvedAccount:
     "SourceAccount is the stack's account, but this template is environment-agnostic, so it is the AWS::AccountId pseudo-parameter, which the rule cannot read, and so is the SourceArn (an Fn::Join naming the calling API or agent of this account). Synthesized for an account (cdk deploy sets CDK_DEFAULT_ACCOUNT), the rule passes without this acknowledgement.",
   awsEncryptedLogs:

@@ -24,11 +24,15 @@ export const baselineName = "bare DocumentClient";
 /** The issue's target for a function's cold init against the bare client's. */
 export const initTarget = 1.3;
 
+/** The MCP function as it would be on the official server SDK: measured beside the one deployed, not deployed. */
+export const mcpOnSdkName = "mcp on the MCP server SDK (not deployed)";
+
 export const functionEntries = [
   { name: baselineName, entry: "scripts/bench/bare-document-client.ts" },
   ...tools.map((tool) => ({ name: tool.name, entry: tool.entry })),
   ...serviceFunctions.map((fn) => ({ name: fn.name, entry: fn.entry })),
   { name: "pre-token-generation", entry: "functions/auth/pre-token-generation.ts" },
+  { name: mcpOnSdkName, entry: "scripts/bench/probes/mcp-sdk.ts" },
 ];
 
 /** Builds every function as the stacks do, then prints size and median cold import time against the bare client. */
@@ -69,7 +73,8 @@ export async function benchBundles(options: { runs?: number; log?: (line: string
     }),
   );
   log(`\ninit: median of ${runs} rounds of fresh node processes (every bundle once per round); "vs bare" and "ratio": the median over rounds of the function against the bare client of the same round. node ${process.version} on ${process.arch}; Lambda (node 22, arm64) differs in absolute terms.`);
-  log("catalog, openapi and pre-token-generation load no DynamoDB client, so they start faster than the bare client.");
+  log("catalog, openapi, oauth-metadata and pre-token-generation load no DynamoDB client, so they start faster than the bare client.");
+  log(`"${mcpOnSdkName}": the MCP function's registry, invoker and token verifier under @modelcontextprotocol/server's createMcpHandler instead of functions/tools/mcp.ts, for the choice between them (not deployed).`);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

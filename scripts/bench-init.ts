@@ -55,7 +55,7 @@ export async function benchInitProfile(options: InitProfileOptions = {}): Promis
   const outdir = join(repoRoot, "cdk.out", "bench-init");
   rmSync(outdir, { recursive: true, force: true });
   // The functions that have a DynamoDB client, against which the bare client is the right baseline.
-  const functions = functionEntries.filter((f) => !["catalog", "openapi", "pre-token-generation"].includes(f.name));
+  const functions = functionEntries.filter((f) => !["catalog", "openapi", "oauth-metadata", "pre-token-generation"].includes(f.name));
   const bundles = bundleEntries([...functions, ...probes], outdir);
   const bare = bundles.find((b) => b.name === baselineName);
   if (!bare) throw new Error("no bare DocumentClient bundle");

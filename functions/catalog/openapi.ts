@@ -192,14 +192,18 @@ const jsonRpcResponseSchema: JsonSchema = {
   required: ["jsonrpc"],
   properties: {
     jsonrpc: { type: "string", const: "2.0", description: "JSON-RPC version." },
-    id: { type: ["string", "integer", "null"], description: "The request's id; null when the message could not be read." },
+    id: { type: ["string", "integer", "null"], description: "The request's id; when the message could not be read, null (2025 revisions) or left out (2026-07-28)." },
     result: { type: "object", description: "The method's result, as MCP defines it.", additionalProperties: true },
     error: {
       type: "object",
       description: "A protocol error.",
       required: ["code", "message"],
       properties: {
-        code: { type: "integer", description: "-32700 parse error, -32600 invalid request, -32601 unknown method, -32602 invalid params or unknown tool, -32603 internal error, -32000 transport error." },
+        code: {
+          type: "integer",
+          description:
+            "-32700 parse error, -32600 invalid request, -32601 unknown method, -32602 invalid params, a malformed _meta envelope or unknown tool, -32603 internal error, -32020 headers that disagree with the body, -32022 unsupported protocol version, -32000 transport error (2025 revisions).",
+        },
         message: { type: "string", description: "What went wrong." },
         data: { description: "More detail, when there is some." },
       },
@@ -362,16 +366,30 @@ export function openApiDocument(options: OpenApiOptions = {}): JsonSchema {
     responses: { "200": { description: "The document.", content: { "application/json": { schema: { type: "object", description: "An OpenAPI 3.1 document." } } } }, "429": gatewayThrottled },
   };
   const mcpError = (description: string) => ({ description, content: { "application/json": { schema: ref("JsonRpcResponse") } } });
+  const challenge = {
+    "WWW-Authenticate": {
+      description: "Bearer, with resource_metadata (the protected-resource metadata URL) and scope (every scope the endpoint's tools need); error=\"invalid_token\" or error=\"insufficient_scope\" when a token came and was refused.",
+      schema: { type: "string" },
+    },
+  };
   serviceOperations["mcp POST"] = {
     operationId: "mcp",
-    summary: "MCP endpoint (Streamable HTTP, stateless).",
+    summary: "MCP endpoint (Streamable HTTP, stateless), revisions 2026-07-28 and 2025-03-26 to 2025-11-25.",
     description:
-      "The Model Context Protocol over Streamable HTTP, without sessions: each POST carries one JSON-RPC message and is answered on its own with a JSON body. Supports initialize, ping, tools/list and tools/call, publishing the same tools as this document; tools/call runs the tool exactly as its route does, with the caller's token, and checks that tool's scope. A tool's refusal is a result with isError true whose text is the tool's error body. The server sends nothing unasked, so a GET of this path, which would open a server-to-client stream, is answered 405 Method Not Allowed with `Allow: POST`, as Streamable HTTP asks of such a server.",
+      "The Model Context Protocol over Streamable HTTP, without sessions: each POST carries one JSON-RPC message and is answered on its own with a JSON body. A request whose params._meta names 2026-07-28 (with its clientCapabilities) is served by that revision: server/discover, tools/list and tools/call, each result with resultType, the lists with ttlMs and cacheScope; the MCP-Protocol-Version, Mcp-Method and Mcp-Name headers must agree with the body (-32020 otherwise), and a method it does not offer is 404 with -32601. A request without that envelope is served by the 2025 revisions: initialize, ping, tools/list and tools/call. Both publish the same tools as this document; tools/call runs the tool exactly as its route does, for the caller the token names, and checks that tool's scope. A tool's refusal is a result with isError true whose text is the tool's error body. The endpoint checks the bearer token itself: without a valid one it answers 401 with a WWW-Authenticate challenge naming its OAuth protected-resource metadata (GET /.well-known/oauth-protected-resource/v1/mcp). The server sends nothing unasked and keeps no sessions, so a GET of this path (a server-to-client stream) or a DELETE (ending a session) is answered 405 Method Not Allowed with `Allow: POST`, as Streamable HTTP asks of such a server.",
     tags: ["mcp"],
-    // Any valid token: each tools/call is checked against that tool's scope.
+    // Any valid token with orders:read: each tools/call is checked against that tool's scope.
     security: [{ [securitySchemeName]: [] }],
     parameters: [
-      { name: "MCP-Protocol-Version", in: "header", required: false, description: "The protocol version agreed in initialize; without it 2025-03-26 is assumed.", schema: { type: "string", examples: ["2025-11-25"] } },
+      {
+        name: "MCP-Protocol-Version",
+        in: "header",
+        required: false,
+        description: "2026-07-28, as in params._meta; on the 2025 revisions the version agreed in initialize, and without it 2025-03-26 is assumed.",
+        schema: { type: "string", examples: ["2026-07-28", "2025-11-25"] },
+      },
+      { name: "Mcp-Method", in: "header", required: false, description: "2026-07-28: the body's method, required.", schema: { type: "string", examples: ["tools/call"] } },
+      { name: "Mcp-Name", in: "header", required: false, description: "2026-07-28: the tool's name on tools/call, required (as sent, or =?base64?…?=).", schema: { type: "string", examples: ["get_order"] } },
       { name: "Accept", in: "header", required: true, description: "application/json and text/event-stream, as MCP clients send.", schema: { type: "string" } },
     ],
     requestBody: { required: true, content: { "application/json": { schema: ref("JsonRpcMessage") } } },
@@ -381,15 +399,52 @@ export function openApiDocument(options: OpenApiOptions = {}): JsonSchema {
         content: { "application/json": { schema: ref("JsonRpcResponse") }, "text/event-stream": { schema: { type: "string", description: "One `message` event carrying the JSON-RPC response, for a client that accepts only text/event-stream." } } },
       },
       "202": { description: "A notification or response was accepted; no body." },
-      "400": mcpError("The message is not JSON (-32700) or not a JSON-RPC message (-32600), or MCP-Protocol-Version names a version this server does not speak (-32000)."),
+      "400": mcpError(
+        "The message is not JSON (-32700) or not one JSON-RPC message (-32600); on 2026-07-28 its _meta envelope is missing or malformed (-32602) or its headers disagree with it (-32020); or it names a protocol version this server does not speak (-32022, with the versions it does).",
+      ),
       "401": {
-        description: "No, bad or expired bearer token: refused by the gateway's token check before MCP runs.",
-        content: { "application/json": { schema: { anyOf: [ref("GatewayRefusal"), ref("Error"), ref("JsonRpcResponse")] } } },
+        description: "No, bad or expired bearer token, or one issued for another resource: the UNAUTHENTICATED error, with the challenge.",
+        headers: challenge,
+        content: { "application/json": { schema: ref("Error") } },
       },
-      "403": mcpError("The request's Origin is not allowed."),
+      "403": {
+        description: "The token lacks orders:read (FORBIDDEN, with the insufficient_scope challenge), or the request's Origin or Host is not allowed (a JSON-RPC error).",
+        headers: challenge,
+        content: { "application/json": { schema: { anyOf: [ref("Error"), ref("JsonRpcResponse")] } } },
+      },
+      "404": mcpError("2026-07-28: a method this server does not offer (-32601), the 2025 ones (initialize, ping) included."),
       "406": mcpError("The Accept header allows neither application/json nor text/event-stream."),
       "413": { description: "The body is over 16 KiB.", content: { "application/json": { schema: { anyOf: [ref("JsonRpcResponse"), ref("Error")] } } } },
       "415": mcpError("The body is not application/json."),
+      "429": gatewayThrottled,
+    },
+  };
+  serviceOperations["oauth-metadata GET"] = {
+    operationId: "get_mcp_resource_metadata",
+    summary: "OAuth protected-resource metadata of the MCP endpoint (RFC 9728).",
+    description:
+      "Where an MCP client learns how to get a token for POST /v1/mcp: the endpoint's URL (resource), the authorization server(s) to sign in with, the scopes to ask for and how to send the token. The 401 challenge of POST /v1/mcp points here. Also served at /.well-known/oauth-protected-resource. No token needed.",
+    tags: ["mcp"],
+    security: [],
+    responses: {
+      "200": {
+        description: "The metadata.",
+        content: {
+          "application/json": {
+            schema: {
+              type: "object",
+              required: ["resource", "authorization_servers", "scopes_supported", "bearer_methods_supported"],
+              properties: {
+                resource: { type: "string", format: "uri", description: "The MCP endpoint's URL: the audience a token must be issued for." },
+                authorization_servers: { type: "array", items: { type: "string", format: "uri" }, description: "Issuer identifiers; each publishes RFC 8414 metadata." },
+                scopes_supported: { type: "array", items: { type: "string" }, description: "The scopes to ask for: orders:read and orders:write (and orders:support on the staff API)." },
+                bearer_methods_supported: { type: "array", items: { const: "header" } },
+                resource_name: { type: "string" },
+              },
+            },
+          },
+        },
+      },
       "429": gatewayThrottled,
     },
   };

@@ -10,14 +10,15 @@ import type { ToolRoute } from "#catalog/tools";
  * ever answers 405 (see the MCP entry), and an operation with no success to describe is not one an OpenAPI
  * client can call; the POST operation's description says what a GET gets.
  */
-export interface ServiceRoute extends ToolRoute {
+export interface ServiceRoute extends Omit<ToolRoute, "method"> {
+  method: ToolRoute["method"] | "DELETE";
   documented?: false;
 }
 
 export const isDocumented = (route: ServiceRoute): boolean => route.documented !== false;
 
 export interface ServiceFunction {
-  name: "catalog" | "openapi" | "mcp";
+  name: "catalog" | "openapi" | "mcp" | "oauth-metadata";
   /** The function's description in AWS. */
   description: string;
   /** The handler module, relative to the repository root; it exports `handler`. */
@@ -28,8 +29,12 @@ export interface ServiceFunction {
    */
   localEntry?: string;
   routes: readonly ServiceRoute[];
-  /** public: no token, since they only describe the API. token: a verified token; each tool's scope is checked in code. */
-  access: "public" | "token";
+  /**
+   * public: no token, since they only describe the API. self: no authorizer in front of it, because the function
+   * verifies the bearer token itself — MCP does, so that a refusal can carry the challenge that says where to get
+   * a token, which an HTTP API's JWT authorizer cannot add; each tool's scope is then checked in code.
+   */
+  access: "public" | "self";
 }
 
 export const serviceFunctions = [
@@ -52,14 +57,39 @@ export const serviceFunctions = [
     description: "order-tools MCP endpoint, POST /v1/mcp",
     entry: "functions/tools/mcp.ts",
     localEntry: "scripts/local/mcp.ts",
-    // GET answers 405: Streamable HTTP says so of a server that offers no stream to GET.
+    // GET and DELETE answer 405: Streamable HTTP says so of a server that offers no stream to GET and keeps no
+    // session to DELETE. Routed to the function so that the answer is MCP's, not the gateway's 404.
     routes: [
       { method: "POST", path: "/v1/mcp" },
       { method: "GET", path: "/v1/mcp", documented: false },
+      { method: "DELETE", path: "/v1/mcp", documented: false },
     ],
-    access: "token",
+    access: "self",
+  },
+  {
+    name: "oauth-metadata",
+    description: "order-tools OAuth protected-resource metadata of the MCP endpoint (RFC 9728)",
+    entry: "functions/tools/oauth-metadata.ts",
+    localEntry: "scripts/local/oauth-metadata.ts",
+    // The path-aware form for POST /v1/mcp, and the root form some clients try first; the same document.
+    routes: [
+      { method: "GET", path: "/.well-known/oauth-protected-resource/v1/mcp" },
+      { method: "GET", path: "/.well-known/oauth-protected-resource", documented: false },
+    ],
+    access: "public",
   },
 ] as const satisfies readonly ServiceFunction[];
+
+/**
+ * The routes the deployed stack adds to the metadata function when it creates Cognito user pools: the RFC 8414
+ * metadata of the user pool, whose issuer is the API's own origin, and the authorization endpoint it names, which
+ * sends the browser on to the pool's hosted sign-in (functions/tools/oauth-metadata.ts says why). Locally the
+ * authorization server is a real one of its own and serves these paths itself (scripts/local/authorization-server.ts).
+ */
+export const cognitoAuthorizationServerRoutes = [
+  { method: "GET", path: "/.well-known/oauth-authorization-server" },
+  { method: "GET", path: "/oauth2/authorize" },
+] as const satisfies readonly ServiceRoute[];
 
 /**
  * The Bedrock Agents action-group function (functions/tools/bedrock-agent.ts). It has no route: Bedrock invokes

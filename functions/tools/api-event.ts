@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { HttpEvent } from "#tools/http";
 
 export interface EventInput {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "DELETE";
   /** The concrete path, e.g. /v1/operations/op-12345678. */
   path: string;
   /** The route template API Gateway matched, e.g. GET /v1/operations/{operationId}. */

@@ -1,35 +1,84 @@
-import { mcpInstructions } from "#catalog/model-context";
 import type { Context } from "aws-lambda";
 import { catalogEntry, serviceInfo } from "#catalog/json-schema";
+import { mcpInstructions } from "#catalog/mcp-instructions";
 import { type ToolDefinition, tools as registry } from "#catalog/tools";
 import { nestingIssue } from "#catalog/validate";
-import { InvalidInputError } from "#core/errors";
+import { ForbiddenError, InternalError, InvalidInputError, type ToolError, UnauthenticatedError } from "#core/errors";
 import { principalFromClaims } from "#core/principal";
 import { apiGatewayEvent } from "#tools/api-event";
 import type { ToolHandler } from "#tools/handler";
-import { errorResponse, type HttpEvent, type HttpResult, maxBodyBytes, rawBody } from "#tools/http";
+import { errorResponse, type HttpEvent, type HttpResult, jsonResponse, maxBodyBytes, rawBody } from "#tools/http";
 import type { ToolInvoker } from "#tools/invoker";
 import { lambdaInvoker, toolFunctionsFromEnv } from "#tools/invoker-lambda";
 import { logger } from "#tools/logger";
+import {
+  type JsonRpcId,
+  latestLegacyProtocolVersion,
+  legacyProtocolVersions,
+  type McpHeaders,
+  type Message,
+  metaKeys,
+  modernProtocolVersion,
+  parseMessage,
+  readableId,
+  removedInModern,
+  routeOf,
+  rpcErrors,
+  standardHeaderError,
+  supportedProtocolVersions,
+  type WireError,
+  withoutOws,
+} from "#tools/mcp-protocol";
+import {
+  apiAuthOf,
+  authorizationServersOf,
+  bearerChallenge,
+  endpointScope,
+  mcpAuthEnv,
+  type ProtectedResource,
+  parseMcpAuth,
+  protectedResource,
+  publicBaseUrl,
+} from "#tools/oauth-resource";
+import { deployedVerifier, type TokenCheck } from "#tools/token-verifier";
 
 /**
- * POST /v1/mcp — the Model Context Protocol over Streamable HTTP, stateless: no Mcp-Session-Id, every POST one
- * JSON-RPC message answered on its own, as JSON (or as one SSE event for a client that accepts only
- * text/event-stream). It publishes the registry's tools and nothing else: initialize, ping, tools/list and
- * tools/call, plus 202 for notifications. Protocol revisions 2025-03-26 to 2025-11-25.
+ * POST /v1/mcp — the Model Context Protocol over Streamable HTTP, stateless, in both revision families on the
+ * same URL (see mcp-protocol.ts for how a request's era is told):
  *
- * tools/call runs the tool through a ToolInvoker with the API Gateway event the tool's own POST route would
- * get, carrying this caller's verified claims, so validation, principal, access, idempotency and replay are the
- * tool's own. A refusal by the tool (any non-200) is a tool result with isError and the tool's error body as text;
- * protocol failures (unknown tool or method, malformed message) are JSON-RPC errors.
+ * - 2026-07-28: server/discover, tools/list and tools/call, each request carrying its version and the client's
+ *   capabilities in `_meta`; every result has `resultType`, the cacheable ones `ttlMs` and `cacheScope`; a method
+ *   this server does not offer is HTTP 404.
+ * - 2025-03-26 to 2025-11-25: initialize, ping, tools/list and tools/call, exactly as before 2026-07-28.
+ *
+ * Every POST is one JSON-RPC message answered on its own, as JSON (or as one SSE event for a client that accepts
+ * only text/event-stream); notifications and responses get 202. There are no sessions and no streams to GET.
+ *
+ * The endpoint is an OAuth protected resource: it verifies the bearer token itself (the HTTP API's JWT authorizer
+ * could refuse a token, but not with a challenge that says where to get one), and a request without a valid one
+ * gets 401 with `WWW-Authenticate: Bearer resource_metadata=…, scope=…`. tools/call runs the tool through a
+ * ToolInvoker with the API Gateway event the tool's own POST route would get, carrying the verified claims (never
+ * the token), so validation, principal, access, idempotency and replay are the tool's own. A refusal by the tool
+ * (any non-200) is a tool result with isError and the tool's error body as text; protocol failures (unknown tool
+ * or method, malformed message) are JSON-RPC errors.
  */
 
-export const supportedProtocolVersions = ["2025-11-25", "2025-06-18", "2025-03-26"] as const;
-export const latestProtocolVersion = supportedProtocolVersions[0];
-/** Streamable HTTP: a request without MCP-Protocol-Version is taken to be this revision. */
-const assumedProtocolVersion = "2025-03-26";
+export { latestLegacyProtocolVersion, modernProtocolVersion, supportedProtocolVersions } from "#tools/mcp-protocol";
+
 /** Output schemas and structuredContent arrived with 2025-06-18. */
 const structuredSince = "2025-06-18";
+
+/** How long a client may reuse server/discover and tools/list: the tools change only with a deployment. */
+const listTtlMs = 5 * 60 * 1000;
+
+/** How the endpoint learns who calls: the resource a request addresses, and the check of its bearer token. */
+export interface McpAuthentication {
+  /**
+   * For this request: its resource (the MCP URL, its metadata URL, the scopes to ask for) and the check of a token
+   * for it, which refuses one issued for another audience. Throws on a misconfigured deployment.
+   */
+  forRequest(event: HttpEvent): { resource: ProtectedResource; verify(token: string): Promise<TokenCheck> };
+}
 
 export interface McpOptions {
   tools?: readonly ToolDefinition[];
@@ -42,6 +91,7 @@ export interface McpOptions {
    * deployed function leaves this off: only `allowedOrigins` may call it from a browser.
    */
   loopback?: boolean;
+  authentication: McpAuthentication;
 }
 
 /** 127.0.0.1, localhost or [::1], with an optional port: this machine's loopback address as a Host or in an Origin. */
@@ -50,109 +100,133 @@ const loopbackHostPattern = new RegExp(`^${loopbackHost}$`, "i");
 /** Browsers send an Origin as scheme://host[:port], lower-case, nothing after. */
 const loopbackOriginPattern = new RegExp(`^https?://${loopbackHost}$`);
 
-type JsonRpcId = string | number;
-type Message =
-  | { kind: "request"; id: JsonRpcId; method: string; params: Record<string, unknown> }
-  | { kind: "notification" | "response" }
-  | { kind: "invalid"; problem: string };
-
-const rpcErrors = { parse: -32700, invalidRequest: -32600, methodNotFound: -32601, invalidParams: -32602, internal: -32603, transport: -32000 } as const;
+type Request = Extract<Message, { kind: "request" }>;
+/** Who is calling, as the token says: the claims a tool's route would get from API Gateway. */
+interface Caller {
+  claims: Record<string, string>;
+  scopes: string[];
+}
 
 class RpcError extends Error {
   constructor(
     readonly code: number,
     message: string,
+    /** 2026-07-28 answers some errors with an HTTP status of their own (404 for an unknown method). */
+    readonly status = 200,
   ) {
     super(message);
   }
 }
 
-export function createMcpHandler(invoker: ToolInvoker, options: McpOptions = {}): ToolHandler {
+export function createMcpHandler(invoker: ToolInvoker, options: McpOptions): ToolHandler {
   const tools = options.tools ?? registry;
   const allowedOrigins = new Set(options.allowedOrigins ?? []);
   // The catalogue entries are the same for every request; built once per execution environment.
   const entries = new Map(tools.map((tool) => [tool.name, { tool, entry: catalogEntry(tool) }]));
 
   return async (event, context) => {
+    const headers = event.headers ?? {};
+    const modernWire = withoutOws(headerOf(headers, "mcp-protocol-version")) === modernProtocolVersion;
+    const fail = (status: number, message: string, extra: { headers?: Record<string, string>; code?: number; data?: unknown; id?: JsonRpcId } = {}) =>
+      rpcResponse(status, errorMessage(extra.id, modernWire, extra.code ?? rpcErrors.transport, message, extra.data), "json", extra.headers);
+
     const method = event.requestContext?.http?.method;
     if (method !== "POST") {
-      return transportError(405, "Method not allowed: this MCP endpoint takes POST, one JSON-RPC message per request. It is stateless and offers no stream to GET.", { allow: "POST" });
+      return fail(405, `Method not allowed: this MCP endpoint takes POST, one JSON-RPC message per request. It is stateless: it keeps no sessions to DELETE and offers no stream to GET.`, {
+        headers: { allow: "POST" },
+      });
     }
     if (options.loopback) {
-      const host = headerOf(event.headers, "host");
+      const host = headerOf(headers, "host");
       if (host !== undefined && !loopbackHostPattern.test(host)) {
-        return transportError(403, `Requests for the host ${host} are not allowed: this local server answers only requests addressed to 127.0.0.1, localhost or [::1] (MCP's DNS-rebinding rule). Use http://127.0.0.1:<port>/v1/mcp.`);
+        return fail(403, `Requests for the host ${host} are not allowed: this local server answers only requests addressed to 127.0.0.1, localhost or [::1] (MCP's DNS-rebinding rule). Use http://127.0.0.1:<port>/v1/mcp.`);
       }
     }
-    const origin = headerOf(event.headers, "origin");
+    const origin = headerOf(headers, "origin");
     if (origin !== undefined && !allowedOrigins.has(origin) && !(options.loopback && loopbackOriginPattern.test(origin))) {
-      return transportError(
+      return fail(
         403,
         options.loopback
           ? `Requests from the browser origin ${origin} are not allowed: this local server accepts pages served from 127.0.0.1, localhost or [::1] (MCP's DNS-rebinding rule) and the origins listed in ORDER_TOOLS_MCP_ALLOWED_ORIGINS. Call from a server-side MCP client, a local page, or add this origin to that list.`
           : `Requests from the browser origin ${origin} are not allowed. Call from a server-side MCP client, or have the operator allow this origin.`,
       );
     }
-    const jwt = event.requestContext.authorizer?.jwt;
-    if (typeof jwt?.claims?.sub !== "string" || jwt.claims.sub === "") {
-      return transportError(401, "No verified bearer token came with the request. Send `Authorization: Bearer <token>` with a token from your identity provider.", {
-        "www-authenticate": 'Bearer realm="order-tools"',
-      });
+
+    let caller: Caller;
+    try {
+      const auth = options.authentication.forRequest(event);
+      const authenticated = await authenticate(headerOf(headers, "authorization"), auth.resource, auth.verify);
+      if (!authenticated.ok) return authenticated.result;
+      caller = authenticated.caller;
+    } catch (error) {
+      logger.error("mcp authentication failed", { error: error as Error });
+      const internal = new InternalError("The MCP endpoint could not check the bearer token just now. Retry the request.");
+      return jsonResponse(internal.httpStatus, internal.toJSON());
     }
-    const format = replyFormat(headerOf(event.headers, "accept"));
-    if (!format) return transportError(406, "Not Acceptable: the Accept header must allow application/json or text/event-stream; MCP clients send both.");
-    const contentType = headerOf(event.headers, "content-type");
-    if (!contentType || !/^application\/json\s*(;|$)/i.test(contentType.trim())) {
-      return transportError(415, "Unsupported Media Type: send the JSON-RPC message as Content-Type: application/json.");
-    }
+
     const raw = rawBody(event);
-    if (Buffer.byteLength(raw, "utf8") > maxBodyBytes) {
-      return transportError(413, `The message is ${Buffer.byteLength(raw, "utf8")} bytes; the limit is ${maxBodyBytes} bytes (16 KiB), as for every route.`);
+    const bytes = Buffer.byteLength(raw, "utf8");
+    if (bytes > maxBodyBytes) {
+      return fail(413, `The message is ${bytes} bytes; the limit is ${maxBodyBytes} bytes (16 KiB), as for every route.`);
     }
     let parsed: unknown;
     try {
       parsed = JSON.parse(raw);
     } catch {
-      return transportError(400, "Parse error: the body is not valid JSON; send one JSON-RPC 2.0 message.", {}, rpcErrors.parse);
+      return fail(400, "Parse error: the body is not valid JSON; send one JSON-RPC 2.0 message.", { code: rpcErrors.parse });
     }
-    const message = classify(parsed);
-    if (message.kind === "invalid") return transportError(400, `Invalid Request: ${message.problem}`, {}, rpcErrors.invalidRequest);
+    const id = readableId(parsed);
+    const format = replyFormat(headerOf(headers, "accept"));
+    if (!format) return fail(406, "Not Acceptable: the Accept header must allow application/json or text/event-stream; MCP clients send both.", { ...withId(id) });
+    const contentType = headerOf(headers, "content-type");
+    if (!contentType || !/^application\/json\s*(;|$)/i.test(contentType.trim())) {
+      return fail(415, "Unsupported Media Type: send the JSON-RPC message as Content-Type: application/json.", { ...withId(id) });
+    }
+    const message = parseMessage(parsed);
+    if (message.kind === "invalid") return fail(400, `Invalid Request: ${message.problem}`, { code: rpcErrors.invalidRequest, ...withId(message.id) });
     // A tool's arguments are judged by the tool's own rules in tools/call; the rest of the message here.
     const envelopeTooDeep = nestingIssue(withoutToolArguments(message, parsed), "the JSON-RPC message", envelopeRemedy);
     if (envelopeTooDeep) {
-      return transportError(400, `Invalid Request: ${envelopeTooDeep.message}`, {}, rpcErrors.invalidRequest, new InvalidInputError([envelopeTooDeep]).toJSON());
+      return fail(400, `Invalid Request: ${envelopeTooDeep.message}`, { code: rpcErrors.invalidRequest, data: new InvalidInputError([envelopeTooDeep]).toJSON(), ...withId(id) });
     }
+    if (message.kind === "response") return accepted();
 
-    const isInitialize = message.kind === "request" && message.method === "initialize";
-    const version = headerOf(event.headers, "mcp-protocol-version");
-    if (!isInitialize && version !== undefined && !(supportedProtocolVersions as readonly string[]).includes(version)) {
-      return transportError(400, `Bad Request: Unsupported protocol version: ${version} (supported versions: ${supportedProtocolVersions.join(", ")})`);
+    const mcpHeaders: McpHeaders = {
+      ...optional("protocolVersion", withoutOws(headerOf(headers, "mcp-protocol-version"))),
+      ...optional("method", withoutOws(headerOf(headers, "mcp-method"))),
+      ...optional("name", withoutOws(headerOf(headers, "mcp-name"))),
+    };
+    const route = routeOf(message, mcpHeaders);
+    if (route.era === "refused") return wireError(route.error, id, modernWire, format);
+    if (message.kind === "notification") return accepted();
+
+    if (route.era === "modern") {
+      const headerError = standardHeaderError(message, mcpHeaders);
+      if (headerError) return wireError(headerError, message.id, true, format);
     }
-    if (message.kind !== "request") return { statusCode: 202, headers: { "cache-control": "no-store" }, body: "" };
-
-    const protocolVersion = version ?? assumedProtocolVersion;
-    let reply: Record<string, unknown>;
     try {
-      reply = { jsonrpc: "2.0", id: message.id, result: await dispatch(message, protocolVersion, event, context) };
+      const result =
+        route.era === "modern"
+          ? await dispatchModern(message, caller, event, context)
+          : await dispatchLegacy(message, route.version, caller, event, context);
+      return rpcResponse(200, { jsonrpc: "2.0", id: message.id, result }, format);
     } catch (error) {
       if (!(error instanceof RpcError)) logger.error("mcp request failed", { method: message.method, error: error as Error });
-      reply = {
-        jsonrpc: "2.0",
-        id: message.id,
-        error: error instanceof RpcError ? { code: error.code, message: error.message } : { code: rpcErrors.internal, message: "Internal error. Retry the request." },
-      };
+      const rpc = error instanceof RpcError ? error : new RpcError(rpcErrors.internal, "Internal error. Retry the request.");
+      return rpcResponse(rpc.status, { jsonrpc: "2.0", id: message.id, error: { code: rpc.code, message: rpc.message } }, format);
     }
-    return rpcReply(format, reply);
   };
 
-  async function dispatch(request: Extract<Message, { kind: "request" }>, protocolVersion: string, event: HttpEvent, context: Context): Promise<Record<string, unknown>> {
+  /** 2025-03-26 to 2025-11-25: the handshake, ping, and the tools. */
+  async function dispatchLegacy(request: Request, protocolVersion: string, caller: Caller, event: HttpEvent, context: Context): Promise<Record<string, unknown>> {
     const { params } = request;
+    const structured = protocolVersion >= structuredSince;
     switch (request.method) {
       case "initialize": {
         const asked = params.protocolVersion;
         if (typeof asked !== "string") throw new RpcError(rpcErrors.invalidParams, "initialize needs params.protocolVersion, the latest revision the client supports, e.g. 2025-11-25.");
         return {
-          protocolVersion: (supportedProtocolVersions as readonly string[]).includes(asked) ? asked : latestProtocolVersion,
+          protocolVersion: (legacyProtocolVersions as readonly string[]).includes(asked) ? asked : latestLegacyProtocolVersion,
           capabilities: { tools: { listChanged: false } },
           serverInfo: { ...serviceInfo },
           instructions: mcpInstructions,
@@ -161,15 +235,48 @@ export function createMcpHandler(invoker: ToolInvoker, options: McpOptions = {})
       case "ping":
         return {};
       case "tools/list":
-        return { tools: [...entries.values()].map(({ entry }) => mcpTool(entry, protocolVersion >= structuredSince)) };
+        return { tools: [...entries.values()].map(({ entry }) => mcpTool(entry, structured)) };
       case "tools/call":
-        return callTool(params, protocolVersion >= structuredSince, event, context);
+        return callTool(params, structured, caller, event, context);
       default:
         throw new RpcError(rpcErrors.methodNotFound, `Method not found: ${request.method}. This server offers initialize, ping, tools/list and tools/call.`);
     }
   }
 
-  async function callTool(params: Record<string, unknown>, structured: boolean, event: HttpEvent, context: Context): Promise<Record<string, unknown>> {
+  /** 2026-07-28: discovery and the tools; every result says it is complete and who answered. */
+  async function dispatchModern(request: Request, caller: Caller, event: HttpEvent, context: Context): Promise<Record<string, unknown>> {
+    const serverMeta = { [metaKeys.serverInfo]: { ...serviceInfo } };
+    switch (request.method) {
+      case "server/discover":
+        return {
+          resultType: "complete",
+          supportedVersions: [...supportedProtocolVersions],
+          capabilities: { tools: {} },
+          instructions: mcpInstructions,
+          ttlMs: listTtlMs,
+          cacheScope: "public",
+          _meta: serverMeta,
+        };
+      case "tools/list":
+        return { resultType: "complete", tools: [...entries.values()].map(({ entry }) => mcpTool(entry, true)), ttlMs: listTtlMs, cacheScope: "public", _meta: serverMeta };
+      case "tools/call": {
+        const { _meta, ...result } = await callTool(request.params, true, caller, event, context);
+        return { resultType: "complete", ...result, _meta: { ...(_meta as Record<string, unknown> | undefined), ...serverMeta } };
+      }
+      default: {
+        const removed = Object.hasOwn(removedInModern, request.method) ? removedInModern[request.method] : undefined;
+        throw new RpcError(
+          rpcErrors.methodNotFound,
+          removed
+            ? `Method not found: ${request.method}. ${removed}.`
+            : `Method not found: ${request.method}. On ${modernProtocolVersion} this server offers server/discover, tools/list and tools/call.`,
+          404,
+        );
+      }
+    }
+  }
+
+  async function callTool(params: Record<string, unknown>, structured: boolean, caller: Caller, event: HttpEvent, context: Context): Promise<Record<string, unknown>> {
     const { name, arguments: args } = params;
     if (typeof name !== "string") throw new RpcError(rpcErrors.invalidParams, "tools/call needs params.name, one of the names tools/list returns.");
     const found = entries.get(name);
@@ -179,13 +286,12 @@ export function createMcpHandler(invoker: ToolInvoker, options: McpOptions = {})
     let result: HttpResult;
     try {
       // The tool checks its scope too; refusing here spares an invocation and answers with the same body.
-      const jwt = event.requestContext.authorizer.jwt;
-      principalFromClaims(jwt.claims, jwt.scopes ?? undefined, tool.scope);
+      principalFromClaims(caller.claims, caller.scopes, tool.scope);
       // The tool's body reader applies the same limit, but the arguments must be serialised to reach it, and
       // JSON.stringify throws on deep nesting: that would be INTERNAL, "outcome unknown", for mere bad input.
       const tooDeep = nestingIssue(args, "the arguments");
       if (tooDeep) throw new InvalidInputError([tooDeep]);
-      result = await invoker.invoke(tool, toolEvent(event, tool, args), context);
+      result = await invoker.invoke(tool, toolEvent(event, tool, args, caller), context);
     } catch (error) {
       // The one place errors become responses: a ToolError is its own body, anything else INTERNAL (logged),
       // which for a changing tool says the outcome is unknown and to ask get_operation_status.
@@ -193,6 +299,61 @@ export function createMcpHandler(invoker: ToolInvoker, options: McpOptions = {})
     }
     return toolResult(result, structured);
   }
+}
+
+type Authenticated = { ok: true; caller: Caller } | { ok: false; result: HttpResult };
+
+/**
+ * The bearer token, verified for this resource. Without one, or with one that is refused: 401 and the challenge
+ * that says where to get one. A valid token without the endpoint's scope: 403 insufficient_scope naming every
+ * scope the endpoint needs. What each tool needs beyond that is the tool's to refuse, as an isError result.
+ */
+async function authenticate(header: string | undefined, resource: ProtectedResource, verify: (token: string) => Promise<TokenCheck>): Promise<Authenticated> {
+  const refuse = (error: ToolError, status: number, challenge: string): Authenticated => ({
+    ok: false,
+    result: jsonResponse(status, error.toJSON(), { "www-authenticate": challenge }),
+  });
+  if (header === undefined || header.trim() === "") {
+    return refuse(
+      new UnauthenticatedError(`No bearer token came with the request. This endpoint is an OAuth protected resource: its metadata at ${resource.metadataUrl} names the authorization server to sign in with; then send Authorization: Bearer <token>.`),
+      401,
+      bearerChallenge(resource),
+    );
+  }
+  const token = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
+  if (token === undefined) {
+    const description = "The Authorization header must be Bearer <token>.";
+    return refuse(new UnauthenticatedError(`${description} The resource metadata at ${resource.metadataUrl} says where to get a token.`), 401, bearerChallenge(resource, { code: "invalid_token", description }));
+  }
+  const check = await verify(token);
+  if (!check.ok) return refuse(new UnauthenticatedError(check.message), 401, bearerChallenge(resource, { code: "invalid_token", description: check.message }));
+  const granted = new Set([...check.scopes, ...(typeof check.claims.scope === "string" ? check.claims.scope.split(" ") : [])]);
+  if (!granted.has(endpointScope)) {
+    const needed = resource.scopes.join(" ");
+    const description = `This endpoint needs a token with ${endpointScope}, and this one carries ${[...granted].filter(Boolean).join(" ") || "no scope"}; sign in again asking for ${needed}.`;
+    return refuse(new ForbiddenError(description, endpointScope), 403, bearerChallenge(resource, { code: "insufficient_scope", description }));
+  }
+  return { ok: true, caller: { claims: check.claims, scopes: check.scopes } };
+}
+
+const optional = <K extends string>(key: K, value: string | undefined) => (value === undefined ? {} : ({ [key]: value } as Record<K, string>));
+const withId = (id: JsonRpcId | undefined) => (id === undefined ? {} : { id });
+const accepted = (): HttpResult => ({ statusCode: 202, headers: { "cache-control": "no-store" }, body: "" });
+
+/**
+ * A JSON-RPC error. Its id is the request's when it could be read; otherwise none: the 2026-07-28 schema leaves
+ * the member out, the 2025 revisions (and every answer before this one) send null.
+ */
+function errorMessage(id: JsonRpcId | undefined, modernWire: boolean, code: number, message: string, data?: unknown): Record<string, unknown> {
+  return {
+    jsonrpc: "2.0",
+    ...(id !== undefined ? { id } : modernWire ? {} : { id: null }),
+    error: { code, message, ...(data === undefined ? {} : { data }) },
+  };
+}
+
+function wireError(error: WireError, id: JsonRpcId | undefined, modernWire: boolean, format: "json" | "sse"): HttpResult {
+  return rpcResponse(error.status, errorMessage(id, modernWire, error.code, error.message, error.data), error.status === 200 ? format : "json");
 }
 
 /** A registry tool as MCP's tools/list lists it: the catalogue entry, without outputSchema before 2025-06-18. */
@@ -205,7 +366,7 @@ function mcpTool(entry: ReturnType<typeof catalogEntry>, structured: boolean): R
  * The event the tool's own POST route would receive from API Gateway for this caller: same claims and scopes,
  * same API, stage and source address; the arguments as the body. The bearer token itself is not passed on.
  */
-function toolEvent(mcpEvent: HttpEvent, tool: ToolDefinition, args: unknown): HttpEvent {
+function toolEvent(mcpEvent: HttpEvent, tool: ToolDefinition, args: unknown, caller: Caller): HttpEvent {
   const route = tool.routes.find((r) => r.method === "POST");
   if (!route) throw new Error(`${tool.name} has no POST route to call it through`);
   const { requestContext } = mcpEvent;
@@ -216,8 +377,8 @@ function toolEvent(mcpEvent: HttpEvent, tool: ToolDefinition, args: unknown): Ht
     routeKey: `POST ${route.path}`,
     headers: { ...(userAgent ? { "user-agent": userAgent } : {}), "x-order-tools-via": "mcp" },
     body: JSON.stringify(args === undefined ? {} : args),
-    claims: requestContext.authorizer.jwt.claims,
-    scopes: requestContext.authorizer.jwt.scopes ?? [],
+    claims: caller.claims,
+    scopes: caller.scopes,
   });
   event.requestContext = {
     ...event.requestContext,
@@ -263,24 +424,6 @@ function withoutToolArguments(message: Message, parsed: unknown): unknown {
 const envelopeRemedy =
   "Send one JSON-RPC 2.0 message whose params are as MCP defines them for the method; a tool's arguments go in params.arguments of tools/call.";
 
-function classify(value: unknown): Message {
-  if (Array.isArray(value)) return { kind: "invalid", problem: "JSON-RPC batches are not supported (MCP removed them in 2025-06-18); send one message per POST." };
-  if (value === null || typeof value !== "object") return { kind: "invalid", problem: "the body must be a JSON-RPC 2.0 message object." };
-  const message = value as Record<string, unknown>;
-  if (message.jsonrpc !== "2.0") return { kind: "invalid", problem: 'jsonrpc must be "2.0".' };
-  const hasId = "id" in message;
-  if (hasId && !(typeof message.id === "string" || (typeof message.id === "number" && Number.isInteger(message.id)))) {
-    return { kind: "invalid", problem: "id must be a string or an integer." };
-  }
-  if (typeof message.method === "string") {
-    const params = message.params ?? {};
-    if (params === null || typeof params !== "object" || Array.isArray(params)) return { kind: "invalid", problem: "params must be an object." };
-    return hasId ? { kind: "request", id: message.id as JsonRpcId, method: message.method, params: params as Record<string, unknown> } : { kind: "notification" };
-  }
-  if (hasId && ("result" in message || "error" in message)) return { kind: "response" };
-  return { kind: "invalid", problem: "a message needs a method (a request or notification) or a result or error (a response)." };
-}
-
 /** JSON when the client accepts it (MCP clients list both), else one SSE event; undefined when it takes neither. */
 function replyFormat(accept: string | undefined): "json" | "sse" | undefined {
   if (accept === undefined || accept.trim() === "") return "json";
@@ -294,20 +437,11 @@ function replyFormat(accept: string | undefined): "json" | "sse" | undefined {
   return undefined;
 }
 
-function rpcReply(format: "json" | "sse", message: Record<string, unknown>): HttpResult {
+function rpcResponse(statusCode: number, message: Record<string, unknown>, format: "json" | "sse", headers: Record<string, string> = {}): HttpResult {
   const json = JSON.stringify(message);
   return format === "json"
-    ? { statusCode: 200, headers: { "content-type": "application/json", "cache-control": "no-store" }, body: json }
-    : { statusCode: 200, headers: { "content-type": "text/event-stream", "cache-control": "no-store" }, body: `event: message\ndata: ${json}\n\n` };
-}
-
-/** A failure of the transport itself, before any method ran: an HTTP status with a JSON-RPC error without id. */
-function transportError(statusCode: number, message: string, headers: Record<string, string> = {}, code: number = rpcErrors.transport, data?: unknown): HttpResult {
-  return {
-    statusCode,
-    headers: { "content-type": "application/json", "cache-control": "no-store", ...headers },
-    body: JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message, ...(data === undefined ? {} : { data }) } }),
-  };
+    ? { statusCode, headers: { "content-type": "application/json", "cache-control": "no-store", ...headers }, body: json }
+    : { statusCode, headers: { "content-type": "text/event-stream", "cache-control": "no-store", "x-accel-buffering": "no", ...headers }, body: `event: message\ndata: ${json}\n\n` };
 }
 
 function headerOf(headers: Record<string, unknown> | undefined, name: string): string | undefined {
@@ -318,11 +452,29 @@ function headerOf(headers: Record<string, unknown> | undefined, name: string): s
   return undefined;
 }
 
+/**
+ * The deployed authentication: each API of the stack names its user pool (or identity provider), its pinned app
+ * clients and its public URL in ORDER_TOOLS_MCP_AUTH, keyed by API id.
+ */
+export function deployedAuthentication(env: NodeJS.ProcessEnv = process.env): McpAuthentication {
+  const config = parseMcpAuth(env[mcpAuthEnv]);
+  return {
+    forRequest(event) {
+      const api = apiAuthOf(config, event);
+      const base = publicBaseUrl(event, api.publicUrl);
+      const resource = protectedResource(base, authorizationServersOf(api, base), api.scopes);
+      const verify = deployedVerifier(api.tokens);
+      return { resource, verify: (token) => verify(token, resource.resource) };
+    },
+  };
+}
+
 /** The deployed handler: each tool runs in its own function, named in the environment by the CDK stack. */
 let deployed: ToolHandler | undefined;
 export const handler: ToolHandler = (event, context) => {
   deployed ??= createMcpHandler(lambdaInvoker(toolFunctionsFromEnv(registry)), {
     allowedOrigins: (process.env.ORDER_TOOLS_MCP_ALLOWED_ORIGINS ?? "").split(",").map((o) => o.trim()).filter(Boolean),
+    authentication: deployedAuthentication(),
   });
   return deployed(event, context);
 };

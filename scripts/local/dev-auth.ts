@@ -33,6 +33,8 @@ const keyFileName = "signing-key.json";
 export interface DevSigningKey {
   kid: string;
   privateKey: CryptoKey;
+  /** The private key as a JWK with its kid, for the local authorization server, which signs with the same key. */
+  privateJwk: JWK;
   publicJwk: JWK;
   /** The public key as a key set, made once: jose imports and caches the key in it, not on every verification. */
   keySet: ReturnType<typeof createLocalJWKSet>;
@@ -84,6 +86,7 @@ async function loadOrCreate(dir: string): Promise<DevSigningKey> {
   return {
     kid: stored.kid,
     privateKey: (await importJWK(stored.privateJwk, devAlgorithm)) as CryptoKey,
+    privateJwk: { ...stored.privateJwk, kid: stored.kid, alg: devAlgorithm, use: "sig" },
     publicJwk: publicKey,
     keySet: createLocalJWKSet({ keys: [publicKey] }),
   };
@@ -150,12 +153,20 @@ export type TokenCheck =
   | { ok: true; payload: JWTPayload }
   | { ok: false; message: string };
 
+/** Which issuers and audiences a check accepts: by default the ones `npm run token` signs with. */
+export interface TokenExpectations {
+  issuers?: readonly string[];
+  audiences?: readonly string[];
+}
+
 /**
  * Verifies a bearer token the way the deployed JWT authorizer does: RS256 only, a `kid` that names the key (a
  * token without one is refused), signature, issuer, audience, expiry and not-before. The failure message says
  * what was wrong and how to get a token that works.
  */
-export async function verifyDevToken(token: string): Promise<TokenCheck> {
+export async function verifyDevToken(token: string, expect: TokenExpectations = {}): Promise<TokenCheck> {
+  const issuers = [...(expect.issuers ?? [devIssuer])];
+  const audiences = [...(expect.audiences ?? [devAudience])];
   const keys = (await devSigningKey()).keySet;
   try {
     // A key set of one key would match a token without `kid`; API Gateway's authorizer picks the key by `kid`
@@ -170,20 +181,21 @@ export async function verifyDevToken(token: string): Promise<TokenCheck> {
       return { ok: false, message: `The bearer token's header has no key id (kid); the gateway picks the signing key by kid and refuses a token without one. ${howToGetOne}` };
     }
     const { payload } = await jwtVerify(token, keys, {
-      issuer: devIssuer,
-      audience: devAudience,
+      issuer: issuers,
+      audience: audiences,
       algorithms: [devAlgorithm],
       requiredClaims: ["exp"],
     });
     return { ok: true, payload };
   } catch (error) {
-    return { ok: false, message: `${whyRefused(error)} ${howToGetOne}` };
+    return { ok: false, message: `${whyRefused(error, issuers, audiences)} ${howToGetOne}` };
   }
 }
 
 const howToGetOne = "Get a token for the local stack with `npm run --silent token -- --customer C-1001` (or `--support S-7`, or `--seller SLR-2210`).";
 
-function whyRefused(error: unknown): string {
+function whyRefused(error: unknown, issuers: readonly string[], audiences: readonly string[]): string {
+  const listed = (values: readonly string[]) => values.join(" or ");
   if (error instanceof errors.JWTExpired) {
     const exp = typeof error.payload.exp === "number" ? ` at ${new Date(error.payload.exp * 1000).toISOString()}` : "";
     return `The bearer token expired${exp}.`;
@@ -192,9 +204,9 @@ function whyRefused(error: unknown): string {
     const actual = JSON.stringify(error.payload[error.claim] ?? null);
     switch (error.claim) {
       case "iss":
-        return `The bearer token was issued by ${actual}; this gateway accepts tokens issued by ${devIssuer}.`;
+        return `The bearer token was issued by ${actual}; this gateway accepts tokens issued by ${listed(issuers)}.`;
       case "aud":
-        return `The bearer token is for the audience ${actual}; this gateway accepts the audience ${devAudience}.`;
+        return `The bearer token is for the audience ${actual}; this gateway accepts the audience ${listed(audiences)}.`;
       case "nbf":
         return `The bearer token is not valid yet (nbf ${actual}).`;
       case "exp":

@@ -6,6 +6,9 @@
  *
  * Order of checks, as in AWS: route (404 / 405), size (413), token (401 / 403), then the function, which
  * validates the body itself (a body that is not JSON is its 400 INVALID_INPUT, as deployed).
+ *
+ * It also serves the local OAuth authorization server (scripts/local/authorization-server.ts) under its own URL,
+ * which is what the MCP endpoint's protected-resource metadata names.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -13,6 +16,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { ForbiddenError, InternalError, InvalidInputError, type ToolError, UnauthenticatedError } from "#core/errors";
 import { apiGatewayEvent, lambdaContext } from "#scripts/api-event";
+import { localAuthorizationServer } from "#scripts/local/authorization-server";
 import { apiGatewayClaims, tokenScopes, verifyDevToken } from "#scripts/local/dev-auth";
 import { type GatewayRoute, matchRoute, routeKey, routes as registryRoutes } from "#scripts/local/routes";
 import { repoRoot } from "#scripts/local/stack";
@@ -84,9 +88,13 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   // What API Gateway puts in requestContext.domainName: the address it serves, never the client's Host header.
   // Locally that is the loopback address and port, known once listening (no request arrives before then).
   let domainName = host;
+  let authorizationServer: ReturnType<typeof localAuthorizationServer> | undefined;
   const server = createServer((req, res) => {
     const started = performance.now();
-    serve(req, res, table, handlerFor, domainName)
+    const pathname = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
+    const handled =
+      authorizationServer?.handles(pathname) === true ? authorizationServer.handle(req, res) : serve(req, res, table, handlerFor, domainName);
+    handled
       .catch((error: unknown) => {
         console.error("local gateway: request failed", error);
         if (!res.headersSent) sendError(res, new InternalError("The local gateway failed while handling the request. Retry it."));
@@ -100,6 +108,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   await listen(server, options.port ?? 0, host);
   const { port } = server.address() as AddressInfo;
   domainName = `${host}:${port}`;
+  authorizationServer = localAuthorizationServer(`http://${domainName}`);
 
   return {
     url: `http://${host}:${port}`,
@@ -173,7 +182,7 @@ async function serve(
     event.queryStringParameters = queryParameters(url.searchParams);
   }
   // A route without an authorizer gets no authorizer context from API Gateway.
-  if (route.access === "public") delete (event.requestContext as { authorizer?: unknown }).authorizer;
+  if (route.access !== "token") delete (event.requestContext as { authorizer?: unknown }).authorizer;
 
   const handler = await handlerFor(route);
   const result = await handler(event, lambdaContext(route.name));

@@ -9,13 +9,16 @@ import { tools } from "#catalog/tools";
 import type { Scope } from "#core/principal";
 
 export interface GatewayRoute {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "DELETE";
   /** The path template, e.g. /v1/operations/{operationId}. */
   path: string;
   /** What the handler is called (its Lambda function name locally). */
   name: string;
-  /** public: no authorizer. token: a verified JWT, and the route's scope when it has one, as API Gateway checks them. */
-  access: "public" | "token";
+  /**
+   * public: no authorizer. token: a verified JWT, and the route's scope when it has one, as API Gateway checks them.
+   * self: no authorizer either; the function verifies the bearer token itself (MCP).
+   */
+  access: "public" | "token" | "self";
   scope?: Scope;
   /** The handler module, relative to the repository root; it exports `handler`. */
   entry: string;

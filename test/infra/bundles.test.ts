@@ -73,6 +73,15 @@ describe("function bundles", () => {
     expect(code("cancel_order")).toMatch(/IdempotencyAlreadyInProgressError/);
   });
 
+  it("builds into the MCP function the token verifier it uses deployed, and nothing of the local stack or the MCP SDKs; the metadata function neither (nor zod nor the registry)", () => {
+    const sources = (name: string) => (JSON.parse(readFileSync(`${bundles.find((b) => b.name === name)!.file}.map`, "utf8")) as { sources: string[] }).sources;
+    const mcp = sources(serviceFunctions.find((f) => f.name === "mcp")!.description);
+    expect(mcp.some((f) => /node_modules\/aws-jwt-verify\//.test(f))).toBe(true);
+    expect(mcp.filter((f) => /node_modules\/(jose|oidc-provider|koa|@modelcontextprotocol)\/|scripts\/local\//.test(f))).toEqual([]);
+    const metadata = sources(serviceFunctions.find((f) => f.name === "oauth-metadata")!.description);
+    expect(metadata.filter((f) => /node_modules\/(aws-jwt-verify|zod)\/|functions\/catalog\/tools\.ts$/.test(f))).toEqual([]);
+  });
+
   it("holds nothing of the controller, and no model SDK: the service never imports the application half", () => {
     for (const bundle of bundles) {
       const { sources } = JSON.parse(readFileSync(`${bundle.file}.map`, "utf8")) as { sources: string[] };

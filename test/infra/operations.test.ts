@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serviceFunctions } from "#catalog/service-functions";
 import { tools } from "#catalog/tools";
 import { metricNames } from "#tools/observability";
 import { httpApisOf, removeSynthesizedOutput, resourcesOf, type Synthesized, serviceFunctionsOf, synthesized, toolFunctions } from "#test/infra/app";
@@ -105,7 +106,7 @@ describe("the dashboard", () => {
     const synth = dev();
     const metrics = metricsOf(synth).map((m) => JSON.stringify(m));
     const functions = [...toolFunctions(synth.apiTemplate).values(), ...serviceFunctionsOf(synth.apiTemplate).values()];
-    expect(functions).toHaveLength(tools.length + 3);
+    expect(functions).toHaveLength(tools.length + serviceFunctions.length);
     const graphed = (metric: string, fnId: string, stat: string) =>
       metrics.some((m) => m.startsWith(JSON.stringify(["AWS/Lambda", metric, "FunctionName", `REF:${fnId}`]).slice(0, -1)) && m.includes(`"stat":"${stat}"`));
     for (const fn of functions) {
@@ -140,7 +141,7 @@ describe("the dashboard", () => {
     const panel = dashboardOf(synth).widgets.find((w) => w.type === "alarm" && w.properties.alarms);
     const listed = new Set(JSON.stringify(panel?.properties.alarms).match(/OTHER:[^"]+/g) ?? []);
     const arns = alarmsOf(synth).map(([logicalId]) => `OTHER:${JSON.stringify({ "Fn::GetAtt": [logicalId, "Arn"] }).replace(/"/g, "'")}`);
-    expect(arns.length).toBeGreaterThan(2 * (tools.length + 3));
+    expect(arns.length).toBeGreaterThan(2 * (tools.length + serviceFunctions.length));
     for (const arn of arns) expect(listed.has(arn), arn).toBe(true);
   });
 });

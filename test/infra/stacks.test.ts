@@ -2,7 +2,7 @@ import { App } from "aws-cdk-lib";
 import { Match } from "aws-cdk-lib/assertions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readAccess } from "#catalog/access";
-import { serviceFunctions, toolFunctionEnv } from "#catalog/service-functions";
+import { cognitoAuthorizationServerRoutes, type ServiceRoute, serviceFunctions, toolFunctionEnv } from "#catalog/service-functions";
 import { type ToolDefinition, type ToolRoute, toolNamed, tools } from "#catalog/tools";
 import { hourlyCapFromEnv, sellerHourlyCapFromEnv, supportHourlyCapFromEnv } from "#store/hourly-cap";
 import { requestBudgetFromEnv } from "#store/request-budget";
@@ -50,7 +50,7 @@ beforeAll(() => {
 }, 180_000);
 afterAll(removeSynthesizedOutput);
 
-const routeKeys = (owner: { routes: readonly ToolRoute[] }) => owner.routes.map((r) => `${r.method} ${r.path}`);
+const routeKeys = (owner: { routes: readonly Pick<ServiceRoute, "method" | "path">[] }) => owner.routes.map((r) => `${r.method} ${r.path}`);
 const roleOf = (fn: { properties: Record<string, any> }) => fn.properties.Role["Fn::GetAtt"][0] as string;
 const indexNames = ordersTable.indexes.map((index) => index.indexName);
 const grantsOf = (synth: Synthesized, fn: { properties: Record<string, any> }) => dynamoGrantsOf(synth.apiTemplate, roleOf(fn), tableArnNames(synth, indexNames));
@@ -83,10 +83,10 @@ function apiTrusting(synth: Synthesized, poolId: string) {
 }
 
 describe("the functions come from the tool registry", () => {
-  it("makes exactly one function per registry tool, one each for the catalogue, OpenAPI and MCP, plus a token trigger per user pool it creates", () => {
+  it("makes exactly one function per registry tool, one each for the catalogue, OpenAPI, MCP and its OAuth metadata, plus a token trigger per user pool it creates", () => {
     const { apiTemplate } = withCognito();
     expect([...toolFunctions(apiTemplate).keys()].sort()).toEqual(tools.map((t) => t.name).sort());
-    expect([...serviceFunctionsOf(apiTemplate).keys()].sort()).toEqual(["catalog", "mcp", "openapi"]);
+    expect([...serviceFunctionsOf(apiTemplate).keys()].sort()).toEqual(["catalog", "mcp", "oauth-metadata", "openapi"]);
     // + 1: the Bedrock Agents action-group function, which has no route (test/infra/bedrock-agent.test.ts).
     apiTemplate.resourceCountIs("AWS::Lambda::Function", tools.length + serviceFunctions.length + 1 + 3);
 
@@ -181,7 +181,9 @@ describe("routes and the JWT authorizers", () => {
       expect(apis).toHaveLength(count);
       synth.apiTemplate.resourceCountIs("AWS::ApiGatewayV2::Authorizer", count);
       for (const api of apis) {
-        expect(api.routes.map((r) => r.RouteKey).sort()).toEqual([...tools, ...serviceFunctions].flatMap(routeKeys).sort());
+        // With the user pools the stack creates, also their RFC 8414 metadata and authorization endpoint.
+        const poolRoutes = count === 3 ? routeKeys({ routes: cognitoAuthorizationServerRoutes }) : [];
+        expect(api.routes.map((r) => r.RouteKey).sort()).toEqual([...[...tools, ...serviceFunctions].flatMap(routeKeys), ...poolRoutes].sort());
         for (const tool of tools) {
           for (const key of routeKeys(tool)) {
             const route = api.routes.find((r) => r.RouteKey === key)!;
@@ -193,24 +195,33 @@ describe("routes and the JWT authorizers", () => {
     }
   });
 
-  it("leaves exactly the catalogue and the OpenAPI document public, with the reason cdk-nag is told, and sends MCP through the authorizer with no route scope, on every API", () => {
+  it("leaves the catalogue, the OpenAPI document and the OAuth metadata public, and MCP to its function's own token check, each with the reason cdk-nag is told, on every API", () => {
     const { apiTemplate } = withCognito();
     const routeResources = Object.values(resourcesOf(apiTemplate, "AWS::ApiGatewayV2::Route"));
     const integrations = resourcesOf(apiTemplate, "AWS::ApiGatewayV2::Integration");
     const services = serviceFunctionsOf(apiTemplate);
+    const suppressionsOf = (route: unknown) => (route as { Metadata?: { cdk_nag?: { rules_to_suppress?: Array<{ id: string; reason: string }> } } }).Metadata?.cdk_nag?.rules_to_suppress ?? [];
     for (const api of httpApisOf(apiTemplate)) {
       const routes = routeResources.filter((r) => JSON.stringify(r.Properties.ApiId) === JSON.stringify({ Ref: api.logicalId }));
-      const publicRoutes = routes.filter((r) => r.Properties.AuthorizationType !== "JWT");
-      expect(publicRoutes.map((r) => r.Properties.RouteKey).sort()).toEqual(["GET /v1/openapi.json", "GET /v1/tools"]);
-      for (const route of publicRoutes) {
-        expect(route.Properties.AuthorizerId).toBeUndefined();
-        const suppressions = (route as { Metadata?: { cdk_nag?: { rules_to_suppress?: Array<{ id: string; reason: string }> } } }).Metadata?.cdk_nag?.rules_to_suppress ?? [];
-        expect(suppressions).toEqual([expect.objectContaining({ id: "AwsSolutions-APIG4", reason: expect.stringMatching(/no order or caller data/) })]);
-      }
-      for (const key of ["POST /v1/mcp", "GET /v1/mcp"]) {
-        const route = routes.find((r) => r.Properties.RouteKey === key)!.Properties;
-        expect(route, key).toMatchObject({ AuthorizationType: "JWT", AuthorizerId: { Ref: api.authorizerId } });
-        expect(route.AuthorizationScopes, key).toBeUndefined();
+      const withoutAuthorizer = routes.filter((r) => r.Properties.AuthorizationType !== "JWT");
+      expect(withoutAuthorizer.map((r) => r.Properties.RouteKey).sort()).toEqual(
+        [
+          "GET /v1/openapi.json",
+          "GET /v1/tools",
+          "GET /.well-known/oauth-protected-resource/v1/mcp",
+          "GET /.well-known/oauth-protected-resource",
+          "GET /.well-known/oauth-authorization-server",
+          "GET /oauth2/authorize",
+          "POST /v1/mcp",
+          "GET /v1/mcp",
+          "DELETE /v1/mcp",
+        ].sort(),
+      );
+      for (const route of withoutAuthorizer) {
+        const key = String(route.Properties.RouteKey);
+        expect(route.Properties.AuthorizerId, key).toBeUndefined();
+        const reason = key.endsWith("/v1/mcp") && !key.includes("well-known") ? /verify the bearer token in the MCP function itself/ : key.startsWith("GET /v1/") ? /no order or caller data/ : /reads them before it holds a token/;
+        expect(suppressionsOf(route), key).toEqual([expect.objectContaining({ id: "AwsSolutions-APIG4", reason: expect.stringMatching(reason) })]);
       }
       // Each route reaches its own function, through an integration of this API.
       for (const service of serviceFunctions) {

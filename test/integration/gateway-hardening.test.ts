@@ -10,7 +10,8 @@ import { parseFixture } from "#store/fixture";
 import { operationKey, orderKey } from "#store/keys";
 import { apiGatewayEvent } from "#tools/api-event";
 import { inProcessInvoker } from "#tools/invoker-in-process";
-import { createMcpHandler, latestProtocolVersion } from "#tools/mcp";
+import { localMcpAuthentication } from "#scripts/local/oauth-metadata";
+import { createMcpHandler, latestLegacyProtocolVersion } from "#tools/mcp";
 import { seededLocalTables } from "#test/support/local-tables";
 import { testFixture } from "#test/support/fixture";
 
@@ -69,7 +70,7 @@ const mcpHeaders = (extra: Record<string, string> = {}) => ({
   authorization: `Bearer ${ana}`,
   accept: "application/json, text/event-stream",
   "content-type": "application/json",
-  "mcp-protocol-version": latestProtocolVersion,
+  "mcp-protocol-version": latestLegacyProtocolVersion,
   ...extra,
 });
 const mcp = (body: string, extra: Record<string, string> = {}) => send("POST", "/v1/mcp", mcpHeaders(extra), body);
@@ -119,7 +120,7 @@ describe("deep nesting is INVALID_INPUT at every entry point", () => {
     expect(reply.status).toBe(400);
     expect(reply.json).toEqual({
       jsonrpc: "2.0",
-      id: null,
+      id: 8,
       error: {
         code: -32600,
         message: expect.stringMatching(/^Invalid Request: Arrays and objects nest 5002 levels deep in the JSON-RPC message \(under params\); at most 32/),
@@ -216,9 +217,11 @@ describe("MCP's DNS-rebinding rule on the local server", () => {
   });
 
   it("the deployed function keeps refusing every Origin not in its allow-list, loopback ones included", async () => {
-    const deployed = createMcpHandler(inProcessInvoker(async () => async () => ({ statusCode: 500, body: "" })), { allowedOrigins: ["https://app.example.com"] });
-    const event = (origin: string) =>
-      apiGatewayEvent({ method: "POST", path: "/v1/mcp", headers: { ...mcpHeaders(), origin, host: "abc.execute-api.eu-west-1.amazonaws.com" }, body: ping, claims: { sub: "user-C-1001", customer_id: "C-1001" } });
+    const deployed = createMcpHandler(inProcessInvoker(async () => async () => ({ statusCode: 500, body: "" })), {
+      allowedOrigins: ["https://app.example.com"],
+      authentication: localMcpAuthentication,
+    });
+    const event = (origin: string) => apiGatewayEvent({ method: "POST", path: "/v1/mcp", headers: { ...mcpHeaders(), origin, host: "abc.execute-api.eu-west-1.amazonaws.com" }, body: ping });
     for (const origin of ["http://127.0.0.1:3000", "http://localhost:5173"]) {
       const reply = await deployed(event(origin), lambdaContext("mcp"));
       expect(reply.statusCode, origin).toBe(403);

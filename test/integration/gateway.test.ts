@@ -139,15 +139,29 @@ describe("local gateway: a tokened request reaches the real handler", () => {
     }
   });
 
-  it("serves the service functions' routes as deployed: the catalogue and OpenAPI document without a token, MCP with one", async () => {
-    // SPEC §2: these three need no scope; the catalogue and the OpenAPI document need no token either.
-    expect(routes.filter((r) => r.scope === undefined).map(routeKey).sort()).toEqual(["GET /v1/mcp", "GET /v1/openapi.json", "GET /v1/tools", "POST /v1/mcp"]);
-    expect(routes.filter((r) => r.access === "public").map(routeKey).sort()).toEqual(["GET /v1/openapi.json", "GET /v1/tools"]);
+  it("serves the service functions' routes as deployed: the catalogue, OpenAPI document and OAuth metadata without a token, MCP with one it checks itself", async () => {
+    // These need no scope; the catalogue, the OpenAPI document and the metadata need no token either.
+    expect(routes.filter((r) => r.scope === undefined).map(routeKey).sort()).toEqual([
+      "DELETE /v1/mcp",
+      "GET /.well-known/oauth-protected-resource",
+      "GET /.well-known/oauth-protected-resource/v1/mcp",
+      "GET /v1/mcp",
+      "GET /v1/openapi.json",
+      "GET /v1/tools",
+      "POST /v1/mcp",
+    ]);
+    expect(routes.filter((r) => r.access === "public").map(routeKey).sort()).toEqual([
+      "GET /.well-known/oauth-protected-resource",
+      "GET /.well-known/oauth-protected-resource/v1/mcp",
+      "GET /v1/openapi.json",
+      "GET /v1/tools",
+    ]);
+    expect(routes.filter((r) => r.access === "self").map(routeKey).sort()).toEqual(["DELETE /v1/mcp", "GET /v1/mcp", "POST /v1/mcp"]);
     for (const route of routes.filter((r) => r.access === "public")) {
       const reply = await call(route.path, { method: route.method, token: null });
       expect(reply.status, routeKey(route)).toBe(200);
     }
-    for (const route of routes.filter((r) => r.access === "token" && r.scope === undefined && r.method === "POST")) {
+    for (const route of routes.filter((r) => r.access === "self" && r.method === "POST")) {
       const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" });
       const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
       expect((await call(route.path, { token: null, body, headers })).status, routeKey(route)).toBe(401);

@@ -6,7 +6,9 @@ import { apiGatewayEvent } from "#tools/api-event";
 import type { ToolHandler } from "#tools/handler";
 import type { HttpEvent } from "#tools/http";
 import { lambdaInvoker } from "#tools/invoker-lambda";
-import { createMcpHandler, handler as deployedHandler, latestProtocolVersion } from "#tools/mcp";
+import { createMcpHandler, deployedAuthentication, handler as deployedHandler, latestLegacyProtocolVersion, modernProtocolVersion } from "#tools/mcp";
+import { mcpAuthEnv } from "#tools/oauth-resource";
+import { type CognitoTokens, cognitoTokens, testApiAuth, testAppClient, testIssuer, testMcpClient } from "#test/support/cognito-tokens";
 import { type Invocation, startLocalLambdaApi } from "#test/support/local-lambda-api";
 import { type Caller, customer, newWorld, type World } from "#test/support/world";
 
@@ -20,36 +22,58 @@ let world: World;
 let lambdaApi: Awaited<ReturnType<typeof startLocalLambdaApi>>;
 let endpoint: string;
 let invocations: Invocation[];
+let tokens: CognitoTokens;
 
 beforeAll(async () => {
   world = await newWorld();
   lambdaApi = await startLocalLambdaApi(world.deps);
   ({ endpoint, invocations } = lambdaApi);
+  // As the stack configures the function: the API (id `local` in these events) trusts one user pool.
+  process.env[mcpAuthEnv] = JSON.stringify({ local: testApiAuth });
+  tokens = await cognitoTokens();
 });
 
-afterAll(() => lambdaApi?.close());
+afterAll(() => {
+  delete process.env[mcpAuthEnv];
+  return lambdaApi?.close();
+});
 
 beforeEach(() => {
   invocations.length = 0;
 });
 
-function mcpEvent(caller: Caller, message: Record<string, unknown>): HttpEvent {
-  return apiGatewayEvent({
+/** The event API Gateway gives the function for this POST: no authorizer in front of the route, so no claims, only the header. */
+function mcpEvent(authorization: string | undefined, message: Record<string, unknown>, headers: Record<string, string> = {}): HttpEvent {
+  const event = apiGatewayEvent({
     method: "POST",
     path: "/v1/mcp",
     routeKey: "POST /v1/mcp",
-    headers: { accept: "application/json, text/event-stream", "content-type": "application/json", "mcp-protocol-version": latestProtocolVersion, authorization: "Bearer not-passed-on" },
+    headers: {
+      accept: "application/json, text/event-stream",
+      "content-type": "application/json",
+      "mcp-protocol-version": latestLegacyProtocolVersion,
+      ...(authorization ? { authorization } : {}),
+      ...headers,
+    },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, ...message }),
-    claims: caller.claims,
-    scopes: caller.scopes,
   });
+  event.requestContext.domainName = "abc123.execute-api.eu-west-1.amazonaws.com";
+  delete (event.requestContext as { authorizer?: unknown }).authorizer;
+  return event;
+}
+
+async function call(handler: ToolHandler, caller: Caller, message: Record<string, unknown>, headers: Record<string, string> = {}) {
+  const token = await tokens.sign(caller);
+  return handler(mcpEvent(`Bearer ${token}`, message, headers), lambdaContext("mcp", 20_000));
 }
 
 async function rpc(handler: ToolHandler, caller: Caller, message: Record<string, unknown>): Promise<Record<string, any>> {
-  const result = await handler(mcpEvent(caller, message), lambdaContext("mcp", 20_000));
+  const result = await call(handler, caller, message);
   expect(result.statusCode).toBe(200);
   return JSON.parse(result.body ?? "null") as Record<string, any>;
 }
+
+const deployedWith = (invoker: Parameters<typeof createMcpHandler>[0]) => createMcpHandler(invoker, { authentication: deployedAuthentication() });
 
 describe("the deployed MCP function", () => {
   it("invokes the tool's own function with the event its route would get, the caller's claims included, and answers as the route does", async () => {
@@ -69,9 +93,11 @@ describe("the deployed MCP function", () => {
       routeKey: "POST /v1/tools/cancel_order",
       rawPath: "/v1/tools/cancel_order",
       body: JSON.stringify({ operationId, orderId: "SU-10002", expectedVersion: 4 }),
-      requestContext: { http: { method: "POST", path: "/v1/tools/cancel_order" }, authorizer: { jwt: { claims: ana.claims, scopes: ana.scopes } } },
+      requestContext: { http: { method: "POST", path: "/v1/tools/cancel_order" }, authorizer: { jwt: { claims: { ...ana.claims, iss: testIssuer, client_id: testAppClient, token_use: "access" }, scopes: ana.scopes } } },
     });
+    // The verified claims go on; the token itself never does.
     expect(event.headers.authorization).toBeUndefined();
+    expect(JSON.stringify(event)).not.toMatch(/eyJ[\w-]+\.eyJ/);
 
     // The retry an agent makes after a lost response is the tool's replay, marked as one.
     const again = await rpc(deployedHandler, ana, { method: "tools/call", params: { name: "cancel_order", arguments: { operationId, orderId: "SU-10002", expectedVersion: 4 } } });
@@ -81,8 +107,8 @@ describe("the deployed MCP function", () => {
 
   it("answers initialize and tools/list itself, invoking nothing", async () => {
     const ana = customer("C-1001");
-    expect((await rpc(deployedHandler, ana, { method: "initialize", params: { protocolVersion: latestProtocolVersion, capabilities: {}, clientInfo: { name: "t", version: "1" } } })).result).toMatchObject({
-      protocolVersion: latestProtocolVersion,
+    expect((await rpc(deployedHandler, ana, { method: "initialize", params: { protocolVersion: latestLegacyProtocolVersion, capabilities: {}, clientInfo: { name: "t", version: "1" } } })).result).toMatchObject({
+      protocolVersion: latestLegacyProtocolVersion,
     });
     expect((await rpc(deployedHandler, ana, { method: "tools/list" })).result.tools).toHaveLength(tools.length);
     expect(invocations).toEqual([]);
@@ -99,7 +125,7 @@ describe("the deployed MCP function", () => {
   });
 
   it("turns a function that failed into INTERNAL: for a change, the outcome is unknown and get_operation_status is the next step", async () => {
-    const broken = createMcpHandler(lambdaInvoker({ cancel_order: "fn-missing", get_order: "fn-missing" }, new LambdaClient({ endpoint })));
+    const broken = deployedWith(lambdaInvoker({ cancel_order: "fn-missing", get_order: "fn-missing" }, new LambdaClient({ endpoint })));
     const ana = customer("C-1001");
     const change = await rpc(broken, ana, { method: "tools/call", params: { name: "cancel_order", arguments: { operationId: "op-mcp-lambda-err-0001", orderId: "SU-10001" } } });
     expect(change.result.isError).toBe(true);
@@ -111,9 +137,75 @@ describe("the deployed MCP function", () => {
     expect(invocations.map((i) => i.functionName)).toEqual(["fn-missing", "fn-missing"]);
 
     // A tool without a configured function is the same INTERNAL, and invokes nothing.
-    const unconfigured = createMcpHandler(lambdaInvoker({}, new LambdaClient({ endpoint })));
+    const unconfigured = deployedWith(lambdaInvoker({}, new LambdaClient({ endpoint })));
     const none = await rpc(unconfigured, ana, { method: "tools/call", params: { name: "get_order", arguments: { orderId: "SU-10001" } } });
     expect(JSON.parse(none.result.content[0].text).error.code).toBe("INTERNAL");
     expect(invocations).toHaveLength(2);
+  });
+});
+
+describe("the deployed MCP function as an OAuth protected resource: it verifies the token itself", () => {
+  const metadataUrl = "https://abc123.execute-api.eu-west-1.amazonaws.com/.well-known/oauth-protected-resource/v1/mcp";
+  const resource = "https://abc123.execute-api.eu-west-1.amazonaws.com/v1/mcp";
+  const listTools = { method: "tools/list" };
+
+  async function refused(authorization: string | undefined) {
+    const result = await deployedHandler(mcpEvent(authorization, listTools), lambdaContext("mcp"));
+    return { status: result.statusCode, challenge: String(result.headers?.["www-authenticate"] ?? ""), body: JSON.parse(result.body ?? "null") as Record<string, any> };
+  }
+
+  it("without a token: 401 whose challenge names the metadata URL and every scope, and nothing is invoked", async () => {
+    const reply = await refused(undefined);
+    expect(reply.status).toBe(401);
+    expect(reply.challenge).toBe(`Bearer resource_metadata="${metadataUrl}", scope="orders:read orders:write"`);
+    expect(reply.body.error).toMatchObject({ code: "UNAUTHENTICATED", message: expect.stringContaining(metadataUrl), retryable: false });
+    expect(invocations).toEqual([]);
+  });
+
+  it.each([
+    ["signed with a key the pool does not have", { keyOf: "stranger" as const }, /signature does not verify/],
+    ["from an app client the deployment does not pin", { clientId: "someoneelsesclient00000001" }, /app client this deployment does not know/],
+    ["bound to another resource (RFC 8707 audience)", { overrides: { aud: "https://other.example/mcp" } }, /issued for "https:\/\/other.example\/mcp", not for this MCP endpoint/],
+    ["an ID token, not an access token", { overrides: { token_use: "id" } }, /not an access token/],
+    ["from another issuer", { overrides: { iss: "https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_Elsewhere" } }, /another issuer/],
+    ["expired", { overrides: { exp: Math.floor(Date.now() / 1000) - 60 } }, /expired/],
+  ])("a token %s: 401 invalid_token with the challenge, and its claims never reach a tool", async (_what, options, message) => {
+    const token = await tokens.sign(customer("C-1001"), options);
+    const listed = await refused(`Bearer ${token}`);
+    expect(listed.status).toBe(401);
+    expect(listed.challenge).toMatch(/^Bearer error="invalid_token", error_description="[^"]+", resource_metadata="https:\/\/abc123[^"]+", scope="orders:read orders:write"$/);
+    expect(listed.body.error).toMatchObject({ code: "UNAUTHENTICATED", message: expect.stringMatching(message) });
+    const cancel = await deployedHandler(mcpEvent(`Bearer ${token}`, { method: "tools/call", params: { name: "cancel_order", arguments: { operationId: "op-mcp-lambda-aud-0001", orderId: "SU-10001" } } }), lambdaContext("mcp"));
+    expect(cancel.statusCode).toBe(401);
+    expect(invocations).toEqual([]);
+    expect(await world.order("SU-10001")).toMatchObject({ status: "placed", version: 1 });
+  });
+
+  it("a pinned MCP client's token, bound to this resource, is accepted", async () => {
+    const token = await tokens.sign(customer("C-1001"), { clientId: testMcpClient, overrides: { aud: resource } });
+    const result = await deployedHandler(mcpEvent(`Bearer ${token}`, listTools), lambdaContext("mcp"));
+    expect(result.statusCode).toBe(200);
+    expect(JSON.parse(result.body ?? "").result.tools).toHaveLength(tools.length);
+  });
+
+  it("a valid token without orders:read: 403 insufficient_scope naming every scope the endpoint needs", async () => {
+    const token = await tokens.sign(customer("C-1001", "openid email"));
+    const reply = await refused(`Bearer ${token}`);
+    expect(reply.status).toBe(403);
+    expect(reply.challenge).toMatch(/^Bearer error="insufficient_scope", error_description="[^"]*orders:read[^"]*", resource_metadata="https:\/\/abc123[^"]+", scope="orders:read orders:write"$/);
+    expect(reply.body.error).toMatchObject({ code: "FORBIDDEN", requiredScope: "orders:read" });
+  });
+
+  it("speaks 2026-07-28 too: discovery, then a tools/call whose result says it is complete", async () => {
+    const ana = customer("C-1001");
+    const meta = { "io.modelcontextprotocol/protocolVersion": modernProtocolVersion, "io.modelcontextprotocol/clientCapabilities": {} };
+    const modern = { "mcp-protocol-version": modernProtocolVersion };
+    const discover = await call(deployedHandler, ana, { method: "server/discover", params: { _meta: meta } }, { ...modern, "mcp-method": "server/discover" });
+    expect(discover.statusCode).toBe(200);
+    expect(JSON.parse(discover.body ?? "").result).toMatchObject({ resultType: "complete", supportedVersions: [modernProtocolVersion, "2025-11-25", "2025-06-18", "2025-03-26"], capabilities: { tools: {} }, cacheScope: "public" });
+    const read = await call(deployedHandler, ana, { method: "tools/call", params: { name: "get_order", arguments: { orderId: "SU-10005" }, _meta: meta } }, { ...modern, "mcp-method": "tools/call", "mcp-name": "get_order" });
+    expect(read.statusCode).toBe(200);
+    expect(JSON.parse(read.body ?? "").result).toMatchObject({ resultType: "complete", structuredContent: { orderId: "SU-10005" }, _meta: { "io.modelcontextprotocol/serverInfo": { name: "order-tools" } } });
+    expect(invocations.map((i) => i.functionName)).toEqual(["fn-get_order"]);
   });
 });

@@ -9,7 +9,7 @@ import { type Gateway, startGateway } from "#scripts/local/gateway";
 import { localDeps } from "#scripts/local/stack";
 import { parseFixture } from "#store/fixture";
 import { operationKey, orderKey } from "#store/keys";
-import { latestProtocolVersion } from "#tools/mcp";
+import { latestLegacyProtocolVersion } from "#tools/mcp";
 import { seededLocalTables } from "#test/support/local-tables";
 import { testFixture } from "#test/support/fixture";
 
@@ -71,7 +71,7 @@ describe("an MCP client on the local gateway", () => {
     expect(client.getServerVersion()).toMatchObject({ name: "order-tools" });
     expect(client.getServerCapabilities()).toEqual({ tools: { listChanged: false } });
     expect(client.getInstructions()).toMatch(/operationId/);
-    expect(transport.protocolVersion).toBe(latestProtocolVersion);
+    expect(transport.protocolVersion).toBe(latestLegacyProtocolVersion);
     expect(transport.sessionId).toBeUndefined();
 
     const { tools } = await client.listTools();

@@ -116,9 +116,10 @@ describe("the OpenAPI document", () => {
       Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
     );
     expect(operations.sort()).toEqual(
-      [...tools.flatMap((t) => t.routes.map((r) => `${r.method} ${r.path}`)), "GET /v1/tools", "GET /v1/openapi.json", "POST /v1/mcp"].sort(),
+      [...tools.flatMap((t) => t.routes.map((r) => `${r.method} ${r.path}`)), "GET /v1/tools", "GET /v1/openapi.json", "POST /v1/mcp", "GET /.well-known/oauth-protected-resource/v1/mcp"].sort(),
     );
-    // Every route the stack deploys, but GET /v1/mcp: it only ever answers 405, which POST /v1/mcp describes.
+    // Every route the stack deploys, but GET and DELETE /v1/mcp (they only ever answer 405, which POST /v1/mcp
+    // describes) and the root form of the metadata (the same document as the path-aware one).
     expect(operations.sort()).toEqual(
       [...tools, ...serviceFunctions.map((f) => ({ routes: f.routes.filter(isDocumented) }))].flatMap((f) => f.routes.map((r) => `${r.method} ${r.path}`)).sort(),
     );
