@@ -186,7 +186,7 @@ export class CognitoAuth extends Construct {
         enableTokenRevocation: true,
       });
       this.mcpClients.set(client.name, appClient);
-      new CfnOutput(this, `${id}Id`, { key: `${staff ? "Staff" : ""}${id}ClientId`, value: appClient.userPoolClientId, description: `App client for the MCP client ${client.name} (${props.kind} pool)` });
+      new CfnOutput(this, `${id}Id`, { key: `${staff ? "Staff" : sellers ? "Seller" : ""}${id}ClientId`, value: appClient.userPoolClientId, description: `App client for the MCP client ${client.name} (${props.kind} pool)` });
     }
 
     this.issuer = this.userPool.userPoolProviderUrl;

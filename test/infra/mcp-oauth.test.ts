@@ -125,10 +125,10 @@ describe("POST /v1/mcp and its OAuth metadata, deployed with the stack's user po
     }
   });
 
-  it("pre-registers an app client per MCP client in each pool: authorization code only, the orders scopes, exactly the redirect URLs given", () => {
+  it("pre-registers an app client per MCP client in each of the three pools: authorization code only, the orders scopes, exactly the redirect URLs given", () => {
     const synth = withMcpClients();
     const mcp = clientsOf(synth).filter((c) => /McpClient/.test(c.logicalId));
-    expect(mcp).toHaveLength(6);
+    expect(mcp).toHaveLength(9);
     for (const client of mcp) {
       const given = [claude, chatgpt, vscode].find((c) => client.logicalId.includes(c.name.replace(/\s/g, "")))!;
       expect(client, client.logicalId).toMatchObject({ AllowedOAuthFlows: ["code"], AllowedOAuthFlowsUserPoolClient: true, CallbackURLs: given.redirectUrls, GenerateSecret: given === chatgpt, EnableTokenRevocation: true });
@@ -189,6 +189,6 @@ describe("context mcpClients, checked", () => {
 
   it("accepts the list as a JSON string, as -c gives it", () => {
     const synth = synthesized({ context: { mcpClients: JSON.stringify([claude]) } });
-    expect(clientsOf(synth).filter((c) => /McpClient/.test(c.logicalId))).toHaveLength(2);
+    expect(clientsOf(synth).filter((c) => /McpClient/.test(c.logicalId))).toHaveLength(3);
   });
 });
