@@ -63,7 +63,7 @@ export { IntentConflictError, type IntentStore } from "#controller/intents/store
 export { MemoryIntentStore } from "#controller/intents/memory";
 export { FileIntentStore } from "#controller/intents/file";
 // DynamoDbIntentStore: order-tools/controller/dynamodb. The table it needs, for your infrastructure code:
-export { intentTable } from "#controller/intents/table-design";
+export { intentTable } from "#controller/intents/intent-table";
 
 // HTTP and outcomes
 export type { ServiceOptions } from "#controller/http/service-client";

@@ -2,13 +2,13 @@ import * as z from "zod";
 import { tools } from "#catalog/tools";
 import { type ChangeToolName, changeRules } from "#core/eligibility";
 import { type ErrorCode, notEligibleReasons } from "#core/errors";
-import { errorCodeList } from "#catalog/openapi";
+import { errorCodeList } from "#catalog/openapi-document";
 import type { Fault } from "#controller/http/faults";
 
 /**
  * SPEC §8.3: the evaluation case format, the contract between the service's owners and the agent's. Written
  * once here: cases are validated with it, and `eval/case-schema.json` (what a case author's editor can use)
- * is generated from it (`npx tsx scripts/eval.ts --write-schema`; a test checks the file is current).
+ * is generated from it (`npx tsx eval/cli.ts --write-schema`; a test checks the file is current).
  *
  * Strict objects throughout, so a misspelt field ("fault" for "faults") is named instead of silently ignored.
  * The fixture itself is checked by the service's own seeder after the dates are filled in, which names the

@@ -1,7 +1,7 @@
 import { type ControllerOptions, createController, type ReconcileOptions, type TurnResult } from "#controller/controller";
 import { MemoryIntentStore } from "#controller/intents/memory";
 import { traceCollector, type TurnTrace } from "#controller/trace";
-import { dynamoOrderWriter } from "#scripts/demo/order-writer";
+import { dynamoOrderWriter } from "#local/order-writer";
 import { attackKind, changeToolNames } from "./case-schema.ts";
 import type { Defect } from "./defects.ts";
 import { errorOf, type Evidence, requestOperationId, requestOrderId, type TargetOperation, type Verdict } from "./evidence.ts";

@@ -4,18 +4,18 @@ import { pathToFileURL } from "node:url";
 import { DeleteTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { GetCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { tools } from "#catalog/tools";
-import { createTables, localClientConfig } from "#scripts/create-tables";
-import { type DynamoDbLocal, startDynamoDbLocal } from "#scripts/dynamodb-local";
-import { principalClaims, signDevToken } from "#scripts/local/dev-auth";
-import { type Gateway, startGateway } from "#scripts/local/gateway";
-import type { GatewayRoute } from "#scripts/local/routes";
-import { repoRoot } from "#scripts/local/stack";
+import { createTables, localClientConfig } from "#local/create-tables";
+import { type DynamoDbLocal, startDynamoDbLocal } from "#local/dynamodb-local";
+import { principalClaims, signDevToken } from "#local/dev-auth";
+import { type Gateway, startGateway } from "#local/gateway";
+import type { GatewayRoute } from "#local/routes";
+import { repoRoot } from "#local/stack";
 import { documentClient, type StoreDeps, type TableNames } from "#store/client";
 import { type Fixture, writeFixture } from "#store/fixture";
 import { defaultHourlyCap, defaultSupportHourlyCap } from "#store/hourly-cap";
 import { orderKey } from "#store/keys";
 import { defaultRequestBudget } from "#store/request-budget";
-import type { ToolHandler } from "#tools/handler";
+import type { ToolHandler } from "#runtime/handler";
 
 /**
  * The service side of the harness: one DynamoDB Local, and per case a local stack of its own — fresh tables

@@ -25,14 +25,14 @@ import {
 } from "#catalog/service-functions";
 import { type ToolDefinition, tools as registry } from "#catalog/tools";
 import { type Scope, scopes as orderScopes } from "#core/principal";
-import type { UserPoolKind } from "../functions/auth/pre-token-generation";
+import type { UserPoolKind } from "../functions/service/pre-token-generation";
 import { ordersTable, tableEnv } from "#store/table-design";
-import { type ApiAuth, endpointScopes, mcpAuthEnv } from "#tools/oauth-resource";
-import { publicUrlEnv } from "#tools/openapi";
+import { type ApiAuth, endpointScopes, mcpAuthEnv } from "#runtime/oauth-resource";
+import { publicUrlEnv } from "#service/openapi";
 import { CognitoAuth, domainPrefixes } from "#lib/cognito-auth";
 import type { OrderToolsConfig } from "#lib/config";
 import { acknowledgeControl, acknowledgeLogGroupControls, controlReasons } from "#lib/controls";
-import { Operations } from "#lib/operations";
+import { Operations } from "#lib/monitoring";
 import { ToolFunction } from "#lib/tool-function";
 
 export interface ApiStackProps extends StackProps {
@@ -218,7 +218,7 @@ export class ApiStack extends Stack {
         }),
       ),
     );
-    // How POST /v1/mcp authenticates on each API, and what its OAuth metadata says (functions/tools/oauth-resource.ts):
+    // How POST /v1/mcp authenticates on each API, and what its OAuth metadata says (functions/runtime/oauth-resource.ts):
     // read by the MCP function and the metadata function, keyed by API id like the OpenAPI function's.
     const mcpAuth = this.toJsonString(Object.fromEntries(this.apis.map((entry) => [entry.api.apiId, this.mcpAuthOf(entry)])));
     for (const service of serviceFunctions) {
@@ -282,7 +282,7 @@ export class ApiStack extends Stack {
     }
 
     // Bedrock Agents' action-group function: no route, Bedrock invokes it directly. Like MCP it touches no table
-    // and may invoke exactly the tools' own functions (functions/tools/bedrock-agent.ts).
+    // and may invoke exactly the tools' own functions (functions/service/bedrock-agent.ts).
     const bedrockAgent = new ToolFunction(this, "BedrockAgent", {
       entry: bedrockAgentFunction.entry,
       description: bedrockAgentFunction.description,

@@ -16,7 +16,7 @@ import type { IKey } from "aws-cdk-lib/aws-kms";
 import type { RetentionDays } from "aws-cdk-lib/aws-logs";
 import { NagSuppressions } from "cdk-nag";
 import { Construct } from "constructs";
-import { customerIdAttribute, resourceServerIdentifier, sellerIdAttribute, supportGroup, type UserPoolKind, userPoolEnv } from "../functions/auth/pre-token-generation";
+import { customerIdAttribute, resourceServerIdentifier, sellerIdAttribute, supportGroup, type UserPoolKind, userPoolEnv } from "../functions/service/pre-token-generation";
 import type { McpClientConfig } from "#lib/config";
 import { ToolFunction } from "#lib/tool-function";
 
@@ -48,7 +48,7 @@ export interface CognitoAuthProps {
  * the Essentials plan (the lowest that lets a trigger customize access tokens), the resource server `orders`, an
  * app client, a hosted sign-in domain, and a pre-token-generation trigger of its own that turns the customer or
  * seller attribute, or the support group, into the `customer_id` / `seller_id` claim and `orders:*` scopes the
- * API expects (see functions/auth/pre-token-generation.ts). The API stack makes one of each kind and gives each
+ * API expects (see functions/service/pre-token-generation.ts). The API stack makes one of each kind and gives each
  * its own API, because a JWT authorizer trusts one issuer and a route has one authorizer.
  */
 export class CognitoAuth extends Construct {
@@ -78,7 +78,7 @@ export class CognitoAuth extends Construct {
     if (props.supportServiceClient && !staff) throw new Error("The support service client belongs in the staff pool, the only one that may issue orders:support.");
 
     const trigger = (this.trigger = new ToolFunction(this, "PreTokenGeneration", {
-      entry: "functions/auth/pre-token-generation.ts",
+      entry: "functions/service/pre-token-generation.ts",
       description: `order-tools Cognito pre-token-generation trigger (${props.kind} pool)`,
       logLevel: props.logLevel,
       logRetention: props.logRetention,

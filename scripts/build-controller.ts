@@ -23,7 +23,7 @@ import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, posix, relative, sep } from "node:path";
 import { build, type Metafile } from "esbuild";
-import { repoRoot } from "#scripts/local/stack";
+import { repoRoot } from "#local/stack";
 
 const dist = join(repoRoot, "dist");
 

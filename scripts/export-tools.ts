@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { toolFormat, toolFormatNames } from "#controller/tools/formats";
 import { modelTools } from "#catalog/model-tools";
-import { userPath } from "#scripts/local/stack";
+import { userPath } from "#local/stack";
 
 function usage(): string {
   const formats = toolFormatNames().map((name) => `  ${name.padEnd(22)}${toolFormat(name).summary}`);

@@ -2,7 +2,7 @@ import { ConditionalCheckFailedException, DynamoDBClient } from "@aws-sdk/client
 import { DeleteCommand, DynamoDBDocumentClient, PutCommand, QueryCommand, type QueryCommandInput } from "@aws-sdk/lib-dynamodb";
 import { finalStates, type Intent } from "#controller/intents/intent";
 import { byCreation, IntentConflictError, type IntentStore, isResumable } from "#controller/intents/store";
-import { conversationPartition, finalIntentRetentionDays, intentKey, intentSortPrefix, intentTable, leaseKey, resumablePartition } from "#controller/intents/table-design";
+import { conversationPartition, finalIntentRetentionDays, intentKey, intentSortPrefix, intentTable, leaseKey, resumablePartition } from "#controller/intents/intent-table";
 
 export interface DynamoDbIntentStoreOptions {
   /** A DynamoDB client (or a DocumentClient made from one). */

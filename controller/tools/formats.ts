@@ -1,5 +1,5 @@
 import type { JsonSchema } from "#catalog/json-schema";
-import { agentCoreToolDefinitions, bedrockActionGroups } from "#catalog/openapi";
+import { agentCoreToolDefinitions, bedrockActionGroups } from "#catalog/openapi-document";
 import { type ModelTool, modelTools } from "#catalog/model-tools";
 
 /**
@@ -162,11 +162,11 @@ registerToolFormat({
   document: (tools) => tools.map(bedrockTool),
 });
 
-// ——— Agent platforms (built in functions/catalog/openapi.ts, held to each platform's documented rules) ———
+// ——— Agent platforms (built in functions/catalog/openapi-document.ts, held to each platform's documented rules) ———
 
 registerToolFormat({
   name: "bedrock-action-group",
-  summary: "Bedrock Agents action groups: {actionGroups: [{actionGroupName, description, apiSchema}]}, each apiSchema OpenAPI 3.0.0 for functions/tools/bedrock-agent.ts",
+  summary: "Bedrock Agents action groups: {actionGroups: [{actionGroupName, description, apiSchema}]}, each apiSchema OpenAPI 3.0.0 for functions/service/bedrock-agent.ts",
   fileName: "bedrock-action-groups.json",
   document: (tools) => ({ actionGroups: bedrockActionGroups(tools) }),
 });

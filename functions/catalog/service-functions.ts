@@ -41,22 +41,22 @@ export const serviceFunctions = [
   {
     name: "catalog",
     description: "order-tools tool catalogue, GET /v1/tools",
-    entry: "functions/tools/catalog.ts",
+    entry: "functions/service/catalog.ts",
     routes: [{ method: "GET", path: "/v1/tools" }],
     access: "public",
   },
   {
     name: "openapi",
     description: "order-tools OpenAPI document, GET /v1/openapi.json",
-    entry: "functions/tools/openapi.ts",
+    entry: "functions/service/openapi.ts",
     routes: [{ method: "GET", path: "/v1/openapi.json" }],
     access: "public",
   },
   {
     name: "mcp",
     description: "order-tools MCP endpoint, POST /v1/mcp",
-    entry: "functions/tools/mcp.ts",
-    localEntry: "scripts/local/mcp.ts",
+    entry: "functions/service/mcp.ts",
+    localEntry: "local/mcp-endpoint.ts",
     // GET and DELETE answer 405: Streamable HTTP says so of a server that offers no stream to GET and keeps no
     // session to DELETE. Routed to the function so that the answer is MCP's, not the gateway's 404.
     routes: [
@@ -69,8 +69,8 @@ export const serviceFunctions = [
   {
     name: "oauth-metadata",
     description: "order-tools OAuth protected-resource metadata of the MCP endpoint (RFC 9728)",
-    entry: "functions/tools/oauth-metadata.ts",
-    localEntry: "scripts/local/oauth-metadata.ts",
+    entry: "functions/service/oauth-metadata.ts",
+    localEntry: "local/mcp-resource.ts",
     // The path-aware form for POST /v1/mcp, and the root form some clients try first; the same document.
     routes: [
       { method: "GET", path: "/.well-known/oauth-protected-resource/v1/mcp" },
@@ -83,8 +83,8 @@ export const serviceFunctions = [
 /**
  * The routes the deployed stack adds to the metadata function when it creates Cognito user pools: the RFC 8414
  * metadata of the user pool, whose issuer is the API's own origin, and the authorization endpoint it names, which
- * sends the browser on to the pool's hosted sign-in (functions/tools/oauth-metadata.ts says why). Locally the
- * authorization server is a real one of its own and serves these paths itself (scripts/local/authorization-server.ts).
+ * sends the browser on to the pool's hosted sign-in (functions/service/oauth-metadata.ts says why). Locally the
+ * authorization server is a real one of its own and serves these paths itself (local/authorization-server.ts).
  */
 export const cognitoAuthorizationServerRoutes = [
   { method: "GET", path: "/.well-known/oauth-authorization-server" },
@@ -92,14 +92,14 @@ export const cognitoAuthorizationServerRoutes = [
 ] as const satisfies readonly ServiceRoute[];
 
 /**
- * The Bedrock Agents action-group function (functions/tools/bedrock-agent.ts). It has no route: Bedrock invokes
+ * The Bedrock Agents action-group function (functions/service/bedrock-agent.ts). It has no route: Bedrock invokes
  * it directly, under a resource-based permission for bedrock.amazonaws.com (see `bedrockAgentArnFrom`). Like MCP
  * it touches no table and may invoke exactly the tools' own functions, named by `toolFunctionEnv`.
  */
 export const bedrockAgentFunction = {
   name: "bedrock-agent",
   description: "order-tools Bedrock Agents action group",
-  entry: "functions/tools/bedrock-agent.ts",
+  entry: "functions/service/bedrock-agent.ts",
 } as const;
 
 export function serviceFunctionNamed(name: ServiceFunction["name"]): ServiceFunction {
@@ -116,7 +116,7 @@ export const toolFunctionEnv = (toolName: string) => `TOOL_FUNCTION_${toolName.t
 
 /**
  * The environment variable that tells the OpenAPI function who issues each API's tokens: a JSON object from API
- * Gateway API id to an `AuthorizationServer` (functions/catalog/openapi.ts). One function serves every API of
+ * Gateway API id to an `AuthorizationServer` (functions/catalog/openapi-document.ts). One function serves every API of
  * the stack, and the customers' and staff APIs trust different user pools, so the document names the pool of
  * the API it was fetched through.
  */

@@ -1,8 +1,8 @@
 import { cancelOrderInput } from "#catalog/schemas";
 import { cancelOrder } from "#core/cancel-order";
 import type { StoreDeps } from "#store/client";
-import { changeTool } from "#tools/change-tool";
-import { lazyHandler, type ToolSpec } from "#tools/handler";
+import { changeTool } from "#runtime/change-tool";
+import { lazyHandler, type ToolSpec } from "#runtime/handler";
 
 /** The registry entry this function serves: its name and input schema (test/unit/tool-specs.test.ts). */
 export const spec = { name: "cancel_order", input: cancelOrderInput } as const satisfies ToolSpec;

@@ -2,8 +2,8 @@ import { offerReplacementInput } from "#catalog/compound-schemas";
 import { offerReplacement } from "#core/offer-replacement";
 import type { StoreDeps } from "#store/client";
 import { replacementStore } from "#store/compound";
-import { changeTool } from "#tools/change-tool";
-import { lazyHandler, type ToolSpec } from "#tools/handler";
+import { changeTool } from "#runtime/change-tool";
+import { lazyHandler, type ToolSpec } from "#runtime/handler";
 
 /** The registry entry this function serves: its name and input schema (test/unit/tool-specs.test.ts). */
 export const spec = { name: "offer_replacement", input: offerReplacementInput } as const satisfies ToolSpec;

@@ -2,8 +2,8 @@ import { startReturnInput } from "#catalog/compound-schemas";
 import { startReturn } from "#core/start-return";
 import type { StoreDeps } from "#store/client";
 import { returnStore } from "#store/compound";
-import { changeTool } from "#tools/change-tool";
-import { lazyHandler, type ToolSpec } from "#tools/handler";
+import { changeTool } from "#runtime/change-tool";
+import { lazyHandler, type ToolSpec } from "#runtime/handler";
 
 /** The registry entry this function serves: its name and input schema (test/unit/tool-specs.test.ts). */
 export const spec = { name: "start_return", input: startReturnInput } as const satisfies ToolSpec;

@@ -6,8 +6,8 @@ import { createServer as createNetServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { principalClaims, signDevToken } from "#scripts/local/dev-auth";
-import { repoRoot } from "#scripts/local/stack";
+import { principalClaims, signDevToken } from "#local/dev-auth";
+import { repoRoot } from "#local/stack";
 
 /**
  * The official MCP conformance suite (@modelcontextprotocol/conformance) against `npm start`, for both

@@ -3,8 +3,8 @@ import { createController, type ControllerOptions } from "#controller/controller
 import { MemoryIntentStore } from "#controller/intents/memory";
 import { type ScriptFunction, type ScriptStep, scriptedModel } from "#controller/model/scripted";
 import type { ModelResponse } from "#controller/model/types";
-import type { DemoWorld } from "#scripts/demo/cases";
-import { claimsSuccess, type ServiceWorld, startService, watchedFetch } from "#test/controller/support/service";
+import type { DemoWorld } from "#examples/controller-demo/cases";
+import { claimsSuccess, type ServiceWorld, startService, watchedFetch } from "#test/controller/support/service-world";
 
 /** Loop bounds (N tool calls, T seconds per turn), the confirmation policy, and what streams before the gate. */
 let service: ServiceWorld;

@@ -8,8 +8,8 @@ import { FileIntentStore } from "#controller/intents/file";
 import { type Intent, IntentTransitionError, moved, newOperationId } from "#controller/intents/intent";
 import { MemoryIntentStore } from "#controller/intents/memory";
 import { IntentConflictError, type IntentStore } from "#controller/intents/store";
-import { intentTable } from "#controller/intents/table-design";
-import { freshIntentTable } from "#test/controller/support/service";
+import { intentTable } from "#controller/intents/intent-table";
+import { freshIntentTable } from "#test/controller/support/service-world";
 
 /** The same contract for the three intent stores, and what each adds (fsync'd lines and torn tails; conditional puts). */
 let dir: string;

@@ -7,8 +7,8 @@ import { MemoryIntentStore } from "#controller/intents/memory";
 import { scriptedModel } from "#controller/model/scripted";
 import type { ChatMessage } from "#controller/model/types";
 import { controllerOnlyTools } from "#catalog/model-tools";
-import { repoRoot } from "#scripts/local/stack";
-import { type ServiceWorld, startService, watchedFetch } from "#test/controller/support/service";
+import { repoRoot } from "#local/stack";
+import { type ServiceWorld, startService, watchedFetch } from "#test/controller/support/service-world";
 
 /**
  * Every invalid sample event in events/, proposed by a model: the controller answers with the service's own

@@ -9,8 +9,8 @@ import { openaiModel } from "#controller/model/openai";
 import { type AwsHttpRequest, loadRecording, RecordingExhaustedError, recordedModel, recordResponses, replayFetch } from "#controller/model/recorded";
 import { type ModelAdapter, notePrefix } from "#controller/model/types";
 import { exportTools } from "#controller/tools/formats";
-import { repoRoot } from "#scripts/local/stack";
-import { type ServiceWorld, startService, watchedFetch } from "#test/controller/support/service";
+import { repoRoot } from "#local/stack";
+import { type ServiceWorld, startService, watchedFetch } from "#test/controller/support/service-world";
 
 /**
  * The three real adapters, through the official SDKs, answered by recorded wire-format responses (a custom fetch,

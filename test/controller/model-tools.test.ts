@@ -11,7 +11,7 @@ import { parseArguments } from "#catalog/validate";
 import { withoutNullOptionals } from "#controller/tools/arguments";
 import { exportTools, openaiStrictFormats, openaiStrictKeywords, registerToolFormat, toolFormatNames } from "#controller/tools/formats";
 import { controllerOnlyTools, modelTools } from "#catalog/model-tools";
-import { repoRoot } from "#scripts/local/stack";
+import { repoRoot } from "#local/stack";
 
 /** The model-facing tools, checked against the registry and against each provider's documented rules. */
 

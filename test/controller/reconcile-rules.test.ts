@@ -4,7 +4,7 @@ import type { Fetch } from "#controller/http/faults";
 import { MemoryIntentStore } from "#controller/intents/memory";
 import { scriptedModel, type ScriptStep } from "#controller/model/scripted";
 import { delayBefore, resendSettles } from "#controller/reconcile";
-import { claimsSuccess, crashingStore, type ServiceWorld, SimulatedCrash, startService, watchedFetch } from "#test/controller/support/service";
+import { claimsSuccess, crashingStore, type ServiceWorld, SimulatedCrash, startService, watchedFetch } from "#test/controller/support/service-world";
 
 /**
  * The rules of reconciliation and of time, against the real handlers: a refused resend settles nothing, the

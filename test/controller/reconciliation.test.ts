@@ -9,7 +9,7 @@ import { MemoryIntentStore } from "#controller/intents/memory";
 import type { IntentStore } from "#controller/intents/store";
 import { scriptedModel, type ScriptStep } from "#controller/model/scripted";
 import { DynamoDbIntentStore } from "#controller/intents/dynamodb";
-import { claimsSuccess, crashingStore, freshIntentTable, type ServiceWorld, SimulatedCrash, startService, watchedFetch } from "#test/controller/support/service";
+import { claimsSuccess, crashingStore, freshIntentTable, type ServiceWorld, SimulatedCrash, startService, watchedFetch } from "#test/controller/support/service-world";
 
 /**
  * Unknown outcomes (SPEC §8.1 steps 3–4): a lost response after commit, status lookups that time out too,

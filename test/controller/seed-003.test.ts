@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { traceDirectory, type TurnTrace } from "#controller/trace";
 import type { TraceEvent } from "#controller/trace";
-import { type DemoWorld, demoCases } from "#scripts/demo/cases";
-import { runDemoCase } from "#scripts/demo/run";
-import { claimsSuccess, type ServiceWorld, startService, watchedFetch } from "#test/controller/support/service";
+import { type DemoWorld, demoCases } from "#examples/controller-demo/cases";
+import { runDemoCase } from "#examples/controller-demo/run";
+import { claimsSuccess, type ServiceWorld, startService, watchedFetch } from "#test/controller/support/service-world";
 
 /**
  * Seed 003's table, each row a scripted conversation through the controller and the real service over HTTP:

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { ControllerOptions } from "#controller/controller";
 import { MemoryIntentStore } from "#controller/intents/memory";
 import { scriptedModel } from "#controller/model/scripted";
-import { type ServiceWorld, startService } from "#test/controller/support/service";
+import { type ServiceWorld, startService } from "#test/controller/support/service-world";
 
 /**
  * Node keeps every AsyncLocalStorage instance a process has used and visits each one for every promise it

@@ -4,7 +4,7 @@ import { createController } from "#controller/controller";
 import type { ModelRequest } from "#controller/model/types";
 import { scriptedModel, type ScriptFunction } from "#controller/model/scripted";
 import { parseFixture, writeFixture } from "#store/fixture";
-import { type ServiceWorld, startService } from "#test/controller/support/service";
+import { type ServiceWorld, startService } from "#test/controller/support/service-world";
 
 /**
  * What the model reads, through the real handlers: a seller's description comes back datamarked in the tool

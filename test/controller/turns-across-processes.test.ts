@@ -4,7 +4,7 @@ import { DynamoDbIntentStore } from "#controller/intents/dynamodb";
 import { type Intent, moved } from "#controller/intents/intent";
 import type { IntentStore } from "#controller/intents/store";
 import { scriptedModel, type ScriptStep } from "#controller/model/scripted";
-import { freshIntentTable, type ServiceWorld, startService, watchedFetch } from "#test/controller/support/service";
+import { freshIntentTable, type ServiceWorld, startService, watchedFetch } from "#test/controller/support/service-world";
 
 /**
  * One intent per change, across controllers: the controllers here share a DynamoDB intent store (as two

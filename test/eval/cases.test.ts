@@ -4,7 +4,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { caseJsonSchema, changeToolNames, type EvalCase, notEligibleReasons } from "../../eval/case-schema.ts";
 import { CaseError, fillDates, loadCase, loadCases } from "../../eval/load-cases.ts";
-import { repoRoot } from "#scripts/local/stack";
+import { repoRoot } from "#local/stack";
 
 /** The case set as data (SPEC §8.3): every case fits the published format, ids are unique, and together they cover the ground. */
 
@@ -17,7 +17,7 @@ async function caseFiles(): Promise<{ name: string; json: EvalCase }[]> {
 }
 
 describe("eval/case-schema.json", () => {
-  it("is what the zod schema emits (rewrite it with `npx tsx scripts/eval.ts --write-schema`)", async () => {
+  it("is what the zod schema emits (rewrite it with `npx tsx eval/cli.ts --write-schema`)", async () => {
     expect(JSON.parse(await readFile(schemaFile, "utf8"))).toEqual(caseJsonSchema());
   });
 

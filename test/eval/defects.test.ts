@@ -4,7 +4,7 @@ import { readdirSync } from "node:fs";
 import { ambiguityGuardSkipped, type Defect, gateDisabled, newOperationIdOnRetry, provenanceControlOff } from "../../eval/defects.ts";
 import type { Boundary } from "../../eval/evidence.ts";
 import { runEval } from "../../eval/runner.ts";
-import { repoRoot } from "#scripts/local/stack";
+import { repoRoot } from "#local/stack";
 
 /**
  * Defect injection: a handful of cases run against a deliberately broken controller, to prove that each

@@ -10,7 +10,7 @@ import type { RunRecording } from "../../eval/models.ts";
 import { runEval } from "../../eval/runner.ts";
 import { replayFetch } from "#controller/model/recorded";
 import { type Baseline, baselineStatus, deployGate, publishedToolsHash } from "../../eval/tool-hash.ts";
-import { repoRoot } from "#scripts/local/stack";
+import { repoRoot } from "#local/stack";
 
 /**
  * Model runs without a network or a key: recorded provider responses (Anthropic's wire format, replayed through
@@ -212,7 +212,7 @@ describe("npm run eval without the model's key", () => {
   const cli = (args: string[], env: Record<string, string | undefined>) => {
     const clean = { ...process.env, ...env };
     for (const [k, v] of Object.entries(env)) if (v === undefined) delete clean[k];
-    return spawnSync(join(repoRoot, "node_modules", ".bin", "tsx"), [join(repoRoot, "scripts", "eval.ts"), ...args], { cwd: repoRoot, env: clean, encoding: "utf8", timeout: 60_000 });
+    return spawnSync(join(repoRoot, "node_modules", ".bin", "tsx"), [join(repoRoot, "eval", "cli.ts"), ...args], { cwd: repoRoot, env: clean, encoding: "utf8", timeout: 60_000 });
   };
 
   it("anthropic:… without ANTHROPIC_API_KEY names the variable and exits 2", { timeout: 60_000 }, () => {

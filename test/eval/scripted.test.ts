@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
 import { runEval } from "../../eval/runner.ts";
-import { repoRoot } from "#scripts/local/stack";
+import { repoRoot } from "#local/stack";
 
 /**
  * Scripted mode (SPEC §8.4, `npm run eval`): every case of eval/cases through the real controller, the local

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authorizationServersEnv, bedrockAgentFunction, serviceFunctions, toolFunctionEnv } from "#catalog/service-functions";
-import { asList, httpApisOf, removeSynthesizedOutput, resourcesOf, type Synthesized, statementsOfRole, synthesize, synthesized, toolFunctions } from "#test/infra/app";
+import { asList, httpApisOf, removeSynthesizedOutput, resourcesOf, type Synthesized, statementsOfRole, synthesize, synthesized, toolFunctions } from "#test/infra/synthesized-app";
 
 /**
  * The Bedrock Agents action-group function in the API stack: invoked only by Bedrock (for this account, and the

@@ -8,7 +8,7 @@ import { bedrockAgentFunction, serviceFunctions } from "#catalog/service-functio
 import { tools } from "#catalog/tools";
 import { type Bundle, bundleBudgetBytes, bundlesOf } from "#lib/bundles";
 import { repoRoot } from "#lib/tool-function";
-import { removeSynthesizedOutput, synthesized } from "#test/infra/app";
+import { removeSynthesizedOutput, synthesized } from "#test/infra/synthesized-app";
 
 /** The deployed bundles: the API stack synthesized once with real esbuild bundling. */
 let bundles: Bundle[];

@@ -6,7 +6,7 @@ import { LogGroup, RetentionDays } from "aws-cdk-lib/aws-logs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tools } from "#catalog/tools";
 import { acknowledgeLogGroupControls, acknowledgementId, addControlTowerChecks, type ControlId, controls, controlTowerPlugin } from "#lib/controls";
-import { removeSynthesizedOutput, resourcesOf, type Synthesized, synthesized } from "#test/infra/app";
+import { removeSynthesizedOutput, resourcesOf, type Synthesized, synthesized } from "#test/infra/synthesized-app";
 
 /**
  * AWS Control Tower's proactive controls (cfn-guard rules shipped in @cdklabs/cdk-validator-cfnguard) run as CDK's

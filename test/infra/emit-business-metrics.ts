@@ -4,8 +4,8 @@
  * POWERTOOLS_SERVICE_NAME, as there). test/infra/operations.test.ts holds the dashboard and alarms to these lines.
  */
 import { RateLimitedError } from "#core/errors";
-import { type HttpEvent, jsonResponse } from "#tools/http";
-import { recordCall, requestLogger } from "#tools/observability";
+import { type HttpEvent, jsonResponse } from "#runtime/http";
+import { recordCall, requestLogger } from "#runtime/observability";
 
 const at = Date.now();
 const logger = requestLogger("emit-business-metrics", { requestContext: { requestId: "emit-business-metrics" } } as HttpEvent);

@@ -6,11 +6,11 @@ import { addDays } from "#core/days";
 import type { StoreDeps } from "#store/client";
 import { orderKey } from "#store/keys";
 import { idempotencyTable, ordersTable } from "#store/table-design";
-import type { ToolHandler } from "#tools/handler";
+import type { ToolHandler } from "#runtime/handler";
 import { repoRoot } from "#lib/tool-function";
-import { type DynamoGrant, dynamoGrantsOf, removeSynthesizedOutput, synthesized, tableArnNames, toolFunctions } from "#test/infra/app";
+import { type DynamoGrant, dynamoGrantsOf, removeSynthesizedOutput, synthesized, tableArnNames, toolFunctions } from "#test/infra/synthesized-app";
 import { type AccessRequest, grantFor, observeAccess, stringLike, type TableModel } from "#test/infra/iam-check";
-import { clockAt, compoundFixture, compoundOrder, todayUtc } from "#test/support/compound-fixture";
+import { clockAt, compoundFixture, compoundOrder, todayUtc } from "#test/support/compound-orders";
 import { type Caller, customer, newOperationId, newWorld, type Reply, seller, support, type World } from "#test/support/world";
 
 /**

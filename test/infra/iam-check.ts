@@ -1,5 +1,5 @@
 import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import type { DynamoGrant } from "#test/infra/app";
+import type { DynamoGrant } from "#test/infra/synthesized-app";
 
 /**
  * A small model of how IAM authorises DynamoDB calls, enough to hold the stack's policies to what the code

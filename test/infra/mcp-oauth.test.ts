@@ -1,10 +1,10 @@
 import { App } from "aws-cdk-lib";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildOrderTools } from "#lib/app";
-import { handler as metadataHandler } from "#tools/oauth-metadata";
-import { type ApiAuth, mcpAuthEnv, parseMcpAuth } from "#tools/oauth-resource";
-import { apiGatewayEvent } from "#tools/api-event";
-import { httpApisOf, removeSynthesizedOutput, resourcesOf, serviceFunctionsOf, statementsOfRole, type Synthesized, synthesized } from "#test/infra/app";
+import { handler as metadataHandler } from "#service/oauth-metadata";
+import { type ApiAuth, mcpAuthEnv, parseMcpAuth } from "#runtime/oauth-resource";
+import { apiGatewayEvent } from "#runtime/api-event";
+import { httpApisOf, removeSynthesizedOutput, resourcesOf, serviceFunctionsOf, statementsOfRole, type Synthesized, synthesized } from "#test/infra/synthesized-app";
 
 /**
  * POST /v1/mcp as the stack deploys it for OAuth clients: which pool and app clients each API's MCP function

@@ -3,8 +3,8 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serviceFunctions } from "#catalog/service-functions";
 import { tools } from "#catalog/tools";
-import { metricNames } from "#tools/observability";
-import { httpApisOf, removeSynthesizedOutput, resourcesOf, type Synthesized, serviceFunctionsOf, synthesized, toolFunctions } from "#test/infra/app";
+import { metricNames } from "#runtime/observability";
+import { httpApisOf, removeSynthesizedOutput, resourcesOf, type Synthesized, serviceFunctionsOf, synthesized, toolFunctions } from "#test/infra/synthesized-app";
 
 const run = promisify(execFile);
 

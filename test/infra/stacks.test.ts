@@ -7,7 +7,7 @@ import { type ToolDefinition, type ToolRoute, toolNamed, tools } from "#catalog/
 import { hourlyCapFromEnv, sellerHourlyCapFromEnv, supportHourlyCapFromEnv } from "#store/hourly-cap";
 import { requestBudgetFromEnv } from "#store/request-budget";
 import { type IndexDesign, ordersTable, tableDesigns } from "#store/table-design";
-import { handler as openApiHandler, publicUrlEnv } from "#tools/openapi";
+import { handler as openApiHandler, publicUrlEnv } from "#service/openapi";
 import { buildOrderTools } from "#lib/app";
 import {
   asList,
@@ -23,7 +23,7 @@ import {
   synthesized,
   tableArnNames,
   toolFunctions,
-} from "#test/infra/app";
+} from "#test/infra/synthesized-app";
 
 const withCognito = () => synthesized();
 const withExistingIdp = () =>

@@ -3,15 +3,15 @@ import { join } from "node:path";
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ToolDefinition, tools } from "#catalog/tools";
-import { lambdaContext } from "#scripts/api-event";
-import { demoFixture, splitDemoFixture } from "#scripts/demo-fixture";
-import { bedrockEventCases, eventsDir } from "#scripts/local/event-cases";
-import { importHandler } from "#scripts/local/gateway";
-import type { localDeps } from "#scripts/local/stack";
+import { lambdaContext } from "#local/lambda-context";
+import { demoFixture, splitDemoFixture } from "#local/demo-shop";
+import { bedrockEventCases, eventsDir } from "#local/event-cases";
+import { importHandler } from "#local/gateway";
+import type { localDeps } from "#local/stack";
 import { operationKey, orderKey } from "#store/keys";
-import { type BedrockAgentEvent, type BedrockAgentResponse, createBedrockAgentHandler, derivedOperationId } from "#tools/bedrock-agent";
-import type { HttpEvent } from "#tools/http";
-import { inProcessInvoker } from "#tools/invoker-in-process";
+import { type BedrockAgentEvent, type BedrockAgentResponse, createBedrockAgentHandler, derivedOperationId } from "#service/bedrock-agent";
+import type { HttpEvent } from "#runtime/http";
+import { inProcessInvoker } from "#runtime/invoker-in-process";
 import { seededLocalTables } from "#test/support/local-tables";
 
 /**

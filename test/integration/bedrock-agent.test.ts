@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type ToolDefinition, tools } from "#catalog/tools";
-import { lambdaContext } from "#scripts/api-event";
+import { lambdaContext } from "#local/lambda-context";
 import {
   type BedrockAgentEvent,
   type BedrockAgentResponse,
@@ -9,9 +9,9 @@ import {
   derivedOperationId,
   sessionAttributeNames,
   turnIdAttribute,
-} from "#tools/bedrock-agent";
-import type { ToolHandler } from "#tools/handler";
-import { inProcessInvoker } from "#tools/invoker-in-process";
+} from "#service/bedrock-agent";
+import type { ToolHandler } from "#runtime/handler";
+import { inProcessInvoker } from "#runtime/invoker-in-process";
 import { type Invocation, startLocalLambdaApi } from "#test/support/local-lambda-api";
 import { type Caller, customer, newWorld, support, type World } from "#test/support/world";
 

@@ -2,14 +2,14 @@ import { compileErrors, validate } from "@readme/openapi-parser";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toolCatalog } from "#catalog/json-schema";
-import { openApiDocument } from "#catalog/openapi";
+import { openApiDocument } from "#catalog/openapi-document";
 import { tools } from "#catalog/tools";
-import { principalClaims, signDevToken } from "#scripts/local/dev-auth";
-import { type Gateway, startGateway } from "#scripts/local/gateway";
-import { localDeps } from "#scripts/local/stack";
+import { principalClaims, signDevToken } from "#local/dev-auth";
+import { type Gateway, startGateway } from "#local/gateway";
+import { localDeps } from "#local/stack";
 import { parseFixture } from "#store/fixture";
 import { seededLocalTables } from "#test/support/local-tables";
-import { testFixture } from "#test/support/fixture";
+import { testFixture } from "#test/support/test-shop";
 
 /**
  * GET /v1/tools and GET /v1/openapi.json over real HTTP on the local gateway: public, generated from the registry,

@@ -4,7 +4,7 @@ import { addDays } from "#core/days";
 import { pickupSlotKey } from "#store/keys";
 import { createHandler as createReplace } from "#tools/offer-replacement";
 import { createHandler as createReturn } from "#tools/start-return";
-import { clockAt, compoundFixture, compoundOrder, slotCapacity, stockOf, todayUtc } from "#test/support/compound-fixture";
+import { clockAt, compoundFixture, compoundOrder, slotCapacity, stockOf, todayUtc } from "#test/support/compound-orders";
 import { customer, newOperationId, newWorld, type Reply, type World } from "#test/support/world";
 
 const ana = customer("C-1001");

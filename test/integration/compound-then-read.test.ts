@@ -4,7 +4,7 @@ import { addDays } from "#core/days";
 import { createHandler as createGetOrder } from "#tools/get-order";
 import { createHandler as createReplace } from "#tools/offer-replacement";
 import { createHandler as createReturn } from "#tools/start-return";
-import { clockAt, compoundFixture, todayUtc } from "#test/support/compound-fixture";
+import { clockAt, compoundFixture, todayUtc } from "#test/support/compound-orders";
 import { customer, newOperationId, newWorld, type World } from "#test/support/world";
 
 const ana = customer("C-1001");

@@ -2,13 +2,13 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tools } from "#catalog/tools";
-import { lambdaContext } from "#scripts/api-event";
-import { demoFixture, splitDemoFixture } from "#scripts/demo-fixture";
-import { eventCases, eventsDir, renderEvents, toolsMissingEvents } from "#scripts/local/event-cases";
-import { importHandler } from "#scripts/local/gateway";
-import { routeKey } from "#scripts/local/routes";
-import { localDeps } from "#scripts/local/stack";
-import type { HttpEvent } from "#tools/http";
+import { lambdaContext } from "#local/lambda-context";
+import { demoFixture, splitDemoFixture } from "#local/demo-shop";
+import { eventCases, eventsDir, renderEvents, toolsMissingEvents } from "#local/event-cases";
+import { importHandler } from "#local/gateway";
+import { routeKey } from "#local/routes";
+import { localDeps } from "#local/stack";
+import type { HttpEvent } from "#runtime/http";
 import { seededLocalTables } from "#test/support/local-tables";
 
 /** The sample events in events/: true to the generator, one valid and one invalid per tool, and each answered as listed. */
@@ -16,7 +16,7 @@ import { seededLocalTables } from "#test/support/local-tables";
 const cases = eventCases();
 
 describe("events/", () => {
-  it("holds exactly what scripts/generate-events.ts makes (run `npm run events` after changing a case)", async () => {
+  it("holds exactly what local/generate-events.ts makes (run `npm run events` after changing a case)", async () => {
     const wanted = renderEvents(cases);
     const present = (await readdir(eventsDir)).sort();
     expect(present).toEqual([...wanted.keys()].sort());

@@ -1,10 +1,10 @@
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiGatewayEvent, lambdaContext } from "#scripts/api-event";
-import { demoFixture, demoFixtureInput, splitDemoFixture } from "#scripts/demo-fixture";
-import { apiGatewayClaims, principalClaims } from "#scripts/local/dev-auth";
-import { importHandler } from "#scripts/local/gateway";
-import { localDeps } from "#scripts/local/stack";
+import { apiGatewayEvent, lambdaContext } from "#local/lambda-context";
+import { demoFixture, demoFixtureInput, splitDemoFixture } from "#local/demo-shop";
+import { apiGatewayClaims, principalClaims } from "#local/dev-auth";
+import { importHandler } from "#local/gateway";
+import { localDeps } from "#local/stack";
 import { type Fixture, parseFixture } from "#store/fixture";
 import { orderKey, withoutStoreAttributes } from "#store/keys";
 import { seededLocalTables } from "#test/support/local-tables";

@@ -2,18 +2,18 @@ import { request as httpRequest } from "node:http";
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { lambdaContext } from "#scripts/api-event";
-import { devAudience, devIssuer, devSigningKey, principalClaims, signDevToken } from "#scripts/local/dev-auth";
-import { type Gateway, startGateway } from "#scripts/local/gateway";
-import { localDeps } from "#scripts/local/stack";
+import { lambdaContext } from "#local/lambda-context";
+import { devAudience, devIssuer, devSigningKey, principalClaims, signDevToken } from "#local/dev-auth";
+import { type Gateway, startGateway } from "#local/gateway";
+import { localDeps } from "#local/stack";
 import { parseFixture } from "#store/fixture";
 import { operationKey, orderKey } from "#store/keys";
-import { apiGatewayEvent } from "#tools/api-event";
-import { inProcessInvoker } from "#tools/invoker-in-process";
-import { localMcpAuthentication } from "#scripts/local/oauth-metadata";
-import { createMcpHandler, latestLegacyProtocolVersion } from "#tools/mcp";
+import { apiGatewayEvent } from "#runtime/api-event";
+import { inProcessInvoker } from "#runtime/invoker-in-process";
+import { localMcpAuthentication } from "#local/mcp-resource";
+import { createMcpHandler, latestLegacyProtocolVersion } from "#service/mcp";
 import { seededLocalTables } from "#test/support/local-tables";
-import { testFixture } from "#test/support/fixture";
+import { testFixture } from "#test/support/test-shop";
 
 /**
  * Issue 9 over real HTTP on the local gateway (`npm start`), in front of the real handlers and fresh tables:

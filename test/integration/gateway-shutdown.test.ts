@@ -2,8 +2,8 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { access } from "node:fs/promises";
 import { createServer } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { principalClaims, signDevToken } from "#scripts/local/dev-auth";
-import { isProcessAlive, repoRoot, stateFile } from "#scripts/local/stack";
+import { principalClaims, signDevToken } from "#local/dev-auth";
+import { isProcessAlive, repoRoot, stateFile } from "#local/stack";
 
 /**
  * `npm start` itself, as a developer runs it: a child process on free ports with its own DynamoDB Local. It

@@ -2,15 +2,15 @@ import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { base64url, generateKeyPair, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tools } from "#catalog/tools";
-import { devAudience, devIssuer, devSigningKey, principalClaims, signDevToken } from "#scripts/local/dev-auth";
-import { type Gateway, importHandler, startGateway } from "#scripts/local/gateway";
-import { routeKey, routes } from "#scripts/local/routes";
-import { localDeps } from "#scripts/local/stack";
+import { devAudience, devIssuer, devSigningKey, principalClaims, signDevToken } from "#local/dev-auth";
+import { type Gateway, importHandler, startGateway } from "#local/gateway";
+import { routeKey, routes } from "#local/routes";
+import { localDeps } from "#local/stack";
 import { parseFixture } from "#store/fixture";
 import { operationKey, orderKey } from "#store/keys";
-import type { HttpEvent } from "#tools/http";
+import type { HttpEvent } from "#runtime/http";
 import { seededLocalTables } from "#test/support/local-tables";
-import { testFixture } from "#test/support/fixture";
+import { testFixture } from "#test/support/test-shop";
 
 /** The local gateway over real HTTP, in front of the real handlers and fresh tables on the run's DynamoDB Local. */
 

@@ -9,7 +9,7 @@ import { createHandler as createCancel } from "#tools/cancel-order";
 import { createHandler as createAddNote } from "#tools/add-delivery-note";
 import { createHandler } from "#tools/get-order";
 import { createHandler as createSearch } from "#tools/search-orders";
-import { testFixture } from "#test/support/fixture";
+import { testFixture } from "#test/support/test-shop";
 import { type Caller, customer, newOperationId, newWorld, support, type World } from "#test/support/world";
 
 const ana = customer("C-1001");

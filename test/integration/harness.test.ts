@@ -7,7 +7,7 @@ import {
 } from "@aws-sdk/client-dynamodb";
 import { beforeAll, describe, expect, inject, test } from "vitest";
 import { type IndexDesign, idempotencyTable, ordersTable } from "#store/table-design";
-import type { TableNames } from "#scripts/create-tables";
+import type { TableNames } from "#local/create-tables";
 import { freshTables } from "#test/support/tables";
 
 describe("the test harness", () => {

@@ -5,7 +5,7 @@ import { rateKey } from "#store/keys";
 import { createHandler as createAddNote } from "#tools/add-delivery-note";
 import { createHandler as createCancel } from "#tools/cancel-order";
 import { createHandler as createStatus } from "#tools/get-operation-status";
-import { forgetIdempotencyRecords } from "#test/support/faults";
+import { forgetIdempotencyRecords } from "#test/support/sdk-faults";
 import { customer, newOperationId, newWorld, support, type World } from "#test/support/world";
 
 const ana = customer("C-1001");

@@ -11,12 +11,12 @@ import {
 } from "@modelcontextprotocol/client";
 import { decodeJwt, decodeProtectedHeader } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { devSigningKey } from "#scripts/local/dev-auth";
-import { type Gateway, startGateway } from "#scripts/local/gateway";
-import type { localDeps } from "#scripts/local/stack";
+import { devSigningKey } from "#local/dev-auth";
+import { type Gateway, startGateway } from "#local/gateway";
+import type { localDeps } from "#local/stack";
 import { parseFixture } from "#store/fixture";
 import { seededLocalTables } from "#test/support/local-tables";
-import { testFixture } from "#test/support/fixture";
+import { testFixture } from "#test/support/test-shop";
 
 /**
  * What an MCP client does against `npm start` with no pasted token: the official client (2.x) reads the 401's

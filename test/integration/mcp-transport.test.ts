@@ -1,13 +1,13 @@
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { principalClaims, signDevToken } from "#scripts/local/dev-auth";
-import { type Gateway, startGateway } from "#scripts/local/gateway";
-import { localDeps } from "#scripts/local/stack";
+import { principalClaims, signDevToken } from "#local/dev-auth";
+import { type Gateway, startGateway } from "#local/gateway";
+import { localDeps } from "#local/stack";
 import { parseFixture } from "#store/fixture";
 import { orderKey } from "#store/keys";
-import { latestLegacyProtocolVersion, modernProtocolVersion } from "#tools/mcp";
+import { latestLegacyProtocolVersion, modernProtocolVersion } from "#service/mcp";
 import { seededLocalTables } from "#test/support/local-tables";
-import { testFixture } from "#test/support/fixture";
+import { testFixture } from "#test/support/test-shop";
 
 /**
  * POST /v1/mcp on the wire: the Streamable HTTP rules of MCP 2025-11-25 and of 2026-07-28 for a stateless server

@@ -4,14 +4,14 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { toolCatalog } from "#catalog/json-schema";
-import { principalClaims, signDevToken } from "#scripts/local/dev-auth";
-import { type Gateway, startGateway } from "#scripts/local/gateway";
-import { localDeps } from "#scripts/local/stack";
+import { principalClaims, signDevToken } from "#local/dev-auth";
+import { type Gateway, startGateway } from "#local/gateway";
+import { localDeps } from "#local/stack";
 import { parseFixture } from "#store/fixture";
 import { operationKey, orderKey } from "#store/keys";
-import { latestLegacyProtocolVersion } from "#tools/mcp";
+import { latestLegacyProtocolVersion } from "#service/mcp";
 import { seededLocalTables } from "#test/support/local-tables";
-import { testFixture } from "#test/support/fixture";
+import { testFixture } from "#test/support/test-shop";
 
 /**
  * An MCP client — the official SDK's Client over its Streamable HTTP transport — against `npm start`'s local

@@ -6,7 +6,7 @@ import { ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { beforeAll, describe, expect, it } from "vitest";
 import { tools } from "#catalog/tools";
 import type { StoreDeps } from "#store/client";
-import type { ToolHandler } from "#tools/handler";
+import type { ToolHandler } from "#runtime/handler";
 import { type Caller, customer, newOperationId, newWorld, seller, support, type World } from "#test/support/world";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));

@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { inject } from "vitest";
 import { describe, expect, it } from "vitest";
-import { principalHash } from "#tools/observability";
+import { principalHash } from "#runtime/observability";
 import { customer, newOperationId, newWorld } from "#test/support/world";
 
 const run = promisify(execFile);

@@ -2,9 +2,9 @@ import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { demoFixture, splitDemoFixture } from "#scripts/demo-fixture";
-import { type Gateway, startGateway } from "#scripts/local/gateway";
-import { localDeps, repoRoot } from "#scripts/local/stack";
+import { demoFixture, splitDemoFixture } from "#local/demo-shop";
+import { type Gateway, startGateway } from "#local/gateway";
+import { localDeps, repoRoot } from "#local/stack";
 import { seededLocalTables } from "#test/support/local-tables";
 
 /**

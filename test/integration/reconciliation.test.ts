@@ -4,7 +4,7 @@ import { orderKey } from "#store/keys";
 import { createHandler as createAddNote } from "#tools/add-delivery-note";
 import { createHandler as createCancel } from "#tools/cancel-order";
 import { createHandler as createStatus } from "#tools/get-operation-status";
-import { loseNextTransactionResponse, forgetIdempotencyRecords } from "#test/support/faults";
+import { loseNextTransactionResponse, forgetIdempotencyRecords } from "#test/support/sdk-faults";
 import { customer, newOperationId, newWorld, type World } from "#test/support/world";
 
 const ana = customer("C-1001");

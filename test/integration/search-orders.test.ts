@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { searchOrdersOutput } from "#catalog/read-schemas";
 import { createHandler } from "#tools/search-orders";
-import { testFixture } from "#test/support/fixture";
+import { testFixture } from "#test/support/test-shop";
 import { type Caller, customer, newWorld, support, type World } from "#test/support/world";
 
 const ana = customer("C-1001");

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays } from "#core/days";
-import { lambdaContext } from "#scripts/api-event";
-import { principalClaims, signDevToken } from "#scripts/local/dev-auth";
-import { type Gateway, importHandler, startGateway } from "#scripts/local/gateway";
-import { localDeps } from "#scripts/local/stack";
+import { lambdaContext } from "#local/lambda-context";
+import { principalClaims, signDevToken } from "#local/dev-auth";
+import { type Gateway, importHandler, startGateway } from "#local/gateway";
+import { localDeps } from "#local/stack";
 import { parseFixture } from "#store/fixture";
-import { type BedrockAgentEvent, createBedrockAgentHandler, sessionAttributeNames } from "#tools/bedrock-agent";
-import { inProcessInvoker } from "#tools/invoker-in-process";
+import { type BedrockAgentEvent, createBedrockAgentHandler, sessionAttributeNames } from "#service/bedrock-agent";
+import { inProcessInvoker } from "#runtime/invoker-in-process";
 import { seededLocalTables } from "#test/support/local-tables";
 
 /**

@@ -9,8 +9,8 @@ import { createHandler as createGetOrder } from "#tools/get-order";
 import { createHandler as createReplace } from "#tools/offer-replacement";
 import { createHandler as createSearch } from "#tools/search-orders";
 import { createHandler as createReturn } from "#tools/start-return";
-import { dynamoOrderWriter } from "#scripts/demo/order-writer";
-import { holdTransactionsOf } from "#test/support/faults";
+import { dynamoOrderWriter } from "#local/order-writer";
+import { holdTransactionsOf } from "#test/support/sdk-faults";
 import { customer, newOperationId, newWorld, seller, support, type World } from "#test/support/world";
 
 /**

@@ -3,8 +3,8 @@ import { addDays } from "#core/days";
 import { createHandler as createCancel } from "#tools/cancel-order";
 import { createHandler as createStatus } from "#tools/get-operation-status";
 import { createHandler } from "#tools/start-return";
-import { clockAt, compoundFixture, compoundOrder, slotCapacity, todayUtc } from "#test/support/compound-fixture";
-import { loseNextTransactionResponse, forgetIdempotencyRecords } from "#test/support/faults";
+import { clockAt, compoundFixture, compoundOrder, slotCapacity, todayUtc } from "#test/support/compound-orders";
+import { loseNextTransactionResponse, forgetIdempotencyRecords } from "#test/support/sdk-faults";
 import { customer, newOperationId, newWorld, support, type World } from "#test/support/world";
 
 const ana = customer("C-1001");

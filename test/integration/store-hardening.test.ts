@@ -9,8 +9,8 @@ import { createHandler as createCancel } from "#tools/cancel-order";
 import { createHandler as createGetOrder } from "#tools/get-order";
 import { createHandler as createReplace } from "#tools/offer-replacement";
 import { createHandler as createReturn } from "#tools/start-return";
-import { clockAt, compoundFixture, compoundOrder, item, stockOf, todayUtc } from "#test/support/compound-fixture";
-import { testFixture } from "#test/support/fixture";
+import { clockAt, compoundFixture, compoundOrder, item, stockOf, todayUtc } from "#test/support/compound-orders";
+import { testFixture } from "#test/support/test-shop";
 import { customer, newOperationId, newWorld, support, type World } from "#test/support/world";
 
 /** Issue 9, items 2–5 and 9, in the store's shared mechanism: each test here failed before its fix. */

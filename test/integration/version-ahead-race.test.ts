@@ -4,8 +4,8 @@ import { createHandler as createCancel } from "#tools/cancel-order";
 import { createHandler as createNote } from "#tools/add-delivery-note";
 import { createHandler as createReplace } from "#tools/offer-replacement";
 import { createHandler as createReturn } from "#tools/start-return";
-import { clockAt, compoundFixture, compoundOrder, slotCapacity, stockOf, todayUtc } from "#test/support/compound-fixture";
-import { holdTransactionsOf } from "#test/support/faults";
+import { clockAt, compoundFixture, compoundOrder, slotCapacity, stockOf, todayUtc } from "#test/support/compound-orders";
+import { holdTransactionsOf } from "#test/support/sdk-faults";
 import { customer, newOperationId, newWorld } from "#test/support/world";
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from "vitest";
-import { matrixCaseCount, runAuthorizationMatrix } from "#test/reliability/authorization";
+import { matrixCaseCount, runAuthorizationMatrix } from "#test/reliability/authorization-matrix";
 import { printReport } from "#test/reliability/sizes";
 
 describe("authorization matrix (authorization-matrix.json)", () => {

@@ -1,14 +1,14 @@
 /**
  * What every part of the reliability suite stands on, usable both from vitest (CI sizes) and from
- * `scripts/soak.ts` (soak sizes): fresh tables on a given DynamoDB Local endpoint, the real handlers built with
+ * `test/reliability/soak.ts` (soak sizes): fresh tables on a given DynamoDB Local endpoint, the real handlers built with
  * store dependencies whose every client counts (and can fault) its requests, callers as API Gateway presents
  * them, and direct reads of what the tables hold. Nothing here imports vitest.
  */
 import { randomUUID } from "node:crypto";
 import { DynamoDBClient, type DynamoDBClientConfig } from "@aws-sdk/client-dynamodb";
 import { type DynamoDBDocumentClient, GetCommand, QueryCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
-import { apiGatewayEvent, lambdaContext } from "#scripts/api-event";
-import { createTables, localClientConfig, type TableNames } from "#scripts/create-tables";
+import { apiGatewayEvent, lambdaContext } from "#local/lambda-context";
+import { createTables, localClientConfig, type TableNames } from "#local/create-tables";
 import { documentClient, type StoreDeps } from "#store/client";
 import { loadFixture } from "#store/fixture";
 import { operationKey, orderKey, pickupSlotKey, stockKey } from "#store/keys";
@@ -16,7 +16,7 @@ import { createHandler as createNote } from "#tools/add-delivery-note";
 import { createHandler as createCancel } from "#tools/cancel-order";
 import { createHandler as createStatus } from "#tools/get-operation-status";
 import { createHandler as createGetOrder } from "#tools/get-order";
-import type { ToolHandler } from "#tools/handler";
+import type { ToolHandler } from "#runtime/handler";
 import { createHandler as createReplace } from "#tools/offer-replacement";
 import { createHandler as createSearch } from "#tools/search-orders";
 import { createHandler as createReturn } from "#tools/start-return";

@@ -11,9 +11,9 @@
  * - every 200 from a changing tool is what its operation record holds; no answer is a 5xx.
  * It reports throughput and p50 / p95 / p99 latency as the caller measured them.
  */
-import { principalClaims, signDevToken } from "#scripts/local/dev-auth";
-import { type Gateway, startGateway } from "#scripts/local/gateway";
-import { routes } from "#scripts/local/routes";
+import { principalClaims, signDevToken } from "#local/dev-auth";
+import { type Gateway, startGateway } from "#local/gateway";
+import { routes } from "#local/routes";
 import {
   addDays,
   baseSellers,

@@ -6,8 +6,8 @@
  */
 import { randomUUID } from "node:crypto";
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from "jose";
-import type { ApiAuth } from "#tools/oauth-resource";
-import { jwtVerifierFor } from "#tools/token-verifier";
+import type { ApiAuth } from "#runtime/oauth-resource";
+import { jwtVerifierFor } from "#runtime/token-verifier";
 import type { Caller } from "#test/support/callers";
 
 export const testUserPoolId = "eu-west-1_TestPool1";

@@ -3,7 +3,7 @@
  * `inject('dynamodbEndpoint')` (see `freshTables` in ./tables.ts) or `process.env.DYNAMODB_ENDPOINT`.
  */
 import type { TestProject } from "vitest/node";
-import { type DynamoDbLocal, startDynamoDbLocal } from "#scripts/dynamodb-local";
+import { type DynamoDbLocal, startDynamoDbLocal } from "#local/dynamodb-local";
 
 declare module "vitest" {
   export interface ProvidedContext {

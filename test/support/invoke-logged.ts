@@ -3,7 +3,7 @@
  * its own: what reaches stdout is exactly the function's structured log and EMF metric lines. The tables and
  * the DynamoDB endpoint come from the environment, as in a deployed function.
  */
-import { apiGatewayEvent, lambdaContext } from "#scripts/api-event";
+import { apiGatewayEvent, lambdaContext } from "#local/lambda-context";
 
 const [tool, input] = process.argv.slice(2);
 const module = (await import(`../../functions/tools/${String(tool).replaceAll("_", "-")}.ts`)) as { handler: (event: unknown, context: unknown) => Promise<unknown> };

@@ -4,11 +4,11 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { toolFunctionEnv } from "#catalog/service-functions";
 import { tools } from "#catalog/tools";
-import { lambdaContext } from "#scripts/api-event";
-import { repoRoot } from "#scripts/local/stack";
+import { lambdaContext } from "#local/lambda-context";
+import { repoRoot } from "#local/stack";
 import type { StoreDeps } from "#store/client";
-import type { ToolHandler } from "#tools/handler";
-import type { HttpEvent } from "#tools/http";
+import type { ToolHandler } from "#runtime/handler";
+import type { HttpEvent } from "#runtime/http";
 
 /** One call of a tool's function through the local Lambda API: which function, with which event. */
 export interface Invocation {

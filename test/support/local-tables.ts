@@ -1,5 +1,5 @@
 import { inject } from "vitest";
-import { localDeps, useTables } from "#scripts/local/stack";
+import { localDeps, useTables } from "#local/stack";
 import { writeFixture } from "#store/fixture";
 import type { Fixture } from "#store/fixture";
 import { freshTables } from "#test/support/tables";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { inject } from "vitest";
-import { type TableNames, createTables, localClientConfig } from "#scripts/create-tables";
+import { type TableNames, createTables, localClientConfig } from "#local/create-tables";
 
 /**
  * A new pair of tables, uniquely named, on the run's shared DynamoDB Local: test files run in parallel and

@@ -1,14 +1,14 @@
 import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { inject } from "vitest";
-import { apiGatewayEvent, lambdaContext } from "#scripts/api-event";
-import { localClientConfig } from "#scripts/create-tables";
+import { apiGatewayEvent, lambdaContext } from "#local/lambda-context";
+import { localClientConfig } from "#local/create-tables";
 import { documentClient, type StoreDeps } from "#store/client";
 import { loadFixture } from "#store/fixture";
 import { operationKey, orderKey } from "#store/keys";
 import { readActivity } from "#store/operations";
-import type { ToolHandler } from "#tools/handler";
-import { testFixture } from "#test/support/fixture";
+import type { ToolHandler } from "#runtime/handler";
+import { testFixture } from "#test/support/test-shop";
 import type { Caller } from "#test/support/callers";
 import { freshTables } from "#test/support/tables";
 

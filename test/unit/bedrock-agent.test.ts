@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { operationId as operationIdSchema } from "#catalog/fields";
 import { tools } from "#catalog/tools";
-import { actionGroupTools, type BedrockAgentEvent, derivedOperationId, sessionClaims, turnIdAttribute, typedValue } from "#tools/bedrock-agent";
+import { actionGroupTools, type BedrockAgentEvent, derivedOperationId, sessionClaims, turnIdAttribute, typedValue } from "#service/bedrock-agent";
 import { UnauthenticatedError } from "#core/errors";
 
 /** What the action-group function derives from an event on its own: the operationId, typed values, the claims. */

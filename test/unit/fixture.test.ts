@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fixtureItems, parseFixture } from "#store/fixture";
-import { testFixture } from "#test/support/fixture";
+import { testFixture } from "#test/support/test-shop";
 
 describe("fixture validation", () => {
   it("accepts the SPEC §6 example", () => {

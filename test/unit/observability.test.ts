@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { RateLimitedError } from "#core/errors";
-import { jsonResponse } from "#tools/http";
-import { factsOf, principalHash } from "#tools/observability";
+import { jsonResponse } from "#runtime/http";
+import { factsOf, principalHash } from "#runtime/observability";
 
 describe("the facts a call's metrics are made from", () => {
   it("a status lookup is counted by its answer, a not_found included; a refused lookup has no answer", () => {

@@ -1,10 +1,10 @@
 import { createConfig, lintFromString } from "@redocly/openapi-core";
 import { afterEach, describe, expect, it } from "vitest";
-import { securitySchemeName } from "#catalog/openapi";
+import { securitySchemeName } from "#catalog/openapi-document";
 import { authorizationServersEnv } from "#catalog/service-functions";
-import { lambdaContext } from "#scripts/api-event";
-import { apiGatewayEvent } from "#tools/api-event";
-import { handler } from "#tools/openapi";
+import { lambdaContext } from "#local/lambda-context";
+import { apiGatewayEvent } from "#runtime/api-event";
+import { handler } from "#service/openapi";
 
 /**
  * GET /v1/openapi.json names the token issuer of the API it was fetched through. One function serves the

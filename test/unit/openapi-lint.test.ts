@@ -1,6 +1,6 @@
 import { createConfig, lintFromString } from "@redocly/openapi-core";
 import { describe, expect, it } from "vitest";
-import { type AuthorizationServer, openApiDocument, securitySchemeName } from "#catalog/openapi";
+import { type AuthorizationServer, openApiDocument, securitySchemeName } from "#catalog/openapi-document";
 import type { JsonSchema } from "#catalog/json-schema";
 import { scopes } from "#core/principal";
 

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { toolNamed } from "#catalog/tools";
-import { lambdaContext } from "#scripts/api-event";
-import { apiGatewayEvent } from "#tools/api-event";
-import { handler, publicUrlEnv } from "#tools/openapi";
+import { lambdaContext } from "#local/lambda-context";
+import { apiGatewayEvent } from "#runtime/api-event";
+import { handler, publicUrlEnv } from "#service/openapi";
 
 /**
  * GET /v1/openapi.json names its server from what API Gateway or the operator says, never from what the client

@@ -2,7 +2,7 @@ import { compileErrors, validate } from "@readme/openapi-parser";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { type JsonSchema, jsonSchemaDialect, toolCatalog, toolCatalogSchema } from "#catalog/json-schema";
-import { errorCodeList, httpStatusOf, openApiDocument, securitySchemeName, toolErrors } from "#catalog/openapi";
+import { errorCodeList, httpStatusOf, openApiDocument, securitySchemeName, toolErrors } from "#catalog/openapi-document";
 import { isDocumented, serviceFunctions } from "#catalog/service-functions";
 import { type ToolName, tools } from "#catalog/tools";
 import type { ErrorCode } from "#core/errors";

@@ -2,17 +2,17 @@ import { validate } from "@readme/openapi-parser";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import type { JsonSchema } from "#catalog/json-schema";
-import { agentCoreSchemaKeywords, type BedrockActionGroup, bedrockActionGroupRules, bedrockActionGroups, type PlatformTool } from "#catalog/openapi";
+import { agentCoreSchemaKeywords, type BedrockActionGroup, bedrockActionGroupRules, bedrockActionGroups, type PlatformTool } from "#catalog/openapi-document";
 import { toolNamed, type ToolName } from "#catalog/tools";
 import { parseArguments } from "#catalog/validate";
 import { exportTools, toolFormat, toolFormatNames } from "#controller/tools/formats";
 import { modelTools } from "#catalog/model-tools";
-import { actionGroupPath, actionGroupTools, typedValue } from "#tools/bedrock-agent";
+import { actionGroupPath, actionGroupTools, typedValue } from "#service/bedrock-agent";
 
 /**
  * `npm run export-tools -- --format bedrock-action-group | agentcore`: generated from the registry's model tools,
  * and held here to each platform's documented rules (the sources are named beside `bedrockActionGroupRules` and
- * `agentCoreSchemaKeywords` in functions/catalog/openapi.ts).
+ * `agentCoreSchemaKeywords` in functions/catalog/openapi-document.ts).
  */
 
 const tools = modelTools();

@@ -1,6 +1,6 @@
 import type { PreTokenGenerationV2TriggerEvent, PreTokenGenerationV3TriggerEvent } from "aws-lambda";
 import { describe, expect, it } from "vitest";
-import { handler, tokenOverrides, userPoolEnv } from "../../functions/auth/pre-token-generation";
+import { handler, tokenOverrides, userPoolEnv } from "../../functions/service/pre-token-generation";
 
 type Source = PreTokenGenerationV2TriggerEvent["triggerSource"] | PreTokenGenerationV3TriggerEvent["triggerSource"];
 

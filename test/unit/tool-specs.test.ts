@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { tools } from "#catalog/tools";
 import { scopes } from "#core/principal";
-import type { ToolSpec } from "#tools/handler";
+import type { ToolSpec } from "#runtime/handler";
 
 /**
  * A tool's function takes its name and input schema from its own module, not from the registry, so that its

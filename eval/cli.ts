@@ -1,0 +1,124 @@
+/**
+ * `npm run eval -- [--cases <dir>] [--model scripted|recorded:<file>|anthropic:<model>|openai:<model>|bedrock:<modelId>]
+ * [--trials k] [--report <file.json>] [--baseline]` (SPEC §8.4): runs every case against its own DynamoDB Local
+ * and local stack, prints one line per case and `eval: P/T cases pass` last. Exit 0 only when every case
+ * passes (scripted) or no metric fell more than two points below eval/baseline.json (model runs); 2 for bad
+ * usage or a missing model key (or, for Bedrock, no AWS credentials or region).
+ */
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+
+// Before any handler module loads: their loggers and metrics read these once. The service's own log lines and
+// EMF metrics would bury the one line per case.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
+process.env.POWERTOOLS_LOG_LEVEL ??= "SILENT";
+process.env.POWERTOOLS_METRICS_DISABLED ??= "true";
+process.env.POWERTOOLS_SERVICE_NAME ??= "order-tools-eval";
+
+const usage = `Usage: npm run eval -- [options]
+
+  --cases <dir>        the case files (default eval/cases)
+  --model <spec>       scripted (default: each case's script), recorded:<file.json> (saved provider responses),
+                       anthropic:<model> (needs ANTHROPIC_API_KEY), openai:<model> (OPENAI_API_KEY or OPENAI_BASE_URL),
+                       bedrock:<modelId> (AWS credentials from the default chain, and a region)
+  --trials <k>         run each case k times; model runs report pass^k (default 1)
+  --report <file>      write the JSON report: per case and trial, the four verdicts, trace, tools called and expected
+  --baseline           write eval/baseline.json from this run: a live model over every case, k ≥ 3 (model, k, the
+                       metrics and attack figures, the hash of everything the model is told)
+  --accept-drop "<name>: <reason>"   with --baseline: write it even though a metric fell more than 2 points
+  --record <file>      with a live model: save its responses, to replay with --model recorded:<file>
+  --case <id>          only this case (repeatable)
+  --concurrency <n>    case trials side by side (default 3; 2 with a live model)
+  --write-schema       rewrite eval/case-schema.json from the zod schema, and stop`;
+
+function usageError(message: string): never {
+  console.error(`${message}\n\n${usage}`);
+  process.exit(2);
+}
+
+let values;
+try {
+  ({ values } = parseArgs({
+    args: process.argv.slice(2),
+    options: {
+      cases: { type: "string" },
+      model: { type: "string" },
+      trials: { type: "string" },
+      report: { type: "string" },
+      baseline: { type: "boolean" },
+      "accept-drop": { type: "string" },
+      record: { type: "string" },
+      case: { type: "string", multiple: true },
+      concurrency: { type: "string" },
+      "write-schema": { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+    strict: true,
+    allowPositionals: false,
+  }));
+} catch (error) {
+  usageError((error as Error).message);
+}
+if (values.help) {
+  console.log(usage);
+  process.exit(0);
+}
+
+const { repoRoot, userPath } = await import("#local/stack");
+
+if (values["write-schema"]) {
+  const { caseJsonSchema } = await import("./case-schema.ts");
+  const file = join(repoRoot, "eval", "case-schema.json");
+  await writeFile(file, `${JSON.stringify(caseJsonSchema(), null, 2)}\n`);
+  console.log(`Wrote ${file}`);
+  process.exit(0);
+}
+
+const { isLiveModel, ModelSpecError, missingCredential, parseModelSpec } = await import("./models.ts");
+let model;
+try {
+  model = parseModelSpec(values.model ?? "scripted");
+} catch (error) {
+  if (error instanceof ModelSpecError) usageError(error.message);
+  throw error;
+}
+const missing = missingCredential(model);
+if (missing) {
+  console.error(missing);
+  process.exit(2);
+}
+const whole = (name: string, raw: string | undefined, fallback: number, max: number): number => {
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > max) usageError(`--${name} must be a whole number from 1 to ${max}, not ${JSON.stringify(raw)}.`);
+  return n;
+};
+const trials = whole("trials", values.trials, 1, 100);
+const concurrency = whole("concurrency", values.concurrency, isLiveModel(model) ? 2 : 3, 32);
+if (values["accept-drop"] !== undefined && !values.baseline) usageError("--accept-drop goes with --baseline.");
+if (values.record !== undefined && !isLiveModel(model)) usageError("--record saves a live model's responses: use it with --model anthropic:…, openai:… or bedrock:….");
+
+const { BaselineRuleError, baselineRefusal, runEval } = await import("./runner.ts");
+if (values.baseline) {
+  const refusal = baselineRefusal({ model, trials, ...(values.case ? { only: values.case } : {}) });
+  if (refusal) usageError(refusal);
+}
+try {
+  const result = await runEval({
+    casesDir: values.cases ? userPath(values.cases) : join(repoRoot, "eval", "cases"),
+    model: model.kind === "recorded" ? { ...model, file: userPath(model.file) } : model,
+    trials,
+    concurrency,
+    ...(values.report ? { report: userPath(values.report) } : {}),
+    ...(values.baseline ? { writeBaseline: true } : {}),
+    ...(values["accept-drop"] !== undefined ? { acceptDrop: values["accept-drop"] } : {}),
+    ...(values.record ? { record: userPath(values.record) } : {}),
+    ...(values.case ? { only: values.case } : {}),
+    out: (line) => console.log(line),
+  });
+  process.exit(result.exitCode);
+} catch (error) {
+  console.error(`eval failed: ${(error as Error).message}`);
+  process.exit(error instanceof ModelSpecError || error instanceof BaselineRuleError ? 2 : 1);
+}

@@ -1,0 +1,100 @@
+/**
+ * `npm run demo`: the five cases of seed 003 as scripted conversations through the controller, against the
+ * local stack — the one `npm start` runs on PORT (default 3000), or, when none runs, one started here for the
+ * demo and stopped after it. Each case prints its trace compactly and the reply the customer sees, then the
+ * stored order and the HTTP requests the controller made. Exit 1 if any case did not end as expected.
+ */
+import "#examples/controller-demo/quiet";
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { formatTrace } from "#controller/trace-format";
+import { createTables, localClientConfig } from "#local/create-tables";
+import { type DemoCase, demoCases, demoWorld } from "#examples/controller-demo/cases";
+import { type CaseRun, type DemoStack, freeDemoBlock, runDemoCase, seedDemoWorld } from "#examples/controller-demo/run";
+import { startDynamoDbLocal } from "#local/dynamodb-local";
+import { startGateway } from "#local/gateway";
+import { gatewayPortFromEnv, localDeps, localTableNames, runningStack, useTables } from "#local/stack";
+
+const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[0m` : s);
+
+async function connect(): Promise<{ stack: DemoStack; stop: () => Promise<void>; where: string }> {
+  const port = gatewayPortFromEnv();
+  try {
+    const state = await runningStack(port);
+    const deps = localDeps(state.dynamodbEndpoint, state.tables);
+    return { stack: { gatewayUrl: state.gatewayUrl, deps }, stop: async () => deps.client.destroy(), where: `the running local stack at ${state.gatewayUrl}` };
+  } catch {
+    // No `npm start` on this port: start the same stack here (DynamoDB Local, tables, the real handlers behind the gateway).
+  }
+  const dynamo = await startDynamoDbLocal();
+  try {
+    const client = new DynamoDBClient(localClientConfig(dynamo.endpoint));
+    await createTables(client, localTableNames);
+    client.destroy();
+    useTables(dynamo.endpoint, localTableNames);
+    const gateway = await startGateway({ port: 0 });
+    const deps = localDeps(dynamo.endpoint, localTableNames);
+    return {
+      stack: { gatewayUrl: gateway.url, deps },
+      stop: async () => {
+        deps.client.destroy();
+        await gateway.close();
+        await dynamo.stop();
+      },
+      where: `a local stack started for the demo at ${gateway.url} (none was running on port ${port})`,
+    };
+  } catch (error) {
+    await dynamo.stop();
+    throw error;
+  }
+}
+
+function verdict(demoCase: DemoCase, run: CaseRun): string[] {
+  const last = run.turns.at(-1);
+  const problems: string[] = [];
+  const { expect } = demoCase;
+  if (last?.replyKind !== expect.reply) problems.push(`reply is ${last?.replyKind}, expected ${expect.reply}`);
+  if (!last?.reply.includes(expect.replyIncludes)) problems.push(`reply lacks ${JSON.stringify(expect.replyIncludes)}`);
+  if (run.order?.status !== expect.order.status) problems.push(`${expect.order.orderId} is ${String(run.order?.status)}, expected ${expect.order.status}`);
+  if (run.changes !== expect.order.changes) problems.push(`${run.changes} changes, expected ${expect.order.changes}`);
+  const mismatch = run.turns.some((t) => t.trace.flags.includes("claim_mismatch"));
+  if (mismatch !== expect.claimMismatch) problems.push(mismatch ? "the gate replaced the model's reply (claim_mismatch)" : "expected the gate to catch a false reply");
+  return problems;
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const { stack, stop, where } = await connect();
+  let failures = 0;
+  try {
+    const world = demoWorld(await freeDemoBlock(stack));
+    await seedDemoWorld(stack, world);
+    console.log(`Seed 003, five cases, through the controller and ${where}.`);
+    console.log(`Customer: ${world.ana.name} (${world.ana.customerId}); her token is her own. ${world.ben.name} is ${world.ben.customerId}.\n`);
+    const cases = demoCases(world);
+    for (const [i, demoCase] of cases.entries()) {
+      const run = await runDemoCase(stack, world, demoCase);
+      console.log(bold(`━━ ${i + 1}/${cases.length} ${demoCase.title}`));
+      for (const [t, turn] of run.turns.entries()) {
+        if (run.turns.length > 1) console.log(`  · turn ${t + 1}`);
+        console.log(formatTrace(turn.trace, { reply: t < run.turns.length - 1 }));
+      }
+      const last = run.turns.at(-1);
+      console.log(`  ${bold("▶ the customer sees:")} ${last?.reply}  [${last?.replyKind}]`);
+      const problems = verdict(demoCase, run);
+      failures += problems.length > 0 ? 1 : 0;
+      console.log(
+        `  stored ${demoCase.expect.order.orderId}: ${String(run.order?.status)}, version ${String(run.order?.version)} (${run.changes} change${run.changes === 1 ? "" : "s"} through the tools)` +
+          ` · HTTP requests per turn: ${run.httpRequests.join(", ")} · ${problems.length === 0 ? "as expected" : `NOT as expected: ${problems.join("; ")}`}\n`,
+      );
+    }
+    console.log(`demo: ${cases.length - failures}/${cases.length} cases as expected (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+  } finally {
+    await stop();
+  }
+  process.exitCode = failures === 0 ? 0 : 1;
+}
+
+main().catch((error: unknown) => {
+  console.error(`npm run demo failed: ${(error as Error).stack ?? String(error)}`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,88 @@
+import { GetCommand } from "@aws-sdk/lib-dynamodb";
+import { createController, type TurnResult } from "#controller/controller";
+import type { Fetch } from "#controller/http/faults";
+import type { IntentStore } from "#controller/intents/store";
+import { scriptedModel } from "#controller/model/scripted";
+import type { TraceSink } from "#controller/trace";
+import { principalClaims, signDevToken } from "#local/dev-auth";
+import { dynamoOrderWriter } from "#local/order-writer";
+import { type DemoCase, type DemoWorld, demoOrderIds } from "#examples/controller-demo/cases";
+import type { StoreDeps } from "#store/client";
+import { writeFixture } from "#store/fixture";
+import { orderKey } from "#store/keys";
+
+/** A running service and direct access to its tables (for seeding, the set_before_dispatch fault and checks). */
+export interface DemoStack {
+  gatewayUrl: string;
+  deps: Pick<StoreDeps, "doc" | "tables">;
+}
+
+export interface CaseRun {
+  turns: TurnResult[];
+  /** The case's order as stored afterwards. */
+  order: Record<string, unknown> | undefined;
+  /** Version increments made through the tools (the fault's own change is not counted). */
+  changes: number;
+  /** HTTP requests the controller sent, per turn. */
+  httpRequests: number[];
+}
+
+export async function seedDemoWorld(stack: DemoStack, world: DemoWorld): Promise<void> {
+  await writeFixture(stack.deps as StoreDeps, world.fixture);
+}
+
+/**
+ * A block of demo order ids no earlier run on this stack has used (checked against the stored orders),
+ * starting from a random one.
+ */
+export async function freeDemoBlock(stack: DemoStack, random = Math.random): Promise<number> {
+  const start = Math.floor(random() * 1000);
+  for (let i = 0; i < 1000; i++) {
+    const block = (start + i) % 1000;
+    const ids = Object.values(demoOrderIds(block));
+    const taken = await Promise.all(ids.map((id) => storedOrder(stack, id)));
+    if (taken.every((order) => order === undefined)) return block;
+  }
+  throw new Error("Every block of demo order ids (SU-9xxxx) is taken on this stack; start a fresh one (npm start without --persist).");
+}
+
+export async function storedOrder(stack: DemoStack, orderId: string): Promise<Record<string, unknown> | undefined> {
+  return (await stack.deps.doc.send(new GetCommand({ TableName: stack.deps.tables.orders, Key: orderKey(orderId), ConsistentRead: true }))).Item;
+}
+
+/**
+ * One case as a scripted conversation through the controller, over HTTP with the principal's own token (Ana's,
+ * or the world's seller's). Reconciliation
+ * waits are short (tens of ms) so the demo reads at once; the logic is the same as with the defaults.
+ */
+export async function runDemoCase(
+  stack: DemoStack,
+  world: DemoWorld,
+  demoCase: DemoCase,
+  options: { intents?: IntentStore; fetch?: Fetch; trace?: TraceSink; conversationId?: string } = {},
+): Promise<CaseRun> {
+  const seller = demoCase.principal === "seller";
+  const token = await signDevToken(principalClaims(seller ? { seller: world.seller.sellerId } : { customer: world.ana.customerId }));
+  const initial = world.fixture.orders.find((o) => o.id === demoCase.expect.order.orderId)?.version ?? 1;
+  const controller = createController({
+    service: { baseUrl: stack.gatewayUrl, token, ...(options.fetch ? { fetch: options.fetch } : {}) },
+    principal: seller ? "seller" : "customer",
+    model: scriptedModel(demoCase.script),
+    ...(options.intents ? { intents: options.intents } : {}),
+    faults: demoCase.faults,
+    orderWriter: dynamoOrderWriter(stack.deps),
+    reconcile: { baseDelayMs: 40, maxDelayMs: 400 },
+    ...(options.trace ? { trace: options.trace } : {}),
+  });
+  const conversation = controller.conversation(options.conversationId ?? `demo-${world.tag}-${demoCase.id}`);
+  const turns: TurnResult[] = [];
+  for (const message of demoCase.turns) turns.push(await conversation.turn(message));
+  const order = await storedOrder(stack, demoCase.expect.order.orderId);
+  const faultChanges = turns.flatMap((t) => t.trace.events).filter((e) => e.type === "fault" && e.kind === "set_before_dispatch").length;
+  return {
+    turns,
+    order,
+    changes: Number(order?.version ?? initial) - initial - faultChanges,
+    httpRequests: turns.map((t) => t.trace.counts.httpRequests),
+  };
+}

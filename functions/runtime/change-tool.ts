@@ -1,0 +1,27 @@
+import type { output, ZodMiniType } from "zod/mini";
+import type { OrderChange } from "#core/change";
+import type { Principal } from "#core/principal";
+import type { StoreDeps } from "#store/client";
+import { idempotentOperations } from "#store/idempotency";
+import { commitOrderChange, fingerprintOf } from "#store/operations";
+import { type ToolHandler, type ToolSpec, toolCall } from "#runtime/handler";
+import { jsonResponse } from "#runtime/http";
+
+/**
+ * A changing tool (scope orders:write): the admitted call (tools/handler.ts) → Powertools idempotency keyed by
+ * principal and operationId → one transaction that applies the use case's change with its operation record.
+ * A replayed outcome carries `Idempotent-Replayed: true`.
+ */
+export function changeTool<S extends ZodMiniType<{ operationId: string }>>(
+  deps: StoreDeps,
+  spec: ToolSpec<S>,
+  toChange: (args: output<S>, principal: Principal) => OrderChange,
+): ToolHandler {
+  const runOnce = idempotentOperations(deps, spec.name);
+  return (event, context) =>
+    toolCall(deps, spec, true, event, async ({ principal, args }) => {
+      const op = { principal, tool: spec.name, operationId: args.operationId, fingerprint: fingerprintOf(spec.name, args) };
+      const outcome = await runOnce(context, op, () => commitOrderChange(deps, op, toChange(args, principal)));
+      return jsonResponse(outcome.httpStatus, outcome.body, outcome.replayed ? { "idempotent-replayed": "true" } : {});
+    });
+}

@@ -1,0 +1,78 @@
+/**
+ * `npm run invoke -- <tool> <event.json>` runs one tool's handler on one API Gateway v2 event (for example a
+ * sample from `events/`) against the tables of the running local stack, and prints the response — like
+ * `sam local invoke`, without Docker. The event's authorizer claims are taken as given: this is the function
+ * as deployed, behind the gateway's token check, not the gateway.
+ */
+import { readFile } from "node:fs/promises";
+import { tools } from "#catalog/tools";
+import { lambdaContext } from "#local/lambda-context";
+import { importHandler } from "#local/gateway";
+import { runningStack, useTables, userPath } from "#local/stack";
+import type { HttpEvent } from "#runtime/http";
+
+const usage = `Usage: npm run invoke -- <tool> <event.json>
+
+  <tool>        one of ${tools.map((t) => t.name).join(", ")}
+  <event.json>  an API Gateway HTTP API payload v2.0 event, e.g. events/cancel_order.valid.json
+
+Runs against the local stack of \`npm start\` on PORT (default 3000) and prints {statusCode, headers, body}.`;
+
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
+
+async function main(): Promise<number> {
+  const args = process.argv.slice(2);
+  if (args.includes("--help") || args.includes("-h")) {
+    console.log(usage);
+    return 0;
+  }
+  const [toolName, eventFile, ...extra] = args;
+  if (toolName === undefined || eventFile === undefined || extra.length > 0) {
+    console.error(`Give a tool and an event file.\n\n${usage}`);
+    return 2;
+  }
+  const tool = tools.find((t) => t.name === toolName);
+  if (!tool) {
+    console.error(`There is no tool ${JSON.stringify(toolName)}; the tools are ${tools.map((t) => t.name).join(", ")}.`);
+    return 2;
+  }
+  const event = await readEvent(eventFile);
+  const stack = await runningStack();
+  useTables(stack.dynamodbEndpoint, stack.tables);
+  const handler = await importHandler(tool.entry);
+  const result = await handler(event, lambdaContext(tool.name));
+  console.log(JSON.stringify({ ...result, body: parseBody(result.body) }, null, 2));
+  return 0;
+}
+
+async function readEvent(file: string): Promise<HttpEvent> {
+  const path = userPath(file);
+  let event: unknown;
+  try {
+    event = JSON.parse(await readFile(path, "utf8"));
+  } catch (error) {
+    throw new Error(`Cannot read the event ${path}: ${(error as Error).message}`);
+  }
+  const e = event as Partial<HttpEvent> | null;
+  if (typeof e !== "object" || e === null || e.version !== "2.0" || typeof e.requestContext !== "object") {
+    throw new Error(`${path} is not an API Gateway HTTP API payload v2.0 event (version "2.0" with a requestContext); see events/ for examples.`);
+  }
+  return e as HttpEvent;
+}
+
+function parseBody(body: string | undefined): unknown {
+  if (body === undefined) return undefined;
+  try {
+    return JSON.parse(body);
+  } catch {
+    return body;
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error((error as Error).message);
+    process.exit(1);
+  },
+);
