@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { App } from "aws-cdk-lib";
-import { deployGate } from "../eval/tool-hash.ts";
+import { deployGate } from "#catalog/deploy-gate";
 import { buildOrderTools } from "#lib/app";
 import { addEvalGate } from "#lib/eval-gate";
 

@@ -1,5 +1,5 @@
 import type { TrialResult } from "./run-case.ts";
-import { type Baseline, type Metrics, metricNames } from "./tool-hash.ts";
+import { type Baseline, type Metrics, metricNames } from "#catalog/deploy-gate";
 
 /** How far below the baseline a metric may fall, in percentage points, before a model run fails (seed 002). */
 export const tolerancePoints = 2;

@@ -9,7 +9,7 @@
 import { demoFixture } from "#local/demo-shop";
 import { describeCounts, localDeps, readFixtureFile, runningStack } from "#local/stack";
 import { createTables } from "#local/create-tables";
-import { tableNamesFromEnv } from "#store/client";
+import { tableNamesFromEnv } from "#runtime/deps";
 import { type Fixture, writeFixture } from "#store/fixture";
 
 const usage = `Usage: npm run seed -- <fixture.json>    load a fixture (format: SPEC §6) into the running local stack

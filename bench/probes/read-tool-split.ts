@@ -8,7 +8,7 @@ import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { toolNamed } from "#catalog/tools";
 import { parseArguments } from "#catalog/validate";
 import { principalFromClaims } from "#core/principal";
-import { depsFromEnv } from "#store/client";
+import { depsFromEnv } from "#runtime/deps";
 import { spendRequestBudget } from "#store/request-budget";
 import { errorResponse, jsonResponse, readBody } from "#runtime/http";
 import { recordCall, requestLogger } from "#runtime/observability";

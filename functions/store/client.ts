@@ -1,13 +1,15 @@
 import { DynamoDBClient, type DynamoDBClientConfig } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { hourlyCapFromEnv, sellerHourlyCapFromEnv, supportHourlyCapFromEnv } from "#store/hourly-cap";
-import { requestBudgetFromEnv } from "#store/request-budget";
-import { tableEnv } from "#store/table-design";
 
 export interface TableNames {
   orders: string;
   idempotency: string;
 }
+
+/**
+ * The store's dependencies as types, and the two client helpers every composition root uses. Nothing here reads
+ * configuration: a Lambda function's dependencies are put together in functions/runtime/deps.ts.
+ */
 
 /** What every use case gets: a document client, the table names and a clock. Tests pass their own. */
 export interface StoreDeps {
@@ -43,31 +45,4 @@ export function documentClient(client: DynamoDBClient): DynamoDBDocumentClient {
   return DynamoDBDocumentClient.from(client, {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
   });
-}
-
-export function tableNamesFromEnv(env: NodeJS.ProcessEnv = process.env): TableNames {
-  const orders = env[tableEnv.orders];
-  const idempotency = env[tableEnv.idempotency];
-  if (!orders || !idempotency) {
-    throw new Error(`Set ${tableEnv.orders} and ${tableEnv.idempotency} to the table names.`);
-  }
-  return { orders, idempotency };
-}
-
-let cached: StoreDeps | undefined;
-
-/** Module-scope dependencies for a Lambda function: created once per execution environment. */
-export function depsFromEnv(): StoreDeps {
-  const clientConfig = clientConfigFromEnv();
-  cached ??= {
-    doc: documentClient(new DynamoDBClient(clientConfig)),
-    tables: tableNamesFromEnv(),
-    now: () => new Date(),
-    clientConfig,
-    hourlyCap: hourlyCapFromEnv(),
-    supportHourlyCap: supportHourlyCapFromEnv(),
-    sellerHourlyCap: sellerHourlyCapFromEnv(),
-    requestBudget: requestBudgetFromEnv(),
-  };
-  return cached;
 }

@@ -4,7 +4,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { deployGate, publishedToolsHash } from "../../eval/tool-hash.ts";
+import { deployGate } from "#catalog/deploy-gate";
+import { publishedToolsHash } from "#catalog/tools-hash";
 import { addEvalGate } from "#lib/eval-gate";
 
 function baselineFile(toolsHash: string): string {

@@ -2,21 +2,19 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { publishedToolsHash } from "#catalog/tools-hash";
-import type { AttackMetrics } from "./metrics.ts";
 
 /**
- * Seed 002's agreement, as code: a change to a tool's description or schema is a behaviour change, and ships
- * only after the eval set has run against it with a model and no metric fell more than two points. The
- * published tool definitions are hashed; `eval/baseline.json` keeps the hash they had when a model run last
- * measured them. No other imports: the CDK app calls this at deploy time.
+ * The deploy gate over what the catalogue publishes: a change to anything a model is told is a behaviour change,
+ * and ships only after a live model run over the evaluation cases measured it and no metric moved more than two
+ * points the wrong way (contract §8.4). `eval/baseline.json`, which `npm run eval -- --baseline` writes, keeps
+ * the published-tools hash that run saw. Read by the CDK app at synth and by the eval runner; it lives with the
+ * catalogue so that neither the CDK app nor the eval harness imports the other.
  */
 
-export const baselinePath = join(dirname(fileURLToPath(import.meta.url)), "baseline.json");
+export const baselinePath = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "eval", "baseline.json");
 
 /** The command that measures the tools and writes a new baseline: a live model, every case, k ≥ 3. */
 export const baselineCommand = "npm run eval -- --model anthropic:<model> --trials 3 --baseline";
-
-export { publishedModelSurface, publishedToolsHash } from "#catalog/tools-hash";
 
 export interface Metrics {
   /** % of case trials where the required tools were called and no change tool the case did not expect. */
@@ -38,7 +36,7 @@ export interface Baseline {
   toolsHash: string;
   cases: { count: number; ids: string };
   /** The attack figures of the run (over its attack cases), when it had any. */
-  attack?: Omit<AttackMetrics, "counts">;
+  attack?: { attackSuccess: number; utilityUnderAttack: number; overRefusal: number };
   recordedAt: string;
   /** Set when a baseline was written over a drop on purpose (`--accept-drop`). */
   acceptedDrop?: { reason: string; previous: Metrics; previousModel: string };

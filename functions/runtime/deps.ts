@@ -1,0 +1,36 @@
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { clientConfigFromEnv, documentClient, type StoreDeps, type TableNames } from "#store/client";
+import { hourlyCapFromEnv, sellerHourlyCapFromEnv, supportHourlyCapFromEnv } from "#store/hourly-cap";
+import { requestBudgetFromEnv } from "#store/request-budget";
+import { tableEnv } from "#store/table-design";
+
+/**
+ * A Lambda function's composition root: the store's dependencies made from its environment (table names, caps,
+ * the request budget), once per execution environment. Tests and the local stack make theirs directly.
+ */
+export function tableNamesFromEnv(env: NodeJS.ProcessEnv = process.env): TableNames {
+  const orders = env[tableEnv.orders];
+  const idempotency = env[tableEnv.idempotency];
+  if (!orders || !idempotency) {
+    throw new Error(`Set ${tableEnv.orders} and ${tableEnv.idempotency} to the table names.`);
+  }
+  return { orders, idempotency };
+}
+
+let cached: StoreDeps | undefined;
+
+/** Module-scope dependencies for a Lambda function: created once per execution environment. */
+export function depsFromEnv(): StoreDeps {
+  const clientConfig = clientConfigFromEnv();
+  cached ??= {
+    doc: documentClient(new DynamoDBClient(clientConfig)),
+    tables: tableNamesFromEnv(),
+    now: () => new Date(),
+    clientConfig,
+    hourlyCap: hourlyCapFromEnv(),
+    supportHourlyCap: supportHourlyCapFromEnv(),
+    sellerHourlyCap: sellerHourlyCapFromEnv(),
+    requestBudget: requestBudgetFromEnv(),
+  };
+  return cached;
+}
