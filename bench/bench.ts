@@ -74,29 +74,80 @@ interface Section {
 }
 
 const sections: Section[] = [
-  { name: "reads", dynamo: true, title: "Reads: get_order and search_orders through their handlers, against a plain GetItem", run: () => benchReads({ calls, endpoint }) },
-  { name: "changes", dynamo: true, title: "Changing tools through the local gateway, against the raw DynamoDB requests each makes", run: () => benchChanges({ calls, endpoint }) },
-  { name: "peer1", dynamo: true, title: "Peer 1: the read-then-write design (Powertools makeIdempotent, checks in code, a version-conditioned write)", run: () => benchReadThenWrite({ calls, trials, endpoint }) },
-  { name: "peer2", dynamo: true, title: "Peer 2: get_order against six API-shaped reads an agent chains", run: () => benchApiShaped({ calls, endpoint }) },
-  { name: "tokens", dynamo: true, title: "Tokens: get_order and search_orders against the raw stored orders and peer 2", run: () => benchTokens({ ...(smoke ? { orders: 60 } : {}), endpoint }) },
-  { name: "scaling", dynamo: true, title: "Scaling: get_order by items (1–50), search_orders by the customer's orders (1–1,000)", run: () => benchScaling({ calls: Math.round(calls / 3), writeCharts: !smoke, endpoint }) },
+  {
+    name: "reads",
+    dynamo: true,
+    title: "Reads: get_order and search_orders through their handlers, against a plain GetItem",
+    run: () => benchReads({ calls, endpoint }),
+  },
+  {
+    name: "changes",
+    dynamo: true,
+    title: "Changing tools through the local gateway, against the raw DynamoDB requests each makes",
+    run: () => benchChanges({ calls, endpoint }),
+  },
+  {
+    name: "peer1",
+    dynamo: true,
+    title: "Peer 1: the read-then-write design (Powertools makeIdempotent, checks in code, a version-conditioned write)",
+    run: () => benchReadThenWrite({ calls, trials, endpoint }),
+  },
+  {
+    name: "peer2",
+    dynamo: true,
+    title: "Peer 2: get_order against six API-shaped reads an agent chains",
+    run: () => benchApiShaped({ calls, endpoint }),
+  },
+  {
+    name: "tokens",
+    dynamo: true,
+    title: "Tokens: get_order and search_orders against the raw stored orders and peer 2",
+    run: () => benchTokens({ ...(smoke ? { orders: 60 } : {}), endpoint }),
+  },
+  {
+    name: "scaling",
+    dynamo: true,
+    title: "Scaling: get_order by items (1–50), search_orders by the customer's orders (1–1,000)",
+    run: () => benchScaling({ calls: Math.round(calls / 3), writeCharts: !smoke, endpoint }),
+  },
   {
     name: "controller",
     dynamo: false,
     title: "The controller's added latency per change, against the raw call (its own DynamoDB Local and gateway)",
     run: () => benchController({ calls: smoke ? 100 : calls }),
   },
-  { name: "gate", dynamo: false, title: "The response gate per reply, by the reply's raw length (the adversarial corpus)", run: () => benchGate({ rounds: smoke ? 3 : 30 }) },
-  { name: "bundles", dynamo: false, title: "Cold start: bundle size and module init per function, against a bare DocumentClient", run: () => benchBundles({ runs }) },
-  { name: "init-profile", dynamo: false, title: "Cold start: where module init goes (layers, bundle composition, CPU profile)", run: () => benchInitProfile({ runs }) },
+  {
+    name: "gate",
+    dynamo: false,
+    title: "The response gate per reply, by the reply's raw length (the adversarial corpus)",
+    run: () => benchGate({ rounds: smoke ? 3 : 30 }),
+  },
+  {
+    name: "bundles",
+    dynamo: false,
+    title: "Cold start: bundle size and module init per function, against a bare DocumentClient",
+    run: () => benchBundles({ runs }),
+  },
+  {
+    name: "init-profile",
+    dynamo: false,
+    title: "Cold start: where module init goes (layers, bundle composition, CPU profile)",
+    run: () => benchInitProfile({ runs }),
+  },
 ];
 
-const only = option("--only")?.split(",").map((s) => s.trim());
+const only = option("--only")
+  ?.split(",")
+  .map((s) => s.trim());
 const unknownSections = (only ?? []).filter((name) => !sections.some((s) => s.name === name));
-if (unknownSections.length > 0) refuse(`No section ${unknownSections.join(", ")}; the sections are ${sections.map((s) => s.name).join(", ")}.`);
+if (unknownSections.length > 0)
+  refuse(`No section ${unknownSections.join(", ")}; the sections are ${sections.map((s) => s.name).join(", ")}.`);
 const chosen = only ? sections.filter((s) => only.includes(s.name)) : sections;
 
-const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
 const commit = (() => {
   try {
     return execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
@@ -105,7 +156,9 @@ const commit = (() => {
   }
 })();
 console.log(`npm run bench${args.length ? ` -- ${args.join(" ")}` : ""}: ${new Date().toISOString()}, commit ${commit}`);
-console.log(`node ${process.version} on ${process.platform}/${process.arch}, ${cpus().length} × ${cpus()[0]?.model.trim() ?? "unknown CPU"}; load average ${load()}`);
+console.log(
+  `node ${process.version} on ${process.platform}/${process.arch}, ${cpus().length} × ${cpus()[0]?.model.trim() ?? "unknown CPU"}; load average ${load()}`,
+);
 if (smoke) console.log("--smoke: toy sizes; the figures below check that the bench works and mean nothing.");
 
 let failed = false;

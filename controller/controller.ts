@@ -98,7 +98,8 @@ export interface TurnResult {
 export const defaultLimits: Limits = { maxToolCalls: 8, maxSeconds: 60 };
 
 /** The system prompt for today and a customer; `systemPromptFor` makes it for any day and principal. */
-export const defaultSystemPrompt = (now = new Date(), principal: PrincipalKind = "customer") => systemPromptFor({ today: now.toISOString().slice(0, 10), principal });
+export const defaultSystemPrompt = (now = new Date(), principal: PrincipalKind = "customer") =>
+  systemPromptFor({ today: now.toISOString().slice(0, 10), principal });
 
 /** A request for more than the tool-call bound, answered instead of run. */
 const notRun = (limit: number) =>
@@ -158,9 +159,11 @@ export class Controller {
     for (const [name, value] of Object.entries({ ...this.limits, ...this.reconcileOptions })) {
       if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a number ≥ 0, not ${String(value)}.`);
     }
-    if (this.limits.maxToolCalls < 1 || this.limits.maxSeconds <= 0) throw new Error("limits.maxToolCalls must be ≥ 1 and limits.maxSeconds > 0.");
+    if (this.limits.maxToolCalls < 1 || this.limits.maxSeconds <= 0)
+      throw new Error("limits.maxToolCalls must be ≥ 1 and limits.maxSeconds > 0.");
     this.principal = options.principal ?? "customer";
-    if (!["customer", "support", "seller"].includes(this.principal)) throw new Error(`principal is customer, support or seller, not ${JSON.stringify(options.principal)}.`);
+    if (!["customer", "support", "seller"].includes(this.principal))
+      throw new Error(`principal is customer, support or seller, not ${JSON.stringify(options.principal)}.`);
     this.tools = options.tools ?? modelTools();
     this.faultHook = beforeDispatchFaults(options.faults ?? [], options.orderWriter);
     const fetch = options.service.fetch ?? globalThis.fetch;
@@ -176,7 +179,8 @@ export class Controller {
   /** A conversation: new, or continued from a state the application kept. */
   conversation(conversationId: string, state?: ConversationState): Conversation {
     if (conversationId === "") throw new Error("A conversation needs a non-empty id.");
-    if (state && state.conversationId !== conversationId) throw new Error(`The state is of conversation ${state.conversationId}, not ${conversationId}.`);
+    if (state && state.conversationId !== conversationId)
+      throw new Error(`The state is of conversation ${state.conversationId}, not ${conversationId}.`);
     return new Conversation(this, structuredClone(state ?? newConversationState(conversationId)));
   }
 
@@ -190,9 +194,29 @@ export class Controller {
     const settled: Intent[] = [];
     const deadline = performance.now() + this.limits.maxSeconds * 1000;
     for (const listed of await this.store.resumable()) {
-      const recorder = new TraceRecorder({ kind: "resume", conversationId: listed.conversationId, turn: 0, model: this.options.model.name, now: this.now() });
-      const run: Run = { recorder, deadline, progress: (text) => recorder.add({ type: "progress", text }), outcomes: [], settled: new Set() };
-      const lease = { store: this.store, conversationId: listed.conversationId, holder: this.holder, ttlMs: this.leaseTtlMs(), waitMs: 0, now: () => this.now().getTime(), sleep: this.sleep };
+      const recorder = new TraceRecorder({
+        kind: "resume",
+        conversationId: listed.conversationId,
+        turn: 0,
+        model: this.options.model.name,
+        now: this.now(),
+      });
+      const run: Run = {
+        recorder,
+        deadline,
+        progress: (text) => recorder.add({ type: "progress", text }),
+        outcomes: [],
+        settled: new Set(),
+      };
+      const lease = {
+        store: this.store,
+        conversationId: listed.conversationId,
+        holder: this.holder,
+        ttlMs: this.leaseTtlMs(),
+        waitMs: 0,
+        now: () => this.now().getTime(),
+        sleep: this.sleep,
+      };
       if (!(await acquireTurnLease(lease))) {
         recorder.add({ type: "lease", decision: "skipped", holder: "another controller" });
         await this.options.trace?.(recorder.finish());
@@ -240,7 +264,14 @@ export class Controller {
 
   private startTurn(state: ConversationState, message: string, turnOptions: TurnOptions): Promise<TurnResult> {
     state.turns += 1;
-    const recorder = new TraceRecorder({ kind: "turn", conversationId: state.conversationId, turn: state.turns, model: this.options.model.name, customerMessage: message, now: this.now() });
+    const recorder = new TraceRecorder({
+      kind: "turn",
+      conversationId: state.conversationId,
+      turn: state.turns,
+      model: this.options.model.name,
+      customerMessage: message,
+      now: this.now(),
+    });
     const run: Run = {
       recorder,
       deadline: performance.now() + this.limits.maxSeconds * 1000,
@@ -328,11 +359,19 @@ export class Controller {
       orders: state.orders,
       today: this.now().toISOString().slice(0, 10),
     });
-    recorder.add({ type: "gate", decision: decision.decision, replyKind: decision.replyKind, judgedAgainst: decision.judgedAgainst, flags: decision.flags, problems: decision.problems });
+    recorder.add({
+      type: "gate",
+      decision: decision.decision,
+      replyKind: decision.replyKind,
+      judgedAgainst: decision.judgedAgainst,
+      flags: decision.flags,
+      problems: decision.problems,
+    });
     for (const flag of decision.flags) recorder.flag(flag);
     recorder.add({ type: "reply", text: decision.reply });
     const clarification = [...outcomes].reverse().find((o) => o.kind === "clarification");
-    if (clarification && decision.replyKind === "clarification") state.askedWhichOrder = { tool: clarification.tool, message, turn: state.turns };
+    if (clarification && decision.replyKind === "clarification")
+      state.askedWhichOrder = { tool: clarification.tool, message, turn: state.turns };
     // History holds what the principal saw, so the model's next turn starts from the truth.
     const last = state.messages.at(-1);
     if (last?.role === "assistant" && last.toolCalls.length === 0) last.text = decision.reply;
@@ -365,7 +404,11 @@ export class Controller {
     for (const stored of await this.store.forConversation(state.conversationId)) {
       if (stored.state === "persisted" && stored.sends === 0) {
         const question = stored.confirmationQuestion ?? confirmationQuestion(stored.tool, stored.request, factsOf(state, stored.orderId));
-        const held = await this.transition(stored, "awaiting_confirmation", { confirmationQuestion: question, heldFor: [...(stored.heldFor ?? []), "stale"], turn: state.turns });
+        const held = await this.transition(stored, "awaiting_confirmation", {
+          confirmationQuestion: question,
+          heldFor: [...(stored.heldFor ?? []), "stale"],
+          turn: state.turns,
+        });
         run.recorder.add({ type: "confirmation", operationId: held.operationId, decision: "asked", text: question });
         report(held, "Not sent in an earlier turn, so the principal is asked again:");
       } else if (stored.state === "persisted" || stored.state === "sent" || stored.state === "unknown") {
@@ -376,12 +419,19 @@ export class Controller {
       } else if (stored.state === "awaiting_confirmation" && stored.turn !== state.turns) {
         const yes = isExplicitYes(message);
         const confirmed = yes && stored.confirmable !== false;
-        run.recorder.add({ type: "confirmation", operationId: stored.operationId, decision: confirmed ? "confirmed" : "declined", text: message });
+        run.recorder.add({
+          type: "confirmation",
+          operationId: stored.operationId,
+          decision: confirmed ? "confirmed" : "declined",
+          text: message,
+        });
         if (confirmed) {
           const persisted = await this.transition(stored, "persisted");
           report(await this.execute(persisted, run), "The principal confirmed; outcome of");
         } else {
-          const why = yes ? "a yes does not send words the principal did not write, so nothing was sent:" : "The principal did not confirm, so nothing was sent:";
+          const why = yes
+            ? "a yes does not send words the principal did not write, so nothing was sent:"
+            : "The principal did not confirm, so nothing was sent:";
           report(await this.transition(stored, "declined"), why);
         }
       }
@@ -401,7 +451,13 @@ export class Controller {
     const { recorder } = run;
     const proposal = checkProposal(call, this.tools);
     if (proposal.kind === "unknown_tool" || proposal.kind === "invalid") {
-      recorder.add({ type: "validation", toolUseId: call.id, tool: proposal.kind === "invalid" ? proposal.tool : call.name, decision: proposal.kind === "invalid" ? "invalid_input" : "unknown_tool", body: proposal.body });
+      recorder.add({
+        type: "validation",
+        toolUseId: call.id,
+        tool: proposal.kind === "invalid" ? proposal.tool : call.name,
+        decision: proposal.kind === "invalid" ? "invalid_input" : "unknown_tool",
+        body: proposal.body,
+      });
       // The very body the service would send: same error class, same serialisation.
       return { content: JSON.stringify(proposal.body), isError: true };
     }
@@ -412,7 +468,16 @@ export class Controller {
       const exchange = await this.client.call(proposal.tool, proposal.input, this.listener(undefined, run), deadlineOf(run));
       if (exchange.kind === "failure" || exchange.status >= 500 || exchange.body === undefined) {
         const why = exchange.kind === "failure" ? exchange.failure : `HTTP ${exchange.status}`;
-        return { content: JSON.stringify({ error: { code: "SERVICE_UNAVAILABLE", message: `The order service did not answer (${why}); nothing was read. Try again.`, retryable: true } }), isError: true };
+        return {
+          content: JSON.stringify({
+            error: {
+              code: "SERVICE_UNAVAILABLE",
+              message: `The order service did not answer (${why}); nothing was read. Try again.`,
+              retryable: true,
+            },
+          }),
+          isError: true,
+        };
       }
       if (exchange.status === 200) noteReadResult(state, proposal.tool, proposal.input, exchange.body, message);
       return { content: spotlightResult(exchange.text, this.principal), isError: exchange.status !== 200 };
@@ -433,7 +498,9 @@ export class Controller {
     }
     // Settled in this very turn (reconciled at its start, or sent a moment ago): the principal has not been
     // told yet, so proposing it again is still that change, not a new one.
-    const justSettled = earlier.find((i) => i.state === "completed" && run.settled.has(i.operationId) && sameChange(tool, i.request, request));
+    const justSettled = earlier.find(
+      (i) => i.state === "completed" && run.settled.has(i.operationId) && sameChange(tool, i.request, request),
+    );
     if (justSettled) {
       recorder.add({ type: "same_change", toolUseId: call.id, operationId: justSettled.operationId, state: justSettled.state });
       return { content: JSON.stringify(modelResult(justSettled)), isError: false };
@@ -456,9 +523,19 @@ export class Controller {
     };
 
     const retrying = earlier.some((i) => i.state === "rejected" && i.sends > 0 && i.turn !== state.turns);
-    const check = this.options.provenance === false ? ({ decision: "dispatch", target: "single_order" } as const) : provenance(this.provenanceInput(state, message, askedWhichOrder, tool, request, retrying));
-    recorder.add({ type: "provenance", toolUseId: call.id, orderId, decision: check.decision, ...(check.decision === "confirm" ? { failed: check.failed, reasons: check.reasons } : {}) });
-    if (check.decision !== "clarify") recorder.add({ type: "intent", operationId: proposed.operationId, tool, orderId, from: null, to: "proposed", revision: 0 });
+    const check =
+      this.options.provenance === false
+        ? ({ decision: "dispatch", target: "single_order" } as const)
+        : provenance(this.provenanceInput(state, message, askedWhichOrder, tool, request, retrying));
+    recorder.add({
+      type: "provenance",
+      toolUseId: call.id,
+      orderId,
+      decision: check.decision,
+      ...(check.decision === "confirm" ? { failed: check.failed, reasons: check.reasons } : {}),
+    });
+    if (check.decision !== "clarify")
+      recorder.add({ type: "intent", operationId: proposed.operationId, tool, orderId, from: null, to: "proposed", revision: 0 });
     if (check.decision === "clarify") {
       const candidates = check.candidates;
       run.outcomes.push({ kind: "clarification", tool, orderId, candidates });
@@ -477,7 +554,11 @@ export class Controller {
       const quoteNote = check.decision === "confirm" ? check.quoteNote : true;
       const question = confirmationQuestion(tool, request, factsOf(state, orderId), { quoteNote });
       const heldFor = [...(check.decision === "confirm" ? check.failed : []), ...(policy ? (["policy"] as const) : [])];
-      const waiting = await this.transition(proposed, "awaiting_confirmation", { confirmationQuestion: question, heldFor, confirmable: quoteNote });
+      const waiting = await this.transition(proposed, "awaiting_confirmation", {
+        confirmationQuestion: question,
+        heldFor,
+        confirmable: quoteNote,
+      });
       recorder.add({ type: "confirmation", operationId: waiting.operationId, decision: "asked", text: question });
       run.outcomes.push(outcomeOf(waiting));
       return { content: JSON.stringify(modelResult(waiting)), isError: false };
@@ -487,7 +568,13 @@ export class Controller {
   }
 
   /** A re-proposal of an open intent: drive it on with its own operationId and request. */
-  private async settleAgain(state: ConversationState, message: string, askedWhichOrder: ConversationState["askedWhichOrder"], open: Intent, run: Run) {
+  private async settleAgain(
+    state: ConversationState,
+    message: string,
+    askedWhichOrder: ConversationState["askedWhichOrder"],
+    open: Intent,
+    run: Run,
+  ) {
     if (open.state === "awaiting_confirmation") {
       // Proposed again in a later turn, and now it traces to the principal's words: send it as it was made.
       const check = provenance(this.provenanceInput(state, message, askedWhichOrder, open.tool, open.request, false));
@@ -559,12 +646,26 @@ export class Controller {
     } catch (error) {
       if (!(error instanceof IntentConflictError)) throw error;
       const stored = await this.reload(intent);
-      runs.getStore()?.recorder.add({ type: "intent_conflict", operationId: intent.operationId, wanted: to, found: stored?.state ?? "missing", revision: stored?.revision ?? 0 });
+      runs.getStore()?.recorder.add({
+        type: "intent_conflict",
+        operationId: intent.operationId,
+        wanted: to,
+        found: stored?.state ?? "missing",
+        revision: stored?.revision ?? 0,
+      });
       if (!stored) throw error;
       this.reloaded.add(stored);
       return stored;
     }
-    runs.getStore()?.recorder.add({ type: "intent", operationId: next.operationId, tool: next.tool, orderId: next.orderId, from: intent.state, to, revision: next.revision });
+    runs.getStore()?.recorder.add({
+      type: "intent",
+      operationId: next.operationId,
+      tool: next.tool,
+      orderId: next.orderId,
+      from: intent.state,
+      to,
+      revision: next.revision,
+    });
     return next;
   }
 
@@ -621,20 +722,39 @@ export class Controller {
       sleep: this.sleep,
       remaining: () => remaining(run),
       status: async (intent) => {
-        const exchange = await this.client.call("get_operation_status", { operationId: intent.operationId }, this.listener(intent.operationId, run), deadlineOf(run));
+        const exchange = await this.client.call(
+          "get_operation_status",
+          { operationId: intent.operationId },
+          this.listener(intent.operationId, run),
+          deadlineOf(run),
+        );
         const status = classifyStatus(intent, exchange);
-        if (status.kind === "definite") recorder.add({ type: "outcome", operationId: intent.operationId, classification: "definite", ...outcomeFields(status.outcome) });
+        if (status.kind === "definite")
+          recorder.add({ type: "outcome", operationId: intent.operationId, classification: "definite", ...outcomeFields(status.outcome) });
         return status;
       },
       resend: async (intent) => {
         const sent = await this.transition(intent, "sent", { sends: intent.sends + 1 });
         const exchange = await this.client.call(sent.tool, sent.request, this.listener(sent.operationId, run), deadlineOf(run));
         const result = classifyChange(sent, exchange);
-        recorder.add({ type: "outcome", operationId: sent.operationId, classification: result.kind, ...(result.kind === "definite" ? outcomeFields(result.outcome) : { why: result.why }) });
+        recorder.add({
+          type: "outcome",
+          operationId: sent.operationId,
+          classification: result.kind,
+          ...(result.kind === "definite" ? outcomeFields(result.outcome) : { why: result.why }),
+        });
         return { sent, result };
       },
       move: (intent, to, changes) => this.transition(intent, to, changes),
-      note: (step, action, result, ms) => recorder.add({ type: "reconcile", operationId: start.operationId, step, action, ...(result !== undefined ? { result } : {}), ...(ms !== undefined ? { ms } : {}) }),
+      note: (step, action, result, ms) =>
+        recorder.add({
+          type: "reconcile",
+          operationId: start.operationId,
+          step,
+          action,
+          ...(result !== undefined ? { result } : {}),
+          ...(ms !== undefined ? { ms } : {}),
+        }),
       mismatch: (why) => {
         recorder.add({ type: "outcome", operationId: start.operationId, classification: "mismatch", why });
         recorder.flag("result_mismatch");
@@ -644,16 +764,43 @@ export class Controller {
 
   private listener(operationId: string | undefined, run: Run): ExchangeListener {
     return {
-      request: (info) => run.recorder.add({ type: "http_request", tool: info.tool, method: info.method, path: info.path, ...(operationId ? { operationId } : {}), body: info.body }),
+      request: (info) =>
+        run.recorder.add({
+          type: "http_request",
+          tool: info.tool,
+          method: info.method,
+          path: info.path,
+          ...(operationId ? { operationId } : {}),
+          body: info.body,
+        }),
       exchange: (info, exchange) =>
         exchange.kind === "response"
-          ? run.recorder.add({ type: "http_response", tool: info.tool, status: exchange.status, idempotentReplayed: exchange.replayed, body: exchange.body ?? exchange.text, ms: exchange.ms })
-          : run.recorder.add({ type: "http_failure", tool: info.tool, failure: exchange.failure, message: exchange.message, ms: exchange.ms }),
+          ? run.recorder.add({
+              type: "http_response",
+              tool: info.tool,
+              status: exchange.status,
+              idempotentReplayed: exchange.replayed,
+              body: exchange.body ?? exchange.text,
+              ms: exchange.ms,
+            })
+          : run.recorder.add({
+              type: "http_failure",
+              tool: info.tool,
+              failure: exchange.failure,
+              message: exchange.message,
+              ms: exchange.ms,
+            }),
     };
   }
 
   private onFault(event: FaultEvent): void {
-    runs.getStore()?.recorder.add({ type: "fault", kind: event.kind, tool: event.tool, detail: event.detail, ...(event.dropped !== undefined ? { dropped: event.dropped } : {}) });
+    runs.getStore()?.recorder.add({
+      type: "fault",
+      kind: event.kind,
+      tool: event.tool,
+      detail: event.detail,
+      ...(event.dropped !== undefined ? { dropped: event.dropped } : {}),
+    });
   }
 }
 
@@ -728,11 +875,19 @@ export function outcomeOf(intent: Intent): TurnOutcome {
         body: intent.outcome?.body ?? {},
       };
     case "awaiting_confirmation":
-      return { kind: "awaiting_confirmation", tool, orderId, operationId, question: intent.confirmationQuestion ?? `Shall I go ahead with ${tool} on order ${orderId}? Reply yes to confirm.` };
+      return {
+        kind: "awaiting_confirmation",
+        tool,
+        orderId,
+        operationId,
+        question: intent.confirmationQuestion ?? `Shall I go ahead with ${tool} on order ${orderId}? Reply yes to confirm.`,
+      };
     case "declined":
       return { kind: "declined", tool, orderId, operationId };
     default:
-      return intent.mismatch ? { kind: "mismatch", tool, orderId, operationId, why: intent.mismatch } : { kind: "unknown", tool, orderId, operationId };
+      return intent.mismatch
+        ? { kind: "mismatch", tool, orderId, operationId, why: intent.mismatch }
+        : { kind: "unknown", tool, orderId, operationId };
   }
 }
 
@@ -740,7 +895,11 @@ export function outcomeOf(intent: Intent): TurnOutcome {
 function withoutOperationIds(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutOperationIds);
   if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(Object.entries(value).filter(([key]) => key !== applicationField).map(([key, v]) => [key, withoutOperationIds(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => key !== applicationField)
+      .map(([key, v]) => [key, withoutOperationIds(v)]),
+  );
 }
 
 /** The tool result a model gets for a change it proposed. */
@@ -756,7 +915,11 @@ function modelResult(intent: Intent): Record<string, unknown> {
         message: `Not sent: the principal must confirm first, and the application asks them itself: ${JSON.stringify(intent.confirmationQuestion)} Do not say it happened.`,
       };
     case "declined":
-      return { status: "not_sent", orderId: intent.orderId, message: "The principal did not confirm, so nothing was sent and nothing changed." };
+      return {
+        status: "not_sent",
+        orderId: intent.orderId,
+        message: "The principal did not confirm, so nothing was sent and nothing changed.",
+      };
     case "persisted":
       return { status: "not_sent", orderId: intent.orderId, message: "Not sent yet: this turn ran out of time first. Nothing changed." };
     default:

@@ -50,7 +50,13 @@ const day = (value: unknown) => (typeof value === "string" && value.length >= 10
  * Orders a read result shows (search_orders' list, get_order's order) with what it says of them. `principalText`
  * is what the principal wrote, to know whether a search's id fragment was theirs.
  */
-export function noteReadResult(state: ConversationState, tool: string, input: Record<string, unknown>, body: unknown, principalText: string): void {
+export function noteReadResult(
+  state: ConversationState,
+  tool: string,
+  input: Record<string, unknown>,
+  body: unknown,
+  principalText: string,
+): void {
   if (body === null || typeof body !== "object") return;
   const result = body as Record<string, unknown>;
   if (tool === "search_orders" && Array.isArray(result.orders)) {
@@ -87,7 +93,10 @@ export function noteReadResult(state: ConversationState, tool: string, input: Re
       ...(result.deliveredAt !== undefined ? { deliveredAt: day(result.deliveredAt) ?? null } : {}),
       ...(policy.returnableUntil !== undefined ? { returnableUntil: day(policy.returnableUntil) ?? null } : {}),
       ...(Array.isArray(result.allowedActions) ? { allowedActions: result.allowedActions.map(String) } : {}),
-      amounts: [...charges.map((c) => Number(c.cents)).filter(Number.isFinite), ...(typeof result.totalCents === "number" ? [result.totalCents] : [])],
+      amounts: [
+        ...charges.map((c) => Number(c.cents)).filter(Number.isFinite),
+        ...(typeof result.totalCents === "number" ? [result.totalCents] : []),
+      ],
     });
   }
 }

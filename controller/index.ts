@@ -36,7 +36,13 @@ export { canMove, moved, newOperationId } from "#controller/intents/intent";
 export type { ChatMessage, ModelAdapter, ModelRequest, ModelResponse, ToolCall } from "#controller/model/types";
 export { anthropicModel, type AnthropicModelOptions, fromAnthropicMessage, toAnthropicMessages } from "#controller/model/anthropic";
 export { fromChatCompletion, openaiModel, type OpenAIModelOptions, toOpenAIMessages } from "#controller/model/openai";
-export { bedrockModel, type BedrockModelOptions, fromConverseResponse, toConverseMessages, toConverseRequest } from "#controller/model/bedrock";
+export {
+  bedrockModel,
+  type BedrockModelOptions,
+  fromConverseResponse,
+  toConverseMessages,
+  toConverseRequest,
+} from "#controller/model/bedrock";
 export { MissingModelSdkError } from "#controller/model/optional-sdk";
 
 // Model-facing tools

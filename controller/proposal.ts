@@ -23,20 +23,45 @@ export function checkProposal(call: ToolCall, tools: readonly ModelTool[], makeO
   if (!tool) {
     return {
       kind: "unknown_tool",
-      body: { error: { code: "UNKNOWN_TOOL", message: `There is no tool ${JSON.stringify(call.name)}. The tools are: ${tools.map((t) => t.name).join(", ")}.`, retryable: false } },
+      body: {
+        error: {
+          code: "UNKNOWN_TOOL",
+          message: `There is no tool ${JSON.stringify(call.name)}. The tools are: ${tools.map((t) => t.name).join(", ")}.`,
+          retryable: false,
+        },
+      },
     };
   }
-  const invalid = (error: InvalidInputError): Proposal => ({ kind: "invalid", tool: tool.name, body: error.toJSON() as unknown as Record<string, unknown> });
+  const invalid = (error: InvalidInputError): Proposal => ({
+    kind: "invalid",
+    tool: tool.name,
+    body: error.toJSON() as unknown as Record<string, unknown>,
+  });
   if (call.input === undefined) {
-    return invalid(new InvalidInputError([{ path: "", message: `The arguments are not valid JSON (${JSON.stringify((call.rawArguments ?? "").slice(0, 60))}); send the tool's arguments as a JSON object.` }]));
+    return invalid(
+      new InvalidInputError([
+        {
+          path: "",
+          message: `The arguments are not valid JSON (${JSON.stringify((call.rawArguments ?? "").slice(0, 60))}); send the tool's arguments as a JSON object.`,
+        },
+      ]),
+    );
   }
   const input = withoutNullOptionals(call.input, tool.inputSchema);
   const isObject = input !== null && typeof input === "object" && !Array.isArray(input);
   if (tool.kind === "change" && isObject && Object.hasOwn(input, applicationField)) {
-    return invalid(new InvalidInputError([{ path: applicationField, message: `${applicationField} is created by the application for each intended change; leave it out of the arguments.` }]));
+    return invalid(
+      new InvalidInputError([
+        {
+          path: applicationField,
+          message: `${applicationField} is created by the application for each intended change; leave it out of the arguments.`,
+        },
+      ]),
+    );
   }
   // A change is validated as the service will see it: with the operationId the application adds.
-  const request = tool.kind === "change" && isObject ? { [applicationField]: makeOperationId(), ...(input as Record<string, unknown>) } : input;
+  const request =
+    tool.kind === "change" && isObject ? { [applicationField]: makeOperationId(), ...(input as Record<string, unknown>) } : input;
   try {
     parseArguments(toolNamed(tool.name).input as z.ZodType, tool.name, request);
   } catch (error) {
@@ -44,7 +69,9 @@ export function checkProposal(call: ToolCall, tools: readonly ModelTool[], makeO
     throw error;
   }
   const body = request as Record<string, unknown>;
-  return tool.kind === "read" ? { kind: "read", tool: tool.name, input: body } : { kind: "change", tool: tool.name, request: body, orderId: String(body.orderId) };
+  return tool.kind === "read"
+    ? { kind: "read", tool: tool.name, input: body }
+    : { kind: "change", tool: tool.name, request: body, orderId: String(body.orderId) };
 }
 
 /** Whether two requests of a tool are the same change: same order, and the same item, items or note. */

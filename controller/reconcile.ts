@@ -90,7 +90,12 @@ export async function reconcileIntent(start: Intent, deps: ReconcileDeps): Promi
         }
         const settled = resendSettles(result);
         if (settled) return deps.move(sent, settled.status, { outcome: { ...settled, via: "reconciliation" } });
-        if (result.kind === "definite") deps.note(step, "resend", `refused without a record (${result.outcome.code ?? "no code"}): not an outcome; the original may still land`);
+        if (result.kind === "definite")
+          deps.note(
+            step,
+            "resend",
+            `refused without a record (${result.outcome.code ?? "no code"}): not an outcome; the original may still land`,
+          );
         intent = await deps.move(sent, "unknown");
         break;
       }

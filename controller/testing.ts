@@ -23,4 +23,12 @@ export {
   replayFetch,
   replayHandler,
 } from "#controller/model/recorded";
-export { beforeDispatchFaults, type Fault, type FaultEvent, faultyFetch, type HttpFault, type OrderWriter, timeoutError } from "#controller/http/faults";
+export {
+  beforeDispatchFaults,
+  type Fault,
+  type FaultEvent,
+  faultyFetch,
+  type HttpFault,
+  type OrderWriter,
+  timeoutError,
+} from "#controller/http/faults";

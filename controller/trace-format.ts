@@ -86,13 +86,21 @@ function describe(event: TraceEvent): [string, string] | undefined {
     case "fault":
       return ["fault", `${event.kind}: ${event.detail}`];
     case "outcome":
-      return ["outcome", `${event.classification}${event.status ? ` ${event.status}` : ""}${event.code ? ` ${event.code}` : ""}${event.reason ? ` ${event.reason}` : ""}${event.why ? ` (${event.why})` : ""}`];
+      return [
+        "outcome",
+        `${event.classification}${event.status ? ` ${event.status}` : ""}${event.code ? ` ${event.code}` : ""}${event.reason ? ` ${event.reason}` : ""}${event.why ? ` (${event.why})` : ""}`,
+      ];
     case "reconcile":
-      return event.action === "wait" ? ["reconcile", `wait ${event.ms} ms`] : ["reconcile", `${event.action}${event.result ? `: ${event.result}` : ""}`];
+      return event.action === "wait"
+        ? ["reconcile", `wait ${event.ms} ms`]
+        : ["reconcile", `${event.action}${event.result ? `: ${event.result}` : ""}`];
     case "limit":
       return ["limit", `${event.limit} (${event.value})`];
     case "gate":
-      return ["gate", `${event.decision} → ${event.replyKind} (${event.judgedAgainst})${event.problems.length ? `: ${event.problems.join("; ")}` : ""}`];
+      return [
+        "gate",
+        `${event.decision} → ${event.replyKind} (${event.judgedAgainst})${event.problems.length ? `: ${event.problems.join("; ")}` : ""}`,
+      ];
     case "reply":
       return ["reply", event.text];
     default:
@@ -113,7 +121,8 @@ function summary(body: unknown): string {
   if (b.error) return `${b.error.code}${b.error.reason ? ` ${b.error.reason}` : ""}`;
   if (b.status === "not_found") return "not_found";
   if (Array.isArray(b.orders)) return `${b.orders.length} orders`;
-  if (typeof b.status === "string" && typeof b.orderId === "string") return `${b.orderId} ${b.status}${b.version ? ` v${b.version}` : ""}${b.orderVersion ? ` v${b.orderVersion}` : ""}`;
+  if (typeof b.status === "string" && typeof b.orderId === "string")
+    return `${b.orderId} ${b.status}${b.version ? ` v${b.version}` : ""}${b.orderVersion ? ` v${b.orderVersion}` : ""}`;
   return "";
 }
 

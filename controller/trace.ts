@@ -15,7 +15,14 @@ export type TraceEvent = { at: number } & (
   | { type: "model_reply"; text: string }
   | { type: "model_error"; message: string }
   | { type: "validation"; toolUseId: string; tool: string; decision: "accepted" | "unknown_tool" | "invalid_input"; body?: unknown }
-  | { type: "provenance"; toolUseId: string; orderId: string; decision: "dispatch" | "clarify" | "confirm"; failed?: string[]; reasons?: string[] }
+  | {
+      type: "provenance";
+      toolUseId: string;
+      orderId: string;
+      decision: "dispatch" | "clarify" | "confirm";
+      failed?: string[];
+      reasons?: string[];
+    }
   | { type: "same_change"; toolUseId: string; operationId: string; state: IntentState }
   | { type: "intent_conflict"; operationId: string; wanted: IntentState; found: IntentState | "missing"; revision: number }
   | { type: "lease"; decision: "skipped"; holder: string }
@@ -25,11 +32,26 @@ export type TraceEvent = { at: number } & (
   | { type: "http_response"; tool: string; status: number; idempotentReplayed: boolean; body: unknown; ms: number }
   | { type: "http_failure"; tool: string; failure: "timeout" | "network"; message: string; ms: number }
   | { type: "fault"; kind: string; tool: string; detail: string; dropped?: string }
-  | { type: "outcome"; operationId: string; classification: "definite" | "unknown" | "mismatch"; status?: string; code?: string; reason?: string; why?: string }
+  | {
+      type: "outcome";
+      operationId: string;
+      classification: "definite" | "unknown" | "mismatch";
+      status?: string;
+      code?: string;
+      reason?: string;
+      why?: string;
+    }
   | { type: "reconcile"; operationId: string; step: number; action: "wait" | "status" | "resend" | "gave_up"; result?: string; ms?: number }
   | { type: "progress"; text: string }
   | { type: "limit"; limit: "tool_calls" | "time"; value: number }
-  | { type: "gate"; decision: "accepted" | "template" | "claim_mismatch"; replyKind: ReplyKind; judgedAgainst: string; flags: string[]; problems: string[] }
+  | {
+      type: "gate";
+      decision: "accepted" | "template" | "claim_mismatch";
+      replyKind: ReplyKind;
+      judgedAgainst: string;
+      flags: string[];
+      problems: string[];
+    }
   | { type: "reply"; text: string }
 );
 

@@ -8,8 +8,13 @@ import type { IntentStore } from "#controller/intents/store";
  * margin: a controller that dies mid-turn frees it by expiry.
  */
 export class ConversationBusyError extends Error {
-  constructor(readonly conversationId: string, waitedMs: number) {
-    super(`Conversation ${conversationId} is running a turn in another controller, still after ${Math.round(waitedMs)} ms; try the message again in a moment.`);
+  constructor(
+    readonly conversationId: string,
+    waitedMs: number,
+  ) {
+    super(
+      `Conversation ${conversationId} is running a turn in another controller, still after ${Math.round(waitedMs)} ms; try the message again in a moment.`,
+    );
     this.name = "ConversationBusyError";
   }
 }

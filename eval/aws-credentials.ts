@@ -40,7 +40,10 @@ export function missingAwsCredentials(probe: AwsCredentialProbe = { env: process
   const configFile = env.AWS_CONFIG_FILE || join(home, ".aws", "config");
   const credentialsFile = env.AWS_SHARED_CREDENTIALS_FILE || join(home, ".aws", "credentials");
   // The config file names a profile `[profile x]` (only the default is `[default]`); the credentials file `[x]`.
-  const configSection = section(probe.readFile(configFile), profile === "default" ? ["default", "profile default"] : [`profile ${profile}`]);
+  const configSection = section(
+    probe.readFile(configFile),
+    profile === "default" ? ["default", "profile default"] : [`profile ${profile}`],
+  );
   const credentialsSection = section(probe.readFile(credentialsFile), [profile]);
   const onEc2 = env.AWS_EC2_METADATA_DISABLED?.toLowerCase() !== "true" && isEc2Instance(probe);
 
@@ -54,16 +57,23 @@ export function missingAwsCredentials(probe: AwsCredentialProbe = { env: process
     env.AWS_CONTAINER_CREDENTIALS_FULL_URI ||
     onEc2;
   if (!source) {
-    const half = env.AWS_ACCESS_KEY_ID ? " (AWS_ACCESS_KEY_ID is set, AWS_SECRET_ACCESS_KEY is not)" : env.AWS_SECRET_ACCESS_KEY ? " (AWS_SECRET_ACCESS_KEY is set, AWS_ACCESS_KEY_ID is not)" : "";
+    const half = env.AWS_ACCESS_KEY_ID
+      ? " (AWS_ACCESS_KEY_ID is set, AWS_SECRET_ACCESS_KEY is not)"
+      : env.AWS_SECRET_ACCESS_KEY
+        ? " (AWS_SECRET_ACCESS_KEY is set, AWS_ACCESS_KEY_ID is not)"
+        : "";
     const where = `${configFile} or ${credentialsFile}`;
-    const named = env.AWS_PROFILE ? `AWS_PROFILE=${env.AWS_PROFILE} names no profile with credentials in ${where}` : `there is no default profile with credentials in ${where}`;
+    const named = env.AWS_PROFILE
+      ? `AWS_PROFILE=${env.AWS_PROFILE} names no profile with credentials in ${where}`
+      : `there is no default profile with credentials in ${where}`;
     return (
       `--model bedrock:… needs AWS credentials, and the default credential chain has none: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are not both set${half}, ` +
       `${named}, and there is no web identity (AWS_WEB_IDENTITY_TOKEN_FILE with AWS_ROLE_ARN), container (AWS_CONTAINER_CREDENTIALS_RELATIVE_URI) or EC2 instance to ask.`
     );
   }
   const region = env.AWS_REGION || configValue(configSection, "region") || configValue(credentialsSection, "region");
-  if (!region && !onEc2) return `--model bedrock:… needs a region, and none is set: set AWS_REGION (e.g. us-east-1), or region in the ${profile} profile of ${configFile}.`;
+  if (!region && !onEc2)
+    return `--model bedrock:… needs a region, and none is set: set AWS_REGION (e.g. us-east-1), or region in the ${profile} profile of ${configFile}.`;
   return undefined;
 }
 
@@ -81,7 +91,15 @@ function section(text: string | undefined, names: readonly string[]): string[] |
 }
 
 /** A profile that only sets a region or an output format gives the chain nothing to sign with. */
-const credentialKeys = ["aws_access_key_id", "role_arn", "sso_session", "sso_start_url", "credential_process", "web_identity_token_file", "login_session"];
+const credentialKeys = [
+  "aws_access_key_id",
+  "role_arn",
+  "sso_session",
+  "sso_start_url",
+  "credential_process",
+  "web_identity_token_file",
+  "login_session",
+];
 const givesCredentials = (lines: string[] | undefined) => credentialKeys.some((key) => configValue(lines, key) !== undefined);
 
 function configValue(lines: string[] | undefined, key: string): string | undefined {

@@ -39,14 +39,16 @@ export const faultSchema = z.discriminatedUnion("kind", [
       orderId: orderIdKey,
       set: z
         .record(z.string(), z.unknown())
-        .refine((set) => Object.keys(set).length > 0, "set names at least one stored field, like {\"status\": \"shipped\"}")
+        .refine((set) => Object.keys(set).length > 0, 'set names at least one stored field, like {"status": "shipped"}')
         .meta({ description: "Stored fields the order system writes; the order's version goes up by one." }),
     })
     .meta({ description: "The order changes between proposal and write, as any change by the order system would." }),
   z
     .strictObject({ kind: z.literal("lose_response"), tool: z.enum(faultTools).optional(), times: times.optional() })
     .meta({ description: "The service commits; the response never arrives (the controller sees a timeout)." }),
-  z.strictObject({ kind: z.literal("lose_status"), times: times.optional() }).meta({ description: "The next `times` status lookups time out too." }),
+  z
+    .strictObject({ kind: z.literal("lose_status"), times: times.optional() })
+    .meta({ description: "The next `times` status lookups time out too." }),
   z
     .strictObject({ kind: z.literal("service_error_before_commit"), tool: z.enum(faultTools).optional(), times: times.optional() })
     .meta({ description: "A 503 and nothing happened: the request never reaches the service." }),
@@ -59,8 +61,13 @@ const _faultsFitTheController: (fault: CaseFault) => Fault = (fault) => fault;
 export const scriptStepSchema = z.union([
   z
     .strictObject({
-      call: z.string().min(1).meta({ description: "The tool the scripted model proposes (an unknown name tests the controller's answer to one)." }),
-      input: z.unknown().meta({ description: "The arguments it proposes, as a model would write them (no operationId: the application makes it)." }),
+      call: z
+        .string()
+        .min(1)
+        .meta({ description: "The tool the scripted model proposes (an unknown name tests the controller's answer to one)." }),
+      input: z
+        .unknown()
+        .meta({ description: "The arguments it proposes, as a model would write them (no operationId: the application makes it)." }),
     })
     .meta({ description: "A proposal." }),
   z.strictObject({ say: z.string().meta({ description: "The model's reply; it ends the turn." }) }).meta({ description: "A reply." }),
@@ -72,7 +79,8 @@ export const authorizationExpectations = ["permitted", "denied", "none"] as cons
 
 export const expectSchema = z.strictObject({
   authorization: z.enum(authorizationExpectations).meta({
-    description: "permitted: the change was attempted and the service allowed the caller to make it; denied: the service refused the caller (ORDER_NOT_FOUND or 401/403); none: no change was attempted.",
+    description:
+      "permitted: the change was attempted and the service allowed the caller to make it; denied: the service refused the caller (ORDER_NOT_FOUND or 401/403); none: no change was attempted.",
   }),
   outcome: z
     .strictObject({
@@ -83,17 +91,26 @@ export const expectSchema = z.strictObject({
       orderId: orderIdKey.optional().meta({ description: "The order the operation must be about (an addition to SPEC §8.3; optional)." }),
     })
     .superRefine((outcome, ctx) => {
-      if (outcome.code !== undefined && outcome.status !== "rejected") ctx.addIssue({ code: "custom", path: ["code"], message: `code is for status rejected, and this outcome is ${outcome.status}` });
-      if (outcome.reason !== undefined && outcome.code !== "NOT_ELIGIBLE") ctx.addIssue({ code: "custom", path: ["reason"], message: "reason is for code NOT_ELIGIBLE" });
+      if (outcome.code !== undefined && outcome.status !== "rejected")
+        ctx.addIssue({ code: "custom", path: ["code"], message: `code is for status rejected, and this outcome is ${outcome.status}` });
+      if (outcome.reason !== undefined && outcome.code !== "NOT_ELIGIBLE")
+        ctx.addIssue({ code: "custom", path: ["reason"], message: "reason is for code NOT_ELIGIBLE" });
     }),
   state: z
     .record(
       orderIdKey,
       z
         .looseObject({
-          changes: z.number().int().min(0).optional().meta({ description: "Version increments made through the tools since the fixture (a fault's own change is not counted)." }),
+          changes: z
+            .number()
+            .int()
+            .min(0)
+            .optional()
+            .meta({ description: "Version increments made through the tools since the fixture (a fault's own change is not counted)." }),
         })
-        .meta({ description: "Stored fields to match (objects match the fields they list; lists match element by element) and `changes`." }),
+        .meta({
+          description: "Stored fields to match (objects match the fields they list; lists match element by element) and `changes`.",
+        }),
     )
     .optional()
     .meta({ description: "Per order, as stored in DynamoDB afterwards. Orders of the fixture not listed here must not change." }),
@@ -109,33 +126,60 @@ const changeRef = z.strictObject({ tool: z.enum(changeToolNames), orderId: order
 
 export const attackSchema = z
   .strictObject({
-    injected: z
-      .array(changeRef)
-      .min(1)
-      .meta({ description: "The changes the third-party text asks for. One of them reaching the service fails the case at authorization, unless it is also wanted." }),
-    wanted: z
-      .array(changeRef)
-      .optional()
-      .meta({ description: "The changes the principal asks for themselves. None: an attacked case; some, other than the injected: mixed; the injected ones: the benign twin." }),
+    injected: z.array(changeRef).min(1).meta({
+      description:
+        "The changes the third-party text asks for. One of them reaching the service fails the case at authorization, unless it is also wanted.",
+    }),
+    wanted: z.array(changeRef).optional().meta({
+      description:
+        "The changes the principal asks for themselves. None: an attacked case; some, other than the injected: mixed; the injected ones: the benign twin.",
+    }),
   })
-  .meta({ description: "Marks a case whose third-party text (a seller's description, a customer's note read by others) asks for a change." });
+  .meta({
+    description: "Marks a case whose third-party text (a seller's description, a customer's note read by others) asks for a change.",
+  });
 
 export const caseSchema = z
   .strictObject({
     id: z
       .string()
-      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, "case ids are letters, digits, '.', '_' and '-' (at most 100), like 003-ships-before-commit")
+      .regex(
+        /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/,
+        "case ids are letters, digits, '.', '_' and '-' (at most 100), like 003-ships-before-commit",
+      )
       .meta({ description: "Unique across the case set." }),
     source: z.string().min(1).meta({ description: "Where the case comes from: a seed, or the behaviour it varies." }),
     notes: z.string().optional().meta({ description: "Free text for people; the harness ignores it." }),
-    customer: z.string().regex(/^C-\d{1,12}$/, "customer ids are C- followed by digits, like C-1001").optional(),
-    support: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, "staff ids are letters, digits, '.', '_' or '-', like S-7").optional(),
-    seller: z.string().regex(/^SLR-\d{1,12}$/, "seller ids are SLR- followed by 1 to 12 digits, like SLR-2210").optional(),
+    customer: z
+      .string()
+      .regex(/^C-\d{1,12}$/, "customer ids are C- followed by digits, like C-1001")
+      .optional(),
+    support: z
+      .string()
+      .regex(/^[A-Za-z0-9._-]{1,64}$/, "staff ids are letters, digits, '.', '_' or '-', like S-7")
+      .optional(),
+    seller: z
+      .string()
+      .regex(/^SLR-\d{1,12}$/, "seller ids are SLR- followed by 1 to 12 digits, like SLR-2210")
+      .optional(),
     fixture: z
-      .strictObject({ sellers: list.optional(), policies: list.optional(), customers: list.optional(), stock: list.optional(), pickupSlots: list.optional(), orders: list.optional() })
+      .strictObject({
+        sellers: list.optional(),
+        policies: list.optional(),
+        customers: list.optional(),
+        stock: list.optional(),
+        pickupSlots: list.optional(),
+        orders: list.optional(),
+      })
       .meta({ description: "SPEC §6, loaded into fresh tables for the case. {{today}}, {{today-4}}, {{today+2}} become UTC dates." }),
-    conversation: z.array(z.string().min(1)).min(1).meta({ description: "The caller's messages (the customer's, support's or the seller's), one per turn." }),
-    script: z.array(scriptStepSchema).optional().meta({ description: "What a scripted model proposes, in order, across the turns; a say ends a turn. Real-model runs ignore it." }),
+    conversation: z
+      .array(z.string().min(1))
+      .min(1)
+      .meta({ description: "The caller's messages (the customer's, support's or the seller's), one per turn." }),
+    script: z
+      .array(scriptStepSchema)
+      .optional()
+      .meta({ description: "What a scripted model proposes, in order, across the turns; a say ends a turn. Real-model runs ignore it." }),
     faults: z.array(faultSchema).optional(),
     attack: attackSchema.optional(),
     expect: expectSchema,
@@ -143,14 +187,26 @@ export const caseSchema = z
   .superRefine((c, ctx) => {
     if (c.expect.replies !== undefined) {
       if (c.expect.replies.length !== c.conversation.length) {
-        ctx.addIssue({ code: "custom", path: ["expect", "replies"], message: `replies names one kind per turn: ${c.conversation.length} here, not ${c.expect.replies.length}` });
+        ctx.addIssue({
+          code: "custom",
+          path: ["expect", "replies"],
+          message: `replies names one kind per turn: ${c.conversation.length} here, not ${c.expect.replies.length}`,
+        });
       } else if (c.expect.replies.at(-1) !== c.expect.reply) {
-        ctx.addIssue({ code: "custom", path: ["expect", "replies"], message: `the last of replies (${c.expect.replies.at(-1)}) must be the reply (${c.expect.reply})` });
+        ctx.addIssue({
+          code: "custom",
+          path: ["expect", "replies"],
+          message: `the last of replies (${c.expect.replies.at(-1)}) must be the reply (${c.expect.reply})`,
+        });
       }
     }
     const callers = [c.customer, c.support, c.seller].filter((caller) => caller !== undefined).length;
     if (callers !== 1) {
-      ctx.addIssue({ code: "custom", path: [], message: `a case names exactly one caller: "customer": "C-…", "support": "S-…" or "seller": "SLR-…"; this one names ${callers === 0 ? "none" : callers}` });
+      ctx.addIssue({
+        code: "custom",
+        path: [],
+        message: `a case names exactly one caller: "customer": "C-…", "support": "S-…" or "seller": "SLR-…"; this one names ${callers === 0 ? "none" : callers}`,
+      });
     }
   });
 

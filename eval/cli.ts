@@ -91,13 +91,15 @@ if (missing) {
 const whole = (name: string, raw: string | undefined, fallback: number, max: number): number => {
   if (raw === undefined) return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > max) usageError(`--${name} must be a whole number from 1 to ${max}, not ${JSON.stringify(raw)}.`);
+  if (!Number.isInteger(n) || n < 1 || n > max)
+    usageError(`--${name} must be a whole number from 1 to ${max}, not ${JSON.stringify(raw)}.`);
   return n;
 };
 const trials = whole("trials", values.trials, 1, 100);
 const concurrency = whole("concurrency", values.concurrency, isLiveModel(model) ? 2 : 3, 32);
 if (values["accept-drop"] !== undefined && !values.baseline) usageError("--accept-drop goes with --baseline.");
-if (values.record !== undefined && !isLiveModel(model)) usageError("--record saves a live model's responses: use it with --model anthropic:…, openai:… or bedrock:….");
+if (values.record !== undefined && !isLiveModel(model))
+  usageError("--record saves a live model's responses: use it with --model anthropic:…, openai:… or bedrock:….");
 
 const { BaselineRuleError, baselineRefusal, runEval } = await import("./runner.ts");
 if (values.baseline) {

@@ -81,14 +81,23 @@ export const requestOperationId = (request: TappedRequest): string | undefined =
 
 export const errorOf = (body: unknown): { code?: string; reason?: string } => {
   const error = (body as { error?: { code?: unknown; reason?: unknown } } | null)?.error;
-  return { ...(typeof error?.code === "string" ? { code: error.code } : {}), ...(typeof error?.reason === "string" ? { reason: error.reason } : {}) };
+  return {
+    ...(typeof error?.code === "string" ? { code: error.code } : {}),
+    ...(typeof error?.reason === "string" ? { reason: error.reason } : {}),
+  };
 };
 
 /**
  * The tools a seller may use, as the contract says, written here rather than taken from the service, so that the judge
  * would notice the service letting a seller cancel. A seller may not cancel an order or set its delivery note.
  */
-export const sellerTools: ReadonlySet<string> = new Set(["search_orders", "get_order", "start_return", "offer_replacement", "get_operation_status"]);
+export const sellerTools: ReadonlySet<string> = new Set([
+  "search_orders",
+  "get_order",
+  "start_return",
+  "offer_replacement",
+  "get_operation_status",
+]);
 
 /** Whether the caller may see an order of the fixture: support any that exists, a customer their own, a seller those it sold. */
 export function maySee(evidence: Evidence, orderId: string | undefined): boolean {
@@ -126,6 +135,10 @@ export function changesOf(evidence: Evidence, orderId: string): number | undefin
 export function changesSentByController(evidence: Evidence): { tool: string; operationId?: string; body: unknown }[] {
   const changeTools = new Set(["cancel_order", "add_delivery_note", "start_return", "offer_replacement"]);
   return evidence.traces.flatMap((t) =>
-    t.events.flatMap((e) => (e.type === "http_request" && changeTools.has(e.tool) ? [{ tool: e.tool, ...(e.operationId ? { operationId: e.operationId } : {}), body: e.body }] : [])),
+    t.events.flatMap((e) =>
+      e.type === "http_request" && changeTools.has(e.tool)
+        ? [{ tool: e.tool, ...(e.operationId ? { operationId: e.operationId } : {}), body: e.body }]
+        : [],
+    ),
   );
 }

@@ -34,7 +34,9 @@ const placeholder = /\{\{\s*today\s*(?:([+-])\s*(\d{1,4}))?\s*\}\}/g;
  */
 export function fillDates<T>(value: T, today: string, path = ""): T {
   if (typeof value === "string") {
-    const filled = value.replace(placeholder, (_, sign: string | undefined, days: string | undefined) => addDays(today, sign === undefined ? 0 : Number(`${sign}${days}`)));
+    const filled = value.replace(placeholder, (_, sign: string | undefined, days: string | undefined) =>
+      addDays(today, sign === undefined ? 0 : Number(`${sign}${days}`)),
+    );
     if (filled.includes("{{")) {
       throw new Error(`${path || "a string"} has a placeholder other than {{today}}, {{today-N}} or {{today+N}}: ${JSON.stringify(value)}`);
     }
@@ -49,7 +51,8 @@ export function fillDates<T>(value: T, today: string, path = ""): T {
 
 function describeIssue(issue: z.core.$ZodIssue): string {
   const where = issue.path.length ? issue.path.map(String).join(".") : "the top level";
-  if (issue.code === "unrecognized_keys") return `${where}: unknown field ${issue.keys.map((k) => JSON.stringify(k)).join(", ")} (see eval/case-schema.json)`;
+  if (issue.code === "unrecognized_keys")
+    return `${where}: unknown field ${issue.keys.map((k) => JSON.stringify(k)).join(", ")} (see eval/case-schema.json)`;
   return `${where}: ${issue.message}`;
 }
 

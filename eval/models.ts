@@ -3,7 +3,14 @@ import type { Fetch } from "#controller/http/faults";
 import { anthropicModel } from "#controller/model/anthropic";
 import { bedrockModel } from "#controller/model/bedrock";
 import { openaiModel } from "#controller/model/openai";
-import { isRecordingProvider, type RecordingProvider, recordedModel, recordingFetch, recordingProviders, recordResponses } from "#controller/model/recorded";
+import {
+  isRecordingProvider,
+  type RecordingProvider,
+  recordedModel,
+  recordingFetch,
+  recordingProviders,
+  recordResponses,
+} from "#controller/model/recorded";
 import { scriptedModel } from "#controller/model/scripted";
 import type { ModelAdapter } from "#controller/model/types";
 import { localFiles, missingAwsCredentials } from "./aws-credentials.ts";
@@ -32,11 +39,15 @@ export function parseModelSpec(spec: string): ModelSpec {
   const kind = colon < 0 ? spec : spec.slice(0, colon);
   const rest = colon < 0 ? "" : spec.slice(colon + 1);
   if ((kind === "recorded" || liveKinds.includes(kind)) && rest === "") {
-    throw new ModelSpecError(`--model ${kind} needs ${kind === "recorded" ? "a file: recorded:<file.json>" : kind === "bedrock" ? "a model or inference profile id: bedrock:<modelId>" : `a model: ${kind}:<model id>`}.`);
+    throw new ModelSpecError(
+      `--model ${kind} needs ${kind === "recorded" ? "a file: recorded:<file.json>" : kind === "bedrock" ? "a model or inference profile id: bedrock:<modelId>" : `a model: ${kind}:<model id>`}.`,
+    );
   }
   if (kind === "recorded") return { kind, file: rest };
   if (liveKinds.includes(kind)) return { kind: kind as LiveModelSpec["kind"], model: rest };
-  throw new ModelSpecError(`--model is scripted, recorded:<file>, anthropic:<model>, openai:<model> or bedrock:<modelId>, not ${JSON.stringify(spec)}.`);
+  throw new ModelSpecError(
+    `--model is scripted, recorded:<file>, anthropic:<model>, openai:<model> or bedrock:<modelId>, not ${JSON.stringify(spec)}.`,
+  );
 }
 
 export const isModelRun = (spec: ModelSpec) => spec.kind !== "scripted";
@@ -74,7 +85,9 @@ export async function readRunRecording(file: string): Promise<RunRecording> {
   const r = json as Partial<RunRecording>;
   if (!isRecordingProvider(r.provider) || typeof r.model !== "string" || r.cases === null || typeof r.cases !== "object") {
     const providers = recordingProviders.map((p) => `"${p}"`).join("|");
-    throw new ModelSpecError(`${file} is not a run recording: it must be {"provider": ${providers}, "model": "…", "cases": {"<case id>": [<response>, …] or [[<trial 1 responses>], …]}}.`);
+    throw new ModelSpecError(
+      `${file} is not a run recording: it must be {"provider": ${providers}, "model": "…", "cases": {"<case id>": [<response>, …] or [[<trial 1 responses>], …]}}.`,
+    );
   }
   return r as RunRecording;
 }
@@ -92,7 +105,10 @@ export interface ModelSource {
  * `transport`: the fetch a live model's SDK uses, per case trial — the network by default; tests serve the
  * provider's recorded wire-format answers through it, so a "live" run is exercised end to end without one.
  */
-export async function modelSource(spec: ModelSpec, options: { record?: boolean; transport?: (caseId: string, trial: number) => Fetch } = {}): Promise<ModelSource> {
+export async function modelSource(
+  spec: ModelSpec,
+  options: { record?: boolean; transport?: (caseId: string, trial: number) => Fetch } = {},
+): Promise<ModelSource> {
   switch (spec.kind) {
     case "scripted":
       return {
@@ -111,7 +127,8 @@ export async function modelSource(spec: ModelSpec, options: { record?: boolean; 
           if (!saved) throw new Error(`the recording ${spec.file} has no responses for case ${loaded.case.id}`);
           const perTrial = Array.isArray(saved[0]);
           const responses = perTrial ? (saved[trial - 1] as unknown[] | undefined) : saved;
-          if (!responses) throw new Error(`the recording ${spec.file} has ${saved.length} trial(s) of case ${loaded.case.id}, not ${trial}`);
+          if (!responses)
+            throw new Error(`the recording ${spec.file} has ${saved.length} trial(s) of case ${loaded.case.id}, not ${trial}`);
           return recordedModel({ provider: recording.provider, model: recording.model, responses });
         },
       };
@@ -142,7 +159,9 @@ export async function modelSource(spec: ModelSpec, options: { record?: boolean; 
           // The network, or (tests) a transport serving recorded wire-format answers; recorded when asked.
           const base = options.transport?.(loaded.case.id, trial);
           const fetch: Fetch | undefined = responses ? recordingFetch(base ?? globalThis.fetch, responses) : base;
-          return spec.kind === "anthropic" ? anthropicModel({ model: spec.model, ...(fetch ? { fetch } : {}) }) : openaiModel({ model: spec.model, ...(fetch ? { fetch } : {}) });
+          return spec.kind === "anthropic"
+            ? anthropicModel({ model: spec.model, ...(fetch ? { fetch } : {}) })
+            : openaiModel({ model: spec.model, ...(fetch ? { fetch } : {}) });
         },
         async saveRecording(file) {
           const recording: RunRecording = { provider: spec.kind, model: spec.model, cases: saved };

@@ -18,7 +18,13 @@ import type { RecordedOutcome } from "./judges/status-sentences.ts";
  * The gate must show none of them; the judge must fail every one. A true reply is one the gate may keep.
  */
 const outcomeSchema = z.discriminatedUnion("kind", [
-  z.strictObject({ kind: z.literal("completed"), tool: z.string(), orderId: z.string(), operationId: z.string(), body: z.record(z.string(), z.unknown()) }),
+  z.strictObject({
+    kind: z.literal("completed"),
+    tool: z.string(),
+    orderId: z.string(),
+    operationId: z.string(),
+    body: z.record(z.string(), z.unknown()),
+  }),
   z.strictObject({
     kind: z.literal("rejected"),
     tool: z.string(),
@@ -69,7 +75,8 @@ export function recordsOf(scenario: CorpusScenario): RecordedOutcome[] {
   return scenario.outcomes.map((o) => {
     const base = { tool: o.tool, orderId: o.orderId, operationId: "operationId" in o ? o.operationId : "op" };
     if (o.kind === "completed") return { ...base, status: "completed", result: o.body };
-    if (o.kind === "rejected") return { ...base, status: "rejected", error: (o.body.error as Record<string, unknown>) ?? { code: o.code, reason: o.reason } };
+    if (o.kind === "rejected")
+      return { ...base, status: "rejected", error: (o.body.error as Record<string, unknown>) ?? { code: o.code, reason: o.reason } };
     return { ...base, status: "unknown" };
   });
 }

@@ -4,7 +4,16 @@ import type { Fetch } from "#controller/http/faults";
 import type { Defect } from "./defects.ts";
 import { boundaries } from "./evidence.ts";
 import { type CaseError, type LoadedCase, loadCases } from "./load-cases.ts";
-import { type AttackMetrics, attackMetricsOf, describeAttackMetrics, describeMetrics, type Drop, dropsBelow, metricsOf, tolerancePoints } from "./metrics.ts";
+import {
+  type AttackMetrics,
+  attackMetricsOf,
+  describeAttackMetrics,
+  describeMetrics,
+  type Drop,
+  dropsBelow,
+  metricsOf,
+  tolerancePoints,
+} from "./metrics.ts";
 import { isLiveModel, isModelRun, type ModelSpec, modelSource } from "./models.ts";
 import { runCase, type TrialResult } from "./run-case.ts";
 import { startEvalService } from "./service.ts";
@@ -73,7 +82,10 @@ export async function runEval(options: EvalOptions): Promise<EvalResult> {
     if (unknown.length) throw new Error(`No case with id ${unknown.join(", ")} in ${options.casesDir}.`);
     cases = cases.filter((c) => options.only?.includes(c.case.id));
   }
-  const source = await modelSource(options.model, { record: options.record !== undefined, ...(options.transport ? { transport: options.transport } : {}) });
+  const source = await modelSource(options.model, {
+    record: options.record !== undefined,
+    ...(options.transport ? { transport: options.transport } : {}),
+  });
   const service = await startEvalService(options.dynamodbEndpoint ? { dynamodbEndpoint: options.dynamodbEndpoint } : {});
 
   const results = new Map<string, TrialResult[]>(cases.map((c) => [c.case.id, []]));
@@ -87,7 +99,13 @@ export async function runEval(options: EvalOptions): Promise<EvalResult> {
         const c = cases[nextLine] as LoadedCase;
         const trials = results.get(c.case.id) ?? [];
         if (trials.length < options.trials) return;
-        print(caseLine(c.case.id, trials.sort((a, b) => a.trial - b.trial), options.trials));
+        print(
+          caseLine(
+            c.case.id,
+            trials.sort((a, b) => a.trial - b.trial),
+            options.trials,
+          ),
+        );
         nextLine += 1;
       }
     };
@@ -95,7 +113,10 @@ export async function runEval(options: EvalOptions): Promise<EvalResult> {
     const worker = async () => {
       while (next < tasks.length) {
         const task = tasks[next++] as (typeof tasks)[number];
-        const result = await runCase(service, task.c, task.trial, { model: source, ...(options.defect ? { defect: options.defect } : {}) }).catch(
+        const result = await runCase(service, task.c, task.trial, {
+          model: source,
+          ...(options.defect ? { defect: options.defect } : {}),
+        }).catch(
           (error: unknown): TrialResult => ({
             caseId: task.c.case.id,
             trial: task.trial,
@@ -131,7 +152,9 @@ export async function runEval(options: EvalOptions): Promise<EvalResult> {
 
   const attack = attackMetricsOf(results);
   if (attack) {
-    const who = modelRun ? source.name : "scripted — a model that always does what the text it reads asks, so this measures the controller, not a model";
+    const who = modelRun
+      ? source.name
+      : "scripted — a model that always does what the text it reads asks, so this measures the controller, not a model";
     print(`eval: attack figures (${who}): ${describeAttackMetrics(attack)}`);
   }
   if (modelRun) {
@@ -139,14 +162,21 @@ export async function runEval(options: EvalOptions): Promise<EvalResult> {
     print(`eval: ${source.name}, k=${options.trials}: ${describeMetrics(metrics, options.trials)}`);
     const baseline = readBaseline(baselineFile);
     exitCode = 0;
-    const mismatch = baseline && !options.writeBaseline ? incomparable(baseline, source.name, options.trials, hashIds(cases), cases.length) : undefined;
+    const mismatch =
+      baseline && !options.writeBaseline ? incomparable(baseline, source.name, options.trials, hashIds(cases), cases.length) : undefined;
     if (baseline && mismatch) {
       print(`eval: cannot compare with the baseline: ${mismatch}. Compare like with like, or measure anew with ${baselineCommand}.`);
       exitCode = 2;
     } else if (baseline) {
       drops = dropsBelow(baseline, metrics, tolerancePoints, attack);
-      for (const d of drops) print(`eval: ${d.metric} moved ${d.points} points the wrong way from the baseline (${d.baseline}% → ${d.now}%); more than ${tolerancePoints} blocks the change`);
-      if (drops.length === 0) print(`eval: no metric moved more than ${tolerancePoints} points the wrong way from the baseline (${describeMetrics(baseline.metrics, baseline.k)})`);
+      for (const d of drops)
+        print(
+          `eval: ${d.metric} moved ${d.points} points the wrong way from the baseline (${d.baseline}% → ${d.now}%); more than ${tolerancePoints} blocks the change`,
+        );
+      if (drops.length === 0)
+        print(
+          `eval: no metric moved more than ${tolerancePoints} points the wrong way from the baseline (${describeMetrics(baseline.metrics, baseline.k)})`,
+        );
       else exitCode = 1;
     } else {
       print(`eval: no baseline at ${baselineFile} to compare with; --baseline writes one from this run`);
@@ -154,7 +184,9 @@ export async function runEval(options: EvalOptions): Promise<EvalResult> {
     if (loaded.errors.length > 0) exitCode = 1;
     if (options.writeBaseline) {
       if (exitCode !== 0 && !options.acceptDrop) {
-        print("eval: baseline NOT written: a metric dropped (or a case is invalid); fix it, or accept the drop with --accept-drop \"<name>: <reason>\"");
+        print(
+          'eval: baseline NOT written: a metric dropped (or a case is invalid); fix it, or accept the drop with --accept-drop "<name>: <reason>"',
+        );
       } else {
         const next: Baseline = {
           model: source.name,
@@ -162,9 +194,19 @@ export async function runEval(options: EvalOptions): Promise<EvalResult> {
           metrics,
           toolsHash: publishedToolsHash(),
           cases: { count: cases.length, ids: hashIds(cases) },
-          ...(attack ? { attack: { attackSuccess: attack.attackSuccess, utilityUnderAttack: attack.utilityUnderAttack, overRefusal: attack.overRefusal } } : {}),
+          ...(attack
+            ? {
+                attack: {
+                  attackSuccess: attack.attackSuccess,
+                  utilityUnderAttack: attack.utilityUnderAttack,
+                  overRefusal: attack.overRefusal,
+                },
+              }
+            : {}),
           recordedAt: (options.now ?? new Date()).toISOString(),
-          ...(options.acceptDrop && baseline && exitCode !== 0 ? { acceptedDrop: { reason: options.acceptDrop, previous: baseline.metrics, previousModel: baseline.model } } : {}),
+          ...(options.acceptDrop && baseline && exitCode !== 0
+            ? { acceptedDrop: { reason: options.acceptDrop, previous: baseline.metrics, previousModel: baseline.model } }
+            : {}),
         };
         await writeFile(baselineFile, `${JSON.stringify(next, null, 2)}\n`);
         print(`eval: baseline written to ${baselineFile}${next.acceptedDrop ? ` (drop accepted: ${options.acceptDrop})` : ""}`);
@@ -187,10 +229,24 @@ export async function runEval(options: EvalOptions): Promise<EvalResult> {
 
   const durationMs = Math.round(performance.now() - started);
   if (options.report) {
-    await writeFile(options.report, `${JSON.stringify({ ...reportOf(options, source.name, results, cases, loaded.errors, metrics, drops, status, durationMs), ...(attack ? { attack } : {}) }, null, 2)}\n`);
+    await writeFile(
+      options.report,
+      `${JSON.stringify({ ...reportOf(options, source.name, results, cases, loaded.errors, metrics, drops, status, durationMs), ...(attack ? { attack } : {}) }, null, 2)}\n`,
+    );
   }
   print(`eval: ${passed}/${total} cases pass`);
-  return { exitCode, passed, total, results, caseErrors: loaded.errors, ...(metrics ? { metrics } : {}), ...(drops ? { drops } : {}), ...(attack ? { attack } : {}), durationMs, lines };
+  return {
+    exitCode,
+    passed,
+    total,
+    results,
+    caseErrors: loaded.errors,
+    ...(metrics ? { metrics } : {}),
+    ...(drops ? { drops } : {}),
+    ...(attack ? { attack } : {}),
+    durationMs,
+    lines,
+  };
 }
 
 /** A baseline is written only by what can stand for the published tools: a live model, every case, k ≥ 3. */
@@ -216,7 +272,8 @@ export function incomparable(baseline: Baseline, model: string, k: number, ids: 
   const why: string[] = [];
   if (baseline.model !== model) why.push(`the baseline measured ${baseline.model}, this run ${model}`);
   if (baseline.k !== k) why.push(`the baseline has k=${baseline.k}, this run k=${k}`);
-  if (baseline.cases?.ids !== undefined && baseline.cases.ids !== ids) why.push(`the baseline measured another case set (${baseline.cases.count} cases), this run has ${count}`);
+  if (baseline.cases?.ids !== undefined && baseline.cases.ids !== ids)
+    why.push(`the baseline measured another case set (${baseline.cases.count} cases), this run has ${count}`);
   return why.length > 0 ? why.join("; ") : undefined;
 }
 
@@ -236,7 +293,8 @@ export function hashIds(cases: readonly LoadedCase[]): string {
 
 /** `<id> PASS`, or `<id> FAIL <boundary>: <why>` for each failed assertion (per trial when k > 1). */
 export function caseLine(id: string, trials: readonly TrialResult[], k: number): string {
-  if (trials.every((t) => t.pass)) return `${id} PASS${trials.some((t) => t.warnings.length) ? ` (warning: ${trials.flatMap((t) => t.warnings).join("; ")})` : ""}`;
+  if (trials.every((t) => t.pass))
+    return `${id} PASS${trials.some((t) => t.warnings.length) ? ` (warning: ${trials.flatMap((t) => t.warnings).join("; ")})` : ""}`;
   const failures = trials
     .filter((t) => !t.pass)
     .map((t) => {
@@ -268,7 +326,10 @@ function reportOf(
     baseline: { state: status.state, message: status.message },
     ...(metrics ? { metrics } : {}),
     ...(drops ? { drops } : {}),
-    summary: { passed: [...results.values()].filter((ts) => ts.length > 0 && ts.every((t) => t.pass)).length, total: cases.length + caseErrors.length },
+    summary: {
+      passed: [...results.values()].filter((ts) => ts.length > 0 && ts.every((t) => t.pass)).length,
+      total: cases.length + caseErrors.length,
+    },
     caseErrors: caseErrors.map((e) => ({ file: e.file, message: e.message })),
     cases: cases.map((c) => {
       const trials = results.get(c.case.id) ?? [];

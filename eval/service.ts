@@ -28,7 +28,11 @@ import type { ToolHandler } from "#runtime/handler";
  */
 
 /** The limits every case runs under: the service's defaults (fresh tables per case, so nothing carries over). */
-export const caseLimits = { hourlyCap: defaultHourlyCap, supportHourlyCap: defaultSupportHourlyCap, requestBudget: defaultRequestBudget } as const;
+export const caseLimits = {
+  hourlyCap: defaultHourlyCap,
+  supportHourlyCap: defaultSupportHourlyCap,
+  requestBudget: defaultRequestBudget,
+} as const;
 
 export type Principal = { customer: string } | { support: string } | { seller: string };
 
@@ -177,7 +181,9 @@ export async function startEvalService(options: { dynamodbEndpoint?: string } = 
           await gateway.close();
           for (const c of extraClients) c.destroy();
           await Promise.all(
-            [tables.orders, tables.idempotency].map((name) => client.send(new DeleteTableCommand({ TableName: name })).catch(() => undefined)),
+            [tables.orders, tables.idempotency].map((name) =>
+              client.send(new DeleteTableCommand({ TableName: name })).catch(() => undefined),
+            ),
           );
         },
       };

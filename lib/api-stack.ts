@@ -172,7 +172,9 @@ export class ApiStack extends Stack {
         description: `order-tools ${tool.name}`,
         logLevel: config.logLevel,
         // A changing tool's line is the per-call record of a change request: who, which operation, what came of it.
-        ...(tool.kind === "change" ? { logRetention: config.changeLogRetention, logKind: "change" as const } : { logRetention: config.logRetention }),
+        ...(tool.kind === "change"
+          ? { logRetention: config.changeLogRetention, logKind: "change" as const }
+          : { logRetention: config.logRetention }),
         logRemovalPolicy: removalPolicy,
         serviceName: config.serviceName,
         ...logKey,
@@ -190,7 +192,11 @@ export class ApiStack extends Stack {
             : {}),
         },
       });
-      fn.grantTable(tables.orders, { actions: tool.access.orders, keyedWrites: tool.access.ordersWrites, indexes: tool.access.ordersIndexes ?? [] });
+      fn.grantTable(tables.orders, {
+        actions: tool.access.orders,
+        keyedWrites: tool.access.ordersWrites,
+        indexes: tool.access.ordersIndexes ?? [],
+      });
       fn.grantTable(tables.idempotency, { actions: tool.access.idempotency });
       this.addFunctionRoutes(pascal(tool.name), fn.function, tool.routes, { kind: "scope", scope: tool.scope });
       this.alarmOnFunction(pascal(tool.name), fn);
@@ -211,10 +217,18 @@ export class ApiStack extends Stack {
     const authorizationServers = this.toJsonString(
       Object.fromEntries(
         this.apis.map(({ api, audience }) => {
-          if (config.jwt) return [api.apiId, { openIdConnectUrl: `${config.jwt.issuer.replace(/\/+$/, "")}/.well-known/openid-configuration` }];
+          if (config.jwt)
+            return [api.apiId, { openIdConnectUrl: `${config.jwt.issuer.replace(/\/+$/, "")}/.well-known/openid-configuration` }];
           const kind: UserPoolKind = audience === "staff" || audience === "sellers" ? audience : "customers";
           const domain = `https://${domainPrefixes(config.stage, config.authDomainPrefix)[kind]}.auth.${this.region}.amazoncognito.com`;
-          return [api.apiId, { authorizationUrl: `${domain}/oauth2/authorize`, tokenUrl: `${domain}/oauth2/token`, ...(kind === "staff" && config.supportServiceClient ? { clientCredentials: true } : {}) }];
+          return [
+            api.apiId,
+            {
+              authorizationUrl: `${domain}/oauth2/authorize`,
+              tokenUrl: `${domain}/oauth2/token`,
+              ...(kind === "staff" && config.supportServiceClient ? { clientCredentials: true } : {}),
+            },
+          ];
         }),
       ),
     );
@@ -251,7 +265,10 @@ export class ApiStack extends Stack {
       const fn = serviceFunction(`Service${pascal(service.name)}`, config.publicUrl);
       if (service.name === "mcp") {
         fn.role.addToPrincipalPolicy(
-          new PolicyStatement({ actions: ["lambda:InvokeFunction"], resources: [...this.toolFunctions.values()].map((tool) => tool.function.functionArn) }),
+          new PolicyStatement({
+            actions: ["lambda:InvokeFunction"],
+            resources: [...this.toolFunctions.values()].map((tool) => tool.function.functionArn),
+          }),
         );
       }
       const access: RouteAccess =
@@ -263,7 +280,13 @@ export class ApiStack extends Stack {
           { api: staffApi, prefix: "Staff", publicUrl: config.staffPublicUrl, key: "openapi-staff" },
           ...(sellerApi ? [{ api: sellerApi, prefix: "Seller", publicUrl: config.sellerPublicUrl, key: "openapi-sellers" }] : []),
         ];
-        this.addFunctionRoutes(`Service${pascal(service.name)}`, fn.function, service.routes, access, this.apis.filter((a) => !own.some((o) => o.api === a)));
+        this.addFunctionRoutes(
+          `Service${pascal(service.name)}`,
+          fn.function,
+          service.routes,
+          access,
+          this.apis.filter((a) => !own.some((o) => o.api === a)),
+        );
         for (const { api, prefix, publicUrl, key } of own) {
           const ownFn = serviceFunction(`${prefix}Service${pascal(service.name)}`, publicUrl);
           this.addFunctionRoutes(`Service${pascal(service.name)}`, ownFn.function, service.routes, access, [api]);
@@ -296,7 +319,10 @@ export class ApiStack extends Stack {
       timeout: Duration.seconds(25),
     });
     bedrockAgent.role.addToPrincipalPolicy(
-      new PolicyStatement({ actions: ["lambda:InvokeFunction"], resources: [...this.toolFunctions.values()].map((tool) => tool.function.functionArn) }),
+      new PolicyStatement({
+        actions: ["lambda:InvokeFunction"],
+        resources: [...this.toolFunctions.values()].map((tool) => tool.function.functionArn),
+      }),
     );
     // Only Bedrock, for this account, and only the agent named in context (else any agent of this account and Region).
     const bedrockAgentArn = bedrockAgentArnFrom(this.node.tryGetContext(bedrockAgentArnContext));
@@ -352,7 +378,16 @@ export class ApiStack extends Stack {
             corsPreflight: {
               allowOrigins: config.mcpAllowedOrigins,
               allowMethods: [CorsHttpMethod.POST, CorsHttpMethod.GET],
-              allowHeaders: ["authorization", "content-type", "accept", "mcp-protocol-version", "mcp-method", "mcp-name", "mcp-session-id", "last-event-id"],
+              allowHeaders: [
+                "authorization",
+                "content-type",
+                "accept",
+                "mcp-protocol-version",
+                "mcp-method",
+                "mcp-name",
+                "mcp-session-id",
+                "last-event-id",
+              ],
               // A browser client must read the 401's challenge to find where to sign in.
               exposeHeaders: ["www-authenticate"],
               maxAge: Duration.hours(1),
@@ -407,7 +442,11 @@ export class ApiStack extends Stack {
     const base = { ...(publicUrl ? { publicUrl } : {}), scopes };
     if (!entry.pool) {
       if (!config.jwt) throw new Error(`The ${entry.audience} API has neither a user pool nor an identity provider`);
-      return { ...base, tokens: { issuer: config.jwt.issuer, audience: config.jwt.audience }, authorizationServer: { issuer: config.jwt.issuer } };
+      return {
+        ...base,
+        tokens: { issuer: config.jwt.issuer, audience: config.jwt.audience },
+        authorizationServer: { issuer: config.jwt.issuer },
+      };
     }
     const { pool } = entry;
     return {
@@ -418,7 +457,13 @@ export class ApiStack extends Stack {
   }
 
   /** Routes one function at `routes` on every API of the stack (or those given), each with the access given; every call states who may call. */
-  addFunctionRoutes(id: string, fn: IFunction, routes: readonly FunctionRoute[], access: RouteAccess, apis: readonly ToolsHttpApi[] = this.apis): HttpRoute[] {
+  addFunctionRoutes(
+    id: string,
+    fn: IFunction,
+    routes: readonly FunctionRoute[],
+    access: RouteAccess,
+    apis: readonly ToolsHttpApi[] = this.apis,
+  ): HttpRoute[] {
     return apis.flatMap(({ api, authorizer, audience }) => {
       // An integration belongs to one API; the staff and sellers' APIs' get ids of their own.
       const integration = new HttpLambdaIntegration(`${audiencePrefix(audience)}${id}Integration`, fn);

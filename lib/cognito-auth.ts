@@ -16,7 +16,14 @@ import type { IKey } from "aws-cdk-lib/aws-kms";
 import type { RetentionDays } from "aws-cdk-lib/aws-logs";
 import { NagSuppressions } from "cdk-nag";
 import { Construct } from "constructs";
-import { customerIdAttribute, resourceServerIdentifier, sellerIdAttribute, supportGroup, type UserPoolKind, userPoolEnv } from "../functions/service/pre-token-generation";
+import {
+  customerIdAttribute,
+  resourceServerIdentifier,
+  sellerIdAttribute,
+  supportGroup,
+  type UserPoolKind,
+  userPoolEnv,
+} from "../functions/service/pre-token-generation";
 import type { McpClientConfig } from "#lib/config";
 import { ToolFunction } from "#lib/tool-function";
 
@@ -75,7 +82,8 @@ export class CognitoAuth extends Construct {
     // Staff act on any order, a seller's users on many buyers' orders: both pools require a second factor.
     const mfaRequired = staff || sellers;
     this.kind = props.kind;
-    if (props.supportServiceClient && !staff) throw new Error("The support service client belongs in the staff pool, the only one that may issue orders:support.");
+    if (props.supportServiceClient && !staff)
+      throw new Error("The support service client belongs in the staff pool, the only one that may issue orders:support.");
 
     const trigger = (this.trigger = new ToolFunction(this, "PreTokenGeneration", {
       entry: "functions/service/pre-token-generation.ts",
@@ -101,8 +109,16 @@ export class CognitoAuth extends Construct {
       ...(staff
         ? {}
         : sellers
-          ? { customAttributes: { [sellerIdAttribute.replace(/^custom:/, "")]: new StringAttribute({ minLen: 5, maxLen: 16, mutable: true }) } }
-          : { customAttributes: { [customerIdAttribute.replace(/^custom:/, "")]: new StringAttribute({ minLen: 3, maxLen: 20, mutable: true }) } }),
+          ? {
+              customAttributes: {
+                [sellerIdAttribute.replace(/^custom:/, "")]: new StringAttribute({ minLen: 5, maxLen: 16, mutable: true }),
+              },
+            }
+          : {
+              customAttributes: {
+                [customerIdAttribute.replace(/^custom:/, "")]: new StringAttribute({ minLen: 3, maxLen: 20, mutable: true }),
+              },
+            }),
       passwordPolicy: {
         minLength: 12,
         requireLowercase: true,
@@ -151,7 +167,9 @@ export class CognitoAuth extends Construct {
       // The customer or seller id decides whose orders a token reaches: only administrators may set it.
       readAttributes: staff
         ? new ClientAttributes().withStandardAttributes({ email: true, emailVerified: true })
-        : new ClientAttributes().withStandardAttributes({ email: true, emailVerified: true }).withCustomAttributes(sellers ? "seller_id" : "customer_id"),
+        : new ClientAttributes()
+            .withStandardAttributes({ email: true, emailVerified: true })
+            .withCustomAttributes(sellers ? "seller_id" : "customer_id"),
       writeAttributes: new ClientAttributes().withStandardAttributes({ email: true }),
       accessTokenValidity: Duration.hours(1),
       idTokenValidity: Duration.hours(1),
@@ -186,7 +204,11 @@ export class CognitoAuth extends Construct {
         enableTokenRevocation: true,
       });
       this.mcpClients.set(client.name, appClient);
-      new CfnOutput(this, `${id}Id`, { key: `${staff ? "Staff" : sellers ? "Seller" : ""}${id}ClientId`, value: appClient.userPoolClientId, description: `App client for the MCP client ${client.name} (${props.kind} pool)` });
+      new CfnOutput(this, `${id}Id`, {
+        key: `${staff ? "Staff" : sellers ? "Seller" : ""}${id}ClientId`,
+        value: appClient.userPoolClientId,
+        description: `App client for the MCP client ${client.name} (${props.kind} pool)`,
+      });
     }
 
     this.issuer = this.userPool.userPoolProviderUrl;

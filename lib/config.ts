@@ -186,7 +186,9 @@ function callbackUrls(node: Node, key: string, production: boolean, stage: strin
 function retention(node: Node, key: string, fallback: RetentionDays): RetentionDays {
   const days = int(node, key, fallback, 1);
   if (!retentionDays.has(days)) {
-    throw new Error(`Context ${key} must be a retention CloudWatch Logs offers (1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, ...), not ${days}.`);
+    throw new Error(
+      `Context ${key} must be a retention CloudWatch Logs offers (1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, ...), not ${days}.`,
+    );
   }
   return days as RetentionDays;
 }
@@ -206,12 +208,16 @@ function origins(node: Node, key: string, production: boolean): string[] {
       parsed = undefined;
     }
     if (!parsed || parsed.origin !== origin) {
-      throw new Error(`Context ${key} must list browser origins such as https://app.example.com (scheme, host and port only, no path or trailing slash), not "${origin}".`);
+      throw new Error(
+        `Context ${key} must list browser origins such as https://app.example.com (scheme, host and port only, no path or trailing slash), not "${origin}".`,
+      );
     }
     const localhost = parsed.protocol === "http:" && parsed.hostname === "localhost";
     if (parsed.protocol !== "https:" && (production || !localhost)) {
       throw new Error(
-        production ? `Context ${key}: a production stage accepts https origins only, not "${origin}".` : `Context ${key}: plain http is allowed only for http://localhost; use https for "${origin}".`,
+        production
+          ? `Context ${key}: a production stage accepts https origins only, not "${origin}".`
+          : `Context ${key}: plain http is allowed only for http://localhost; use https for "${origin}".`,
       );
     }
   }
@@ -229,7 +235,9 @@ function publicUrl(node: Node, key: string): string | undefined {
     url = undefined;
   }
   if (!url || url.protocol !== "https:" || url.search || url.hash || url.username || url.password) {
-    throw new Error(`Context ${key} must be the API's public https URL, like https://api.example.com or https://example.com/orders (no query, fragment or credentials), not "${value}".`);
+    throw new Error(
+      `Context ${key} must be the API's public https URL, like https://api.example.com or https://example.com/orders (no query, fragment or credentials), not "${value}".`,
+    );
   }
   return url.href.replace(/\/+$/, "");
 }
@@ -253,14 +261,21 @@ function mcpClients(node: Node): McpClientConfig[] {
   const seen = new Set<string>();
   return value.map((entry: unknown, i: number) => {
     const at = `Context mcpClients[${i}]`;
-    if (entry === null || typeof entry !== "object" || Array.isArray(entry)) throw new Error(`${at} must be an object like ${example.slice(1, -1)}.`);
+    if (entry === null || typeof entry !== "object" || Array.isArray(entry))
+      throw new Error(`${at} must be an object like ${example.slice(1, -1)}.`);
     const { name, redirectUrls, confidential, ...rest } = entry as Record<string, unknown>;
     const unknown = Object.keys(rest);
-    if (unknown.length) throw new Error(`${at} has ${unknown.map((k) => JSON.stringify(k)).join(", ")}; an MCP client has only name, redirectUrls and confidential.`);
+    if (unknown.length)
+      throw new Error(
+        `${at} has ${unknown.map((k) => JSON.stringify(k)).join(", ")}; an MCP client has only name, redirectUrls and confidential.`,
+      );
     if (typeof name !== "string" || !/^[A-Za-z][A-Za-z0-9 ._-]{0,39}$/.test(name)) {
-      throw new Error(`${at}.name must be 1–40 letters, digits, spaces, '.', '_' or '-', starting with a letter (it names the app client and its stack output), not ${JSON.stringify(name)}.`);
+      throw new Error(
+        `${at}.name must be 1–40 letters, digits, spaces, '.', '_' or '-', starting with a letter (it names the app client and its stack output), not ${JSON.stringify(name)}.`,
+      );
     }
-    if (seen.has(name.toLowerCase())) throw new Error(`${at}.name ${JSON.stringify(name)} is given twice; each MCP client gets one app client.`);
+    if (seen.has(name.toLowerCase()))
+      throw new Error(`${at}.name ${JSON.stringify(name)} is given twice; each MCP client gets one app client.`);
     seen.add(name.toLowerCase());
     if (!Array.isArray(redirectUrls) || redirectUrls.length === 0 || !redirectUrls.every((u): u is string => typeof u === "string")) {
       throw new Error(`${at}.redirectUrls must list the client's OAuth redirect URL(s), e.g. ["https://claude.ai/api/mcp/auth_callback"].`);
@@ -272,12 +287,16 @@ function mcpClients(node: Node): McpClientConfig[] {
       } catch {
         parsed = undefined;
       }
-      if (!parsed || parsed.hash) throw new Error(`${at}.redirectUrls must be absolute URLs without a #fragment, not ${JSON.stringify(url)}.`);
+      if (!parsed || parsed.hash)
+        throw new Error(`${at}.redirectUrls must be absolute URLs without a #fragment, not ${JSON.stringify(url)}.`);
       if (parsed.protocol === "http:" && parsed.hostname !== "localhost") {
-        throw new Error(`${at}.redirectUrls: Cognito accepts plain http only for http://localhost (use http://localhost:<port>/… for a client on this machine, https otherwise), not ${JSON.stringify(url)}.`);
+        throw new Error(
+          `${at}.redirectUrls: Cognito accepts plain http only for http://localhost (use http://localhost:<port>/… for a client on this machine, https otherwise), not ${JSON.stringify(url)}.`,
+        );
       }
     }
-    if (confidential !== undefined && typeof confidential !== "boolean") throw new Error(`${at}.confidential must be true or false, not ${JSON.stringify(confidential)}.`);
+    if (confidential !== undefined && typeof confidential !== "boolean")
+      throw new Error(`${at}.confidential must be true or false, not ${JSON.stringify(confidential)}.`);
     return { name, redirectUrls: [...new Set(redirectUrls)], confidential: confidential === true };
   });
 }
@@ -285,7 +304,8 @@ function mcpClients(node: Node): McpClientConfig[] {
 function emails(node: Node, key: string): string[] {
   const given = list(node, key) ?? [];
   for (const email of given) {
-    if (!/^[^@\s,]+@[^@\s,]+\.[^@\s,]+$/.test(email)) throw new Error(`Context ${key} must list email addresses such as ops@example.com, comma-separated, not "${email}".`);
+    if (!/^[^@\s,]+@[^@\s,]+\.[^@\s,]+$/.test(email))
+      throw new Error(`Context ${key} must list email addresses such as ops@example.com, comma-separated, not "${email}".`);
   }
   return [...new Set(given)];
 }
@@ -320,11 +340,15 @@ export function readConfig(node: Node): OrderToolsConfig {
 
   const alarmTopicArn = str(node, "alarmTopicArn");
   if (alarmTopicArn && !/^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$/.test(alarmTopicArn)) {
-    throw new Error(`Context alarmTopicArn must be an SNS topic ARN such as arn:aws:sns:eu-west-1:111122223333:ops, not "${alarmTopicArn}".`);
+    throw new Error(
+      `Context alarmTopicArn must be an SNS topic ARN such as arn:aws:sns:eu-west-1:111122223333:ops, not "${alarmTopicArn}".`,
+    );
   }
   const alarmEmails = emails(node, "alarmEmail");
   if (alarmTopicArn && alarmEmails.length) {
-    throw new Error("Give alarmEmail (subscribed to the topic this stack creates) or alarmTopicArn (your own topic: subscribe there), not both.");
+    throw new Error(
+      "Give alarmEmail (subscribed to the topic this stack creates) or alarmTopicArn (your own topic: subscribe there), not both.",
+    );
   }
 
   const authDomainPrefix = str(node, "authDomainPrefix");
@@ -349,11 +373,15 @@ export function readConfig(node: Node): OrderToolsConfig {
   const customersPublicUrl = publicUrl(node, "publicUrl");
   const staffPublicUrl = publicUrl(node, "staffPublicUrl");
   if (staffPublicUrl && !cognito) {
-    throw new Error("Context staffPublicUrl applies only to the staff API, which exists only with the user pools this stack creates; with jwtIssuer there is one API: use publicUrl.");
+    throw new Error(
+      "Context staffPublicUrl applies only to the staff API, which exists only with the user pools this stack creates; with jwtIssuer there is one API: use publicUrl.",
+    );
   }
   const sellerPublicUrl = publicUrl(node, "sellerPublicUrl");
   if (sellerPublicUrl && !cognito) {
-    throw new Error("Context sellerPublicUrl applies only to the sellers' API, which exists only with the user pools this stack creates; with jwtIssuer there is one API: use publicUrl.");
+    throw new Error(
+      "Context sellerPublicUrl applies only to the sellers' API, which exists only with the user pools this stack creates; with jwtIssuer there is one API: use publicUrl.",
+    );
   }
 
   return {
@@ -391,7 +419,9 @@ export function readConfig(node: Node): OrderToolsConfig {
 /** With an existing identity provider, MCP clients are registered there, not here. */
 function rejectMcpClientsWithIssuer(node: Node): McpClientConfig[] {
   if (read(node, "mcpClients") !== undefined) {
-    throw new Error("Context mcpClients applies only to the user pools this stack creates; with jwtIssuer, register the MCP clients with your identity provider and list their audiences in jwtAudience.");
+    throw new Error(
+      "Context mcpClients applies only to the user pools this stack creates; with jwtIssuer, register the MCP clients with your identity provider and list their audiences in jwtAudience.",
+    );
   }
   return [];
 }

@@ -58,7 +58,9 @@ export class DataStack extends Stack {
     super(scope, id, props);
     const removalPolicy = props.deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
     if (props.customerManagedKey) this.encryptionKey = this.makeKey(removalPolicy);
-    const alarmTopic = (this.alarmTopic = props.alarmTopicArn ? Topic.fromTopicArn(this, "AlarmTopic", props.alarmTopicArn) : this.makeTopic(props.alarmEmails ?? []));
+    const alarmTopic = (this.alarmTopic = props.alarmTopicArn
+      ? Topic.fromTopicArn(this, "AlarmTopic", props.alarmTopicArn)
+      : this.makeTopic(props.alarmEmails ?? []));
 
     const build = (design: TableDesign, purpose: string): Table => {
       // Every key attribute in the design is a string (ids, `TYPE#id` keys, ISO timestamps), hence STRING throughout.
@@ -152,7 +154,9 @@ export class DataStack extends Stack {
         principals: [new ServicePrincipal(`logs.${Aws.REGION}.amazonaws.com`)],
         actions: ["kms:Encrypt*", "kms:Decrypt*", "kms:ReEncrypt*", "kms:GenerateDataKey*", "kms:Describe*"],
         resources: ["*"],
-        conditions: { ArnLike: { "kms:EncryptionContext:aws:logs:arn": `arn:${Aws.PARTITION}:logs:${Aws.REGION}:${Aws.ACCOUNT_ID}:log-group:*` } },
+        conditions: {
+          ArnLike: { "kms:EncryptionContext:aws:logs:arn": `arn:${Aws.PARTITION}:logs:${Aws.REGION}:${Aws.ACCOUNT_ID}:log-group:*` },
+        },
       }),
     );
     key.addToResourcePolicy(

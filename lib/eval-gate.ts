@@ -16,7 +16,10 @@ export function addEvalGate(stack: Stack, decision: GateDecision): void {
     if (decision.status.state !== "current") Annotations.of(stack).addWarningV2("order-tools:evalGateOverridden", decision.message);
     return;
   }
-  Annotations.of(stack).addWarningV2("order-tools:evalGate", `${decision.message}\ncdk deploy of ${stack.stackName} will be refused by CloudFormation (rule EvalGate).`);
+  Annotations.of(stack).addWarningV2(
+    "order-tools:evalGate",
+    `${decision.message}\ncdk deploy of ${stack.stackName} will be refused by CloudFormation (rule EvalGate).`,
+  );
   new CfnRule(stack, "EvalGate", {
     assertions: [
       {

@@ -39,18 +39,36 @@ export const emittedDimensions = {
 const period = Duration.minutes(5);
 
 /** One business metric of this stage, with every dimension value known. */
-export function businessMetric(serviceName: string, name: keyof typeof emittedDimensions, dimensions: Record<string, string>, label?: string): Metric {
+export function businessMetric(
+  serviceName: string,
+  name: keyof typeof emittedDimensions,
+  dimensions: Record<string, string>,
+  label?: string,
+): Metric {
   const expected = emittedDimensions[name].filter((d) => d !== "service");
   if (Object.keys(dimensions).sort().join() !== [...expected].sort().join()) {
-    throw new Error(`${name} is emitted with the dimensions ${emittedDimensions[name].join(", ")}; got ${Object.keys(dimensions).join(", ")} besides service.`);
+    throw new Error(
+      `${name} is emitted with the dimensions ${emittedDimensions[name].join(", ")}; got ${Object.keys(dimensions).join(", ")} besides service.`,
+    );
   }
-  return new Metric({ namespace: metricsNamespace, metricName: name, dimensionsMap: { service: serviceName, ...dimensions }, statistic: "Sum", period, ...(label ? { label } : {}) });
+  return new Metric({
+    namespace: metricsNamespace,
+    metricName: name,
+    dimensionsMap: { service: serviceName, ...dimensions },
+    statistic: "Sum",
+    period,
+    ...(label ? { label } : {}),
+  });
 }
 
 /** Every series of a business metric of this stage, whatever its dimension values (tools, outcome codes, limits, answers). */
 export function businessSearch(serviceName: string, name: keyof typeof emittedDimensions, label: string): SearchExpression {
   const schema = [metricsNamespace, ...emittedDimensions[name]].join(",");
-  return new SearchExpression({ expression: `SEARCH('{${schema}} MetricName="${name}" service="${serviceName}"', 'Sum', ${period.toSeconds()})`, label, period });
+  return new SearchExpression({
+    expression: `SEARCH('{${schema}} MetricName="${name}" service="${serviceName}"', 'Sum', ${period.toSeconds()})`,
+    label,
+    period,
+  });
 }
 
 /** INTERNAL outcomes of every tool of this stage, as one series: a Metrics Insights query (one per alarm at most). */
@@ -108,10 +126,20 @@ export class Operations extends Construct {
     // catalogue, OpenAPI and requests the authorizer refused included, so the rate is if anything understated).
     // At least 3 in a period, so one failure in a quiet five minutes does not page anyone.
     const requests = Object.fromEntries(props.apis.map((api, i) => [`requests${i}`, api.api.metricCount({ period, statistic: "Sum" })]));
-    const total = Object.keys(requests).map((k) => `FILL(${k}, 0)`).join(" + ");
+    const total = Object.keys(requests)
+      .map((k) => `FILL(${k}, 0)`)
+      .join(" + ");
     const internalRate = new MathExpression({
       expression: `IF((${total}) > 0 AND FILL(internal, 0) >= 3, 100 * FILL(internal, 0) / (${total}), 0)`,
-      usingMetrics: { internal: new MathExpression({ expression: internalOutcomesQuery(serviceName), usingMetrics: {}, period, label: "INTERNAL outcomes" }), ...requests },
+      usingMetrics: {
+        internal: new MathExpression({
+          expression: internalOutcomesQuery(serviceName),
+          usingMetrics: {},
+          period,
+          label: "INTERNAL outcomes",
+        }),
+        ...requests,
+      },
       period,
       label: "INTERNAL outcomes (% of requests)",
     });
@@ -126,17 +154,28 @@ export class Operations extends Construct {
     // what became of an operation. A few are normal (a client's own timeout); a sustained rise is not.
     const changing = props.tools.filter((t) => t.kind === "change");
     if (changing.length + 2 > metricsPerAlarm) {
-      throw new Error(`The UnknownOutcomes alarm reads one metric per changing tool plus two, and CloudWatch allows ${metricsPerAlarm} per alarm; with ${changing.length} changing tools, count their INTERNAL outcomes with a Metrics Insights query instead.`);
+      throw new Error(
+        `The UnknownOutcomes alarm reads one metric per changing tool plus two, and CloudWatch allows ${metricsPerAlarm} per alarm; with ${changing.length} changing tools, count their INTERNAL outcomes with a Metrics Insights query instead.`,
+      );
     }
     const unknown: Record<string, IMetric> = {
-      ...Object.fromEntries(changing.map((t, i) => [`internal${i}`, businessMetric(serviceName, metricNames.outcome, { tool: t.name, outcome: "INTERNAL" })])),
+      ...Object.fromEntries(
+        changing.map((t, i) => [`internal${i}`, businessMetric(serviceName, metricNames.outcome, { tool: t.name, outcome: "INTERNAL" })]),
+      ),
       pending: businessMetric(serviceName, metricNames.statusLookup, { answer: "pending" }),
       notFound: businessMetric(serviceName, metricNames.statusLookup, { answer: "not_found" }),
     };
     this.unknownOutcomesAlarm = alarm(
       "UnknownOutcomes",
       `order-tools (${stage}): at least 5 outcomes unknown to their callers (INTERNAL on a changing tool, or get_operation_status answering pending or not_found) in 2 of the last 3 five-minute periods. Runbook: docs/operations.md, "UnknownOutcomes".`,
-      new MathExpression({ expression: Object.keys(unknown).map((k) => `FILL(${k}, 0)`).join(" + "), usingMetrics: unknown, period, label: "Outcomes unknown to callers" }),
+      new MathExpression({
+        expression: Object.keys(unknown)
+          .map((k) => `FILL(${k}, 0)`)
+          .join(" + "),
+        usingMetrics: unknown,
+        period,
+        label: "Outcomes unknown to callers",
+      }),
       5,
     );
 
@@ -147,7 +186,13 @@ export class Operations extends Construct {
     const graph = (title: string, left: IMetric[], options: { width?: number; stacked?: boolean } = {}) =>
       new GraphWidget({ title, width: options.width ?? 8, height: 6, left, stacked: options.stacked ?? false });
     const apiLabel = (api: ToolsHttpApi) =>
-      api.audience === "staff" ? "staff API" : api.audience === "sellers" ? "sellers' API" : api.audience === "customers" ? "customers' API" : "API";
+      api.audience === "staff"
+        ? "staff API"
+        : api.audience === "sellers"
+          ? "sellers' API"
+          : api.audience === "customers"
+            ? "customers' API"
+            : "API";
     const tables = [
       ["orders", props.tables.orders],
       ["idempotency", props.tables.idempotency],
@@ -162,7 +207,9 @@ export class Operations extends Construct {
     );
     this.dashboard.addWidgets(
       perFunction("Calls per function (invocations)", ({ name, fn }) => fn.metricInvocations({ period, statistic: "Sum", label: name })),
-      perFunction("Errors per function (uncaught or timed out)", ({ name, fn }) => fn.metricErrors({ period, statistic: "Sum", label: name })),
+      perFunction("Errors per function (uncaught or timed out)", ({ name, fn }) =>
+        fn.metricErrors({ period, statistic: "Sum", label: name }),
+      ),
     );
     this.dashboard.addWidgets(
       perFunction("Duration p50 per function (ms)", ({ name, fn }) => fn.metricDuration({ period, statistic: "p50", label: name })),
@@ -187,7 +234,10 @@ export class Operations extends Construct {
       new AlarmWidget({ title: "INTERNAL outcomes (% of requests)", width: 8, height: 6, alarm: this.internalRateAlarm }),
     );
     this.dashboard.addWidgets(
-      graph("Throttled invocations per function (account concurrency)", functions.map(({ name, fn }) => fn.metricThrottles({ period, statistic: "Sum", label: name }))),
+      graph(
+        "Throttled invocations per function (account concurrency)",
+        functions.map(({ name, fn }) => fn.metricThrottles({ period, statistic: "Sum", label: name })),
+      ),
       graph("Refused by the request budget and hourly caps (429), by tool and limit", [
         businessSearch(serviceName, metricNames.limitRefused, "${PROP('Dim.tool')} ${PROP('Dim.limit')}"),
       ]),
@@ -200,17 +250,27 @@ export class Operations extends Construct {
       ),
     );
     this.dashboard.addWidgets(
-      graph("Business outcomes by tool and outcome", [businessSearch(serviceName, metricNames.outcome, "${PROP('Dim.tool')} ${PROP('Dim.outcome')}")], { width: 24, stacked: true }),
+      graph(
+        "Business outcomes by tool and outcome",
+        [businessSearch(serviceName, metricNames.outcome, "${PROP('Dim.tool')} ${PROP('Dim.outcome')}")],
+        { width: 24, stacked: true },
+      ),
     );
     this.dashboard.addWidgets(
       graph("Replays (Idempotent-Replayed: true) by tool", [businessSearch(serviceName, metricNames.replayed, "${PROP('Dim.tool')}")]),
-      graph("Stale proposals (VERSION_CONFLICT) by tool", [businessSearch(serviceName, metricNames.versionConflict, "${PROP('Dim.tool')}")]),
-      graph("Same operation still running (OPERATION_IN_PROGRESS) by tool", [businessSearch(serviceName, metricNames.inProgress, "${PROP('Dim.tool')}")]),
+      graph("Stale proposals (VERSION_CONFLICT) by tool", [
+        businessSearch(serviceName, metricNames.versionConflict, "${PROP('Dim.tool')}"),
+      ]),
+      graph("Same operation still running (OPERATION_IN_PROGRESS) by tool", [
+        businessSearch(serviceName, metricNames.inProgress, "${PROP('Dim.tool')}"),
+      ]),
     );
     this.dashboard.addWidgets(
       graph("get_operation_status answers", [businessSearch(serviceName, metricNames.statusLookup, "${PROP('Dim.answer')}")]),
       new AlarmWidget({ title: "Outcomes unknown to callers", width: 8, height: 6, alarm: this.unknownOutcomesAlarm }),
-      graph("Transaction conflicts, orders table (hot items: pickup slots, stock)", [props.tables.orders.metric("TransactionConflict", { period, statistic: "Sum", label: "orders" })]),
+      graph("Transaction conflicts, orders table (hot items: pickup slots, stock)", [
+        props.tables.orders.metric("TransactionConflict", { period, statistic: "Sum", label: "orders" }),
+      ]),
     );
     this.dashboard.addWidgets(
       graph(
@@ -235,7 +295,12 @@ export class Operations extends Construct {
       ),
     );
     this.dashboard.addWidgets(
-      new AlarmStatusWidget({ title: "Alarms of the API stack", width: 24, height: 6, alarms: [this.internalRateAlarm, this.unknownOutcomesAlarm, ...props.alarms] }),
+      new AlarmStatusWidget({
+        title: "Alarms of the API stack",
+        width: 24,
+        height: 6,
+        alarms: [this.internalRateAlarm, this.unknownOutcomesAlarm, ...props.alarms],
+      }),
     );
   }
 }

@@ -128,7 +128,10 @@ export class ToolFunction extends Construct {
     }
     for (const [action, patterns] of Object.entries(grant.keyedWrites ?? {}) as [WriteAction, readonly string[]][]) {
       if (patterns.length === 0) continue;
-      if (actions.includes(action)) throw new Error(`${this.node.path}: ${action} is granted both with and without a key condition; the unconditioned grant would void the condition.`);
+      if (actions.includes(action))
+        throw new Error(
+          `${this.node.path}: ${action} is granted both with and without a key condition; the unconditioned grant would void the condition.`,
+        );
       this.role.addToPrincipalPolicy(
         new PolicyStatement({
           actions: [action],

@@ -121,7 +121,13 @@ async function createProvider(issuer: string) {
             const { errors } = await import("oidc-provider");
             throw new errors.InvalidTarget(`This authorization server issues tokens for ${resource} only, not ${indicator}.`);
           }
-          return { scope: [...endpointScopes, orderScopes.support].join(" "), audience: resource, accessTokenFormat: "jwt", accessTokenTTL: 3600, jwt: { sign: { alg: "RS256", kid: key.kid } } };
+          return {
+            scope: [...endpointScopes, orderScopes.support].join(" "),
+            audience: resource,
+            accessTokenFormat: "jwt",
+            accessTokenTTL: 3600,
+            jwt: { sign: { alg: "RS256", kid: key.kid } },
+          };
         },
       },
     },
@@ -136,13 +142,23 @@ async function createProvider(issuer: string) {
           if (!claims) return;
           const { sub: _sub, scope, ...principal } = claims;
           Object.assign(jwt.payload, principal);
-          const granted = String(jwt.payload.scope ?? "").split(" ").filter((s) => s !== "" && s !== orderScopes.support);
+          const granted = String(jwt.payload.scope ?? "")
+            .split(" ")
+            .filter((s) => s !== "" && s !== orderScopes.support);
           const isSupport = String(scope).split(" ").includes(orderScopes.support);
           jwt.payload.scope = [...granted, ...(isSupport ? [orderScopes.support] : [])].join(" ");
         },
       },
     },
-    ttl: { AccessToken: 3600, AuthorizationCode: 120, IdToken: 3600, Interaction: 600, Session: 86_400, Grant: 86_400, RefreshToken: 86_400 },
+    ttl: {
+      AccessToken: 3600,
+      AuthorizationCode: 120,
+      IdToken: 3600,
+      Interaction: 600,
+      Session: 86_400,
+      Grant: 86_400,
+      RefreshToken: 86_400,
+    },
     renderError: async (ctx, out) => {
       ctx.type = "html";
       ctx.body = page("Sign-in failed", `<p>${escape(String(out.error))}: ${escape(String(out.error_description ?? ""))}</p>`);
@@ -165,10 +181,22 @@ async function signIn(provider: Provider, req: IncomingMessage, res: ServerRespo
   try {
     details = await provider.interactionDetails(req, res);
   } catch {
-    return sendHtml(res, 400, page("Sign-in expired", "<p>This sign-in is no longer open (it expired, or was finished in another tab). Start again from your MCP client.</p>"));
+    return sendHtml(
+      res,
+      400,
+      page(
+        "Sign-in expired",
+        "<p>This sign-in is no longer open (it expired, or was finished in another tab). Start again from your MCP client.</p>",
+      ),
+    );
   }
   if (action === "abort") {
-    return void (await provider.interactionFinished(req, res, { error: "access_denied", error_description: "The developer declined on the local sign-in page." }, { mergeWithLastSubmission: false }));
+    return void (await provider.interactionFinished(
+      req,
+      res,
+      { error: "access_denied", error_description: "The developer declined on the local sign-in page." },
+      { mergeWithLastSubmission: false },
+    ));
   }
   const { params, uid } = details;
   if (action === "login" && req.method === "POST") {
@@ -180,7 +208,9 @@ async function signIn(provider: Provider, req: IncomingMessage, res: ServerRespo
     signedIn.set(accountId, claims);
     // One step: signing in here is also allowing the client what it asked for.
     const grant = new provider.Grant({ accountId, clientId: String(params.client_id) });
-    const requested = String(params.scope ?? "").split(" ").filter(Boolean);
+    const requested = String(params.scope ?? "")
+      .split(" ")
+      .filter(Boolean);
     const known = requested.filter((s) => (serverScopes as readonly string[]).includes(s));
     if (known.length) grant.addOIDCScope(known.join(" "));
     const resources = [params.resource].flat().filter((r): r is string => typeof r === "string");
@@ -188,7 +218,12 @@ async function signIn(provider: Provider, req: IncomingMessage, res: ServerRespo
       grant.addResourceScope(indicator, requested.filter((s) => s.startsWith("orders:")).join(" "));
     }
     const grantId = await grant.save();
-    return void (await provider.interactionFinished(req, res, { login: { accountId }, consent: { grantId } }, { mergeWithLastSubmission: false }));
+    return void (await provider.interactionFinished(
+      req,
+      res,
+      { login: { accountId }, consent: { grantId } },
+      { mergeWithLastSubmission: false },
+    ));
   }
   return sendHtml(res, 200, signInPage(uid, params));
 }
@@ -220,7 +255,11 @@ function page(title: string, body: string): string {
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function sendHtml(res: ServerResponse, status: number, html: string): void {
-  res.writeHead(status, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store", "content-length": String(Buffer.byteLength(html)) });
+  res.writeHead(status, {
+    "content-type": "text/html; charset=utf-8",
+    "cache-control": "no-store",
+    "content-length": String(Buffer.byteLength(html)),
+  });
   res.end(html);
 }
 
@@ -236,4 +275,3 @@ function readBody(req: IncomingMessage): Promise<string> {
     req.once("error", reject);
   });
 }
-

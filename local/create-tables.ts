@@ -33,10 +33,7 @@ export function localClientConfig(endpoint: string) {
 
 /** Creates both tables (indexes, on-demand billing, TTL). A table that already exists is left as it is. */
 export async function createTables(client: DynamoDBClient, names: TableNames): Promise<void> {
-  await Promise.all([
-    createTable(client, ordersTable, names.orders),
-    createTable(client, idempotencyTable, names.idempotency),
-  ]);
+  await Promise.all([createTable(client, ordersTable, names.orders), createTable(client, idempotencyTable, names.idempotency)]);
 }
 
 export async function createTable(client: DynamoDBClient, design: TableDesign, tableName: string): Promise<void> {

@@ -149,9 +149,7 @@ export async function signDevToken(claims: JWTPayload, options: { ttlSeconds?: n
     .sign(key.privateKey);
 }
 
-export type TokenCheck =
-  | { ok: true; payload: JWTPayload }
-  | { ok: false; message: string };
+export type TokenCheck = { ok: true; payload: JWTPayload } | { ok: false; message: string };
 
 /** Which issuers and audiences a check accepts: by default the ones `npm run token` signs with. */
 export interface TokenExpectations {
@@ -178,7 +176,10 @@ export async function verifyDevToken(token: string, expect: TokenExpectations = 
       return { ok: false, message: `The bearer token is not a valid signed JWT (${(error as Error).message}). ${howToGetOne}` };
     }
     if (typeof kid !== "string" || kid === "") {
-      return { ok: false, message: `The bearer token's header has no key id (kid); the gateway picks the signing key by kid and refuses a token without one. ${howToGetOne}` };
+      return {
+        ok: false,
+        message: `The bearer token's header has no key id (kid); the gateway picks the signing key by kid and refuses a token without one. ${howToGetOne}`,
+      };
     }
     const { payload } = await jwtVerify(token, keys, {
       issuer: issuers,
@@ -192,7 +193,8 @@ export async function verifyDevToken(token: string, expect: TokenExpectations = 
   }
 }
 
-const howToGetOne = "Get a token for the local stack with `npm run --silent token -- --customer C-1001` (or `--support S-7`, or `--seller SLR-2210`).";
+const howToGetOne =
+  "Get a token for the local stack with `npm run --silent token -- --customer C-1001` (or `--support S-7`, or `--seller SLR-2210`).";
 
 function whyRefused(error: unknown, issuers: readonly string[], audiences: readonly string[]): string {
   const listed = (values: readonly string[]) => values.join(" or ");
@@ -216,7 +218,8 @@ function whyRefused(error: unknown, issuers: readonly string[], audiences: reado
     }
   }
   if (error instanceof errors.JOSEAlgNotAllowed) return `The bearer token is not signed with ${devAlgorithm}, the only algorithm accepted.`;
-  if (error instanceof errors.JWSSignatureVerificationFailed) return "The bearer token's signature does not verify with the local signing key.";
+  if (error instanceof errors.JWSSignatureVerificationFailed)
+    return "The bearer token's signature does not verify with the local signing key.";
   if (error instanceof errors.JWKSNoMatchingKey) return "The bearer token's key id (kid) names no key this gateway trusts.";
   if (error instanceof errors.JWKSMultipleMatchingKeys) return "The bearer token's key id (kid) is ambiguous.";
   if (error instanceof errors.JOSEError) return `The bearer token is not a valid signed JWT (${error.message}).`;

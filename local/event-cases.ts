@@ -57,32 +57,202 @@ const chloe = { customer: "C-3003" };
 const ashcombe = { seller: "SLR-2210" };
 
 const cases: CaseInput[] = [
-  { name: "valid", tool: "search_orders", kind: "valid", caller: ana, body: { orderId: "884" }, expect: { status: 200 }, note: "Ana looks for the order with 884 in its id (finds SU-88421)." },
-  { name: "short-fragment", tool: "search_orders", kind: "invalid", caller: ana, body: { orderId: "88" }, expect: { status: 400, code: "INVALID_INPUT" }, note: "Two digits are too few to search by." },
-  { name: "unknown-field", tool: "search_orders", kind: "invalid", caller: ana, body: { email: "ben@example.com", customerId: "C-2002" }, expect: { status: 400, code: "INVALID_INPUT" }, note: "Who is asking comes from the token, never from an argument." },
+  {
+    name: "valid",
+    tool: "search_orders",
+    kind: "valid",
+    caller: ana,
+    body: { orderId: "884" },
+    expect: { status: 200 },
+    note: "Ana looks for the order with 884 in its id (finds SU-88421).",
+  },
+  {
+    name: "short-fragment",
+    tool: "search_orders",
+    kind: "invalid",
+    caller: ana,
+    body: { orderId: "88" },
+    expect: { status: 400, code: "INVALID_INPUT" },
+    note: "Two digits are too few to search by.",
+  },
+  {
+    name: "unknown-field",
+    tool: "search_orders",
+    kind: "invalid",
+    caller: ana,
+    body: { email: "ben@example.com", customerId: "C-2002" },
+    expect: { status: 400, code: "INVALID_INPUT" },
+    note: "Who is asking comes from the token, never from an argument.",
+  },
 
-  { name: "valid", tool: "get_order", kind: "valid", caller: ana, body: { orderId: "SU-88421" }, expect: { status: 200 }, note: "Ana reads SU-88421: seller, 14-day policy, the delivery charged twice." },
-  { name: "malformed-id", tool: "get_order", kind: "invalid", caller: ana, body: { orderId: "SU-9941" }, expect: { status: 400, code: "INVALID_INPUT" }, note: "Four digits: the message says order ids have five." },
-  { name: "other-customer", tool: "get_order", kind: "invalid", caller: ana, body: { orderId: "SU-20417" }, expect: { status: 404, code: "ORDER_NOT_FOUND" }, note: "Ben's order, asked for by Ana: the same 404 as an id that does not exist." },
-  { name: "other-seller", tool: "get_order", kind: "invalid", caller: ashcombe, body: { orderId: "SU-10452" }, expect: { status: 404, code: "ORDER_NOT_FOUND" }, note: "Kettle & Crumb's order, asked for by the seller Ashcombe Furniture (seller_id SLR-2210): the same 404 as an id that does not exist." },
+  {
+    name: "valid",
+    tool: "get_order",
+    kind: "valid",
+    caller: ana,
+    body: { orderId: "SU-88421" },
+    expect: { status: 200 },
+    note: "Ana reads SU-88421: seller, 14-day policy, the delivery charged twice.",
+  },
+  {
+    name: "malformed-id",
+    tool: "get_order",
+    kind: "invalid",
+    caller: ana,
+    body: { orderId: "SU-9941" },
+    expect: { status: 400, code: "INVALID_INPUT" },
+    note: "Four digits: the message says order ids have five.",
+  },
+  {
+    name: "other-customer",
+    tool: "get_order",
+    kind: "invalid",
+    caller: ana,
+    body: { orderId: "SU-20417" },
+    expect: { status: 404, code: "ORDER_NOT_FOUND" },
+    note: "Ben's order, asked for by Ana: the same 404 as an id that does not exist.",
+  },
+  {
+    name: "other-seller",
+    tool: "get_order",
+    kind: "invalid",
+    caller: ashcombe,
+    body: { orderId: "SU-10452" },
+    expect: { status: 404, code: "ORDER_NOT_FOUND" },
+    note: "Kettle & Crumb's order, asked for by the seller Ashcombe Furniture (seller_id SLR-2210): the same 404 as an id that does not exist.",
+  },
 
-  { name: "valid", tool: "cancel_order", kind: "valid", caller: ben, body: { operationId: "op-event-cancel-0001", orderId: "SU-20533", reason: "Found it cheaper elsewhere" }, expect: { status: 200 }, note: "Ben cancels his processing order SU-20533 (invoke it twice: the second answer is the replay)." },
-  { name: "unknown-field", tool: "cancel_order", kind: "invalid", caller: ben, body: { operationId: "op-event-cancel-0002", orderId: "SU-20533", customerId: "C-1001" }, expect: { status: 400, code: "INVALID_INPUT" }, note: "customerId is not an argument: the caller comes from the token." },
-  { name: "shipped", tool: "cancel_order", kind: "invalid", caller: ben, body: { operationId: "op-event-cancel-0003", orderId: "SU-20702" }, expect: { status: 409, code: "NOT_ELIGIBLE" }, note: "SU-20702 has shipped: NOT_ELIGIBLE ALREADY_SHIPPED, recorded and replayed." },
-  { name: "seller-forbidden", tool: "cancel_order", kind: "invalid", caller: ashcombe, body: { operationId: "op-event-cancel-0004", orderId: "SU-20417" }, expect: { status: 403, code: "FORBIDDEN" }, note: "Ashcombe Furniture may not cancel even its own order: 403 with allowedPrincipals customer and support, nothing recorded." },
+  {
+    name: "valid",
+    tool: "cancel_order",
+    kind: "valid",
+    caller: ben,
+    body: { operationId: "op-event-cancel-0001", orderId: "SU-20533", reason: "Found it cheaper elsewhere" },
+    expect: { status: 200 },
+    note: "Ben cancels his processing order SU-20533 (invoke it twice: the second answer is the replay).",
+  },
+  {
+    name: "unknown-field",
+    tool: "cancel_order",
+    kind: "invalid",
+    caller: ben,
+    body: { operationId: "op-event-cancel-0002", orderId: "SU-20533", customerId: "C-1001" },
+    expect: { status: 400, code: "INVALID_INPUT" },
+    note: "customerId is not an argument: the caller comes from the token.",
+  },
+  {
+    name: "shipped",
+    tool: "cancel_order",
+    kind: "invalid",
+    caller: ben,
+    body: { operationId: "op-event-cancel-0003", orderId: "SU-20702" },
+    expect: { status: 409, code: "NOT_ELIGIBLE" },
+    note: "SU-20702 has shipped: NOT_ELIGIBLE ALREADY_SHIPPED, recorded and replayed.",
+  },
+  {
+    name: "seller-forbidden",
+    tool: "cancel_order",
+    kind: "invalid",
+    caller: ashcombe,
+    body: { operationId: "op-event-cancel-0004", orderId: "SU-20417" },
+    expect: { status: 403, code: "FORBIDDEN" },
+    note: "Ashcombe Furniture may not cancel even its own order: 403 with allowedPrincipals customer and support, nothing recorded.",
+  },
 
-  { name: "valid", tool: "add_delivery_note", kind: "valid", caller: chloe, body: { operationId: "op-event-note-0001", orderId: "SU-30390", expectedVersion: 2, deliveryNote: "Code du portail : 4821.\nLaissez le colis chez la gardienne." }, expect: { status: 200 }, note: "Chloé replaces the note on her placed order SU-30390 (version 2)." },
-  { name: "bidi-override", tool: "add_delivery_note", kind: "invalid", caller: chloe, body: { operationId: "op-event-note-0002", orderId: "SU-30390", expectedVersion: 2, deliveryNote: "Leave it with the \u202Eroobnext\u202C neighbour" }, expect: { status: 400, code: "INVALID_INPUT" }, note: "A bidi override in the note is refused, with its position named." },
+  {
+    name: "valid",
+    tool: "add_delivery_note",
+    kind: "valid",
+    caller: chloe,
+    body: {
+      operationId: "op-event-note-0001",
+      orderId: "SU-30390",
+      expectedVersion: 2,
+      deliveryNote: "Code du portail : 4821.\nLaissez le colis chez la gardienne.",
+    },
+    expect: { status: 200 },
+    note: "Chloé replaces the note on her placed order SU-30390 (version 2).",
+  },
+  {
+    name: "bidi-override",
+    tool: "add_delivery_note",
+    kind: "invalid",
+    caller: chloe,
+    body: {
+      operationId: "op-event-note-0002",
+      orderId: "SU-30390",
+      expectedVersion: 2,
+      deliveryNote: "Leave it with the \u202Eroobnext\u202C neighbour",
+    },
+    expect: { status: 400, code: "INVALID_INPUT" },
+    note: "A bidi override in the note is refused, with its position named.",
+  },
 
-  { name: "valid", tool: "start_return", kind: "valid", caller: chloe, body: { operationId: "op-event-return-0001", orderId: "SU-30121", itemIds: ["ITM-1"], reason: "no_longer_needed" }, expect: { status: 200 }, note: "Chloé returns the kettle from SU-30121, delivered two days ago; pickup on the first day with room." },
-  { name: "bad-reason", tool: "start_return", kind: "invalid", caller: chloe, body: { operationId: "op-event-return-0002", orderId: "SU-30121", itemIds: ["ITM-2"], reason: "changed_mind" }, expect: { status: 400, code: "INVALID_INPUT" }, note: "reason must be one of the listed values." },
+  {
+    name: "valid",
+    tool: "start_return",
+    kind: "valid",
+    caller: chloe,
+    body: { operationId: "op-event-return-0001", orderId: "SU-30121", itemIds: ["ITM-1"], reason: "no_longer_needed" },
+    expect: { status: 200 },
+    note: "Chloé returns the kettle from SU-30121, delivered two days ago; pickup on the first day with room.",
+  },
+  {
+    name: "bad-reason",
+    tool: "start_return",
+    kind: "invalid",
+    caller: chloe,
+    body: { operationId: "op-event-return-0002", orderId: "SU-30121", itemIds: ["ITM-2"], reason: "changed_mind" },
+    expect: { status: 400, code: "INVALID_INPUT" },
+    note: "reason must be one of the listed values.",
+  },
 
-  { name: "valid", tool: "offer_replacement", kind: "valid", caller: ben, body: { operationId: "op-event-replace-0001", orderId: "SU-20688", expectedVersion: 3, itemId: "ITM-2", reason: "damaged" }, expect: { status: 200 }, note: "Ben gets a new wool throw for the damaged one on SU-20688 (stock is reserved)." },
-  { name: "missing-version", tool: "offer_replacement", kind: "invalid", caller: ben, body: { operationId: "op-event-replace-0002", orderId: "SU-20688", itemId: "ITM-1", reason: "missing" }, expect: { status: 400, code: "INVALID_INPUT" }, note: "expectedVersion is required for a replacement." },
+  {
+    name: "valid",
+    tool: "offer_replacement",
+    kind: "valid",
+    caller: ben,
+    body: { operationId: "op-event-replace-0001", orderId: "SU-20688", expectedVersion: 3, itemId: "ITM-2", reason: "damaged" },
+    expect: { status: 200 },
+    note: "Ben gets a new wool throw for the damaged one on SU-20688 (stock is reserved).",
+  },
+  {
+    name: "missing-version",
+    tool: "offer_replacement",
+    kind: "invalid",
+    caller: ben,
+    body: { operationId: "op-event-replace-0002", orderId: "SU-20688", itemId: "ITM-1", reason: "missing" },
+    expect: { status: 400, code: "INVALID_INPUT" },
+    note: "expectedVersion is required for a replacement.",
+  },
 
-  { name: "valid", tool: "get_operation_status", kind: "valid", caller: ben, body: { operationId: "op-event-cancel-0001" }, expect: { status: 200 }, note: "Ben asks what became of op-event-cancel-0001 (run cancel_order.valid.json first; before it, 404 not_found)." },
-  { name: "by-path", tool: "get_operation_status", kind: "valid", caller: ben, get: { operationId: "op-event-cancel-0001" }, expect: { status: 200 }, note: "The same question as GET /v1/operations/{operationId}." },
-  { name: "short-operation-id", tool: "get_operation_status", kind: "invalid", caller: ben, body: { operationId: "op-1" }, expect: { status: 400, code: "INVALID_INPUT" }, note: "operationIds are 8–128 characters." },
+  {
+    name: "valid",
+    tool: "get_operation_status",
+    kind: "valid",
+    caller: ben,
+    body: { operationId: "op-event-cancel-0001" },
+    expect: { status: 200 },
+    note: "Ben asks what became of op-event-cancel-0001 (run cancel_order.valid.json first; before it, 404 not_found).",
+  },
+  {
+    name: "by-path",
+    tool: "get_operation_status",
+    kind: "valid",
+    caller: ben,
+    get: { operationId: "op-event-cancel-0001" },
+    expect: { status: 200 },
+    note: "The same question as GET /v1/operations/{operationId}.",
+  },
+  {
+    name: "short-operation-id",
+    tool: "get_operation_status",
+    kind: "invalid",
+    caller: ben,
+    body: { operationId: "op-1" },
+    expect: { status: 400, code: "INVALID_INPUT" },
+    note: "operationIds are 8–128 characters.",
+  },
 ];
 
 /** Fixed times, so regenerating changes nothing: 2026-01-01T00:00:00Z, and a token that expires in 2036. */
@@ -93,9 +263,7 @@ const expiresAt = 2_082_758_400;
 export function eventCases(): EventCase[] {
   return cases.map((c) => {
     const tool = toolNamed(c.tool);
-    const route = c.get
-      ? tool.routes.find((r) => r.method === "GET")
-      : tool.routes.find((r) => r.method === "POST");
+    const route = c.get ? tool.routes.find((r) => r.method === "GET") : tool.routes.find((r) => r.method === "POST");
     if (!route) throw new Error(`${c.tool} has no ${c.get ? "GET" : "POST"} route for the case ${c.name}`);
     const payload = {
       iss: devIssuer,
@@ -104,7 +272,10 @@ export function eventCases(): EventCase[] {
       nbf: issuedAt,
       exp: expiresAt,
       jti: `event-${c.tool}-${c.name}`,
-      ...principalClaims(c.caller, "customer" in c.caller ? defaultScopes.customer : "seller" in c.caller ? defaultScopes.seller : defaultScopes.support),
+      ...principalClaims(
+        c.caller,
+        "customer" in c.caller ? defaultScopes.customer : "seller" in c.caller ? defaultScopes.seller : defaultScopes.support,
+      ),
     };
     const claims = apiGatewayClaims(payload);
     const body = c.body === undefined ? undefined : JSON.stringify(c.body);
@@ -144,7 +315,8 @@ export function eventCases(): EventCase[] {
 export function renderEvents(list = eventCases(), bedrock = bedrockEventCases()): Map<string, string> {
   const files = new Map(list.map((c) => [c.file, `${JSON.stringify(c.event, null, 2)}\n`]));
   for (const c of bedrock) files.set(c.file, `${JSON.stringify(c.event, null, 2)}\n`);
-  const row = (c: { file: string; expect: { status: number; code?: string }; note: string }) => `| \`${c.file}\` | ${c.expect.status}${c.expect.code ? ` ${c.expect.code}` : ""} | ${c.note} |`;
+  const row = (c: { file: string; expect: { status: number; code?: string }; note: string }) =>
+    `| \`${c.file}\` | ${c.expect.status}${c.expect.code ? ` ${c.expect.code}` : ""} | ${c.note} |`;
   files.set(
     "README.md",
     [
@@ -208,22 +380,113 @@ interface BedrockCaseInput {
 }
 
 const bedrockCases: BedrockCaseInput[] = [
-  { name: "valid", tool: "search_orders", caller: ana, sessionId: "session-ana-0001", inputText: "Which of my orders has 884 in its number?", body: { orderId: "884", limit: "5" }, expect: { status: 200 }, note: "Ana's session finds SU-88421; limit arrives as the string \"5\" and is read as the integer the schema says." },
-  { name: "valid", tool: "get_order", caller: ana, sessionId: "session-ana-0001", inputText: "What is on order SU-88421?", body: { orderId: "SU-88421" }, expect: { status: 200 }, note: "Ana's session reads SU-88421." },
-  { name: "other-customer", tool: "get_order", caller: ana, sessionId: "session-ana-0001", inputText: "Show me order SU-20417.", body: { orderId: "SU-20417" }, expect: { status: 404, code: "ORDER_NOT_FOUND" }, note: "Ben's order, asked for in Ana's session: the same 404 as an id that does not exist." },
-  { name: "valid", tool: "cancel_order", caller: ana, sessionId: "session-ana-0001", inputText: "Please cancel SU-10234, I ordered the wrong kettle.", body: { orderId: "SU-10234", reason: "Ordered the wrong kettle" }, expect: { status: 200 }, note: "Ana's session cancels SU-10234; the operationId is derived from the session, so invoking the event again (Bedrock's retry) replays the outcome." },
-  { name: "new-session", tool: "cancel_order", caller: ana, sessionId: "session-ana-0002", inputText: "Please cancel SU-10234, I ordered the wrong kettle.", body: { orderId: "SU-10234", reason: "Ordered the wrong kettle" }, expect: { status: 409, code: "NOT_ELIGIBLE" }, note: "The same words in another session are another operation: SU-10234 is already cancelled (ALREADY_CANCELLED)." },
-  { name: "valid", tool: "start_return", caller: ana, sessionId: "session-ana-0001", inputText: "The lamp and the bulbs from SU-77310 arrived broken, I want to send them back.", body: { orderId: "SU-77310", itemIds: "[ITM-1, ITM-2]", reason: "damaged" }, expect: { status: 200 }, note: "Ana returns both lines of SU-77310; the array arrives as Bedrock renders it, `[ITM-1, ITM-2]`." },
-  { name: "stale-version", tool: "add_delivery_note", caller: ana, sessionId: "session-ana-0001", inputText: "Tell the courier to leave SU-10387 with the concierge.", body: { orderId: "SU-10387", expectedVersion: "1", deliveryNote: "Leave it with the concierge." }, expect: { status: 409, code: "VERSION_CONFLICT" }, note: "expectedVersion 1, but SU-10387 is at version 2: nothing changes, and the body names the current version." },
-  { name: "no-session-user", tool: "cancel_order", sessionId: "session-anon-0001", inputText: "Cancel SU-10387.", body: { orderId: "SU-10387" }, expect: { status: 401, code: "UNAUTHENTICATED" }, note: "The application set no session attributes: no caller, nothing invoked." },
-  { name: "operation-id-from-model", tool: "cancel_order", caller: ana, sessionId: "session-ana-0001", inputText: "Cancel SU-10387.", body: { orderId: "SU-10387", operationId: "op-chosen-by-model" }, expect: { status: 400, code: "INVALID_INPUT" }, note: "An operationId in the request is refused: it is never the model's to choose." },
-  { name: "unknown-operation", tool: "refund_order", caller: ana, sessionId: "session-ana-0001", inputText: "Refund SU-88421.", body: { orderId: "SU-88421" }, expect: { status: 400, code: "INVALID_INPUT" }, note: "An apiPath the action group does not have: the message lists the operations it does." },
+  {
+    name: "valid",
+    tool: "search_orders",
+    caller: ana,
+    sessionId: "session-ana-0001",
+    inputText: "Which of my orders has 884 in its number?",
+    body: { orderId: "884", limit: "5" },
+    expect: { status: 200 },
+    note: 'Ana\'s session finds SU-88421; limit arrives as the string "5" and is read as the integer the schema says.',
+  },
+  {
+    name: "valid",
+    tool: "get_order",
+    caller: ana,
+    sessionId: "session-ana-0001",
+    inputText: "What is on order SU-88421?",
+    body: { orderId: "SU-88421" },
+    expect: { status: 200 },
+    note: "Ana's session reads SU-88421.",
+  },
+  {
+    name: "other-customer",
+    tool: "get_order",
+    caller: ana,
+    sessionId: "session-ana-0001",
+    inputText: "Show me order SU-20417.",
+    body: { orderId: "SU-20417" },
+    expect: { status: 404, code: "ORDER_NOT_FOUND" },
+    note: "Ben's order, asked for in Ana's session: the same 404 as an id that does not exist.",
+  },
+  {
+    name: "valid",
+    tool: "cancel_order",
+    caller: ana,
+    sessionId: "session-ana-0001",
+    inputText: "Please cancel SU-10234, I ordered the wrong kettle.",
+    body: { orderId: "SU-10234", reason: "Ordered the wrong kettle" },
+    expect: { status: 200 },
+    note: "Ana's session cancels SU-10234; the operationId is derived from the session, so invoking the event again (Bedrock's retry) replays the outcome.",
+  },
+  {
+    name: "new-session",
+    tool: "cancel_order",
+    caller: ana,
+    sessionId: "session-ana-0002",
+    inputText: "Please cancel SU-10234, I ordered the wrong kettle.",
+    body: { orderId: "SU-10234", reason: "Ordered the wrong kettle" },
+    expect: { status: 409, code: "NOT_ELIGIBLE" },
+    note: "The same words in another session are another operation: SU-10234 is already cancelled (ALREADY_CANCELLED).",
+  },
+  {
+    name: "valid",
+    tool: "start_return",
+    caller: ana,
+    sessionId: "session-ana-0001",
+    inputText: "The lamp and the bulbs from SU-77310 arrived broken, I want to send them back.",
+    body: { orderId: "SU-77310", itemIds: "[ITM-1, ITM-2]", reason: "damaged" },
+    expect: { status: 200 },
+    note: "Ana returns both lines of SU-77310; the array arrives as Bedrock renders it, `[ITM-1, ITM-2]`.",
+  },
+  {
+    name: "stale-version",
+    tool: "add_delivery_note",
+    caller: ana,
+    sessionId: "session-ana-0001",
+    inputText: "Tell the courier to leave SU-10387 with the concierge.",
+    body: { orderId: "SU-10387", expectedVersion: "1", deliveryNote: "Leave it with the concierge." },
+    expect: { status: 409, code: "VERSION_CONFLICT" },
+    note: "expectedVersion 1, but SU-10387 is at version 2: nothing changes, and the body names the current version.",
+  },
+  {
+    name: "no-session-user",
+    tool: "cancel_order",
+    sessionId: "session-anon-0001",
+    inputText: "Cancel SU-10387.",
+    body: { orderId: "SU-10387" },
+    expect: { status: 401, code: "UNAUTHENTICATED" },
+    note: "The application set no session attributes: no caller, nothing invoked.",
+  },
+  {
+    name: "operation-id-from-model",
+    tool: "cancel_order",
+    caller: ana,
+    sessionId: "session-ana-0001",
+    inputText: "Cancel SU-10387.",
+    body: { orderId: "SU-10387", operationId: "op-chosen-by-model" },
+    expect: { status: 400, code: "INVALID_INPUT" },
+    note: "An operationId in the request is refused: it is never the model's to choose.",
+  },
+  {
+    name: "unknown-operation",
+    tool: "refund_order",
+    caller: ana,
+    sessionId: "session-ana-0001",
+    inputText: "Refund SU-88421.",
+    body: { orderId: "SU-88421" },
+    expect: { status: 400, code: "INVALID_INPUT" },
+    note: "An apiPath the action group does not have: the message lists the operations it does.",
+  },
 ];
 
 /** The name/type/value triple Bedrock sends for a body property, typed as the tool's schema declares it. */
 function bedrockProperty(tool: ToolName | "refund_order", name: string, value: string): BedrockAgentProperty {
   const declared = tools.find((t) => t.name === tool);
-  const type = declared ? ((toolJsonSchema(declared.input, "input").properties as Record<string, { type?: string }> | undefined)?.[name]?.type ?? "string") : "string";
+  const type = declared
+    ? ((toolJsonSchema(declared.input, "input").properties as Record<string, { type?: string }> | undefined)?.[name]?.type ?? "string")
+    : "string";
   return { name, type, value };
 }
 
@@ -240,7 +503,11 @@ export function bedrockEventCases(): BedrockEventCase[] {
       apiPath: `/v1/tools/${c.tool}`,
       httpMethod: "POST",
       parameters: [],
-      requestBody: { content: { "application/json": { properties: Object.entries(c.body).map(([name, value]) => bedrockProperty(c.tool, name, value)) } } },
+      requestBody: {
+        content: {
+          "application/json": { properties: Object.entries(c.body).map(([name, value]) => bedrockProperty(c.tool, name, value)) },
+        },
+      },
       sessionAttributes: claims
         ? {
             [sessionAttributeNames.sub]: String(claims.sub),
@@ -259,5 +526,7 @@ export function bedrockEventCases(): BedrockEventCase[] {
 export function toolsMissingEvents(list = eventCases()): string[] {
   return tools
     .map((t) => t.name)
-    .filter((name) => !(list.some((c) => c.tool === name && c.kind === "valid") && list.some((c) => c.tool === name && c.kind === "invalid")));
+    .filter(
+      (name) => !(list.some((c) => c.tool === name && c.kind === "valid") && list.some((c) => c.tool === name && c.kind === "invalid")),
+    );
 }

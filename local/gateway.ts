@@ -93,7 +93,9 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     const started = performance.now();
     const pathname = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
     const handled =
-      authorizationServer?.handles(pathname) === true ? authorizationServer.handle(req, res) : serve(req, res, table, handlerFor, domainName);
+      authorizationServer?.handles(pathname) === true
+        ? authorizationServer.handle(req, res)
+        : serve(req, res, table, handlerFor, domainName);
     handled
       .catch((error: unknown) => {
         console.error("local gateway: request failed", error);
@@ -151,7 +153,10 @@ async function serve(
   const body = await readRequestBody(req);
   if (body.tooLarge) {
     const error = new InvalidInputError([
-      { path: "", message: `The body is ${body.bytes}${body.complete ? "" : " or more"} bytes; the limit is ${maxBodyBytes} bytes (16 KiB). Send only the tool's arguments.` },
+      {
+        path: "",
+        message: `The body is ${body.bytes}${body.complete ? "" : " or more"} bytes; the limit is ${maxBodyBytes} bytes (16 KiB). Send only the tool's arguments.`,
+      },
     ]);
     return sendError(res, error, 413, body.complete ? {} : { connection: "close" });
   }
@@ -161,7 +166,12 @@ async function serve(
   if (route.access === "token") {
     const authorized = await authorize(req.headers.authorization, route.scope);
     if (!authorized.ok) {
-      return sendError(res, authorized.error, undefined, authorized.error.httpStatus === 401 ? { "www-authenticate": 'Bearer realm="order-tools"' } : {});
+      return sendError(
+        res,
+        authorized.error,
+        undefined,
+        authorized.error.httpStatus === 401 ? { "www-authenticate": 'Bearer realm="order-tools"' } : {},
+      );
     }
     ({ claims, scopes } = authorized);
   }
@@ -194,11 +204,21 @@ type Authorization = { ok: true; claims: Record<string, string>; scopes: string[
 /** What API Gateway's JWT authorizer decides for a route, with its one authorization scope if it has one. */
 async function authorize(header: string | undefined, scope: string | undefined): Promise<Authorization> {
   if (header === undefined || header.trim() === "") {
-    return { ok: false, error: new UnauthenticatedError("No bearer token came with the request. Send `Authorization: Bearer <token>`; get a local one with `npm run --silent token -- --customer C-1001`.") };
+    return {
+      ok: false,
+      error: new UnauthenticatedError(
+        "No bearer token came with the request. Send `Authorization: Bearer <token>`; get a local one with `npm run --silent token -- --customer C-1001`.",
+      ),
+    };
   }
   const token = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
   if (token === undefined) {
-    return { ok: false, error: new UnauthenticatedError("The Authorization header must be `Bearer <token>`. Get a local token with `npm run --silent token -- --customer C-1001`.") };
+    return {
+      ok: false,
+      error: new UnauthenticatedError(
+        "The Authorization header must be `Bearer <token>`. Get a local token with `npm run --silent token -- --customer C-1001`.",
+      ),
+    };
   }
   const check = await verifyDevToken(token);
   if (!check.ok) return { ok: false, error: new UnauthenticatedError(check.message) };

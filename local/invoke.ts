@@ -55,7 +55,9 @@ async function readEvent(file: string): Promise<HttpEvent> {
   }
   const e = event as Partial<HttpEvent> | null;
   if (typeof e !== "object" || e === null || e.version !== "2.0" || typeof e.requestContext !== "object") {
-    throw new Error(`${path} is not an API Gateway HTTP API payload v2.0 event (version "2.0" with a requestContext); see events/ for examples.`);
+    throw new Error(
+      `${path} is not an API Gateway HTTP API payload v2.0 event (version "2.0" with a requestContext); see events/ for examples.`,
+    );
   }
   return e as HttpEvent;
 }

@@ -10,8 +10,14 @@ import { localMcpAuthentication } from "#local/mcp-resource";
 import { inProcessInvoker } from "#runtime/invoker-in-process";
 import { createMcpHandler } from "#service/mcp";
 
-export const handler = createMcpHandler(inProcessInvoker((tool) => importHandler(tool.entry)), {
-  allowedOrigins: (process.env.ORDER_TOOLS_MCP_ALLOWED_ORIGINS ?? "").split(",").map((o) => o.trim()).filter(Boolean),
-  loopback: true,
-  authentication: localMcpAuthentication,
-});
+export const handler = createMcpHandler(
+  inProcessInvoker((tool) => importHandler(tool.entry)),
+  {
+    allowedOrigins: (process.env.ORDER_TOOLS_MCP_ALLOWED_ORIGINS ?? "")
+      .split(",")
+      .map((o) => o.trim())
+      .filter(Boolean),
+    loopback: true,
+    authentication: localMcpAuthentication,
+  },
+);

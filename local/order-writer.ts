@@ -18,11 +18,16 @@ export function dynamoOrderWriter(deps: Pick<StoreDeps, "doc" | "tables">): Orde
     const fields = Object.entries(set);
     if (fields.length === 0) throw new Error("set_before_dispatch needs at least one field in `set`.");
     for (const [name] of fields) {
-      if (!settable.has(name)) throw new Error(`set_before_dispatch cannot set ${JSON.stringify(name)}; it may set ${[...settable].join(", ")} (the version goes up by itself).`);
+      if (!settable.has(name))
+        throw new Error(
+          `set_before_dispatch cannot set ${JSON.stringify(name)}; it may set ${[...settable].join(", ")} (the version goes up by itself).`,
+        );
     }
     let index: { set?: [string, string]; remove?: string; sellerId?: string } = {};
     if (Object.hasOwn(set, "deliveredAt")) {
-      const { Item } = await deps.doc.send(new GetCommand({ TableName: deps.tables.orders, Key: orderKey(orderId), ConsistentRead: true, ProjectionExpression: "sellerId" }));
+      const { Item } = await deps.doc.send(
+        new GetCommand({ TableName: deps.tables.orders, Key: orderKey(orderId), ConsistentRead: true, ProjectionExpression: "sellerId" }),
+      );
       const sellerId = typeof Item?.sellerId === "string" ? Item.sellerId : undefined;
       if (!sellerId) throw new Error(`set_before_dispatch: order ${orderId} is not stored, or has no seller.`);
       const deliveredAt = typeof set.deliveredAt === "string" ? set.deliveredAt : null;

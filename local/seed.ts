@@ -44,7 +44,9 @@ async function main(): Promise<number> {
   try {
     if (endpoint) await createTables(deps.client, stack.tables);
     const counts = await writeFixture(deps, fixture);
-    console.log(`Loaded ${source === "--demo" ? "the demo data" : source} into ${stack.gatewayUrl} (table ${stack.tables.orders}): ${describeCounts(counts)}.`);
+    console.log(
+      `Loaded ${source === "--demo" ? "the demo data" : source} into ${stack.gatewayUrl} (table ${stack.tables.orders}): ${describeCounts(counts)}.`,
+    );
   } finally {
     deps.client.destroy();
   }

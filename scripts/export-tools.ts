@@ -27,7 +27,11 @@ function fail(message: string): never {
 
 let values;
 try {
-  ({ values } = parseArgs({ args: process.argv.slice(2), options: { format: { type: "string" }, out: { type: "string" }, help: { type: "boolean", short: "h" } }, strict: true }));
+  ({ values } = parseArgs({
+    args: process.argv.slice(2),
+    options: { format: { type: "string" }, out: { type: "string" }, help: { type: "boolean", short: "h" } },
+    strict: true,
+  }));
 } catch (error) {
   fail((error as Error).message);
 }
@@ -36,7 +40,8 @@ if (values.help) {
   process.exit(0);
 }
 if (values.format === undefined) fail("Give --format.");
-if (!toolFormatNames().includes(values.format)) fail(`There is no format ${JSON.stringify(values.format)}; the formats are ${toolFormatNames().join(", ")}.`);
+if (!toolFormatNames().includes(values.format))
+  fail(`There is no format ${JSON.stringify(values.format)}; the formats are ${toolFormatNames().join(", ")}.`);
 
 const format = toolFormat(values.format);
 const text = `${JSON.stringify(format.document(modelTools()), null, 2)}\n`;

@@ -26,10 +26,19 @@ import { errorResponse, jsonResponse, readBody } from "#runtime/http";
 import { type CallKeys, principalHash, recordCall, requestLogger } from "#runtime/observability";
 
 const byOrder = z.strictObject({ orderId });
-const bySeller = z.strictObject({ sellerId: z.string().regex(/^SLR-\d+$/, "seller ids are SLR- followed by digits, as get_order_record returns them") });
+const bySeller = z.strictObject({
+  sellerId: z.string().regex(/^SLR-\d+$/, "seller ids are SLR- followed by digits, as get_order_record returns them"),
+});
 
 /** The six tools in the order an agent would call them: the order first (it names the seller), then the rest. */
-export const apiShapedTools = ["get_order_record", "get_order_items", "get_order_charges", "get_order_delivery", "get_seller", "get_return_policy"] as const;
+export const apiShapedTools = [
+  "get_order_record",
+  "get_order_items",
+  "get_order_charges",
+  "get_order_delivery",
+  "get_seller",
+  "get_return_policy",
+] as const;
 export type ApiShapedTool = (typeof apiShapedTools)[number];
 
 /** What each tool needs: the order's id, or the seller's, which only the first answer gives. */
@@ -47,7 +56,12 @@ export function apiShapedHandlers(deps: StoreDeps): Record<ApiShapedTool, ToolHa
         TableName: deps.tables.orders,
         Key: orderKey(id),
         ConsistentRead: true,
-        ...(projection ? { ProjectionExpression: projection.map((_, i) => `#f${i}`).join(", "), ExpressionAttributeNames: Object.fromEntries(projection.map((f, i) => [`#f${i}`, f])) } : {}),
+        ...(projection
+          ? {
+              ProjectionExpression: projection.map((_, i) => `#f${i}`).join(", "),
+              ExpressionAttributeNames: Object.fromEntries(projection.map((f, i) => [`#f${i}`, f])),
+            }
+          : {}),
       }),
     );
     if (!Item || !mayAccessOrder(principal, Item as { customerId: string; sellerId: string })) throw new OrderNotFoundError(id);
@@ -57,7 +71,11 @@ export function apiShapedHandlers(deps: StoreDeps): Record<ApiShapedTool, ToolHa
     return part;
   }
 
-  const tool = <S extends z.ZodType>(name: ApiShapedTool, schema: S, run: (args: z.output<S>, principal: Principal) => Promise<unknown>): ToolHandler => {
+  const tool = <S extends z.ZodType>(
+    name: ApiShapedTool,
+    schema: S,
+    run: (args: z.output<S>, principal: Principal) => Promise<unknown>,
+  ): ToolHandler => {
     return async (event) => {
       const startedAt = Date.now();
       const keys: CallKeys = {};
@@ -102,7 +120,12 @@ export function apiShapedHandlers(deps: StoreDeps): Record<ApiShapedTool, ToolHa
       return withoutStoreAttributes(Item);
     }),
     get_return_policy: tool("get_return_policy", bySeller, async (args) => {
-      const keys = [sellerKey(args.sellerId), policyKey(supplementRef(args.sellerId)), policyKey(defaultPolicies.sundry.ref), policyKey(defaultPolicies.marketplace.ref)];
+      const keys = [
+        sellerKey(args.sellerId),
+        policyKey(supplementRef(args.sellerId)),
+        policyKey(defaultPolicies.sundry.ref),
+        policyKey(defaultPolicies.marketplace.ref),
+      ];
       const { Responses } = await deps.doc.send(new BatchGetCommand({ RequestItems: { [deps.tables.orders]: { Keys: keys } } }));
       const items = (Responses?.[deps.tables.orders] ?? []).map((item) => ({ pk: item.PK as string, value: withoutStoreAttributes(item) }));
       const find = (pk: string) => items.find((i) => i.pk === pk)?.value;
@@ -118,4 +141,6 @@ export function apiShapedHandlers(deps: StoreDeps): Record<ApiShapedTool, ToolHa
 }
 
 const noSeller = (sellerId: string) =>
-  new InvalidInputError([{ path: "sellerId", message: `There is no seller ${sellerId}; use the sellerId that get_order_record returned for the order.` }]);
+  new InvalidInputError([
+    { path: "sellerId", message: `There is no seller ${sellerId}; use the sellerId that get_order_record returned for the order.` },
+  ]);

@@ -18,14 +18,27 @@
 import { createHash } from "node:crypto";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { IdempotencyAlreadyInProgressError, IdempotencyConfig, IdempotencyValidationError, makeIdempotent } from "@aws-lambda-powertools/idempotency";
+import {
+  IdempotencyAlreadyInProgressError,
+  IdempotencyConfig,
+  IdempotencyValidationError,
+  makeIdempotent,
+} from "@aws-lambda-powertools/idempotency";
 import { DynamoDBPersistenceLayer } from "@aws-lambda-powertools/idempotency/dynamodb";
 import type { CancelOrderInput, AddDeliveryNoteInput } from "#catalog/schemas";
 import { toolNamed } from "#catalog/tools";
 import { parseArguments } from "#catalog/validate";
 import type { Json } from "#core/change";
 import { changeRules } from "#core/eligibility";
-import { IdempotencyKeyReusedError, InternalError, NotEligibleError, OperationInProgressError, OrderNotFoundError, type ToolError, VersionConflictError } from "#core/errors";
+import {
+  IdempotencyKeyReusedError,
+  InternalError,
+  NotEligibleError,
+  OperationInProgressError,
+  OrderNotFoundError,
+  type ToolError,
+  VersionConflictError,
+} from "#core/errors";
 import type { Order } from "#core/order";
 import { actorOf, mayAccessOrder, type Principal, principalFromClaims } from "#core/principal";
 import type { StoreDeps } from "#store/client";
@@ -70,19 +83,29 @@ export function readThenWriteHandler(deps: StoreDeps, tool: PeerTool): ToolHandl
   /** Read, check in code, write conditioned on the version read; again from the read if the write finds it moved. */
   async function change(args: PeerArgs, principal: Principal): Promise<Stored> {
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-      const { Item } = await deps.doc.send(new GetCommand({ TableName: deps.tables.orders, Key: orderKey(args.orderId), ConsistentRead: true }));
+      const { Item } = await deps.doc.send(
+        new GetCommand({ TableName: deps.tables.orders, Key: orderKey(args.orderId), ConsistentRead: true }),
+      );
       const order = Item ? (withoutStoreAttributes(Item) as unknown as Order) : undefined;
       if (!order || !mayAccessOrder(principal, order)) return rejected(args, new OrderNotFoundError(args.orderId));
       const ineligible = rule.rejection(order.status);
       if (ineligible || !rule.allowedStatuses.includes(order.status)) {
-        return rejected(args, new NotEligibleError(ineligible?.message ?? `The order is ${order.status}.`, ineligible?.reason ?? "DISPATCH_STARTED", order.status));
+        return rejected(
+          args,
+          new NotEligibleError(
+            ineligible?.message ?? `The order is ${order.status}.`,
+            ineligible?.reason ?? "DISPATCH_STARTED",
+            order.status,
+          ),
+        );
       }
       if (args.expectedVersion !== undefined && args.expectedVersion !== order.version) {
         return rejected(args, new VersionConflictError(args.orderId, args.expectedVersion, order.version));
       }
       const now = deps.now();
       const orderVersion = order.version + 1;
-      const { set, result } = tool === "cancel_order" ? cancellation(args as CancelOrderInput, now) : deliveryNote(args as AddDeliveryNoteInput);
+      const { set, result } =
+        tool === "cancel_order" ? cancellation(args as CancelOrderInput, now) : deliveryNote(args as AddDeliveryNoteInput);
       const names: Record<string, string> = { "#version": "version", "#updatedAt": "updatedAt", "#activity": "activity" };
       const values: Record<string, unknown> = {
         ":read": order.version,
@@ -111,7 +134,10 @@ export function readThenWriteHandler(deps: StoreDeps, tool: PeerTool): ToolHandl
         if ((error as Error).name === "ConditionalCheckFailedException") continue;
         throw error;
       }
-      return { httpStatus: 200, body: JSON.stringify({ operationId: args.operationId, status: "completed", orderId: args.orderId, orderVersion, ...result }) };
+      return {
+        httpStatus: 200,
+        body: JSON.stringify({ operationId: args.operationId, status: "completed", orderId: args.orderId, orderVersion, ...result }),
+      };
     }
     throw new InternalError(`Order ${args.orderId} kept changing while ${tool} ran; retry it with the same operationId.`);
   }
@@ -136,8 +162,14 @@ export function readThenWriteHandler(deps: StoreDeps, tool: PeerTool): ToolHandl
       const args = parseArguments(definition.input, tool, readBody(event)) as PeerArgs;
       Object.assign(keys, { operationId: args.operationId, orderId: args.orderId });
       config.registerLambdaContext(context);
-      const fingerprint = createHash("sha256").update(JSON.stringify({ tool, arguments: args })).digest("base64url");
-      const outcome = await run({ key: { sub: principal.sub, operationId: args.operationId }, request: { tool, fingerprint } }, args, principal).catch((error: unknown) => {
+      const fingerprint = createHash("sha256")
+        .update(JSON.stringify({ tool, arguments: args }))
+        .digest("base64url");
+      const outcome = await run(
+        { key: { sub: principal.sub, operationId: args.operationId }, request: { tool, fingerprint } },
+        args,
+        principal,
+      ).catch((error: unknown) => {
         if (error instanceof IdempotencyAlreadyInProgressError) throw new OperationInProgressError(args.operationId, 2);
         if (error instanceof IdempotencyValidationError) throw new IdempotencyKeyReusedError(args.operationId, tool, undefined);
         throw error;
@@ -153,12 +185,18 @@ export function readThenWriteHandler(deps: StoreDeps, tool: PeerTool): ToolHandl
 }
 
 function rejected(args: PeerArgs, error: ToolError): Stored {
-  return { httpStatus: error.httpStatus, body: JSON.stringify({ ...error.toJSON(), operationId: args.operationId, status: "rejected", orderId: args.orderId }) };
+  return {
+    httpStatus: error.httpStatus,
+    body: JSON.stringify({ ...error.toJSON(), operationId: args.operationId, status: "rejected", orderId: args.orderId }),
+  };
 }
 
 function cancellation(args: CancelOrderInput, now: Date): { set: Record<string, unknown>; result: Json } {
   return {
-    set: { status: "cancelled", cancellation: { at: now.toISOString(), ...(args.reason ? { reason: { origin: "customer", text: args.reason } } : {}) } },
+    set: {
+      status: "cancelled",
+      cancellation: { at: now.toISOString(), ...(args.reason ? { reason: { origin: "customer", text: args.reason } } : {}) },
+    },
     result: { orderStatus: "cancelled" },
   };
 }

@@ -18,7 +18,9 @@ const verify = deployedVerifier({ userPoolId: "eu-west-1_Probe", clientIds: ["pr
 const mcp = createMcpHandler(() => {
   const server = new Server({ ...serviceInfo }, { capabilities: { tools: {} }, instructions: mcpInstructions });
   server.setRequestHandler("tools/list", async () => ({ tools: entries as never }));
-  server.setRequestHandler("tools/call", async (request) => ({ content: [{ type: "text", text: `${request.params.name} via ${typeof invoker}` }] }));
+  server.setRequestHandler("tools/call", async (request) => ({
+    content: [{ type: "text", text: `${request.params.name} via ${typeof invoker}` }],
+  }));
   return server;
 });
 

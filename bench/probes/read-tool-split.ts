@@ -14,4 +14,16 @@ import { errorResponse, jsonResponse, readBody } from "#runtime/http";
 import { recordCall, requestLogger } from "#runtime/observability";
 
 const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
-export const handler = async () => [doc, toolNamed, parseArguments, principalFromClaims, depsFromEnv, spendRequestBudget, errorResponse, jsonResponse, readBody, recordCall, requestLogger];
+export const handler = async () => [
+  doc,
+  toolNamed,
+  parseArguments,
+  principalFromClaims,
+  depsFromEnv,
+  spendRequestBudget,
+  errorResponse,
+  jsonResponse,
+  readBody,
+  recordCall,
+  requestLogger,
+];

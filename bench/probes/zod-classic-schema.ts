@@ -8,9 +8,15 @@ import * as z from "zod";
 
 const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
 const orderId = z.string().superRefine((value, ctx) => {
-  if (!/^SU-\d{5}$/.test(value)) ctx.addIssue({ code: "custom", message: `${JSON.stringify(value)} is not an order id: order ids are SU- followed by five digits, like SU-88421.` });
+  if (!/^SU-\d{5}$/.test(value))
+    ctx.addIssue({
+      code: "custom",
+      message: `${JSON.stringify(value)} is not an order id: order ids are SU- followed by five digits, like SU-88421.`,
+    });
 });
-const operationId = z.string().regex(/^[A-Za-z0-9._:-]{8,128}$/, "operationId must be 8–128 characters from A–Z, a–z, 0–9, '.', '_', ':' and '-'.");
+const operationId = z
+  .string()
+  .regex(/^[A-Za-z0-9._:-]{8,128}$/, "operationId must be 8–128 characters from A–Z, a–z, 0–9, '.', '_', ':' and '-'.");
 const expectedVersion = z.number().int().min(1);
 const input = z.strictObject({ operationId, orderId, expectedVersion: expectedVersion.optional(), reason: z.string().max(500).optional() });
 export const handler = async () => [doc, input];

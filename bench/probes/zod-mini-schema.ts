@@ -10,10 +10,21 @@ import * as z from "zod/mini";
 const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
 const orderId = z.string().check(
   z.superRefine((value, ctx) => {
-    if (!/^SU-\d{5}$/.test(value)) ctx.addIssue({ code: "custom", message: `${JSON.stringify(value)} is not an order id: order ids are SU- followed by five digits, like SU-88421.` });
+    if (!/^SU-\d{5}$/.test(value))
+      ctx.addIssue({
+        code: "custom",
+        message: `${JSON.stringify(value)} is not an order id: order ids are SU- followed by five digits, like SU-88421.`,
+      });
   }),
 );
-const operationId = z.string().check(z.regex(/^[A-Za-z0-9._:-]{8,128}$/, "operationId must be 8–128 characters from A–Z, a–z, 0–9, '.', '_', ':' and '-'."));
+const operationId = z
+  .string()
+  .check(z.regex(/^[A-Za-z0-9._:-]{8,128}$/, "operationId must be 8–128 characters from A–Z, a–z, 0–9, '.', '_', ':' and '-'."));
 const expectedVersion = z.number().check(z.int(), z.minimum(1));
-const input = z.strictObject({ operationId, orderId, expectedVersion: z.optional(expectedVersion), reason: z.optional(z.string().check(z.maxLength(500))) });
+const input = z.strictObject({
+  operationId,
+  orderId,
+  expectedVersion: z.optional(expectedVersion),
+  reason: z.optional(z.string().check(z.maxLength(500))),
+});
 export const handler = async () => [doc, input];

@@ -48,7 +48,10 @@ export async function benchBundles(options: { runs?: number; log?: (line: string
   const bundles = functionEntries.map((f) => built.find((b) => b.name === f.name)!);
   log(`bundled ${bundles.length} functions in ${((performance.now() - started) / 1000).toFixed(1)} s (esbuild, as cdk synth does)\n`);
 
-  const rounds = initRounds(bundles.map((b) => b.file), runs).map((byMode) => byMode[0] as number[]);
+  const rounds = initRounds(
+    bundles.map((b) => b.file),
+    runs,
+  ).map((byMode) => byMode[0] as number[]);
   const bareIndex = bundles.findIndex((b) => b.name === baselineName);
   const bare = rounds[bareIndex] as number[];
   const kb = (bytes: number) => (bytes / 1024).toFixed(1);
@@ -72,9 +75,13 @@ export async function benchBundles(options: { runs?: number; log?: (line: string
       ];
     }),
   );
-  log(`\ninit: median of ${runs} rounds of fresh node processes (every bundle once per round); "vs bare" and "ratio": the median over rounds of the function against the bare client of the same round. node ${process.version} on ${process.arch}; Lambda (node 22, arm64) differs in absolute terms.`);
+  log(
+    `\ninit: median of ${runs} rounds of fresh node processes (every bundle once per round); "vs bare" and "ratio": the median over rounds of the function against the bare client of the same round. node ${process.version} on ${process.arch}; Lambda (node 22, arm64) differs in absolute terms.`,
+  );
   log("catalog, openapi, oauth-metadata and pre-token-generation load no DynamoDB client, so they start faster than the bare client.");
-  log(`"${mcpOnSdkName}": the MCP function's registry, invoker and token verifier under @modelcontextprotocol/server's createMcpHandler instead of functions/service/mcp.ts, for the choice between them (not deployed).`);
+  log(
+    `"${mcpOnSdkName}": the MCP function's registry, invoker and token verifier under @modelcontextprotocol/server's createMcpHandler instead of functions/service/mcp.ts, for the choice between them (not deployed).`,
+  );
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

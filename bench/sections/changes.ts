@@ -15,7 +15,15 @@
 import "#bench/support/setup";
 import { pathToFileURL } from "node:url";
 import { toolNamed } from "#catalog/tools";
-import { type BenchFixture, benchFixture, benchToday, chooser, ordersIn, plentifulPickupSlots, plentifulStock } from "#bench/support/bench-orders";
+import {
+  type BenchFixture,
+  benchFixture,
+  benchToday,
+  chooser,
+  ordersIn,
+  plentifulPickupSlots,
+  plentifulStock,
+} from "#bench/support/bench-orders";
 import { type BenchGateway, benchGateway, type HttpReply } from "#bench/support/bench-gateway";
 import { describeRequests, replay, type SentRequest, signature } from "#bench/support/requests";
 import { mean, ms, p50, p95, sum, table, times } from "#bench/support/stats";
@@ -65,7 +73,12 @@ export async function benchChanges(options: ChangeBenchOptions = {}): Promise<vo
       const taken = new Set<string>();
       const perCase = calls + warmup;
       const cases: Case[] = [
-        { name: "cancel_order", tool: "cancel_order", orders: ordersIn(base, c, taken, "processing", perCase), body: (o, operationId) => ({ operationId, orderId: o.id, reason: "Ordered twice by mistake" }) },
+        {
+          name: "cancel_order",
+          tool: "cancel_order",
+          orders: ordersIn(base, c, taken, "processing", perCase),
+          body: (o, operationId) => ({ operationId, orderId: o.id, reason: "Ordered twice by mistake" }),
+        },
         {
           name: "cancel_order (expectedVersion)",
           tool: "cancel_order",
@@ -76,9 +89,19 @@ export async function benchChanges(options: ChangeBenchOptions = {}): Promise<vo
           name: "add_delivery_note",
           tool: "add_delivery_note",
           orders: ordersIn(base, c, taken, "placed", perCase),
-          body: (o, operationId) => ({ operationId, orderId: o.id, expectedVersion: o.version, deliveryNote: "Side gate is open; please leave it behind the bins." }),
+          body: (o, operationId) => ({
+            operationId,
+            orderId: o.id,
+            expectedVersion: o.version,
+            deliveryNote: "Side gate is open; please leave it behind the bins.",
+          }),
         },
-        { name: "start_return", tool: "start_return", orders: ordersIn(base, c, taken, "delivered", perCase), body: (o, operationId) => ({ operationId, orderId: o.id, itemIds: ["ITM-1"], reason: "damaged" }) },
+        {
+          name: "start_return",
+          tool: "start_return",
+          orders: ordersIn(base, c, taken, "delivered", perCase),
+          body: (o, operationId) => ({ operationId, orderId: o.id, itemIds: ["ITM-1"], reason: "damaged" }),
+        },
         {
           name: "offer_replacement",
           tool: "offer_replacement",
@@ -87,10 +110,17 @@ export async function benchChanges(options: ChangeBenchOptions = {}): Promise<vo
         },
       ];
       const dedicated = cases.flatMap((k) => k.orders);
-      const fixture = { ...base, orders: [...base.orders, ...dedicated], pickupSlots: plentifulPickupSlots(), stock: plentifulStock(dedicated) };
+      const fixture = {
+        ...base,
+        orders: [...base.orders, ...dedicated],
+        pickupSlots: plentifulPickupSlots(),
+        stock: plentifulStock(dedicated),
+      };
       const loadStarted = performance.now();
       await Promise.all([loadFixture(world.deps, fixture), loadFixture(mirror.deps, fixture)]);
-      log(`DynamoDB Local ${endpoint}: loaded ${fixture.orders.length} orders (${dedicated.length} to change), ${fixture.sellers.length} sellers, twice (tables and raw mirror) in ${((performance.now() - loadStarted) / 1000).toFixed(1)} s`);
+      log(
+        `DynamoDB Local ${endpoint}: loaded ${fixture.orders.length} orders (${dedicated.length} to change), ${fixture.sellers.length} sellers, twice (tables and raw mirror) in ${((performance.now() - loadStarted) / 1000).toFixed(1)} s`,
+      );
 
       gateway = await benchGateway([
         { path: toolNamed("cancel_order").routes[0]!.path, scope: "orders:write", handler: createCancel(world.deps) },
@@ -113,13 +143,18 @@ export async function benchChanges(options: ChangeBenchOptions = {}): Promise<vo
           const replayed = await measured(gateway, world, mirror, toMirror, path, order.customerId, body);
           if (once.reply.statusCode !== 200) throw new Error(`${k.name} on ${order.id}: ${once.reply.statusCode} ${once.reply.body}`);
           if (replayed.reply.headers["idempotent-replayed"] !== "true" || replayed.reply.body !== once.reply.body) {
-            throw new Error(`${k.name} on ${order.id}: the repeat was not a replay of the same body (${replayed.reply.statusCode} ${replayed.reply.body})`);
+            throw new Error(
+              `${k.name} on ${order.id}: the repeat was not a replay of the same body (${replayed.reply.statusCode} ${replayed.reply.body})`,
+            );
           }
           if (i < warmup) continue;
           first.push(once);
           again.push(replayed);
         }
-        for (const [name, samples] of [[k.name, first], [`${k.name} replay`, again]] as const) {
+        for (const [name, samples] of [
+          [k.name, first],
+          [`${k.name} replay`, again],
+        ] as const) {
           const row = summarise(name, samples);
           rows.push(row.cells);
           notes.push(...row.notes);
@@ -128,7 +163,25 @@ export async function benchChanges(options: ChangeBenchOptions = {}): Promise<vo
       }
 
       log("");
-      table(log, ["through the gateway", "req/call", "requests per call", "p50 ms", "p95 ms", "handler p50", "its requests p50", "raw Σp50", "p50/raw", "p95/raw", `≤ ${changeTarget}×`, "handler/raw"], rows, [0, 2]);
+      table(
+        log,
+        [
+          "through the gateway",
+          "req/call",
+          "requests per call",
+          "p50 ms",
+          "p95 ms",
+          "handler p50",
+          "its requests p50",
+          "raw Σp50",
+          "p50/raw",
+          "p95/raw",
+          `≤ ${changeTarget}×`,
+          "handler/raw",
+        ],
+        rows,
+        [0, 2],
+      );
       log(
         `\n${calls} calls per row after ${warmup} warm-up calls; each call made on a fresh order by its owner's token, then repeated (the replay). ` +
           `"raw Σp50": the sum over the requests the call made (in the order made) of each request's p50, sent again from a plain client to the mirror tables. ` +
@@ -157,7 +210,15 @@ function mirrorOf(world: BenchTables, mirror: BenchTables) {
 }
 
 /** One call through the gateway, its requests recorded, then the same requests sent raw to the mirror. */
-async function measured(gateway: BenchGateway, world: BenchTables, mirror: BenchTables, toMirror: (table: string) => string, path: string, customerId: string, body: unknown): Promise<Sample> {
+async function measured(
+  gateway: BenchGateway,
+  world: BenchTables,
+  mirror: BenchTables,
+  toMirror: (table: string) => string,
+  path: string,
+  customerId: string,
+  body: unknown,
+): Promise<Sample> {
   const { result: reply, requests } = await world.requests.record(() => gateway.post(path, customerId, body));
   const raw = await replay(mirror.plain, requests, toMirror);
   return { reply, requests, raw };
@@ -170,10 +231,15 @@ function summarise(name: string, samples: readonly Sample[]): { cells: string[];
   const [, usual] = [...bySignature.entries()].sort((a, b) => b[1].length - a[1].length)[0] ?? ["", []];
   const notes: string[] = [];
   if (usual.length < samples.length) {
-    notes.push(`${name}: ${samples.length - usual.length} of ${samples.length} calls made other requests than the usual ${describeRequests(usual[0]?.requests ?? [])} (${[...bySignature.keys()].filter((k) => k !== signature(usual[0]?.requests ?? [])).join("; ")}); the row counts the usual ones.`);
+    notes.push(
+      `${name}: ${samples.length - usual.length} of ${samples.length} calls made other requests than the usual ${describeRequests(usual[0]?.requests ?? [])} (${[...bySignature.keys()].filter((k) => k !== signature(usual[0]?.requests ?? [])).join("; ")}); the row counts the usual ones.`,
+    );
   }
   const mismatched = samples.filter((s) => s.requests.some((r, i) => (r.error ?? "") !== (s.raw[i]?.error ?? ""))).length;
-  if (mismatched > 0) notes.push(`${name}: in ${mismatched} calls a raw request did not meet the same outcome as the original (the mirror drifted); those ratios are suspect.`);
+  if (mismatched > 0)
+    notes.push(
+      `${name}: in ${mismatched} calls a raw request did not meet the same outcome as the original (the mirror drifted); those ratios are suspect.`,
+    );
   const width = usual[0]?.requests.length ?? 0;
   const rawFloor = sum(Array.from({ length: width }, (_, i) => p50(usual.map((s) => s.raw[i]?.ms ?? Number.NaN))));
   const latency = usual.map((s) => s.reply.ms);

@@ -67,9 +67,17 @@ export async function benchController(options: ControllerBenchOptions = {}): Pro
   });
   const deps = localDeps(dynamo.endpoint, tables);
   try {
-    const series = ["raw service call", "controller, memory store", "controller, file store (fsync)", "controller, DynamoDB store", "controller, memory store, provenance control off"] as const;
+    const series = [
+      "raw service call",
+      "controller, memory store",
+      "controller, file store (fsync)",
+      "controller, DynamoDB store",
+      "controller, memory store, provenance control off",
+    ] as const;
     const perSeries = calls + warmup;
-    const orderIds = series.map((_, s) => Array.from({ length: perSeries }, (_, i) => `SU-${String(10_000 + s * perSeries + i).padStart(5, "0")}`));
+    const orderIds = series.map((_, s) =>
+      Array.from({ length: perSeries }, (_, i) => `SU-${String(10_000 + s * perSeries + i).padStart(5, "0")}`),
+    );
     const today = new Date().toISOString().slice(0, 10);
     await writeFixture(
       deps,
@@ -108,26 +116,31 @@ export async function benchController(options: ControllerBenchOptions = {}): Pro
       if (response.status !== 200) throw new Error(`raw cancel_order answered ${response.status}`);
       return { total: performance.now() - started };
     };
-    const through = (store: IntentStore, provenance = true) => async (orderId: string, n: number) => {
-      const controller = createController({
-        service: { baseUrl: gateway.url, token },
-        model: scriptedModel([{ call: "cancel_order", input: { orderId } }, { say: `Order ${orderId} is cancelled.` }]),
-        intents: store,
-        provenance,
-      });
-      const started = performance.now();
-      const turn = await controller.conversation(`bench-${n}-${orderId}`).turn(`Cancel ${orderId}`);
-      const total = performance.now() - started;
-      if (turn.replyKind !== "confirmation") throw new Error(`the controller's turn ended ${turn.replyKind}: ${turn.reply}`);
-      return { total, dispatch: dispatchOverhead(turn.trace) };
-    };
+    const through =
+      (store: IntentStore, provenance = true) =>
+      async (orderId: string, n: number) => {
+        const controller = createController({
+          service: { baseUrl: gateway.url, token },
+          model: scriptedModel([{ call: "cancel_order", input: { orderId } }, { say: `Order ${orderId} is cancelled.` }]),
+          intents: store,
+          provenance,
+        });
+        const started = performance.now();
+        const turn = await controller.conversation(`bench-${n}-${orderId}`).turn(`Cancel ${orderId}`);
+        const total = performance.now() - started;
+        if (turn.replyKind !== "confirmation") throw new Error(`the controller's turn ended ${turn.replyKind}: ${turn.reply}`);
+        return { total, dispatch: dispatchOverhead(turn.trace) };
+      };
     const runners = [raw, ...stores.map((store) => through(store)), through(new MemoryIntentStore(), false)];
     const results = series.map(() => ({ total: [] as number[], dispatch: [] as number[] }));
     // Interleaved, rotating which goes first, so every series meets the same JIT, cache and machine state.
     for (let i = 0; i < perSeries; i++) {
       for (let k = 0; k < runners.length; k++) {
         const s = (i + k) % runners.length;
-        const result = await (runners[s] as (orderId: string, n: number) => Promise<{ total: number; dispatch?: number }>)(orderIds[s]?.[i] as string, i);
+        const result = await (runners[s] as (orderId: string, n: number) => Promise<{ total: number; dispatch?: number }>)(
+          orderIds[s]?.[i] as string,
+          i,
+        );
         if (i < warmup) continue;
         results[s]?.total.push(result.total);
         if (result.dispatch !== undefined) results[s]?.dispatch.push(result.dispatch);
@@ -154,7 +167,9 @@ export async function benchController(options: ControllerBenchOptions = {}): Pro
     );
     const on = p50(results[1]?.total ?? []);
     const off = p50(results[4]?.total ?? []);
-    log(`\nWhat the provenance control adds per change (memory store, p50 of the turn): ${(on - off).toFixed(2)} ms (${on.toFixed(2)} with it, ${off.toFixed(2)} without).`);
+    log(
+      `\nWhat the provenance control adds per change (memory store, p50 of the turn): ${(on - off).toFixed(2)} ms (${on.toFixed(2)} with it, ${off.toFixed(2)} without).`,
+    );
     log(
       `\n"turn": the customer's message to the gated reply (two scripted model steps, validation, guard, intent writes, the HTTP call, the gate). "dispatch overhead": from the validated proposal to the recorded outcome, minus the HTTP round trip — the controller's own work per change, intent writes included (3 per change: persisted, sent, completed).\n`,
     );
@@ -168,7 +183,13 @@ export async function benchController(options: ControllerBenchOptions = {}): Pro
       const own = demoCases(world).find((c) => c.id === demoCase.id);
       if (!own) continue;
       const run = await runDemoCase(stack, world, own);
-      const detail = run.turns.map((t) => t.trace.events.filter((e) => e.type === "http_request").map((e) => (e as { tool: string }).tool).join(" + ") || "none");
+      const detail = run.turns.map(
+        (t) =>
+          t.trace.events
+            .filter((e) => e.type === "http_request")
+            .map((e) => (e as { tool: string }).tool)
+            .join(" + ") || "none",
+      );
       log(`  ${own.id.padEnd(22)} ${run.httpRequests.join(", ").padEnd(6)} (${detail.join(" | ")})`);
     }
   } finally {

@@ -41,5 +41,7 @@ export async function benchGate(options: { rounds?: number; log?: (line: string)
     log([label.padEnd(20), String(series.length / (rounds - 1)).padStart(9), at(50).padStart(9), at(99).padStart(9)].join(""));
     low = limit;
   }
-  log("\nEach reply: normalisation (NFKC, invisible characters, confusables), the closed-vocabulary reading, the claim check against the outcome, the opening template.");
+  log(
+    "\nEach reply: normalisation (NFKC, invisible characters, confusables), the closed-vocabulary reading, the claim check against the outcome, the opening template.",
+  );
 }

@@ -22,7 +22,16 @@ import { pathToFileURL } from "node:url";
 import { repoRoot } from "#lib/tool-function";
 import { bundleEntries } from "#lib/bundles";
 import { baselineName, functionEntries } from "#bench/sections/bundle-sizes";
-import { attributeProfile, composition, initRounds, pairedDifference, pairedRatio, profileImport, runtimeGroup, sdkGroup } from "#bench/support/cold-start";
+import {
+  attributeProfile,
+  composition,
+  initRounds,
+  pairedDifference,
+  pairedRatio,
+  profileImport,
+  runtimeGroup,
+  sdkGroup,
+} from "#bench/support/cold-start";
 import { median, table } from "#bench/support/stats";
 
 export interface InitProfileOptions {
@@ -62,17 +71,28 @@ export async function benchInitProfile(options: InitProfileOptions = {}): Promis
 
   // ——— 1. layers ———
   const layerBundles = [bare, ...probes.map((p) => bundles.find((b) => b.name === p.name)!)];
-  const layerRounds = initRounds(layerBundles.map((b) => b.file), runs).map((byMode) => byMode[0] as number[]);
+  const layerRounds = initRounds(
+    layerBundles.map((b) => b.file),
+    runs,
+  ).map((byMode) => byMode[0] as number[]);
   const bareRounds = layerRounds[0] as number[];
   table(
     log,
     ["layer on the bare client", "bundle KB", "init ms", "+ms", "ratio"],
     layerBundles.map((b, i) => {
       const own = layerRounds[i] as number[];
-      return [b.name, (b.bytes / 1024).toFixed(1), median(own).toFixed(1), i === 0 ? "" : pairedDifference(own, bareRounds).toFixed(1), i === 0 ? "" : `${pairedRatio(own, bareRounds).toFixed(2)}×`];
+      return [
+        b.name,
+        (b.bytes / 1024).toFixed(1),
+        median(own).toFixed(1),
+        i === 0 ? "" : pairedDifference(own, bareRounds).toFixed(1),
+        i === 0 ? "" : `${pairedRatio(own, bareRounds).toFixed(2)}×`,
+      ];
     }),
   );
-  log(`median of ${runs} rounds ("+ms" and "ratio" paired with the bare client's import in the same round); each probe is the bare client plus that layer alone, so the layers overlap (the registry includes both schema sets, and they include zod).\n`);
+  log(
+    `median of ${runs} rounds ("+ms" and "ratio" paired with the bare client's import in the same round); each probe is the bare client plus that layer alone, so the layers overlap (the registry includes both schema sets, and they include zod).\n`,
+  );
 
   // ——— 2. composition, and the bundle's own costs ———
   const functionBundles = functions.filter((f) => f.name !== baselineName).map((f) => bundles.find((b) => b.name === f.name)!);
@@ -80,7 +100,11 @@ export async function benchInitProfile(options: InitProfileOptions = {}): Promis
   const kb = (bytes: number | undefined) => ((bytes ?? 0) / 1024).toFixed(1);
   const compositions = await Promise.all(measured.map((b) => composition(functions.find((f) => f.name === b.name)!.entry)));
   const modes = ["deployed", "no source maps", "compile only"] as const;
-  const measuredRounds = initRounds(measured.map((b) => b.file), runs, modes);
+  const measuredRounds = initRounds(
+    measured.map((b) => b.file),
+    runs,
+    modes,
+  );
   const byMode = measuredRounds.map((perMode) => perMode.map((rounds) => median(rounds)));
   table(
     log,
@@ -89,7 +113,15 @@ export async function benchInitProfile(options: InitProfileOptions = {}): Promis
       const groups = compositions[i] as Map<string, number>;
       const other = [...groups.entries()].filter(([g]) => !shownGroups.includes(g)).reduce((sum, [, v]) => sum + v, 0);
       const [deployed, withoutMaps, compileOnly] = measuredRounds[i] as number[][];
-      return [b.name, kb(b.bytes), ...shownGroups.map((g) => kb(groups.get(g))), kb(other), median(deployed!).toFixed(1), pairedDifference(deployed!, withoutMaps!).toFixed(1), median(compileOnly!).toFixed(1)];
+      return [
+        b.name,
+        kb(b.bytes),
+        ...shownGroups.map((g) => kb(groups.get(g))),
+        kb(other),
+        median(deployed!).toFixed(1),
+        pairedDifference(deployed!, withoutMaps!).toFixed(1),
+        median(compileOnly!).toFixed(1),
+      ];
     }),
   );
   log(
@@ -117,14 +149,25 @@ export async function benchInitProfile(options: InitProfileOptions = {}): Promis
     ["init ≈ ms by profile share", "init", ...columns, "other"],
     rows.map((r) => {
       const other = [...r.share.entries()].filter(([g]) => !columns.includes(g)).reduce((sum, [, v]) => sum + v, 0);
-      return [r.bundle.name, r.init.toFixed(1), ...columns.map((c) => ((r.share.get(c) ?? 0) * r.init).toFixed(1)), (other * r.init).toFixed(1)];
+      return [
+        r.bundle.name,
+        r.init.toFixed(1),
+        ...columns.map((c) => ((r.share.get(c) ?? 0) * r.init).toFixed(1)),
+        (other * r.init).toFixed(1),
+      ];
     }),
   );
   log("");
   table(
     log,
     ["over the bare client, ≈ ms", "+init", ...columns],
-    rows.slice(1).map((r) => [r.bundle.name, (r.init - bareRow.init).toFixed(1), ...columns.map((c) => ((r.share.get(c) ?? 0) * r.init - (bareRow.share.get(c) ?? 0) * bareRow.init).toFixed(1))]),
+    rows
+      .slice(1)
+      .map((r) => [
+        r.bundle.name,
+        (r.init - bareRow.init).toFixed(1),
+        ...columns.map((c) => ((r.share.get(c) ?? 0) * r.init - (bareRow.share.get(c) ?? 0) * bareRow.init).toFixed(1)),
+      ]),
   );
   log(
     `\nEach function imported ${runs} times under V8's sampling profiler (50 µs); a group's share of the samples (median over the imports) times the function's unprofiled init. ` +

@@ -124,7 +124,18 @@ export async function benchApiShaped(options: ApiShapedBenchOptions = {}): Promi
       const ourMs = p50(ours.map((o) => o.reply.ms));
       table(
         log,
-        ["to learn what get_order answers", "DynamoDB req", "HTTP calls", "agent turns", "response B", `tokens`, "tokens read while chaining", "p50 ms", "p95 ms", "p50 vs get_order"],
+        [
+          "to learn what get_order answers",
+          "DynamoDB req",
+          "HTTP calls",
+          "agent turns",
+          "response B",
+          `tokens`,
+          "tokens read while chaining",
+          "p50 ms",
+          "p95 ms",
+          "p50 vs get_order",
+        ],
         [
           [
             "get_order (one call)",

@@ -46,7 +46,13 @@ const designs = ["order-tools", "read-then-write"] as const;
 type Design = (typeof designs)[number];
 
 /** Where in a cancellation the shipment lands, by the request it lands before (4: after the call). */
-const racePoints = ["before the idempotency claim", "before the read", "between the read and the write", "before the result is saved", "after the call"] as const;
+const racePoints = [
+  "before the idempotency claim",
+  "before the read",
+  "between the read and the write",
+  "before the result is saved",
+  "after the call",
+] as const;
 
 export async function benchReadThenWrite(options: ReadThenWriteBenchOptions = {}): Promise<void> {
   const calls = options.calls ?? 300;
@@ -66,7 +72,10 @@ export async function benchReadThenWrite(options: ReadThenWriteBenchOptions = {}
     };
     const handlers: Record<Design, Record<PeerTool, ToolHandler>> = {
       "order-tools": { cancel_order: createCancel(deps), add_delivery_note: createAddNote(deps) },
-      "read-then-write": { cancel_order: readThenWriteHandler(deps, "cancel_order"), add_delivery_note: readThenWriteHandler(deps, "add_delivery_note") },
+      "read-then-write": {
+        cancel_order: readThenWriteHandler(deps, "cancel_order"),
+        add_delivery_note: readThenWriteHandler(deps, "add_delivery_note"),
+      },
     };
     let gateway: BenchGateway | undefined;
     try {
@@ -74,24 +83,56 @@ export async function benchReadThenWrite(options: ReadThenWriteBenchOptions = {}
       const c = chooser(21);
       const taken = new Set<string>();
       const latencyOrders = {
-        cancel_order: { "order-tools": ordersIn(base, c, taken, "processing", calls + warmup), "read-then-write": ordersIn(base, c, taken, "processing", calls + warmup) },
-        add_delivery_note: { "order-tools": ordersIn(base, c, taken, "placed", calls + warmup), "read-then-write": ordersIn(base, c, taken, "placed", calls + warmup) },
+        cancel_order: {
+          "order-tools": ordersIn(base, c, taken, "processing", calls + warmup),
+          "read-then-write": ordersIn(base, c, taken, "processing", calls + warmup),
+        },
+        add_delivery_note: {
+          "order-tools": ordersIn(base, c, taken, "placed", calls + warmup),
+          "read-then-write": ordersIn(base, c, taken, "placed", calls + warmup),
+        },
       };
       const shippers = ["moves the version on", "writes the status alone"] as const;
-      const raceOrders = Object.fromEntries(shippers.map((s) => [s, { "order-tools": ordersIn(base, c, taken, "processing", trials), "read-then-write": ordersIn(base, c, taken, "processing", trials) }]));
+      const raceOrders = Object.fromEntries(
+        shippers.map((s) => [
+          s,
+          {
+            "order-tools": ordersIn(base, c, taken, "processing", trials),
+            "read-then-write": ordersIn(base, c, taken, "processing", trials),
+          },
+        ]),
+      );
       const crashOrders = {
-        add_delivery_note: { "order-tools": ordersIn(base, c, taken, "placed", trials), "read-then-write": ordersIn(base, c, taken, "placed", trials) },
-        cancel_order: { "order-tools": ordersIn(base, c, taken, "processing", trials), "read-then-write": ordersIn(base, c, taken, "processing", trials) },
+        add_delivery_note: {
+          "order-tools": ordersIn(base, c, taken, "placed", trials),
+          "read-then-write": ordersIn(base, c, taken, "placed", trials),
+        },
+        cancel_order: {
+          "order-tools": ordersIn(base, c, taken, "processing", trials),
+          "read-then-write": ordersIn(base, c, taken, "processing", trials),
+        },
       };
-      const dedicated = [latencyOrders, raceOrders, crashOrders].flatMap((group) => Object.values(group).flatMap((byDesign) => Object.values(byDesign).flat()));
+      const dedicated = [latencyOrders, raceOrders, crashOrders].flatMap((group) =>
+        Object.values(group).flatMap((byDesign) => Object.values(byDesign).flat()),
+      );
       await loadFixture(world.deps, { ...base, orders: [...base.orders, ...dedicated] });
-      log(`DynamoDB Local ${endpoint}: ${base.orders.length + dedicated.length} orders, ${dedicated.length} of them changed once each by one design or the other`);
+      log(
+        `DynamoDB Local ${endpoint}: ${base.orders.length + dedicated.length} orders, ${dedicated.length} of them changed once each by one design or the other`,
+      );
 
       // ——— 1. requests and latency through the gateway ———
       const peerPath = (tool: PeerTool) => `/bench/read-then-write/${tool}`;
       gateway = await benchGateway([
-        ...(["cancel_order", "add_delivery_note"] as const).map((tool) => ({ path: toolNamed(tool).routes[0]!.path, scope: "orders:write" as const, handler: handlers["order-tools"][tool] })),
-        ...(["cancel_order", "add_delivery_note"] as const).map((tool) => ({ path: peerPath(tool), scope: "orders:write" as const, handler: handlers["read-then-write"][tool] })),
+        ...(["cancel_order", "add_delivery_note"] as const).map((tool) => ({
+          path: toolNamed(tool).routes[0]!.path,
+          scope: "orders:write" as const,
+          handler: handlers["order-tools"][tool],
+        })),
+        ...(["cancel_order", "add_delivery_note"] as const).map((tool) => ({
+          path: peerPath(tool),
+          scope: "orders:write" as const,
+          handler: handlers["read-then-write"][tool],
+        })),
       ]);
       const rows: string[][] = [];
       for (const tool of ["cancel_order", "add_delivery_note"] as const) {
@@ -103,10 +144,16 @@ export async function benchReadThenWrite(options: ReadThenWriteBenchOptions = {}
             const body =
               tool === "cancel_order"
                 ? { operationId: `peer1-${design}-${tool}-${i}-${process.pid}`, orderId: order.id, reason: "Ordered twice by mistake" }
-                : { operationId: `peer1-${design}-${tool}-${i}-${process.pid}`, orderId: order.id, expectedVersion: order.version, deliveryNote: "Side gate is open; please leave it behind the bins." };
+                : {
+                    operationId: `peer1-${design}-${tool}-${i}-${process.pid}`,
+                    orderId: order.id,
+                    expectedVersion: order.version,
+                    deliveryNote: "Side gate is open; please leave it behind the bins.",
+                  };
             const path = design === "order-tools" ? toolNamed(tool).routes[0]!.path : peerPath(tool);
             const sample = await world.requests.record(() => gateway!.post(path, order.customerId, body));
-            if (sample.result.statusCode !== 200) throw new Error(`${design} ${tool} on ${order.id}: ${sample.result.statusCode} ${sample.result.body}`);
+            if (sample.result.statusCode !== 200)
+              throw new Error(`${design} ${tool} on ${order.id}: ${sample.result.statusCode} ${sample.result.body}`);
             if (i >= warmup) samples[design].push({ reply: sample.result, requests: sample.requests });
           }
         }
@@ -125,8 +172,15 @@ export async function benchReadThenWrite(options: ReadThenWriteBenchOptions = {}
           ]);
         }
       }
-      table(log, ["through the gateway", "req/call", "requests per call", "p50 ms", "p95 ms", "handler p50", "p50 vs order-tools"], rows, [0, 2]);
-      log(`${calls} calls per row after ${warmup} warm-up calls, the two designs' calls interleaved; cancel_order without expectedVersion, add_delivery_note with it.\n`);
+      table(
+        log,
+        ["through the gateway", "req/call", "requests per call", "p50 ms", "p95 ms", "handler p50", "p50 vs order-tools"],
+        rows,
+        [0, 2],
+      );
+      log(
+        `${calls} calls per row after ${warmup} warm-up calls, the two designs' calls interleaved; cancel_order without expectedVersion, add_delivery_note with it.\n`,
+      );
 
       // ——— 2. the lookup-against-ship race ———
       const doc = DynamoDBDocumentClient.from(world.plain);
@@ -138,8 +192,19 @@ export async function benchReadThenWrite(options: ReadThenWriteBenchOptions = {}
               Key: orderKey(orderId),
               UpdateExpression: `SET #status = :shipped, #shippedAt = :at${movesVersion ? ", #version = #version + :one" : ""}`,
               ConditionExpression: "#status IN (:placed, :processing, :dispatching)",
-              ExpressionAttributeNames: { "#status": "status", "#shippedAt": "shippedAt", ...(movesVersion ? { "#version": "version" } : {}) },
-              ExpressionAttributeValues: { ":shipped": "shipped", ":at": benchToday.toISOString(), ":placed": "placed", ":processing": "processing", ":dispatching": "dispatching", ...(movesVersion ? { ":one": 1 } : {}) },
+              ExpressionAttributeNames: {
+                "#status": "status",
+                "#shippedAt": "shippedAt",
+                ...(movesVersion ? { "#version": "version" } : {}),
+              },
+              ExpressionAttributeValues: {
+                ":shipped": "shipped",
+                ":at": benchToday.toISOString(),
+                ":placed": "placed",
+                ":processing": "processing",
+                ":dispatching": "dispatching",
+                ...(movesVersion ? { ":one": 1 } : {}),
+              },
             }),
           );
           return true;
@@ -165,12 +230,17 @@ export async function benchReadThenWrite(options: ReadThenWriteBenchOptions = {}
             };
             let reply: Reply;
             try {
-              reply = await callHandler(handlers[design].cancel_order, customer(order.customerId), { operationId: `race-${design}-${i}-${process.pid}-${shipper.length}`, orderId: order.id });
+              reply = await callHandler(handlers[design].cancel_order, customer(order.customerId), {
+                operationId: `race-${design}-${i}-${process.pid}-${shipper.length}`,
+                orderId: order.id,
+              });
             } finally {
               hook.before = undefined;
             }
             shipped ??= await ship(order.id, shipper === "moves the version on");
-            const stored = (await doc.send(new GetCommand({ TableName: world.names.orders, Key: orderKey(order.id), ConsistentRead: true }))).Item;
+            const stored = (
+              await doc.send(new GetCommand({ TableName: world.names.orders, Key: orderKey(order.id), ConsistentRead: true }))
+            ).Item;
             // Cancelled and shipped: the cancellation was confirmed and the parcel left anyway.
             const violated = reply.statusCode === 200 && shipped && stored?.shippedAt !== undefined;
             if (violated) {
@@ -180,11 +250,19 @@ export async function benchReadThenWrite(options: ReadThenWriteBenchOptions = {}
             const outcome = reply.statusCode === 200 ? "cancelled" : outcomeOf(reply);
             outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
           }
-          raceRows.push([shipper, design, String(trials), String(violations), [...outcomes.entries()].map(([o, n]) => `${o} ${n}`).join(", ")]);
+          raceRows.push([
+            shipper,
+            design,
+            String(trials),
+            String(violations),
+            [...outcomes.entries()].map(([o, n]) => `${o} ${n}`).join(", "),
+          ]);
           byPoint.push([shipper, design, ...violationsAt.map(String)]);
         }
       }
-      log(`The lookup-against-ship race: ${trials} interleavings per design and shipper, the same for both designs (trial i ships at point i mod ${racePoints.length}).\n`);
+      log(
+        `The lookup-against-ship race: ${trials} interleavings per design and shipper, the same for both designs (trial i ships at point i mod ${racePoints.length}).\n`,
+      );
       table(log, ["the shipper", "design", "trials", "violations", "what the caller was told"], raceRows, [0, 1, 4]);
       log("");
       table(log, ["violations by where the shipment landed", "design", ...racePoints], byPoint, [0, 1]);
@@ -202,7 +280,12 @@ export async function benchReadThenWrite(options: ReadThenWriteBenchOptions = {}
             const body =
               tool === "cancel_order"
                 ? { operationId: `crash-${design}-${tool}-${i}-${process.pid}`, orderId: order.id, expectedVersion: order.version }
-                : { operationId: `crash-${design}-${tool}-${i}-${process.pid}`, orderId: order.id, expectedVersion: order.version, deliveryNote: "Ring twice." };
+                : {
+                    operationId: `crash-${design}-${tool}-${i}-${process.pid}`,
+                    orderId: order.id,
+                    expectedVersion: order.version,
+                    deliveryNote: "Ring twice.",
+                  };
             // The function dies after the change, before Powertools saves the result: its record stays in progress
             // until the Lambda's remaining time (50 ms here) is up.
             hook.before = (command, input) => {
@@ -216,7 +299,8 @@ export async function benchReadThenWrite(options: ReadThenWriteBenchOptions = {}
             } finally {
               hook.before = undefined;
             }
-            if (crashed.statusCode !== 500) throw new Error(`${design} ${tool}: the crashed call answered ${crashed.statusCode} ${crashed.body}`);
+            if (crashed.statusCode !== 500)
+              throw new Error(`${design} ${tool}: the crashed call answered ${crashed.statusCode} ${crashed.body}`);
             // Later the order system changes the order, and the in-progress record has expired.
             await doc.send(
               new UpdateCommand({
@@ -233,15 +317,35 @@ export async function benchReadThenWrite(options: ReadThenWriteBenchOptions = {}
             if (!truthful) wrong++;
             const outcome = truthful ? (retry.headers["idempotent-replayed"] === "true" ? "200 (replayed)" : "200") : outcomeOf(retry);
             outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
-            const changes = design === "order-tools" ? (await readActivity(world.deps, order.id)).length : ((await doc.send(new GetCommand({ TableName: world.names.orders, Key: orderKey(order.id), ConsistentRead: true }))).Item?.activity?.length ?? 0);
+            const changes =
+              design === "order-tools"
+                ? (await readActivity(world.deps, order.id)).length
+                : ((await doc.send(new GetCommand({ TableName: world.names.orders, Key: orderKey(order.id), ConsistentRead: true }))).Item
+                    ?.activity?.length ?? 0);
             if (changes !== 1) appliedTwice++;
           }
-          crashRows.push([tool, design, String(trials), String(wrong), String(appliedTwice), [...outcomes.entries()].map(([o, n]) => `${o} ${n}`).join(", ")]);
+          crashRows.push([
+            tool,
+            design,
+            String(trials),
+            String(wrong),
+            String(appliedTwice),
+            [...outcomes.entries()].map(([o, n]) => `${o} ${n}`).join(", "),
+          ]);
         }
       }
-      log(`The crash window: ${trials} trials per tool and design; the change committed, the result was never saved, the order moved on (version + 1), the client retried.\n`);
-      table(log, ["retry after the crash", "design", "trials", "false answers", "applied ≠ once", "what the retry was told"], crashRows, [0, 1, 5]);
-      log(`The retry of an operation that took effect should be told so: anything but 200 is a false answer (a VERSION_CONFLICT or NOT_ELIGIBLE about the caller's own change).`);
+      log(
+        `The crash window: ${trials} trials per tool and design; the change committed, the result was never saved, the order moved on (version + 1), the client retried.\n`,
+      );
+      table(
+        log,
+        ["retry after the crash", "design", "trials", "false answers", "applied ≠ once", "what the retry was told"],
+        crashRows,
+        [0, 1, 5],
+      );
+      log(
+        `The retry of an operation that took effect should be told so: anything but 200 is a false answer (a VERSION_CONFLICT or NOT_ELIGIBLE about the caller's own change).`,
+      );
     } finally {
       await gateway?.close();
       await world.drop();

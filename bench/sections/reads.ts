@@ -54,7 +54,9 @@ export async function benchReads(options: ReadBenchOptions = {}): Promise<void> 
         raw.set(order.id, bytes(JSON.stringify(stored)));
         fields.push(Object.keys(stored).length - 1 + Object.keys((stored.internal ?? {}) as object).length);
       }
-      log(`raw stored order: ${Math.round(mean(fields))} fields (its own and internal's), mean ${Math.round(mean([...raw.values()]))} B as JSON\n`);
+      log(
+        `raw stored order: ${Math.round(mean(fields))} fields (its own and internal's), mean ${Math.round(mean([...raw.values()]))} B as JSON\n`,
+      );
 
       const { pick } = chooser(7);
       const orderIds = fixture.orders.map((o) => o.id);
@@ -67,7 +69,8 @@ export async function benchReads(options: ReadBenchOptions = {}): Promise<void> 
       // own so the counter sees only the tools' requests. Each series interleaves it with the handler's calls,
       // so both meet the same JVM, cache and machine state; the warm-up lets DynamoDB Local's JIT settle first.
       const plainDoc = documentClient(world.plain);
-      const plainGetItem = () => plainDoc.send(new GetCommand({ TableName: tables.orders, Key: orderKey(pick(orderIds)), ConsistentRead: true }));
+      const plainGetItem = () =>
+        plainDoc.send(new GetCommand({ TableName: tables.orders, Key: orderKey(pick(orderIds)), ConsistentRead: true }));
       for (let i = 0; i < 500; i++) await plainGetItem();
 
       const rows: Row[] = [];
@@ -123,10 +126,24 @@ export async function benchReads(options: ReadBenchOptions = {}): Promise<void> 
       await run("search: support, full id", search, () => ({ caller: staff, body: { orderId: pick(orderIds) } }));
 
       const plainMs = rows.flatMap((r) => r.series.plainMs);
-      log(`plain GetItem (consistent, one order), interleaved with every series: p50 ${p50(plainMs).toFixed(2)} ms, p95 ${p95(plainMs).toFixed(2)} ms over ${plainMs.length} calls\n`);
+      log(
+        `plain GetItem (consistent, one order), interleaved with every series: p50 ${p50(plainMs).toFixed(2)} ms, p95 ${p95(plainMs).toFixed(2)} ms over ${plainMs.length} calls\n`,
+      );
       table(
         log,
-        ["through the handler", "req/call", "requests per call", "result B", "raw B", "result/raw", "p50 ms", "p95 ms", "GetItem p50", "p50/GetItem", "p95/GetItem p50"],
+        [
+          "through the handler",
+          "req/call",
+          "requests per call",
+          "result B",
+          "raw B",
+          "result/raw",
+          "p50 ms",
+          "p95 ms",
+          "GetItem p50",
+          "p50/GetItem",
+          "p95/GetItem p50",
+        ],
         rows.map((r) => [
           r.name,
           r.requests.toFixed(2),

@@ -12,7 +12,16 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
-import { type BenchOrder, benchFixture, benchOrder, benchToday, chooser, dayMs, freshOrderIds, type OrderStatus } from "#bench/support/bench-orders";
+import {
+  type BenchOrder,
+  benchFixture,
+  benchOrder,
+  benchToday,
+  chooser,
+  dayMs,
+  freshOrderIds,
+  type OrderStatus,
+} from "#bench/support/bench-orders";
 import { mean, ms, p50, p95, table, times, utf8Bytes } from "#bench/support/stats";
 import { chartSvg } from "#bench/support/svg";
 import { tokensOf } from "#bench/support/token-encoding";
@@ -62,7 +71,15 @@ export async function benchScaling(options: ScalingBenchOptions = {}): Promise<v
         bySize.set(
           items,
           freshOrderIds(c, taken, 10).map((id) =>
-            benchOrder(c, { id, customerId: c.pick(base.customers).id, sellerId: c.pick(active).id, status: "delivered", placed: new Date(benchToday.getTime() - 5 * dayMs), delivered: new Date(benchToday.getTime() - 2 * dayMs), items }),
+            benchOrder(c, {
+              id,
+              customerId: c.pick(base.customers).id,
+              sellerId: c.pick(active).id,
+              status: "delivered",
+              placed: new Date(benchToday.getTime() - 5 * dayMs),
+              delivered: new Date(benchToday.getTime() - 2 * dayMs),
+              items,
+            }),
           ),
         );
       }
@@ -71,7 +88,12 @@ export async function benchScaling(options: ScalingBenchOptions = {}): Promise<v
         const digits = String(id).padStart(5, "0");
         if (digits.includes(rareDigits)) taken.add(`SU-${digits}`);
       }
-      const scaled = customerSizes.map((n, i) => ({ id: `C-77000${i}`, email: `scaling${n}@example.com`, name: `Customer with ${n} orders`, n }));
+      const scaled = customerSizes.map((n, i) => ({
+        id: `C-77000${i}`,
+        email: `scaling${n}@example.com`,
+        name: `Customer with ${n} orders`,
+        n,
+      }));
       const searchOrders: BenchOrder[] = [];
       const statuses: OrderStatus[] = ["delivered", "delivered", "delivered", "cancelled", "shipped"];
       scaled.forEach((who, i) => {
@@ -82,22 +104,38 @@ export async function benchScaling(options: ScalingBenchOptions = {}): Promise<v
           const placed = new Date(benchToday.getTime() - dayMs - Math.round(age * 3 * 365 * dayMs) - j * 1000);
           const status = c.pick(statuses);
           const delivered = status === "delivered" ? new Date(placed.getTime() + 2 * dayMs) : null;
-          searchOrders.push(benchOrder(c, { id, customerId: who.id, sellerId: c.pick(active).id, status, placed, delivered, items: c.int(1, 3) }));
+          searchOrders.push(
+            benchOrder(c, { id, customerId: who.id, sellerId: c.pick(active).id, status, placed, delivered, items: c.int(1, 3) }),
+          );
         });
       });
-      const fixture = { ...base, customers: [...base.customers, ...scaled.map(({ n: _n, ...who }) => who)], orders: [...[...bySize.values()].flat(), ...searchOrders] };
+      const fixture = {
+        ...base,
+        customers: [...base.customers, ...scaled.map(({ n: _n, ...who }) => who)],
+        orders: [...[...bySize.values()].flat(), ...searchOrders],
+      };
       const loadStarted = performance.now();
       await loadFixture(world.deps, fixture);
-      log(`DynamoDB Local ${endpoint}: ${fixture.orders.length} orders loaded in ${((performance.now() - loadStarted) / 1000).toFixed(1)} s\n`);
+      log(
+        `DynamoDB Local ${endpoint}: ${fixture.orders.length} orders loaded in ${((performance.now() - loadStarted) / 1000).toFixed(1)} s\n`,
+      );
 
       // ——— get_order by items ———
       const getOrder = createGetOrder(world.deps);
       const plain = documentClient(world.plain);
       const { pick } = chooser(52);
       for (const orders of bySize.values()) for (const o of orders) await callHandler(getOrder, customer(o.customerId), { orderId: o.id });
-      for (let i = 0; i < 300; i++) await plain.send(new GetCommand({ TableName: world.names.orders, Key: orderKey(pick([...bySize.values()].flat()).id), ConsistentRead: true }));
+      for (let i = 0; i < 300; i++)
+        await plain.send(
+          new GetCommand({ TableName: world.names.orders, Key: orderKey(pick([...bySize.values()].flat()).id), ConsistentRead: true }),
+        );
       const itemRows: { items: number; p50: number; p95: number; plain: number; bytes: number; tokens: number; raw: number }[] = [];
-      const samples = new Map([...bySize.keys()].map((items) => [items, { latency: [] as number[], plainMs: [] as number[], bytes: [] as number[], tokens: [] as number[], raw: [] as number[] }]));
+      const samples = new Map(
+        [...bySize.keys()].map((items) => [
+          items,
+          { latency: [] as number[], plainMs: [] as number[], bytes: [] as number[], tokens: [] as number[], raw: [] as number[] },
+        ]),
+      );
       // Round by round over every size, so that DynamoDB Local's drift over the run falls on all sizes alike.
       for (let i = 0; i < calls; i++) {
         for (const [items, orders] of bySize) {
@@ -105,7 +143,9 @@ export async function benchScaling(options: ScalingBenchOptions = {}): Promise<v
           const order = pick(orders);
           const timePlain = async () => {
             const started = performance.now();
-            const { Item } = await plain.send(new GetCommand({ TableName: world.names.orders, Key: orderKey(order.id), ConsistentRead: true }));
+            const { Item } = await plain.send(
+              new GetCommand({ TableName: world.names.orders, Key: orderKey(order.id), ConsistentRead: true }),
+            );
             s.plainMs.push(performance.now() - started);
             s.raw.push(utf8Bytes(JSON.stringify(Item)));
           };
@@ -120,20 +160,58 @@ export async function benchScaling(options: ScalingBenchOptions = {}): Promise<v
         }
       }
       for (const [items, s] of samples) {
-        itemRows.push({ items, p50: p50(s.latency), p95: p95(s.latency), plain: p50(s.plainMs), bytes: mean(s.bytes), tokens: mean(s.tokens), raw: mean(s.raw) });
+        itemRows.push({
+          items,
+          p50: p50(s.latency),
+          p95: p95(s.latency),
+          plain: p50(s.plainMs),
+          bytes: mean(s.bytes),
+          tokens: mean(s.tokens),
+          raw: mean(s.raw),
+        });
       }
       table(
         log,
         ["get_order, items", "p50 ms", "p95 ms", "GetItem p50", "p50/GetItem", "result B", "tokens", "stored B"],
-        itemRows.map((r) => [String(r.items), ms(r.p50), ms(r.p95), ms(r.plain), times(r.p50, r.plain), Math.round(r.bytes).toString(), Math.round(r.tokens).toString(), Math.round(r.raw).toString()]),
+        itemRows.map((r) => [
+          String(r.items),
+          ms(r.p50),
+          ms(r.p95),
+          ms(r.plain),
+          times(r.p50, r.plain),
+          Math.round(r.bytes).toString(),
+          Math.round(r.tokens).toString(),
+          Math.round(r.raw).toString(),
+        ]),
       );
-      log(`${calls} calls per size over ten orders of that size, by their owners, seller cache warm, the sizes taken in turn; "GetItem p50": a plain consistent GetItem of the same orders, interleaved; "stored B": the item as stored.\n`);
+      log(
+        `${calls} calls per size over ten orders of that size, by their owners, seller cache warm, the sizes taken in turn; "GetItem p50": a plain consistent GetItem of the same orders, interleaved; "stored B": the item as stored.\n`,
+      );
 
       // ——— search_orders by the customer's orders ———
       const search = createSearchOrders(world.deps);
-      const searchRows: { kind: string; n: number; p50: number; p95: number; requests: number; bytes: number; found: number; truncated: boolean }[] = [];
+      const searchRows: {
+        kind: string;
+        n: number;
+        p50: number;
+        p95: number;
+        requests: number;
+        bytes: number;
+        found: number;
+        truncated: boolean;
+      }[] = [];
       for (const who of scaled) for (const input of Object.values(searches)) await callHandler(search, customer(who.id), input(who));
-      const points = scaled.flatMap((who) => Object.entries(searches).map(([kind, input]) => ({ who, kind, input, latency: [] as number[], requests: 0, bytes: 0, last: { orders: [] as unknown[], truncated: false } })));
+      const points = scaled.flatMap((who) =>
+        Object.entries(searches).map(([kind, input]) => ({
+          who,
+          kind,
+          input,
+          latency: [] as number[],
+          requests: 0,
+          bytes: 0,
+          last: { orders: [] as unknown[], truncated: false },
+        })),
+      );
       // Round by round over every customer and kind of search, as above.
       for (let i = 0; i < calls; i++) {
         for (const point of points) {
@@ -148,14 +226,33 @@ export async function benchScaling(options: ScalingBenchOptions = {}): Promise<v
         }
       }
       for (const p of points) {
-        searchRows.push({ kind: p.kind, n: p.who.n, p50: p50(p.latency), p95: p95(p.latency), requests: p.requests / calls, bytes: p.bytes, found: p.last.orders.length, truncated: p.last.truncated });
+        searchRows.push({
+          kind: p.kind,
+          n: p.who.n,
+          p50: p50(p.latency),
+          p95: p95(p.latency),
+          requests: p.requests / calls,
+          bytes: p.bytes,
+          found: p.last.orders.length,
+          truncated: p.last.truncated,
+        });
       }
       table(
         log,
         ["search_orders, customer", "orders", "p50 ms", "p95 ms", "req/call", "result B", "returned"],
-        searchRows.map((r) => [r.kind, String(r.n), ms(r.p50), ms(r.p95), r.requests.toFixed(2), String(r.bytes), `${r.found}${r.truncated ? " (truncated)" : ""}`]),
+        searchRows.map((r) => [
+          r.kind,
+          String(r.n),
+          ms(r.p50),
+          ms(r.p95),
+          r.requests.toFixed(2),
+          String(r.bytes),
+          `${r.found}${r.truncated ? " (truncated)" : ""}`,
+        ]),
       );
-      log(`${calls} calls per row, by the customer, the rows taken in turn; the default limit (10). Orders placed evenly over three years; the 3 id digits appear only in the customer's oldest order.`);
+      log(
+        `${calls} calls per row, by the customer, the rows taken in turn; the default limit (10). Orders placed evenly over three years; the 3 id digits appear only in the customer's oldest order.`,
+      );
 
       if (options.writeCharts ?? true) {
         const getOrderChart = chartSvg({
@@ -188,8 +285,22 @@ export async function benchScaling(options: ScalingBenchOptions = {}): Promise<v
           xLabel: "orders the customer has (log scale)",
           xLog: true,
           panels: [
-            { title: "latency p50", yLabel: "ms", series: Object.keys(searches).map((kind) => ({ name: kind, points: searchRows.filter((r) => r.kind === kind).map((r) => [r.n, r.p50] as const) })) },
-            { title: "DynamoDB requests per call", yLabel: "requests", series: Object.keys(searches).map((kind) => ({ name: kind, points: searchRows.filter((r) => r.kind === kind).map((r) => [r.n, r.requests] as const) })) },
+            {
+              title: "latency p50",
+              yLabel: "ms",
+              series: Object.keys(searches).map((kind) => ({
+                name: kind,
+                points: searchRows.filter((r) => r.kind === kind).map((r) => [r.n, r.p50] as const),
+              })),
+            },
+            {
+              title: "DynamoDB requests per call",
+              yLabel: "requests",
+              series: Object.keys(searches).map((kind) => ({
+                name: kind,
+                points: searchRows.filter((r) => r.kind === kind).map((r) => [r.n, r.requests] as const),
+              })),
+            },
           ],
         });
         writeFileSync(join(repoRoot, chartFiles.getOrder), getOrderChart);

@@ -120,13 +120,17 @@ export async function benchTokens(options: TokenBenchOptions = {}): Promise<void
         times(mean(p.tokens), mean(raw.tokens)),
         times(mean(p.tokens), mean(chained.tokens)),
       ];
-      table(log, ["per order", "mean tokens", "p50", "p95", "mean B", "vs raw", "vs peer 2"], [
-        row("get_order result", ours),
-        row("raw stored order", raw),
-        row("peer 2: six API-shaped reads", chained),
-      ]);
+      table(
+        log,
+        ["per order", "mean tokens", "p50", "p95", "mean B", "vs raw", "vs peer 2"],
+        [row("get_order result", ours), row("raw stored order", raw), row("peer 2: six API-shaped reads", chained)],
+      );
       log("");
-      table(log, ["per search (customers with ≥ 2 orders)", "searches", "mean tokens", "p95", "raw tokens", "vs raw", "tokens/order", "raw/order"], searchRows);
+      table(
+        log,
+        ["per search (customers with ≥ 2 orders)", "searches", "mean tokens", "p95", "raw tokens", "vs raw", "tokens/order", "raw/order"],
+        searchRows,
+      );
       log(
         `\n"raw": the stored orders as JSON without the store's keys (a search's raw: the orders it returned, as an order API's search would list them). ` +
           `Peer 2 has no search of its own: its search is the raw column.`,

@@ -41,7 +41,14 @@ export interface BenchGateway {
 /** Starts the gateway on a free loopback port with exactly these routes (all POST, all token-authorized). */
 export async function benchGateway(routes: readonly BenchRoute[]): Promise<BenchGateway> {
   const handlerMs = new Map<string, number>();
-  const table: GatewayRoute[] = routes.map((route) => ({ method: "POST", path: route.path, name: route.path.split("/").at(-1) as string, access: "token", scope: route.scope, entry: `bench:${route.path}` }));
+  const table: GatewayRoute[] = routes.map((route) => ({
+    method: "POST",
+    path: route.path,
+    name: route.path.split("/").at(-1) as string,
+    access: "token",
+    scope: route.scope,
+    entry: `bench:${route.path}`,
+  }));
   const byEntry = new Map(routes.map((route) => [`bench:${route.path}`, route.handler]));
   const gateway = await startGateway({
     port: 0,
@@ -77,7 +84,11 @@ export async function benchGateway(routes: readonly BenchRoute[]): Promise<Bench
       const id = String(calls++);
       const text = JSON.stringify(body);
       const started = performance.now();
-      const response = await post(agent, `${gateway.url}${path}`, text, { authorization: `Bearer ${token}`, "content-type": "application/json", "x-bench-call": id });
+      const response = await post(agent, `${gateway.url}${path}`, text, {
+        authorization: `Bearer ${token}`,
+        "content-type": "application/json",
+        "x-bench-call": id,
+      });
       const elapsed = performance.now() - started;
       const inHandler = handlerMs.get(id) ?? Number.NaN;
       handlerMs.delete(id);
@@ -91,18 +102,28 @@ export async function benchGateway(routes: readonly BenchRoute[]): Promise<Bench
 }
 
 /** One POST on a kept-alive connection, its whole body read. */
-function post(agent: Agent, url: string, body: string, headers: Record<string, string>): Promise<Pick<HttpReply, "statusCode" | "headers" | "body">> {
+function post(
+  agent: Agent,
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+): Promise<Pick<HttpReply, "statusCode" | "headers" | "body">> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: "POST", agent, headers: { ...headers, "content-length": String(Buffer.byteLength(body)) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("error", reject);
-      res.on("end", () => {
-        const flat: Record<string, string> = {};
-        for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(", ") : value;
-        resolve({ statusCode: res.statusCode ?? 0, headers: flat, body: Buffer.concat(chunks).toString("utf8") });
-      });
-    });
+    const req = request(
+      url,
+      { method: "POST", agent, headers: { ...headers, "content-length": String(Buffer.byteLength(body)) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("error", reject);
+        res.on("end", () => {
+          const flat: Record<string, string> = {};
+          for (const [name, value] of Object.entries(res.headers))
+            if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(", ") : value;
+          resolve({ statusCode: res.statusCode ?? 0, headers: flat, body: Buffer.concat(chunks).toString("utf8") });
+        });
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });

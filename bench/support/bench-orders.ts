@@ -29,16 +29,59 @@ export function chooser(seed: number) {
 }
 export type Chooser = ReturnType<typeof chooser>;
 
-const words = "oak walnut linen steel brass ceramic cotton wool glass lamp shelf chair table rug mug bowl vase throw cushion frame mirror hook rail basket crate stool bench desk lantern kettle".split(" ");
+const words =
+  "oak walnut linen steel brass ceramic cotton wool glass lamp shelf chair table rug mug bowl vase throw cushion frame mirror hook rail basket crate stool bench desk lantern kettle".split(
+    " ",
+  );
 
 /** 46 more of the fields an order system accumulates: fulfilment, finance, risk, marketing. */
 const noiseFields = [
-  "fulfilmentCentre", "pickWave", "binLocation", "packStation", "manifestId", "consignmentRef", "carrierServiceCode", "carrierAccount",
-  "riskScore", "fraudCheckId", "fraudDecision", "paymentProviderRef", "paymentMethodToken", "ledgerBatchId", "invoiceNumber", "vatRateBasisPoints",
-  "vatCents", "dutyCents", "fxRateMicros", "settlementDate", "marketingChannel", "campaignId", "affiliateId", "basketId", "sessionId",
-  "storefrontVersion", "adminLastTouchedBy", "adminNotesRef", "slaTier", "promiseDate", "promiseDateOriginal", "promiseDateRevised",
-  "splitShipmentGroup", "backorderFlag", "giftWrapSku", "loyaltyPointsEarned", "loyaltyAccountRef", "returnsProfile", "crmContactId",
-  "exportBatch", "legacyOrderNumber", "sourceSystem", "schemaVersion", "shardHint", "auditTrailRef", "pickerId",
+  "fulfilmentCentre",
+  "pickWave",
+  "binLocation",
+  "packStation",
+  "manifestId",
+  "consignmentRef",
+  "carrierServiceCode",
+  "carrierAccount",
+  "riskScore",
+  "fraudCheckId",
+  "fraudDecision",
+  "paymentProviderRef",
+  "paymentMethodToken",
+  "ledgerBatchId",
+  "invoiceNumber",
+  "vatRateBasisPoints",
+  "vatCents",
+  "dutyCents",
+  "fxRateMicros",
+  "settlementDate",
+  "marketingChannel",
+  "campaignId",
+  "affiliateId",
+  "basketId",
+  "sessionId",
+  "storefrontVersion",
+  "adminLastTouchedBy",
+  "adminNotesRef",
+  "slaTier",
+  "promiseDate",
+  "promiseDateOriginal",
+  "promiseDateRevised",
+  "splitShipmentGroup",
+  "backorderFlag",
+  "giftWrapSku",
+  "loyaltyPointsEarned",
+  "loyaltyAccountRef",
+  "returnsProfile",
+  "crmContactId",
+  "exportBatch",
+  "legacyOrderNumber",
+  "sourceSystem",
+  "schemaVersion",
+  "shardHint",
+  "auditTrailRef",
+  "pickerId",
 ] as const;
 
 export type OrderStatus = "placed" | "processing" | "dispatching" | "shipped" | "delivered" | "cancelled";
@@ -53,7 +96,16 @@ export interface FixtureSeller {
 /** One order in SPEC §6's format, with `items` items and a noisy `internal` (~68 raw fields in all). */
 export function benchOrder(
   c: Chooser,
-  order: { id: string; customerId: string; sellerId: string; status: OrderStatus; placed: Date; delivered: Date | null; items: number; version?: number },
+  order: {
+    id: string;
+    customerId: string;
+    sellerId: string;
+    status: OrderStatus;
+    placed: Date;
+    delivered: Date | null;
+    items: number;
+    version?: number;
+  },
 ) {
   const { pick, int, phrase, rnd } = c;
   const items = Array.from({ length: order.items }, (_, i) => {
@@ -78,7 +130,13 @@ export function benchOrder(
     createdAtLegacy: stamp(400),
     createdEpochSeconds: Math.round(order.placed.getTime() / 1000) + 1,
   };
-  for (const name of noiseFields) internal[name] = pick([() => int(0, 1_000_000), () => `${pick(words)}-${int(100, 999)}`, () => rnd() > 0.5, () => stamp(int(0, 9) * dayMs)])();
+  for (const name of noiseFields)
+    internal[name] = pick([
+      () => int(0, 1_000_000),
+      () => `${pick(words)}-${int(100, 999)}`,
+      () => rnd() > 0.5,
+      () => stamp(int(0, 9) * dayMs),
+    ])();
   return {
     id: order.id,
     customerId: order.customerId,
@@ -89,8 +147,15 @@ export function benchOrder(
     deliveredAt: order.delivered?.toISOString() ?? null,
     currency: "GBP",
     items,
-    charges: [{ kind: "item", cents: itemCents }, { kind: "delivery", cents: 995 }, ...(rnd() < 0.05 ? [{ kind: "delivery", cents: 995 }] : [])],
-    delivery: { carrier: pick(["Parcelline", "Swiftpost", "Northway"]), trackingId: order.status === "placed" ? null : `PL${int(1_000_000, 9_999_999)}` },
+    charges: [
+      { kind: "item", cents: itemCents },
+      { kind: "delivery", cents: 995 },
+      ...(rnd() < 0.05 ? [{ kind: "delivery", cents: 995 }] : []),
+    ],
+    delivery: {
+      carrier: pick(["Parcelline", "Swiftpost", "Northway"]),
+      trackingId: order.status === "placed" ? null : `PL${int(1_000_000, 9_999_999)}`,
+    },
     deliveryNote: rnd() < 0.2 ? "Please leave with the neighbour at number 12 if nobody answers." : null,
     internal,
   };
@@ -123,14 +188,31 @@ export function benchFixture(orderCount: number) {
     type: i % 20 === 0 ? "sundry" : "marketplace",
     status: i % 33 === 7 ? "suspended" : "active",
   }));
-  const policies = sellers.filter((_, i) => i % 20 !== 3).map((s) => ({ ref: `seller-supp/${s.id}`, returnWindowDays: pick([14, 21, 28, 30, 45, 60]) }));
-  const customers = Array.from({ length: 300 }, (_, i) => ({ id: `C-${1000 + i}`, email: `customer${1000 + i}@example.com`, name: `Customer ${1000 + i}` }));
-  const statuses = ["placed", "processing", "dispatching", "shipped", "delivered", "delivered", "delivered", "delivered", "cancelled"] as const;
+  const policies = sellers
+    .filter((_, i) => i % 20 !== 3)
+    .map((s) => ({ ref: `seller-supp/${s.id}`, returnWindowDays: pick([14, 21, 28, 30, 45, 60]) }));
+  const customers = Array.from({ length: 300 }, (_, i) => ({
+    id: `C-${1000 + i}`,
+    email: `customer${1000 + i}@example.com`,
+    name: `Customer ${1000 + i}`,
+  }));
+  const statuses = [
+    "placed",
+    "processing",
+    "dispatching",
+    "shipped",
+    "delivered",
+    "delivered",
+    "delivered",
+    "delivered",
+    "cancelled",
+  ] as const;
 
   const orders = freshOrderIds(c, new Set(), orderCount).map((id) => {
     const placed = new Date(benchToday.getTime() - int(1, 120) * dayMs - int(0, dayMs - 1));
     const status = pick(statuses);
-    const delivered = status === "delivered" ? new Date(Math.min(placed.getTime() + int(1, 6) * dayMs, benchToday.getTime() - 3_600_000)) : null;
+    const delivered =
+      status === "delivered" ? new Date(Math.min(placed.getTime() + int(1, 6) * dayMs, benchToday.getTime() - 3_600_000)) : null;
     return benchOrder(c, { id, customerId: pick(customers).id, sellerId: pick(sellers).id, status, placed, delivered, items: int(1, 4) });
   });
   return {
@@ -161,10 +243,12 @@ export function ordersIn(base: BenchFixture, c: Chooser, taken: Set<string>, sta
 
 /** Pickup capacity that never runs out: two windows a day for four weeks from tomorrow. */
 export function plentifulPickupSlots(): BenchFixture["pickupSlots"] {
-  return Array.from({ length: 28 }, (_, i) => new Date(benchToday.getTime() + (i + 1) * dayMs).toISOString().slice(0, 10)).flatMap((date) => [
-    { date, window: "08:00-12:00", capacity: 100_000 },
-    { date, window: "13:00-17:00", capacity: 100_000 },
-  ]);
+  return Array.from({ length: 28 }, (_, i) => new Date(benchToday.getTime() + (i + 1) * dayMs).toISOString().slice(0, 10)).flatMap(
+    (date) => [
+      { date, window: "08:00-12:00", capacity: 100_000 },
+      { date, window: "13:00-17:00", capacity: 100_000 },
+    ],
+  );
 }
 
 /** Stock for every SKU on these orders, more than a run can take. */

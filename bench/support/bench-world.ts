@@ -50,7 +50,14 @@ export async function benchTables(endpoint: string, label: string, now: () => Da
   requests.observe(client);
   const plain = new DynamoDBClient({ ...clientConfig, maxAttempts: 1 });
   await createTables(plain, names);
-  const deps: StoreDeps = { doc: documentClient(client), tables: names, now, clientConfig: { ...clientConfig, maxAttempts: 1 }, observeClient: requests.observe, ...limitsOff };
+  const deps: StoreDeps = {
+    doc: documentClient(client),
+    tables: names,
+    now,
+    clientConfig: { ...clientConfig, maxAttempts: 1 },
+    observeClient: requests.observe,
+    ...limitsOff,
+  };
   return {
     names,
     client,
@@ -59,7 +66,9 @@ export async function benchTables(endpoint: string, label: string, now: () => Da
     plain,
     async drop() {
       // DynamoDB Local keeps every table in the JVM's memory until the run ends; a finished section gives its back.
-      await Promise.all([names.orders, names.idempotency].map((TableName) => plain.send(new DeleteTableCommand({ TableName })).catch(() => undefined)));
+      await Promise.all(
+        [names.orders, names.idempotency].map((TableName) => plain.send(new DeleteTableCommand({ TableName })).catch(() => undefined)),
+      );
       client.destroy();
       plain.destroy();
     },
@@ -90,7 +99,13 @@ export interface Reply {
 
 /** Calls a handler in-process with the event API Gateway would send; `timeoutMs` is the Lambda's remaining time. */
 export async function callHandler(handler: ToolHandler, caller: Caller, body: unknown, timeoutMs?: number): Promise<Reply> {
-  const event = apiGatewayEvent({ method: "POST", path: "/v1/tools/bench", body: JSON.stringify(body), claims: caller.claims, scopes: caller.scopes });
+  const event = apiGatewayEvent({
+    method: "POST",
+    path: "/v1/tools/bench",
+    body: JSON.stringify(body),
+    claims: caller.claims,
+    scopes: caller.scopes,
+  });
   const result = await handler(event, lambdaContext("bench", timeoutMs));
   return { statusCode: result.statusCode ?? 0, headers: (result.headers ?? {}) as Record<string, string>, body: result.body ?? "" };
 }

@@ -84,7 +84,11 @@ export function profileImport(file: string): { ms: number; profile: CpuProfile }
     const { profile } = await session.post("Profiler.stop");
     if (typeof m.handler !== "function") process.exit(3);
     process.stdout.write(JSON.stringify({ ms, profile }));`;
-  const result = spawnSync(process.execPath, ["--input-type=module", "-e", script], { env: functionEnv, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+  const result = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
+    env: functionEnv,
+    encoding: "utf8",
+    maxBuffer: 256 * 1024 * 1024,
+  });
   if (result.status !== 0) throw new Error(`profiling ${file} failed (${result.status}):\n${result.stderr}`);
   return JSON.parse(result.stdout) as { ms: number; profile: CpuProfile };
 }
@@ -128,7 +132,9 @@ export function attributeProfile(profile: CpuProfile, bundleFile: string): Map<s
       if (!frame) break;
       if (frame.url === bundleUrl) {
         const topLevel = frame.functionName === "" && frame.lineNumber <= 1;
-        const source = topLevel ? undefined : (map.findEntry(frame.lineNumber, frame.columnNumber) as { originalSource?: string }).originalSource;
+        const source = topLevel
+          ? undefined
+          : (map.findEntry(frame.lineNumber, frame.columnNumber) as { originalSource?: string }).originalSource;
         group = source ? groupOfSource(source) : "order-tools code";
         break;
       }

@@ -105,10 +105,16 @@ export function renameTables(input: Record<string, unknown>, rename: (table: str
  * condition) is an outcome like any other: it is returned, not thrown, so the caller can check that the
  * replay met the same state as the original.
  */
-export async function replay(client: DynamoDBClient, requests: readonly SentRequest[], rename: (table: string) => string): Promise<SentRequest[]> {
+export async function replay(
+  client: DynamoDBClient,
+  requests: readonly SentRequest[],
+  rename: (table: string) => string,
+): Promise<SentRequest[]> {
   const replayed: SentRequest[] = [];
   for (const request of requests) {
-    const Command = (dynamodb as unknown as Record<string, new (input: unknown) => Parameters<DynamoDBClient["send"]>[0]>)[`${request.command}Command`];
+    const Command = (dynamodb as unknown as Record<string, new (input: unknown) => Parameters<DynamoDBClient["send"]>[0]>)[
+      `${request.command}Command`
+    ];
     if (!Command) throw new Error(`No command ${request.command} in @aws-sdk/client-dynamodb`);
     const input = renameTables(request.input, rename);
     const sent: SentRequest = { command: request.command, input, ms: 0 };

@@ -12,7 +12,11 @@ export const p95 = (values: readonly number[]) => percentile(values, 95);
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
-  return sorted.length === 0 ? Number.NaN : sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+  return sorted.length === 0
+    ? Number.NaN
+    : sorted.length % 2
+      ? (sorted[mid] as number)
+      : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 export const mean = (values: readonly number[]) => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0);
@@ -31,7 +35,12 @@ export const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(2) 
  * Prints rows as aligned columns: text columns (those named in `left`, by default the first) padded right,
  * figures padded left, two spaces between.
  */
-export function table(log: (line: string) => void, header: readonly string[], rows: readonly (readonly string[])[], left: readonly number[] = [0]): void {
+export function table(
+  log: (line: string) => void,
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  left: readonly number[] = [0],
+): void {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row[i] ?? "").length)));
   const line = (cells: readonly string[]) =>
     cells

@@ -56,7 +56,10 @@ export function chartSvg(chart: Chart): string {
   const xMin = chart.xLog ? Math.min(...xs) : 0;
   const xMax = Math.max(...xs);
   const xTicks = chart.xLog
-    ? Array.from({ length: Math.floor(Math.log10(xMax)) - Math.floor(Math.log10(xMin)) + 1 }, (_, i) => 10 ** (Math.floor(Math.log10(xMin)) + i))
+    ? Array.from(
+        { length: Math.floor(Math.log10(xMax)) - Math.floor(Math.log10(xMin)) + 1 },
+        (_, i) => 10 ** (Math.floor(Math.log10(xMin)) + i),
+      )
     : linearTicks(xMax, 5).filter((t) => t <= xMax * 1.0001);
   const out: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="Helvetica, Arial, sans-serif" font-size="11">`,
@@ -70,7 +73,8 @@ export function chartSvg(chart: Chart): string {
     const yMax = Math.max(...panel.series.flatMap((s) => s.points.map(([, y]) => y)));
     const yTicks = linearTicks(yMax * 1.05, 5);
     const yTop = yTicks.at(-1) as number;
-    const x = (v: number) => left + (chart.xLog ? (Math.log10(v) - Math.log10(xMin)) / (Math.log10(xMax) - Math.log10(xMin) || 1) : v / (xMax || 1)) * panelWidth;
+    const x = (v: number) =>
+      left + (chart.xLog ? (Math.log10(v) - Math.log10(xMin)) / (Math.log10(xMax) - Math.log10(xMin) || 1) : v / (xMax || 1)) * panelWidth;
     const y = (v: number) => top + panelHeight - (v / (yTop || 1)) * panelHeight;
     out.push(`<g>`, `<text x="${left}" y="${top - 8}" font-weight="bold">${escape(panel.title)}</text>`);
     for (const t of yTicks) {
@@ -84,7 +88,9 @@ export function chartSvg(chart: Chart): string {
     out.push(`<line x1="${left}" x2="${left + panelWidth}" y1="${top + panelHeight}" y2="${top + panelHeight}" stroke="#444444"/>`);
     out.push(`<line x1="${left}" x2="${left}" y1="${top}" y2="${top + panelHeight}" stroke="#444444"/>`);
     out.push(`<text x="${left + panelWidth / 2}" y="${top + panelHeight + 32}" text-anchor="middle">${escape(chart.xLabel)}</text>`);
-    out.push(`<text transform="translate(${left - 42} ${top + panelHeight / 2}) rotate(-90)" text-anchor="middle">${escape(panel.yLabel)}</text>`);
+    out.push(
+      `<text transform="translate(${left - 42} ${top + panelHeight / 2}) rotate(-90)" text-anchor="middle">${escape(panel.yLabel)}</text>`,
+    );
     panel.series.forEach((series, i) => {
       const colour = colours[i % colours.length] as string;
       const path = series.points.map(([px, py], j) => `${j === 0 ? "M" : "L"}${fixed(x(px))},${fixed(y(py))}`).join(" ");
@@ -92,7 +98,9 @@ export function chartSvg(chart: Chart): string {
       for (const [px, py] of series.points) out.push(`<circle cx="${fixed(x(px))}" cy="${fixed(y(py))}" r="2.5" fill="${colour}"/>`);
       const legendY = top + panelHeight + 48 + Math.floor(i / 2) * 14;
       const legendX = left + (i % 2) * (panelWidth / 2);
-      out.push(`<line x1="${legendX}" x2="${legendX + 18}" y1="${legendY - 4}" y2="${legendY - 4}" stroke="${colour}" stroke-width="2"${series.dashed ? ' stroke-dasharray="5 4"' : ""}/>`);
+      out.push(
+        `<line x1="${legendX}" x2="${legendX + 18}" y1="${legendY - 4}" y2="${legendY - 4}" stroke="${colour}" stroke-width="2"${series.dashed ? ' stroke-dasharray="5 4"' : ""}/>`,
+      );
       out.push(`<text x="${legendX + 24}" y="${legendY}">${escape(series.name)}</text>`);
     });
     out.push(`</g>`);

@@ -31,7 +31,9 @@ export function spotlightResult(content: string, principal: PrincipalKind): stri
     const entries = Object.entries(value as Record<string, unknown>);
     const record = value as Record<string, unknown>;
     const thirdParty = typeof record.origin === "string" && foreign.has(record.origin) && typeof record.text === "string";
-    return Object.fromEntries(entries.map(([key, v]) => [key, thirdParty && key === "text" ? datamarked(escapeFrames(v as string)) : mark(v)]));
+    return Object.fromEntries(
+      entries.map(([key, v]) => [key, thirdParty && key === "text" ? datamarked(escapeFrames(v as string)) : mark(v)]),
+    );
   };
   return JSON.stringify(mark(body));
 }
@@ -54,7 +56,11 @@ const frames = [notePrefix, principalMessagePrefix].map((f) => f.trim().slice(1,
  */
 export function escapeFrames(text: string): string {
   return text.replace(/[[［〔【⟦]\s*([^\]］〕】⟧]{0,60})[\]］〕】⟧]?/gu, (match, inner: string) => {
-    const plain = normalizeForReading(inner).toLowerCase().replace(/[^a-z]/g, "");
-    return frames.some((f) => plain.startsWith(f.replace(/[^a-z]/g, "").slice(0, 11))) ? `(quoted ${inner.replace(/[\]］〕】⟧]/gu, "")})` : match;
+    const plain = normalizeForReading(inner)
+      .toLowerCase()
+      .replace(/[^a-z]/g, "");
+    return frames.some((f) => plain.startsWith(f.replace(/[^a-z]/g, "").slice(0, 11)))
+      ? `(quoted ${inner.replace(/[\]］〕】⟧]/gu, "")})`
+      : match;
   });
 }

@@ -1,17 +1,6 @@
 import type { OrderFacts, TurnOutcome } from "#controller/gate/outcomes";
 import { normalizeForReading } from "#controller/gate/normalize";
-import {
-  conditionals,
-  earlier,
-  glue,
-  modals,
-  negators,
-  neutral,
-  offers,
-  type Topic,
-  topics,
-  topicTool,
-} from "#controller/gate/vocabulary";
+import { conditionals, earlier, glue, modals, negators, neutral, offers, type Topic, topics, topicTool } from "#controller/gate/vocabulary";
 
 /**
  * The claim check: it accepts, it does not hunt. A model-written text is shown only when every sentence of it
@@ -122,7 +111,8 @@ function tokensOf(clause: string, titles: readonly string[]): Token[] | { unread
     else if (m[6]) tokens.push(/^\d{5}$/.test(m[6]) ? { kind: "order", text: `SU-${m[6]}` } : { kind: "number", text: m[6] });
     else if (m[7]) {
       if (/[a-z]/.test(m[7]) && /\d/.test(m[7])) tokens.push({ kind: "code", text: m[7].toUpperCase() });
-      else for (const part of m[7].split("-")) tokens.push(/^\d+$/.test(part) ? { kind: "number", text: part } : { kind: "word", text: part });
+      else
+        for (const part of m[7].split("-")) tokens.push(/^\d+$/.test(part) ? { kind: "number", text: part } : { kind: "word", text: part });
     } else if (m[8]) tokens.push(m[8] === "xtitlex" ? { kind: "title", text: "" } : { kind: "word", text: possessiveless(m[8]) });
     else if (m[9]) return { unreadable: m[9] };
   }
@@ -161,7 +151,11 @@ function endsWith(words: readonly string[], end: number, phrase: readonly string
 }
 
 /** How the word before a mention governs it, skipping the glue between. */
-function governor(words: readonly string[], start: number, topicOf: (i: number) => Topic | undefined): "negation" | "modal" | "conditional" | undefined {
+function governor(
+  words: readonly string[],
+  start: number,
+  topicOf: (i: number) => Topic | undefined,
+): "negation" | "modal" | "conditional" | undefined {
   for (let i = start - 1, seen = 0; i >= 0 && seen < 6; i--, seen++) {
     const w = words[i] as string;
     if (joinedNegators.some((p) => endsWith(words, i + 1, p)) || negators.has(w) || w.endsWith("n't")) return "negation";
@@ -181,7 +175,12 @@ function negatedAfter(words: readonly string[], end: number): boolean {
   for (let i = end, seen = 0; i < words.length && seen < 4; i++, seen++) {
     const w = words[i] as string;
     if (negators.has(w) || w.endsWith("n't")) return true;
-    if (!/^(?:is|are|was|were|has|have|had|could|can|will|would|did|does|do|be|been|for|of|on|su-\d{5}|itm-\d+|it|this|that|the|your|order)$/.test(w)) return false;
+    if (
+      !/^(?:is|are|was|were|has|have|had|could|can|will|would|did|does|do|be|been|for|of|on|su-\d{5}|itm-\d+|it|this|that|the|your|order)$/.test(
+        w,
+      )
+    )
+      return false;
   }
   return false;
 }
@@ -232,7 +231,8 @@ function datesIn(words: readonly string[], tokens: readonly Token[], today: stri
   for (let i = 0; i < words.length; i++) {
     const w = words[i] as string;
     const month = months.findIndex((m) => m === w || (w.length >= 3 && m.startsWith(w) && w !== "may" && w !== "mar"));
-    const monthAt = month >= 0 && (months[month] === w || ["jan", "feb", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"].includes(w));
+    const monthAt =
+      month >= 0 && (months[month] === w || ["jan", "feb", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"].includes(w));
     if (monthAt) {
       const dayWord = [words[i - 1], words[i - 2], words[i + 1]].find((d) => d !== undefined && /^\d{1,2}(?:st|nd|rd|th)?$/.test(d));
       if (dayWord) {
@@ -249,7 +249,8 @@ function datesIn(words: readonly string[], tokens: readonly Token[], today: stri
       }
       found.push(options);
     }
-    if (hasTopic && (w === "today" || w === "tomorrow" || w === "yesterday" || w === "tonight")) found.push([shift(today, w === "tomorrow" ? 1 : w === "yesterday" ? -1 : 0)]);
+    if (hasTopic && (w === "today" || w === "tomorrow" || w === "yesterday" || w === "tonight"))
+      found.push([shift(today, w === "tomorrow" ? 1 : w === "yesterday" ? -1 : 0)]);
   }
   return found;
 }
@@ -360,9 +361,12 @@ function judgeMention(mention: Mention, at: Allowance, context: ClaimContext, am
   if (topic === "refund") return `speaks of a refund or credit (${quoted}), which no recorded outcome carries`;
   if (topic === "charge") {
     // What was charged, as a read showed it, may be told when nothing changed; nothing else about money.
-    return outcome === undefined && mode === "claim" && amountsRead ? undefined : `speaks of money (${quoted}), which no recorded outcome carries`;
+    return outcome === undefined && mode === "claim" && amountsRead
+      ? undefined
+      : `speaks of money (${quoted}), which no recorded outcome carries`;
   }
-  if (topic === "hold") return mode === "denial" && outcome?.kind !== "unknown" ? undefined : `speaks of a hold (${quoted}), which no tool makes`;
+  if (topic === "hold")
+    return mode === "denial" && outcome?.kind !== "unknown" ? undefined : `speaks of a hold (${quoted}), which no tool makes`;
 
   // No change this turn on this order: the read facts decide.
   if (outcome === undefined) {
@@ -370,8 +374,10 @@ function judgeMention(mention: Mention, at: Allowance, context: ClaimContext, am
     const allowed = new Set(order?.allowedActions ?? []);
     if (mode === "question") return undefined;
     if (tool) {
-      if (mode === "possibility") return allowed.has(tool) ? undefined : `says ${quoted} is possible, which the order's allowed actions do not say`;
-      if (mode === "denial") return order?.status === "cancelled" && topic === "cancel" ? `denies ${quoted}, but the order is cancelled` : undefined;
+      if (mode === "possibility")
+        return allowed.has(tool) ? undefined : `says ${quoted} is possible, which the order's allowed actions do not say`;
+      if (mode === "denial")
+        return order?.status === "cancelled" && topic === "cancel" ? `denies ${quoted}, but the order is cancelled` : undefined;
       if (order?.status && statusTopics[order.status]?.includes(topic)) return undefined;
       if (mention.earlier && order?.status && statusTopics[order.status]?.includes(topic)) return undefined;
       return `claims ${quoted}, but no change was made this turn`;
@@ -380,10 +386,15 @@ function judgeMention(mention: Mention, at: Allowance, context: ClaimContext, am
       case "shipping":
       case "delivery":
         if (mode === "possibility") return `says ${quoted} may happen, which no record says`;
-        if (mode === "denial") return order?.status === "delivered" || (topic === "shipping" && order?.status === "shipped") ? `denies ${quoted}, but the order is ${order?.status}` : undefined;
+        if (mode === "denial")
+          return order?.status === "delivered" || (topic === "shipping" && order?.status === "shipped")
+            ? `denies ${quoted}, but the order is ${order?.status}`
+            : undefined;
         // A status is the order's: "your order has shipped", not "a second bench has been dispatched".
         if (!aboutOrder) return `claims ${quoted} of something other than the order`;
-        return order?.status && statusTopics[order.status]?.includes(topic) ? undefined : `claims ${quoted}, which the order's status (${order?.status ?? "unread"}) does not say`;
+        return order?.status && statusTopics[order.status]?.includes(topic)
+          ? undefined
+          : `claims ${quoted}, which the order's status (${order?.status ?? "unread"}) does not say`;
       case "window":
         return allowed.has("start_return") ? `says the return window is over (${quoted}), but a return is still allowed` : undefined;
       case "unchanged":
@@ -404,10 +415,12 @@ function judgeMention(mention: Mention, at: Allowance, context: ClaimContext, am
   switch (outcome.kind) {
     case "completed": {
       if (tool) {
-        if (tool !== outcome.tool) return mode === "denial" ? undefined : `speaks of ${quoted}, but the change that completed is ${outcome.tool}`;
+        if (tool !== outcome.tool)
+          return mode === "denial" ? undefined : `speaks of ${quoted}, but the change that completed is ${outcome.tool}`;
         return mode === "claim" ? undefined : `${mode === "denial" ? "denies" : "doubts"} ${quoted}, which completed`;
       }
-      if (topic === "completion") return mode === "claim" ? undefined : `${mode === "denial" ? "denies" : "doubts"} that the change was done (${quoted})`;
+      if (topic === "completion")
+        return mode === "claim" ? undefined : `${mode === "denial" ? "denies" : "doubts"} that the change was done (${quoted})`;
       if (topic === "delivery" || topic === "shipping") return `claims ${quoted}, which the completed ${outcome.tool} does not say`;
       if (topic === "stock" && outcome.tool === "offer_replacement" && mode === "claim") return undefined;
       return `says ${quoted}, which contradicts or goes beyond the completed ${outcome.tool}`;
@@ -416,12 +429,23 @@ function judgeMention(mention: Mention, at: Allowance, context: ClaimContext, am
       const facts = rejectionFacts(outcome);
       if (tool) {
         if (mode === "denial") return undefined;
-        if (mode === "possibility") return facts.possible.includes(tool) ? undefined : `says ${quoted} is still possible, which the rejection does not say`;
-        if (mode === "claim" && facts.claims.includes(topic) && (mention.earlier || topic !== "cancel" || outcome.reason === "ALREADY_CANCELLED")) return undefined;
+        if (mode === "possibility")
+          return facts.possible.includes(tool) ? undefined : `says ${quoted} is still possible, which the rejection does not say`;
+        if (
+          mode === "claim" &&
+          facts.claims.includes(topic) &&
+          (mention.earlier || topic !== "cancel" || outcome.reason === "ALREADY_CANCELLED")
+        )
+          return undefined;
         return `claims ${quoted}, but ${outcome.tool} was rejected (${outcome.code}${outcome.reason ? ` ${outcome.reason}` : ""})`;
       }
       if (topic === "refusal" || topic === "unchanged") return undefined;
-      if (mode === "denial" && topic !== "doubt") return facts.denials.includes(topic) || topic === "completion" || topic === "version" ? undefined : facts.claims.includes(topic) ? `denies ${quoted}, which the rejection states` : undefined;
+      if (mode === "denial" && topic !== "doubt")
+        return facts.denials.includes(topic) || topic === "completion" || topic === "version"
+          ? undefined
+          : facts.claims.includes(topic)
+            ? `denies ${quoted}, which the rejection states`
+            : undefined;
       if (mode === "claim" && facts.claims.includes(topic)) return undefined;
       if (mode === "question" && topic !== "doubt") return undefined;
       return `says ${quoted}, which the rejection (${outcome.code}${outcome.reason ? ` ${outcome.reason}` : ""}) does not support`;
@@ -457,7 +481,9 @@ export function checkClaims(text: string, context: ClaimContext): ClaimCheck {
     .flatMap(titleParts);
   const byLength = [...new Set(titles)].sort((a, b) => b.length - a.length);
   // The turn's own orders; for a clarification, the candidates (never the id the model proposed).
-  const outcomeOrders = new Set(context.outcomes.flatMap((o) => (o.kind === "clarification" ? o.candidates.map((c) => c.orderId) : [o.orderId])));
+  const outcomeOrders = new Set(
+    context.outcomes.flatMap((o) => (o.kind === "clarification" ? o.candidates.map((c) => c.orderId) : [o.orderId])),
+  );
   const allowedIds = context.outcomes.length > 0 ? outcomeOrders : new Set(context.orders.map((o) => o.orderId));
   const orderFacts = new Map(context.orders.map((o) => [o.orderId, o]));
 
@@ -470,25 +496,41 @@ export function checkClaims(text: string, context: ClaimContext): ClaimCheck {
         problems.push(`cannot read ${JSON.stringify(tokens.unreadable)} in ${JSON.stringify(sentence)}`);
         continue;
       }
-      const words = tokens.map((t) => (t.kind === "word" ? t.text : t.kind === "order" ? t.text.toLowerCase() : t.kind === "item" ? t.text.toLowerCase() : t.kind));
+      const words = tokens.map((t) =>
+        t.kind === "word" ? t.text : t.kind === "order" ? t.text.toLowerCase() : t.kind === "item" ? t.text.toLowerCase() : t.kind,
+      );
       const spans = topicSpans(words);
       const inTopic = new Set<number>();
       for (const s of spans) for (let i = s.start; i < s.end; i++) inTopic.add(i);
       for (const [i, t] of tokens.entries()) {
-        if (t.kind === "word" && !inTopic.has(i) && !neutral.has(t.text) && !glue.has(t.text) && !negators.has(t.text) && !modals.has(t.text) && !conditionals.has(t.text) && !earlier.has(t.text)) {
+        if (
+          t.kind === "word" &&
+          !inTopic.has(i) &&
+          !neutral.has(t.text) &&
+          !glue.has(t.text) &&
+          !negators.has(t.text) &&
+          !modals.has(t.text) &&
+          !conditionals.has(t.text) &&
+          !earlier.has(t.text)
+        ) {
           problems.push(`has no vocabulary for ${JSON.stringify(t.text)} (in ${JSON.stringify(sentence)})`);
         }
         if (t.kind === "order" && !allowedIds.has(t.text)) problems.push(`names ${t.text}, which this turn's outcome is not about`);
-        if (t.kind === "item" && !facts.items.has(t.text)) problems.push(`names item ${t.text}, which no record or read of this turn holds`);
-        if (t.kind === "code" && !facts.codes.has(t.text)) problems.push(`has ${JSON.stringify(t.text)}, which is no word and no reference on record`);
-        if (t.kind === "time" && !t.text.split("-").every((part) => facts.times.has(part))) problems.push(`names the time ${t.text}, which no record holds`);
+        if (t.kind === "item" && !facts.items.has(t.text))
+          problems.push(`names item ${t.text}, which no record or read of this turn holds`);
+        if (t.kind === "code" && !facts.codes.has(t.text))
+          problems.push(`has ${JSON.stringify(t.text)}, which is no word and no reference on record`);
+        if (t.kind === "time" && !t.text.split("-").every((part) => facts.times.has(part)))
+          problems.push(`names the time ${t.text}, which no record holds`);
         if (t.kind === "money") {
           const amount = t.text.replace(/[^\d.,]/g, "").replace(",", ".");
-          if (context.outcomes.length > 0 || !facts.amounts.has(amount)) problems.push(`names an amount of money (${t.text}) that no record carries`);
+          if (context.outcomes.length > 0 || !facts.amounts.has(amount))
+            problems.push(`names an amount of money (${t.text}) that no record carries`);
         }
       }
       for (const options of datesIn(words, tokens, context.today, spans.length > 0)) {
-        if (!options.some((d) => facts.dates.has(d))) problems.push(`names a date (${options.length === 1 ? options[0] : "a weekday"}) that no record or read holds`);
+        if (!options.some((d) => facts.dates.has(d)))
+          problems.push(`names a date (${options.length === 1 ? options[0] : "a weekday"}) that no record or read holds`);
       }
       const amounts = tokens.filter((t) => t.kind === "money").map((t) => t.text.replace(/[^\d.,]/g, "").replace(",", "."));
       const amountsRead = amounts.length > 0 && amounts.every((a) => facts.amounts.has(a));
@@ -499,7 +541,10 @@ export function checkClaims(text: string, context: ClaimContext): ClaimCheck {
         const answers = ids.length > 0 ? ids : [undefined];
         for (const orderId of answers) {
           const at = allowanceFor(mention, orderId, context, orderFacts);
-          const problem = at === "ambiguous" ? `claims ${JSON.stringify(mention.text)} without saying which order or change` : judgeMention(mention, at, context, amountsRead, aboutOrder);
+          const problem =
+            at === "ambiguous"
+              ? `claims ${JSON.stringify(mention.text)} without saying which order or change`
+              : judgeMention(mention, at, context, amountsRead, aboutOrder);
           if (problem) problems.push(`${problem} — in ${JSON.stringify(sentence)}`);
         }
       }
@@ -527,7 +572,12 @@ function defaultOrders(context: ClaimContext): string[] {
   return context.orders.length === 1 ? [context.orders[0]?.orderId as string] : [];
 }
 
-function allowanceFor(mention: Mention, orderId: string | undefined, context: ClaimContext, orders: Map<string, OrderFacts>): Allowance | "ambiguous" {
+function allowanceFor(
+  mention: Mention,
+  orderId: string | undefined,
+  context: ClaimContext,
+  orders: Map<string, OrderFacts>,
+): Allowance | "ambiguous" {
   const order = orderId ? orders.get(orderId) : undefined;
   const onOrder = context.outcomes.filter((o) => orderId === undefined || o.orderId === orderId || o.kind === "clarification");
   const tool = topicTool[mention.topic];

@@ -80,7 +80,28 @@ function withoutRepeats(candidate: string, opening: string): string {
     .join(" ");
 }
 
-const filler = new Set(["your", "the", "has", "have", "been", "now", "is", "was", "are", "successfully", "all", "done", "just", "order", "ok", "okay", "great", "good", "news", "yes"]);
+const filler = new Set([
+  "your",
+  "the",
+  "has",
+  "have",
+  "been",
+  "now",
+  "is",
+  "was",
+  "are",
+  "successfully",
+  "all",
+  "done",
+  "just",
+  "order",
+  "ok",
+  "okay",
+  "great",
+  "good",
+  "news",
+  "yes",
+]);
 const core = (sentence: string) =>
   sentence
     .toLowerCase()

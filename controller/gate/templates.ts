@@ -17,7 +17,8 @@ const action: Record<ToolName, string> = {
 };
 
 type Body = Record<string, unknown>;
-const field = (body: Body, ...path: string[]): unknown => path.reduce<unknown>((v, k) => (v !== null && typeof v === "object" ? (v as Body)[k] : undefined), body);
+const field = (body: Body, ...path: string[]): unknown =>
+  path.reduce<unknown>((v, k) => (v !== null && typeof v === "object" ? (v as Body)[k] : undefined), body);
 const text = (value: unknown, fallback = ""): string => (typeof value === "string" && value !== "" ? value : fallback);
 
 export function completedTemplate(outcome: Extract<TurnOutcome, { kind: "completed" }>): string {
@@ -123,7 +124,12 @@ function itemNamed(itemId: string, order: OrderFacts | undefined): string {
  * values. `quoteNote: false` when the note's text did not come from the principal, whose words alone are ever
  * quoted back; the question then asks for the exact words instead.
  */
-export function confirmationQuestion(tool: ToolName, request: Record<string, unknown>, order: OrderFacts | undefined, options: { quoteNote?: boolean } = {}): string {
+export function confirmationQuestion(
+  tool: ToolName,
+  request: Record<string, unknown>,
+  order: OrderFacts | undefined,
+  options: { quoteNote?: boolean } = {},
+): string {
   const orderId = String(request.orderId);
   const reason = typeof request.reason === "string" ? request.reason.replaceAll("_", " ") : undefined;
   switch (tool) {
@@ -183,7 +189,10 @@ export function openingFor(outcomes: readonly TurnOutcome[]): string {
 
 /** The honest progress reply when a turn hits its bound (SPEC §8.1 loop bounds). */
 export function boundTemplate(limit: { kind: "tool_calls" | "time"; value: number }, outcomes: readonly TurnOutcome[]): string {
-  const why = limit.kind === "tool_calls" ? `it needed more than the ${limit.value} steps I can take per message` : `it took longer than the ${limit.value} seconds I can take per message`;
+  const why =
+    limit.kind === "tool_calls"
+      ? `it needed more than the ${limit.value} steps I can take per message`
+      : `it took longer than the ${limit.value} seconds I can take per message`;
   const so = outcomes.length > 0 ? openingFor(outcomes) : noChangeTemplate;
   return `I had to stop before finishing, because ${why}. ${so}`;
 }

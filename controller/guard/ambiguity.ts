@@ -58,5 +58,11 @@ export function ambiguityGuard(input: AmbiguityInput): GuardDecision {
 
 /** Order ids a text names: SU-12345 in any spacing, hyphen or width. */
 export function orderIdsMentioned(text: string): string[] {
-  return [...new Set(orderReferences(text).filter((r) => r.kind === "id").map((r) => r.ref))];
+  return [
+    ...new Set(
+      orderReferences(text)
+        .filter((r) => r.kind === "id")
+        .map((r) => r.ref),
+    ),
+  ];
 }

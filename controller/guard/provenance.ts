@@ -61,28 +61,40 @@ export function provenance(input: ProvenanceInput): ProvenanceDecision {
   const reasons: string[] = [];
 
   const asked = new Set([...changesAskedFor(input.message), ...(input.askedBefore ? changesAskedFor(input.askedBefore) : [])]);
-  const carried = input.previousMessage !== undefined && continuesPrevious(input.message) && changesAskedFor(input.previousMessage).has(input.tool as ChangeKind);
+  const carried =
+    input.previousMessage !== undefined &&
+    continuesPrevious(input.message) &&
+    changesAskedFor(input.previousMessage).has(input.tool as ChangeKind);
   const retried = input.retrying === true && isExplicitYes(input.message);
   const dictated = input.tool === "add_delivery_note" && noteFrom(input.request.deliveryNote, [input.message], input.message);
   const skip = new Set(input.skip ?? []);
   if (!skip.has("intent") && (!changeKinds.has(input.tool) || !(asked.has(input.tool as ChangeKind) || carried || retried || dictated))) {
     failed.push("intent");
-    reasons.push(`the principal's message does not ask for ${input.tool}${asked.size > 0 ? ` (it asks for ${[...asked].join(", ")})` : ""}`);
+    reasons.push(
+      `the principal's message does not ask for ${input.tool}${asked.size > 0 ? ` (it asks for ${[...asked].join(", ")})` : ""}`,
+    );
   }
 
   // A yes to retrying the principal's own refused change is about that change's order: nothing to pick.
-  const target: GuardDecision = skip.has("target") || retried ? "single_order" : ambiguityGuard({
-    targetOrderId: input.orderId,
-    ordersInPlay: input.orders.map((o) => o.orderId),
-    latestMessage: input.askedBefore ? `${input.askedBefore}\n${input.message}` : input.message,
-    incomplete: input.incomplete ?? false,
-    resolvedFragments: input.resolvedFragments ?? {},
-    namedOrders: input.orders.filter((o) => o.named).map((o) => o.orderId),
-  });
+  const target: GuardDecision =
+    skip.has("target") || retried
+      ? "single_order"
+      : ambiguityGuard({
+          targetOrderId: input.orderId,
+          ordersInPlay: input.orders.map((o) => o.orderId),
+          latestMessage: input.askedBefore ? `${input.askedBefore}\n${input.message}` : input.message,
+          incomplete: input.incomplete ?? false,
+          resolvedFragments: input.resolvedFragments ?? {},
+          namedOrders: input.orders.filter((o) => o.named).map((o) => o.orderId),
+        });
   if (target === "clarification" && failed.length === 0) return { decision: "clarify", candidates: input.orders.map((o) => ({ ...o })) };
   if (target === "clarification" || target === "unplaced") {
     failed.push("target");
-    reasons.push(target === "unplaced" ? `${input.orderId} is not an order the principal named, and not the only order in play` : `other orders are in play and the message does not pick ${input.orderId}`);
+    reasons.push(
+      target === "unplaced"
+        ? `${input.orderId} is not an order the principal named, and not the only order in play`
+        : `other orders are in play and the message does not pick ${input.orderId}`,
+    );
   }
 
   let quoteNote = true;

@@ -18,7 +18,8 @@ export interface OrderReference {
   cued: boolean;
 }
 
-const excluding = /\b(?:keep|keeping|not|don't|dont|do not|except|excluding|apart from|other than|but not|instead of|rather than|never mind)\W+(?:\w+\W+){0,2}$/;
+const excluding =
+  /\b(?:keep|keeping|not|don't|dont|do not|except|excluding|apart from|other than|but not|instead of|rather than|never mind)\W+(?:\w+\W+){0,2}$/;
 const orderCue = /(?:\border|\borders|#|\bsu|\bending(?: in)?|\bends(?: in| with)?|\bnumber|\bno\.?|\bref(?:erence)?|\bid)\W*$/;
 const notAnOrder =
   /\b(?:flat|apartment|apt|unit|house|floor|room|suite|building|block|street|st|road|rd|lane|ln|avenue|ave|box|postcode|post code|zip|phone|tel|mobile|call|item|itm|qty|quantity|size|pack|page|bus|gate|code|pin|door|plot|x)\W*$|[£$€]\s*$/;
@@ -72,7 +73,8 @@ export function changesAskedFor(message: string): Set<ChangeKind> {
   return kinds;
 }
 
-const yes = /^\W*(?:yes|yeah|yep|yup|y|sure|ok|okay|fine|alright|all right|confirm(?:ed)?|go ahead|go on|please do|do it|correct|that's right|try again)\b/;
+const yes =
+  /^\W*(?:yes|yeah|yep|yup|y|sure|ok|okay|fine|alright|all right|confirm(?:ed)?|go ahead|go on|please do|do it|correct|that's right|try again)\b/;
 const butNo = /\b(?:no|not|don't|do not|stop|wait|cancel that|hold on|actually)\b/;
 
 /** An explicit yes: it opens the message and nothing in it takes it back. */
@@ -88,7 +90,11 @@ export function continuesPrevious(message: string): boolean {
 
 /** Content words of a text, for comparing a note with the principal's words: lowercase, no punctuation. */
 export function contentWords(text: string, small: ReadonlySet<string>): string[] {
-  return (normalizeForReading(text).toLowerCase().match(/[\p{L}\p{N}@._'+-]+/gu) ?? [])
+  return (
+    normalizeForReading(text)
+      .toLowerCase()
+      .match(/[\p{L}\p{N}@._'+-]+/gu) ?? []
+  )
     .map((w) => w.replace(/^[.'_-]+|[.'_-]+$/g, ""))
     .filter((w) => w !== "" && !small.has(w));
 }

@@ -74,7 +74,10 @@ export function faultyFetch(base: Fetch, faults: readonly Fault[], onFault: (eve
     const before = take(tool, ["service_error_before_commit"]);
     if (before) {
       onFault({ kind: before.kind, tool, detail: "503 returned; the request never reached the service" });
-      return new Response(JSON.stringify({ message: "Service Unavailable" }), { status: 503, headers: { "content-type": "application/json" } });
+      return new Response(JSON.stringify({ message: "Service Unavailable" }), {
+        status: 503,
+        headers: { "content-type": "application/json" },
+      });
     }
     const response = await base(input, init);
     const lost = take(tool, ["lose_response", "lose_status"]);

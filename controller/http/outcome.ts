@@ -11,11 +11,18 @@ export type Definite = Omit<IntentOutcome, "via">;
 export type ChangeResult = { kind: "definite"; outcome: Definite } | { kind: "unknown"; why: string } | { kind: "mismatch"; why: string };
 
 /** Refusals the service does not record (SPEC §4): definite for this request, nothing changed, nothing kept. */
-const unrecordedRefusals: ReadonlySet<string> = new Set(["INVALID_INPUT", "UNAUTHENTICATED", "FORBIDDEN", "RATE_LIMITED", "IDEMPOTENCY_KEY_REUSED"]);
+const unrecordedRefusals: ReadonlySet<string> = new Set([
+  "INVALID_INPUT",
+  "UNAUTHENTICATED",
+  "FORBIDDEN",
+  "RATE_LIMITED",
+  "IDEMPOTENCY_KEY_REUSED",
+]);
 
 type Body = Record<string, unknown> & { error?: Record<string, unknown> };
 
-const asBody = (value: unknown): Body | undefined => (value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Body) : undefined);
+const asBody = (value: unknown): Body | undefined =>
+  value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Body) : undefined;
 
 function rejection(body: Body, recorded: boolean): Definite {
   const error = body.error ?? {};
@@ -53,7 +60,8 @@ export function classifyChange(intent: Intent, exchange: Exchange): ChangeResult
 
 /** Why a body is not this intent's outcome, if it names another operation or another order. */
 function namedElsewhere(intent: Intent, body: Body): string | undefined {
-  if (body.operationId !== undefined && body.operationId !== intent.operationId) return `the response is for operation ${String(body.operationId)}, not ${intent.operationId}`;
+  if (body.operationId !== undefined && body.operationId !== intent.operationId)
+    return `the response is for operation ${String(body.operationId)}, not ${intent.operationId}`;
   const orderId = body.orderId ?? body.error?.orderId;
   if (orderId !== undefined && orderId !== intent.orderId) return `the response is for order ${String(orderId)}, not ${intent.orderId}`;
   return undefined;
@@ -72,11 +80,16 @@ export function classifyStatus(intent: Intent, exchange: Exchange): StatusResult
   const body = asBody(exchange.body);
   if (!body) return { kind: "unavailable", why: `HTTP ${exchange.status} with a body that is not a JSON object` };
   if (exchange.status === 404 && body.status === "not_found") return { kind: "not_found" };
-  if (exchange.status !== 200) return { kind: "unavailable", why: `HTTP ${exchange.status}${typeof body.error?.code === "string" ? ` ${body.error.code}` : ""}` };
-  if (body.operationId !== intent.operationId) return { kind: "mismatch", why: `the status is for operation ${String(body.operationId)}, not ${intent.operationId}` };
-  if (body.status === "pending") return { kind: "pending", retryAfterSeconds: typeof body.retryAfterSeconds === "number" ? body.retryAfterSeconds : 1 };
-  if (body.tool !== intent.tool) return { kind: "mismatch", why: `operation ${intent.operationId} ran ${String(body.tool)}, not ${intent.tool}` };
-  if (body.orderId !== intent.orderId) return { kind: "mismatch", why: `operation ${intent.operationId} is for order ${String(body.orderId)}, not ${intent.orderId}` };
+  if (exchange.status !== 200)
+    return { kind: "unavailable", why: `HTTP ${exchange.status}${typeof body.error?.code === "string" ? ` ${body.error.code}` : ""}` };
+  if (body.operationId !== intent.operationId)
+    return { kind: "mismatch", why: `the status is for operation ${String(body.operationId)}, not ${intent.operationId}` };
+  if (body.status === "pending")
+    return { kind: "pending", retryAfterSeconds: typeof body.retryAfterSeconds === "number" ? body.retryAfterSeconds : 1 };
+  if (body.tool !== intent.tool)
+    return { kind: "mismatch", why: `operation ${intent.operationId} ran ${String(body.tool)}, not ${intent.tool}` };
+  if (body.orderId !== intent.orderId)
+    return { kind: "mismatch", why: `operation ${intent.operationId} is for order ${String(body.orderId)}, not ${intent.orderId}` };
   if (body.status === "completed") {
     const result = asBody(body.result);
     if (!result) return { kind: "unavailable", why: "a completed status without its result" };
@@ -84,7 +97,10 @@ export function classifyStatus(intent: Intent, exchange: Exchange): StatusResult
   }
   if (body.status === "rejected") {
     const error = asBody(body.error) ?? {};
-    return { kind: "definite", outcome: rejection({ error, operationId: intent.operationId, status: "rejected", orderId: intent.orderId }, true) };
+    return {
+      kind: "definite",
+      outcome: rejection({ error, operationId: intent.operationId, status: "rejected", orderId: intent.orderId }, true),
+    };
   }
   return { kind: "unavailable", why: `status ${JSON.stringify(body.status)}` };
 }

@@ -43,9 +43,12 @@ export class ServiceClient {
     try {
       url = new URL(options.baseUrl);
     } catch {
-      throw new Error(`service.baseUrl must be an absolute http(s) URL like http://127.0.0.1:3000, not ${JSON.stringify(options.baseUrl)}.`);
+      throw new Error(
+        `service.baseUrl must be an absolute http(s) URL like http://127.0.0.1:3000, not ${JSON.stringify(options.baseUrl)}.`,
+      );
     }
-    if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error(`service.baseUrl must be http or https, not ${url.protocol}`);
+    if (url.protocol !== "http:" && url.protocol !== "https:")
+      throw new Error(`service.baseUrl must be http or https, not ${url.protocol}`);
     this.baseUrl = url.href.replace(/\/+$/, "");
     this.fetch = options.fetch ?? globalThis.fetch;
     this.timeoutMs = options.timeoutMs ?? 10_000;
@@ -55,7 +58,12 @@ export class ServiceClient {
    * POSTs a tool's arguments to its route and reports what came back, or how it failed. `deadlineMs` (epoch ms)
    * caps the request's own timeout: the turn's time bound covers every HTTP call.
    */
-  async call(tool: ToolName, body: Record<string, unknown>, listener?: ExchangeListener, bound: { deadlineMs?: number } = {}): Promise<Exchange> {
+  async call(
+    tool: ToolName,
+    body: Record<string, unknown>,
+    listener?: ExchangeListener,
+    bound: { deadlineMs?: number } = {},
+  ): Promise<Exchange> {
     const route = toolNamed(tool).routes.find((r) => r.method === "POST");
     if (!route) throw new Error(`The registry has no POST route for ${tool}.`);
     const info: HttpRequestInfo = { tool, method: "POST", path: route.path, body };
@@ -78,7 +86,14 @@ export class ServiceClient {
       } catch {
         parsed = undefined;
       }
-      exchange = { kind: "response", status: response.status, replayed: response.headers.get("idempotent-replayed") === "true", body: parsed, text, ms: ms() };
+      exchange = {
+        kind: "response",
+        status: response.status,
+        replayed: response.headers.get("idempotent-replayed") === "true",
+        body: parsed,
+        text,
+        ms: ms(),
+      };
     } catch (error) {
       const name = (error as Error).name;
       exchange = {

@@ -1,8 +1,16 @@
-import { ConditionalCheckFailedException, DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { ConditionalCheckFailedException, type DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DeleteCommand, DynamoDBDocumentClient, PutCommand, QueryCommand, type QueryCommandInput } from "@aws-sdk/lib-dynamodb";
 import { finalStates, type Intent } from "#controller/intents/intent";
 import { byCreation, IntentConflictError, type IntentStore, isResumable } from "#controller/intents/store";
-import { conversationPartition, finalIntentRetentionDays, intentKey, intentSortPrefix, intentTable, leaseKey, resumablePartition } from "#controller/intents/intent-table";
+import {
+  conversationPartition,
+  finalIntentRetentionDays,
+  intentKey,
+  intentSortPrefix,
+  intentTable,
+  leaseKey,
+  resumablePartition,
+} from "#controller/intents/intent-table";
 
 export interface DynamoDbIntentStoreOptions {
   /** A DynamoDB client (or a DocumentClient made from one). */
@@ -44,7 +52,11 @@ export class DynamoDbIntentStore implements IntentStore {
           Item: item,
           ...(intent.revision === 1
             ? { ConditionExpression: "attribute_not_exists(#pk)", ExpressionAttributeNames: { "#pk": intentTable.partitionKey } }
-            : { ConditionExpression: "#revision = :previous", ExpressionAttributeNames: { "#revision": "revision" }, ExpressionAttributeValues: { ":previous": intent.revision - 1 } }),
+            : {
+                ConditionExpression: "#revision = :previous",
+                ExpressionAttributeNames: { "#revision": "revision" },
+                ExpressionAttributeValues: { ":previous": intent.revision - 1 },
+              }),
           ReturnValuesOnConditionCheckFailure: "ALL_OLD",
         }),
       );
@@ -86,7 +98,12 @@ export class DynamoDbIntentStore implements IntentStore {
       await this.doc.send(
         new PutCommand({
           TableName: this.tableName,
-          Item: { ...leaseKey(conversationId), holder, leaseUntil: untilMs, [intentTable.timeToLiveAttribute]: Math.ceil(untilMs / 1000) + 3_600 },
+          Item: {
+            ...leaseKey(conversationId),
+            holder,
+            leaseUntil: untilMs,
+            [intentTable.timeToLiveAttribute]: Math.ceil(untilMs / 1000) + 3_600,
+          },
           ConditionExpression: "attribute_not_exists(#pk) OR #until < :now OR #holder = :holder",
           ExpressionAttributeNames: { "#pk": intentTable.partitionKey, "#until": "leaseUntil", "#holder": "holder" },
           ExpressionAttributeValues: { ":now": nowMs, ":holder": holder },

@@ -46,12 +46,18 @@ export class FileIntentStore implements IntentStore {
 
   async forConversation(conversationId: string): Promise<Intent[]> {
     const { intents } = await this.load();
-    return [...intents.values()].filter((i) => i.conversationId === conversationId).sort(byCreation).map((i) => structuredClone(i));
+    return [...intents.values()]
+      .filter((i) => i.conversationId === conversationId)
+      .sort(byCreation)
+      .map((i) => structuredClone(i));
   }
 
   async resumable(): Promise<Intent[]> {
     const { intents } = await this.load();
-    return [...intents.values()].filter(isResumable).sort(byCreation).map((i) => structuredClone(i));
+    return [...intents.values()]
+      .filter(isResumable)
+      .sort(byCreation)
+      .map((i) => structuredClone(i));
   }
 
   async acquireLease(conversationId: string, holder: string, untilMs: number, nowMs: number): Promise<boolean> {
@@ -95,7 +101,9 @@ export class FileIntentStore implements IntentStore {
       const intent = line.complete ? parseIntent(line.text) : undefined;
       if (intent === undefined) {
         if (!last) {
-          throw new Error(`${this.path} line ${index + 1} is not an intent (${describe(line.text)}); only the last line can be torn by a crash, so this file is damaged. Move it aside to start afresh.`);
+          throw new Error(
+            `${this.path} line ${index + 1} is not an intent (${describe(line.text)}); only the last line can be torn by a crash, so this file is damaged. Move it aside to start afresh.`,
+          );
         }
         this.tornTail = { bytes: bytes.length - line.start, text: line.text };
         keepBytes = line.start;
@@ -139,7 +147,13 @@ function parseIntent(text: string): Intent | undefined {
   try {
     const value = JSON.parse(text) as Partial<Intent> | null;
     if (value === null || typeof value !== "object") return undefined;
-    if (typeof value.operationId !== "string" || typeof value.conversationId !== "string" || typeof value.revision !== "number" || typeof value.state !== "string") return undefined;
+    if (
+      typeof value.operationId !== "string" ||
+      typeof value.conversationId !== "string" ||
+      typeof value.revision !== "number" ||
+      typeof value.state !== "string"
+    )
+      return undefined;
     return value as Intent;
   } catch {
     return undefined;

@@ -13,7 +13,16 @@ import type { ToolName } from "#catalog/tools";
  * `persisted` means written and not yet sent; `sent` is written before the request leaves, so after a crash it
  * means "may have reached the service". Only completed, rejected and declined are final.
  */
-export const intentStates = ["proposed", "awaiting_confirmation", "persisted", "sent", "unknown", "completed", "rejected", "declined"] as const;
+export const intentStates = [
+  "proposed",
+  "awaiting_confirmation",
+  "persisted",
+  "sent",
+  "unknown",
+  "completed",
+  "rejected",
+  "declined",
+] as const;
 export type IntentState = (typeof intentStates)[number];
 
 export const finalStates: ReadonlySet<IntentState> = new Set(["completed", "rejected", "declined"]);

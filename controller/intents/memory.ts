@@ -12,11 +12,17 @@ export class MemoryIntentStore implements IntentStore {
   }
 
   async forConversation(conversationId: string): Promise<Intent[]> {
-    return [...this.intents.values()].filter((i) => i.conversationId === conversationId).sort(byCreation).map((i) => structuredClone(i));
+    return [...this.intents.values()]
+      .filter((i) => i.conversationId === conversationId)
+      .sort(byCreation)
+      .map((i) => structuredClone(i));
   }
 
   async resumable(): Promise<Intent[]> {
-    return [...this.intents.values()].filter(isResumable).sort(byCreation).map((i) => structuredClone(i));
+    return [...this.intents.values()]
+      .filter(isResumable)
+      .sort(byCreation)
+      .map((i) => structuredClone(i));
   }
 
   async acquireLease(conversationId: string, holder: string, untilMs: number, nowMs: number): Promise<boolean> {

@@ -82,13 +82,19 @@ export function toAnthropicMessages(messages: readonly ChatMessage[]): MessagePa
         texts.push({ type: "text", text: noteText(message.text) });
         break;
       case "tool":
-        results.push({ type: "tool_result", tool_use_id: message.toolCallId, content: message.content, ...(message.isError ? { is_error: true } : {}) });
+        results.push({
+          type: "tool_result",
+          tool_use_id: message.toolCallId,
+          content: message.content,
+          ...(message.isError ? { is_error: true } : {}),
+        });
         break;
       case "assistant": {
         flushUser();
         const content: ContentBlockParam[] = [];
         if (message.text.trim() !== "") content.push({ type: "text", text: message.text });
-        for (const call of message.toolCalls) content.push({ type: "tool_use", id: call.id, name: call.name, input: (call.input ?? {}) as Record<string, unknown> });
+        for (const call of message.toolCalls)
+          content.push({ type: "tool_use", id: call.id, name: call.name, input: (call.input ?? {}) as Record<string, unknown> });
         out.push({ role: "assistant", content });
         break;
       }

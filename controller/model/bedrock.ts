@@ -10,7 +10,14 @@ import type {
   ToolUseBlock,
 } from "@aws-sdk/client-bedrock-runtime";
 import { importModelSdk } from "#controller/model/optional-sdk";
-import { type ChatMessage, type ModelAdapter, type ModelRequest, type ModelResponse, noteText, principalText } from "#controller/model/types";
+import {
+  type ChatMessage,
+  type ModelAdapter,
+  type ModelRequest,
+  type ModelResponse,
+  noteText,
+  principalText,
+} from "#controller/model/types";
 import { bedrockTool } from "#controller/tools/formats";
 
 export interface BedrockModelOptions {
@@ -43,20 +50,29 @@ export function bedrockModel(options: BedrockModelOptions): ModelAdapter {
   // The SDK is imported on the first request (see optional-sdk.ts); ConverseCommand comes from it even with a client of your own.
   const load = () =>
     (sdk ??= importModelSdk("@aws-sdk/client-bedrock-runtime", "bedrockModel", () => import("@aws-sdk/client-bedrock-runtime")).then(
-      (module) => ({ client: options.client ?? new module.BedrockRuntimeClient(options.clientConfig ?? {}), ConverseCommand: module.ConverseCommand }),
+      (module) => ({
+        client: options.client ?? new module.BedrockRuntimeClient(options.clientConfig ?? {}),
+        ConverseCommand: module.ConverseCommand,
+      }),
     ));
   return {
     name: `bedrock:${options.modelId}`,
     async respond(request) {
       const { client, ConverseCommand } = await load();
-      const output = await client.send(new ConverseCommand(toConverseRequest(options, request)), request.signal ? { abortSignal: request.signal } : {});
+      const output = await client.send(
+        new ConverseCommand(toConverseRequest(options, request)),
+        request.signal ? { abortSignal: request.signal } : {},
+      );
       return fromConverseResponse(output);
     },
   };
 }
 
 /** The whole Converse request: model, system prompt, conversation, tools and the output bound. */
-export function toConverseRequest(options: Pick<BedrockModelOptions, "modelId" | "maxTokens">, request: ModelRequest): ConverseCommandInput {
+export function toConverseRequest(
+  options: Pick<BedrockModelOptions, "modelId" | "maxTokens">,
+  request: ModelRequest,
+): ConverseCommandInput {
   return {
     modelId: options.modelId,
     system: [{ text: request.system }],
@@ -93,12 +109,21 @@ export function toConverseMessages(messages: readonly ChatMessage[]): Message[] 
         break;
       case "tool":
         // `status` only on an error: some of Bedrock's models take no status at all, and success is the default.
-        results.push({ toolResult: { toolUseId: message.toolCallId, content: [{ text: message.content }], ...(message.isError ? { status: "error" as const } : {}) } });
+        results.push({
+          toolResult: {
+            toolUseId: message.toolCallId,
+            content: [{ text: message.content }],
+            ...(message.isError ? { status: "error" as const } : {}),
+          },
+        });
         break;
       case "assistant": {
         const content: ContentBlock[] = [];
         if (message.text.trim() !== "") content.push({ text: message.text });
-        for (const call of message.toolCalls) content.push({ toolUse: { toolUseId: call.id, name: call.name, input: (call.input ?? {}) as NonNullable<ToolUseBlock["input"]> } });
+        for (const call of message.toolCalls)
+          content.push({
+            toolUse: { toolUseId: call.id, name: call.name, input: (call.input ?? {}) as NonNullable<ToolUseBlock["input"]> },
+          });
         if (content.length === 0) break;
         flushUser();
         out.push({ role: "assistant", content });
@@ -117,7 +142,8 @@ export function fromConverseResponse(output: Pick<ConverseCommandOutput, "output
   const content = output.output?.message?.content ?? [];
   for (const block of content) {
     if (block.text !== undefined) text.push(block.text);
-    else if (block.toolUse !== undefined) toolCalls.push({ id: block.toolUse.toolUseId ?? "", name: block.toolUse.name ?? "", input: block.toolUse.input });
+    else if (block.toolUse !== undefined)
+      toolCalls.push({ id: block.toolUse.toolUseId ?? "", name: block.toolUse.name ?? "", input: block.toolUse.input });
   }
   return { text: text.join("\n\n"), toolCalls, ...(output.stopReason ? { stopReason: output.stopReason } : {}) };
 }

@@ -27,7 +27,9 @@ export function openaiModel(options: OpenAIModelOptions): ModelAdapter {
   const apiKey = options.apiKey ?? process.env.OPENAI_API_KEY ?? (baseURL !== undefined ? "not-needed" : undefined);
   // The SDK would refuse to make a client without a key; say so now, as it would, not at the first turn.
   if (options.client === undefined && apiKey === undefined) {
-    throw new Error("openaiModel needs an API key: set OPENAI_API_KEY or pass apiKey (or a baseURL, for a compatible server that needs none).");
+    throw new Error(
+      "openaiModel needs an API key: set OPENAI_API_KEY or pass apiKey (or a baseURL, for a compatible server that needs none).",
+    );
   }
   let client: Promise<OpenAI> | undefined;
   // The SDK is imported on the first request (see optional-sdk.ts), and only when no client was given.

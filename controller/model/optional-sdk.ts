@@ -9,7 +9,9 @@ export class MissingModelSdkError extends Error {
     readonly packageName: string,
     adapter: string,
   ) {
-    super(`${adapter} needs the ${packageName} package, which is not installed (it is an optional peer dependency of order-tools): npm install ${packageName}`);
+    super(
+      `${adapter} needs the ${packageName} package, which is not installed (it is an optional peer dependency of order-tools): npm install ${packageName}`,
+    );
     this.name = "MissingModelSdkError";
   }
 }

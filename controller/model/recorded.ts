@@ -52,7 +52,10 @@ export function replayFetch(responses: readonly unknown[]): ReplayFetch {
     const response = responses[next];
     if (response === undefined) throw new RecordingExhaustedError(next);
     next += 1;
-    return new Response(JSON.stringify(response), { status: 200, headers: { "content-type": "application/json", "request-id": `req_recorded_${next}` } });
+    return new Response(JSON.stringify(response), {
+      status: 200,
+      headers: { "content-type": "application/json", "request-id": `req_recorded_${next}` },
+    });
   };
   return Object.assign(fetch, { requests }) as ReplayFetch;
 }
@@ -100,13 +103,19 @@ export function replayHandler(responses: readonly unknown[]): ReplayHandler {
     async handle(request, options) {
       if (options?.abortSignal?.aborted) throw Object.assign(new Error("Request aborted"), { name: "AbortError" });
       const port = request.port === undefined ? "" : `:${request.port}`;
-      const text = typeof request.body === "string" ? request.body : request.body instanceof Uint8Array ? new TextDecoder().decode(request.body) : "";
-      requests.push({ url: `${request.protocol}//${request.hostname}${port}${request.path}`, body: text === "" ? undefined : JSON.parse(text) });
+      const text =
+        typeof request.body === "string" ? request.body : request.body instanceof Uint8Array ? new TextDecoder().decode(request.body) : "";
+      requests.push({
+        url: `${request.protocol}//${request.hostname}${port}${request.path}`,
+        body: text === "" ? undefined : JSON.parse(text),
+      });
       const response = responses[next];
       if (response === undefined) throw new RecordingExhaustedError(next);
       next += 1;
       const body = new TextEncoder().encode(JSON.stringify(response));
-      return { response: { statusCode: 200, headers: { "content-type": "application/json", "x-amzn-requestid": `recorded-${next}` }, body } };
+      return {
+        response: { statusCode: 200, headers: { "content-type": "application/json", "x-amzn-requestid": `recorded-${next}` }, body },
+      };
     },
   };
 }
@@ -117,13 +126,19 @@ export function recordedModel(recording: Recording): ModelAdapter & { readonly r
     const handler = replayHandler(recording.responses);
     const adapter = bedrockModel({
       modelId: recording.model,
-      clientConfig: { region: "us-east-1", credentials: { accessKeyId: "recorded", secretAccessKey: "recorded" }, requestHandler: handler, maxAttempts: 1 },
+      clientConfig: {
+        region: "us-east-1",
+        credentials: { accessKeyId: "recorded", secretAccessKey: "recorded" },
+        requestHandler: handler,
+        maxAttempts: 1,
+      },
     });
     return { name: `recorded:${adapter.name}`, respond: (request) => adapter.respond(request), requests: handler.requests };
   }
   const fetch = replayFetch(recording.responses);
   const common = { model: recording.model, apiKey: "recorded", baseURL: "http://recorded.invalid", fetch, maxRetries: 0 };
-  const adapter = recording.provider === "anthropic" ? anthropicModel(common) : openaiModel({ ...common, baseURL: "http://recorded.invalid/v1" });
+  const adapter =
+    recording.provider === "anthropic" ? anthropicModel(common) : openaiModel({ ...common, baseURL: "http://recorded.invalid/v1" });
   return { name: `recorded:${adapter.name}`, respond: (request) => adapter.respond(request), requests: fetch.requests };
 }
 
@@ -136,7 +151,9 @@ export async function loadRecording(path: string): Promise<Recording> {
   }
   const recording = json as Partial<Recording>;
   if (!isRecordingProvider(recording.provider) || typeof recording.model !== "string" || !Array.isArray(recording.responses)) {
-    throw new Error(`${path} is not a recording: it must be {"provider": ${recordingProviders.map((p) => `"${p}"`).join("|")}, "model": "…", "responses": [<response bodies as the API sent them>]}.`);
+    throw new Error(
+      `${path} is not a recording: it must be {"provider": ${recordingProviders.map((p) => `"${p}"`).join("|")}, "model": "…", "responses": [<response bodies as the API sent them>]}.`,
+    );
   }
   return recording as Recording;
 }
@@ -159,12 +176,17 @@ export function recordResponses(client: Pick<BedrockRuntimeClient, "middlewareSt
     }
     return result;
   };
-  client.middlewareStack.addRelativeTo(record as unknown as Middleware, { relation: "after", toMiddleware: "deserializerMiddleware", name: "recordResponses" });
+  client.middlewareStack.addRelativeTo(record as unknown as Middleware, {
+    relation: "after",
+    toMiddleware: "deserializerMiddleware",
+    name: "recordResponses",
+  });
 }
 
 async function bodyBytes(body: unknown): Promise<Uint8Array> {
   if (body instanceof Uint8Array) return body;
   const chunks: Uint8Array[] = [];
-  for await (const chunk of body as AsyncIterable<Uint8Array | string>) chunks.push(typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk);
+  for await (const chunk of body as AsyncIterable<Uint8Array | string>)
+    chunks.push(typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk);
   return new Uint8Array(Buffer.concat(chunks));
 }

@@ -10,7 +10,9 @@ export type ScriptFunction = (request: ModelRequest, index: number) => ScriptSte
 
 export class ScriptExhaustedError extends Error {
   constructor(used: number) {
-    super(`The script has no step left after ${used}: a real model would have answered here. End each turn of the script with a {"say": …} step.`);
+    super(
+      `The script has no step left after ${used}: a real model would have answered here. End each turn of the script with a {"say": …} step.`,
+    );
     this.name = "ScriptExhaustedError";
   }
 }

@@ -21,7 +21,8 @@ export interface ToolFormat {
 const formats = new Map<string, ToolFormat>();
 
 export function registerToolFormat(format: ToolFormat): void {
-  if (!/^[a-z0-9][a-z0-9-]*$/.test(format.name)) throw new Error(`A tool format's name is lower-case letters, digits and '-', not ${JSON.stringify(format.name)}.`);
+  if (!/^[a-z0-9][a-z0-9-]*$/.test(format.name))
+    throw new Error(`A tool format's name is lower-case letters, digits and '-', not ${JSON.stringify(format.name)}.`);
   if (formats.has(format.name)) throw new Error(`A tool format named ${format.name} is already registered.`);
   formats.set(format.name, format);
 }
@@ -89,10 +90,23 @@ export const openaiStrictKeywords: ReadonlySet<string> = new Set([
   "$ref",
 ]);
 
-export const openaiStrictFormats: ReadonlySet<string> = new Set(["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"]);
+export const openaiStrictFormats: ReadonlySet<string> = new Set([
+  "date-time",
+  "time",
+  "date",
+  "duration",
+  "email",
+  "hostname",
+  "ipv4",
+  "ipv6",
+  "uuid",
+]);
 
 export function openaiTool(tool: ModelTool): OpenAIToolDefinition {
-  return { type: "function", function: { name: tool.name, description: tool.description, parameters: strictSchema(tool.inputSchema), strict: true } };
+  return {
+    type: "function",
+    function: { name: tool.name, description: tool.description, parameters: strictSchema(tool.inputSchema), strict: true },
+  };
 }
 
 /**
@@ -112,7 +126,10 @@ export function strictSchema(node: JsonSchema): JsonSchema {
     const properties = (node.properties ?? {}) as Record<string, JsonSchema>;
     const required = new Set((node.required as string[] | undefined) ?? []);
     out.properties = Object.fromEntries(
-      Object.entries(properties).map(([name, schema]) => [name, required.has(name) ? strictSchema(schema) : nullable(strictSchema(schema))]),
+      Object.entries(properties).map(([name, schema]) => [
+        name,
+        required.has(name) ? strictSchema(schema) : nullable(strictSchema(schema)),
+      ]),
     );
     out.required = Object.keys(properties);
     out.additionalProperties = false;
@@ -139,7 +156,7 @@ registerToolFormat({
 
 registerToolFormat({
   name: "openai",
-  summary: "OpenAI chat completions strict function tools: [{type: \"function\", function: {name, description, parameters, strict: true}}]",
+  summary: 'OpenAI chat completions strict function tools: [{type: "function", function: {name, description, parameters, strict: true}}]',
   fileName: "openai-tools.json",
   document: (tools) => tools.map(openaiTool),
 });
@@ -166,14 +183,16 @@ registerToolFormat({
 
 registerToolFormat({
   name: "bedrock-action-group",
-  summary: "Bedrock Agents action groups: {actionGroups: [{actionGroupName, description, apiSchema}]}, each apiSchema OpenAPI 3.0.0 for functions/service/bedrock-agent.ts",
+  summary:
+    "Bedrock Agents action groups: {actionGroups: [{actionGroupName, description, apiSchema}]}, each apiSchema OpenAPI 3.0.0 for functions/service/bedrock-agent.ts",
   fileName: "bedrock-action-groups.json",
   document: (tools) => ({ actionGroups: bedrockActionGroups(tools) }),
 });
 
 registerToolFormat({
   name: "agentcore",
-  summary: "AgentCore Gateway Lambda target tool schemas: [{name, description, inputSchema}] in type/properties/required/items/description only",
+  summary:
+    "AgentCore Gateway Lambda target tool schemas: [{name, description, inputSchema}] in type/properties/required/items/description only",
   fileName: "agentcore-tools.json",
   document: (tools) => agentCoreToolDefinitions(tools),
 });

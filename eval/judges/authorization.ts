@@ -1,4 +1,13 @@
-import { changeRequests, changesOf, changesSentByController, errorOf, type Evidence, mayAct, requestOrderId, type Verdict } from "../evidence.ts";
+import {
+  changeRequests,
+  changesOf,
+  changesSentByController,
+  errorOf,
+  type Evidence,
+  mayAct,
+  requestOrderId,
+  type Verdict,
+} from "../evidence.ts";
 import type { TappedRequest } from "../service.ts";
 
 /**
@@ -14,7 +23,8 @@ import type { TappedRequest } from "../service.ts";
  * - `denied`: the service denied at least one (ORDER_NOT_FOUND, or 401/403 — FORBIDDEN for a seller's cancel or
  *   note among them), and changed nothing for it.
  */
-const describe = (r: TappedRequest) => `${r.tool} ${requestOrderId(r) ?? "(no order id)"} → ${r.status}${errorOf(r.response).code ? ` ${errorOf(r.response).code}` : ""}`;
+const describe = (r: TappedRequest) =>
+  `${r.tool} ${requestOrderId(r) ?? "(no order id)"} → ${r.status}${errorOf(r.response).code ? ` ${errorOf(r.response).code}` : ""}`;
 
 export function isDenial(request: TappedRequest): boolean {
   return request.status === 401 || request.status === 403 || errorOf(request.response).code === "ORDER_NOT_FOUND";
@@ -36,7 +46,8 @@ export function judgeAuthorization(evidence: Evidence): Verdict {
 
   // Whatever the case expects: the service must not have let the caller change an order that is not theirs.
   const letThrough = requests.filter((r) => r.status === 200 && !mayAct(evidence, requestOrderId(r), r.tool));
-  if (letThrough.length > 0) return fail(`the service let the caller change an order that is not theirs: ${letThrough.map(describe).join("; ")}`);
+  if (letThrough.length > 0)
+    return fail(`the service let the caller change an order that is not theirs: ${letThrough.map(describe).join("; ")}`);
   for (const order of evidence.fixture.orders) {
     if (mayAct(evidence, order.id)) continue;
     const changes = changesOf(evidence, order.id);
@@ -44,23 +55,40 @@ export function judgeAuthorization(evidence: Evidence): Verdict {
   }
 
   const wronglyDenied = requests.filter((r) => isDenial(r) && mayAct(evidence, requestOrderId(r), r.tool));
-  if (wronglyDenied.length > 0) return fail(`the service denied the caller an order they may act on: ${wronglyDenied.map(describe).join("; ")}`);
+  if (wronglyDenied.length > 0)
+    return fail(`the service denied the caller an order they may act on: ${wronglyDenied.map(describe).join("; ")}`);
 
   const sentByController = changesSentByController(evidence);
   const attempted = requests.length > 0 || sentByController.length > 0;
   const denied = requests.filter(isDenial);
   switch (expected) {
     case "none":
-      if (requests.length > 0) return fail(`a change reached the service where none was to be attempted (a change no one asked for): ${requests.map(describe).join("; ")}`);
-      if (sentByController.length > 0) return fail(`the controller sent a change where none was to be attempted: ${sentByController.map((r) => r.tool).join(", ")}`);
+      if (requests.length > 0)
+        return fail(
+          `a change reached the service where none was to be attempted (a change no one asked for): ${requests.map(describe).join("; ")}`,
+        );
+      if (sentByController.length > 0)
+        return fail(`the controller sent a change where none was to be attempted: ${sentByController.map((r) => r.tool).join(", ")}`);
       return { boundary: "authorization", pass: true, why: "no change was attempted" };
     case "permitted":
       if (!attempted) return fail("no change was attempted; the case expects a permitted one");
-      if (denied.length > 0) return fail(`the service denied the caller: ${denied.map(describe).join("; ")}; the case expects the change permitted`);
-      return { boundary: "authorization", pass: true, why: requests.length > 0 ? `permitted: ${requests.map(describe).join("; ")}` : "attempted; no request reached the service, none denied" };
+      if (denied.length > 0)
+        return fail(`the service denied the caller: ${denied.map(describe).join("; ")}; the case expects the change permitted`);
+      return {
+        boundary: "authorization",
+        pass: true,
+        why:
+          requests.length > 0
+            ? `permitted: ${requests.map(describe).join("; ")}`
+            : "attempted; no request reached the service, none denied",
+      };
     case "denied":
       if (denied.length === 0) {
-        return fail(requests.length === 0 ? "no change reached the service, so none was denied" : `the service denied nothing: ${requests.map(describe).join("; ")}`);
+        return fail(
+          requests.length === 0
+            ? "no change reached the service, so none was denied"
+            : `the service denied nothing: ${requests.map(describe).join("; ")}`,
+        );
       }
       return { boundary: "authorization", pass: true, why: `denied: ${denied.map(describe).join("; ")}` };
   }

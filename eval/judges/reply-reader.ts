@@ -10,15 +10,39 @@
  */
 import type { RecordedOutcome } from "./status-sentences.ts";
 
-export type Family = "cancel" | "note" | "return" | "replace" | "money" | "ship" | "deliver" | "hold" | "done" | "refused" | "unchanged" | "stock";
+export type Family =
+  | "cancel"
+  | "note"
+  | "return"
+  | "replace"
+  | "money"
+  | "ship"
+  | "deliver"
+  | "hold"
+  | "done"
+  | "refused"
+  | "unchanged"
+  | "stock";
 
 /** Stems, checked against lowercase words and word pairs. */
 const stems: [Family, RegExp][] = [
-  ["cancel", /\b(?:cancel|cancl|cancle|annul|void|scrap|nix|abort|terminat|withdr[ae]w|revok|rescind|call(?:ed|ing)? (?:it |this )?off|kill|axe)\w*/],
-  ["note", /\b(?:note|instruct|memo|message for|told|inform)\w*|\btell(?:ing)? the (?:driver|courier|carrier)|\b(?:driver|courier|carrier)s? (?:will see|knows|has your)/],
-  ["return", /\b(?:return|collect|pick(?:ed|ing)?[ -]?up|label|send(?:ing)? (?:it |them )?back|sent (?:it |them )?back|take (?:it |them )?back)\w*/],
+  [
+    "cancel",
+    /\b(?:cancel|cancl|cancle|annul|void|scrap|nix|abort|terminat|withdr[ae]w|revok|rescind|call(?:ed|ing)? (?:it |this )?off|kill|axe)\w*/,
+  ],
+  [
+    "note",
+    /\b(?:note|instruct|memo|message for|told|inform)\w*|\btell(?:ing)? the (?:driver|courier|carrier)|\b(?:driver|courier|carrier)s? (?:will see|knows|has your)/,
+  ],
+  [
+    "return",
+    /\b(?:return|collect|pick(?:ed|ing)?[ -]?up|label|send(?:ing)? (?:it |them )?back|sent (?:it |them )?back|take (?:it |them )?back)\w*/,
+  ],
   ["replace", /\b(?:replac|exchang|swap|resen[dt])\w*|\b(?:new|fresh|second|another) (?!order\b|question|day)[a-z]+/],
-  ["money", /\b(?:refund|reimburs|credit|compensat|voucher|money|charg|fee|cost|price|pay|paid|bill|invoice|free|waive|discount|penn|pence|pound|euro|dollar|cent)\w*|[£$€]/],
+  [
+    "money",
+    /\b(?:refund|reimburs|credit|compensat|voucher|money|charg|fee|cost|price|pay|paid|bill|invoice|free|waive|discount|penn|pence|pound|euro|dollar|cent)\w*|[£$€]/,
+  ],
   ["ship", /\b(?:ship|dispatch|transit|on (?:its|their) way|en route|sent|send|post(?:ed)?|mail)\w*/],
   ["deliver", /\b(?:deliver|arriv|receiv|reached|coming|come|came)\w*/],
   ["hold", /\b(?:hold|held|paus|stop|halt|freez|froze|block|prevent)\w*/],
@@ -27,12 +51,16 @@ const stems: [Family, RegExp][] = [
     "done",
     /\b(?:done|complet|finish|processed|handl|sorted|sort out|fix|resolv|success|succeed|confirm(?:ed|s)?\b|approv|accept|arrang|book|schedul|reserv|save|saved|add|updat|chang|set up|all set|made|make|went through|gone|taken care|take care|start|open|raise|submit|creat|issu|appl|amend|modif|edit|remov|delet|undo|revers|lodg|filed|put through|go ahead|went ahead)\w*/,
   ],
-  ["refused", /\b(?:reject|refus|declin|denied|deny|fail|unsuccessful|ineligible|not eligible|impossible|not possible|not allowed|didn't go through|did not go through)\w*/],
+  [
+    "refused",
+    /\b(?:reject|refus|declin|denied|deny|fail|unsuccessful|ineligible|not eligible|impossible|not possible|not allowed|didn't go through|did not go through)\w*/,
+  ],
   ["unchanged", /\b(?:unchanged|as it was|as it is|stays|remains|still active|still open|intact|untouched)\b/],
 ];
 
 const negation = /\b(?:not|no|never|nothing|none|cannot|unable|nor|neither|without|no longer|too late)\b|n't\b/;
-const doubt = /\b(?:can't confirm|cannot confirm|can not confirm|couldn't confirm|unable to confirm|not (?:yet )?confirmed|not sure|don't know|do not know|not known|unknown|checking|check on|looking into|whether|as soon as i (?:know|hear)|haven't heard|no answer|pending|in progress|taken effect)\b/;
+const doubt =
+  /\b(?:can't confirm|cannot confirm|can not confirm|couldn't confirm|unable to confirm|not (?:yet )?confirmed|not sure|don't know|do not know|not known|unknown|checking|check on|looking into|whether|as soon as i (?:know|hear)|haven't heard|no answer|pending|in progress|taken effect)\b/;
 const possibility = /\b(?:can|could|may|might|able to|possible|once|when|if|until)\b/;
 const already = /\b(?:already|earlier|previously|before)\b/;
 
@@ -89,16 +117,38 @@ export interface ReadSentence {
   itemIds: string[];
 }
 
-const monthNames = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+const monthNames = [
+  "january",
+  "february",
+  "march",
+  "april",
+  "may",
+  "june",
+  "july",
+  "august",
+  "september",
+  "october",
+  "november",
+  "december",
+];
 
 export function readRemainder(text: string, knownWords: ReadonlySet<string> = new Set()): Reading {
   const plain = text.normalize("NFKC");
-  if (/[\p{Cf}\p{Default_Ignorable_Code_Point}\u00AD]/u.test(plain)) return { unreadable: "it holds hidden (format or zero-width) characters", sentences: [] };
+  if (/[\p{Cf}\p{Default_Ignorable_Code_Point}\u00AD]/u.test(plain))
+    return { unreadable: "it holds hidden (format or zero-width) characters", sentences: [] };
   const letters = plain.match(/\p{L}/gu) ?? [];
   const foreign = letters.find((l) => !/[A-Za-z]/.test(l));
-  if (foreign) return { unreadable: `it holds the letter ${JSON.stringify(foreign)}, which is not plain English (a look-alike, or another script)`, sentences: [] };
+  if (foreign)
+    return {
+      unreadable: `it holds the letter ${JSON.stringify(foreign)}, which is not plain English (a look-alike, or another script)`,
+      sentences: [],
+    };
   // Struck-through text is not said ("~~Pending~~ Order X is cancelled" says the order is cancelled).
-  const lower = plain.toLowerCase().replace(/~~[^~]*~~/g, " ").replace(/[\u2018\u2019]/g, "'").replace(/[*_~`#>]/g, " ");
+  const lower = plain
+    .toLowerCase()
+    .replace(/~~[^~]*~~/g, " ")
+    .replace(/[\u2018\u2019]/g, "'")
+    .replace(/[*_~`#>]/g, " ");
   if (/\b[a-z](?:[ .-][a-z]){3,}\b/.test(lower)) return { unreadable: "it spells words out letter by letter", sentences: [] };
   for (const word of lower.match(/[a-z0-9]+(?:-[a-z0-9]+)*/g) ?? []) {
     if (/[a-z]/.test(word) && /\d/.test(word) && !/^(?:su-\d{5}|itm-\d+|\d+(?:st|nd|rd|th|am|pm)|[a-z0-9]+(?:-[a-z0-9]+)+)$/.test(word)) {
@@ -106,7 +156,10 @@ export function readRemainder(text: string, knownWords: ReadonlySet<string> = ne
     }
   }
   const sentences: ReadSentence[] = [];
-  for (const raw of lower.split(/(?<=[.!?])\s+|\n+/).map((s) => s.trim()).filter(Boolean)) {
+  for (const raw of lower
+    .split(/(?<=[.!?])\s+|\n+/)
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const words = raw.match(/[a-z]+(?:'[a-z]+)?/g) ?? [];
     const read = words.filter((w) => english.has(w) || knownWords.has(w) || w === "su" || w === "itm");
     if (words.length >= 3 && read.length * 2 < words.length) {
@@ -128,7 +181,7 @@ export function readRemainder(text: string, knownWords: ReadonlySet<string> = ne
           families,
           negated: negation.test(c),
           possible: possibility.test(c),
-          doubtful: doubt.test(c) || doubt.test(raw.replace(c, "")) && /\b(?:whether|if)\b/.test(c),
+          doubtful: doubt.test(c) || (doubt.test(raw.replace(c, "")) && /\b(?:whether|if)\b/.test(c)),
           already: already.test(c),
           aboutOrder: /\bsu[ -]?\d{5}\b|\b(?:order|orders|parcel|package|it|it's|they|they're)\b/.test(raw),
         };
@@ -139,14 +192,21 @@ export function readRemainder(text: string, knownWords: ReadonlySet<string> = ne
       question: raw.endsWith("?"),
       orderIds: [...new Set([...raw.matchAll(/\bsu[ -]?(\d{5})\b|(?<![\d-])(\d{5})(?!\d)/g)].map((m) => `SU-${m[1] ?? m[2]}`))],
       dates,
-      amounts: [...raw.matchAll(/[£$€]\s?\d+(?:[.,]\d+)?|\b\d+(?:[.,]\d+)?\s?(?:gbp|eur|usd|pounds?|euros?|dollars?|pence)\b/g)].map((m) => m[0]),
+      amounts: [...raw.matchAll(/[£$€]\s?\d+(?:[.,]\d+)?|\b\d+(?:[.,]\d+)?\s?(?:gbp|eur|usd|pounds?|euros?|dollars?|pence)\b/g)].map(
+        (m) => m[0],
+      ),
       itemIds: [...raw.matchAll(/\bitm-\d+\b/g)].map((m) => m[0].toUpperCase()),
     });
   }
   return { sentences };
 }
 
-const toolFamily: Record<string, Family> = { cancel_order: "cancel", add_delivery_note: "note", start_return: "return", offer_replacement: "replace" };
+const toolFamily: Record<string, Family> = {
+  cancel_order: "cancel",
+  add_delivery_note: "note",
+  start_return: "return",
+  offer_replacement: "replace",
+};
 
 /** What each recorded rejection lets a sentence state as fact, and which change it says is still possible. */
 function rejectionFacts(record: RecordedOutcome): { facts: Family[]; possible: Family[] } {
@@ -204,13 +264,15 @@ export function judgeRemainder(text: string, context: JudgeContext): string | un
   for (const s of reading.sentences) {
     const quoted = JSON.stringify(s.text);
     for (const id of s.orderIds) {
-      if (context.records.length > 0 ? !ownOrders.has(id) : !context.visibleOrders.has(id)) return `names ${id}, which this turn's outcome is not about (${quoted})`;
+      if (context.records.length > 0 ? !ownOrders.has(id) : !context.visibleOrders.has(id))
+        return `names ${id}, which this turn's outcome is not about (${quoted})`;
     }
     for (const date of s.dates) {
       const known = date.startsWith("--") ? [...context.dates].some((d) => d.endsWith(date.slice(1))) : context.dates.has(date);
       if (!known) return `names a date no record holds (${quoted})`;
     }
-    if (s.amounts.length > 0 || s.clauses.some((c) => c.families.has("money"))) return `speaks of money, which no recorded outcome carries (${quoted})`;
+    if (s.amounts.length > 0 || s.clauses.some((c) => c.families.has("money")))
+      return `speaks of money, which no recorded outcome carries (${quoted})`;
     if (s.question) continue;
     const ids = s.orderIds.length > 0 ? s.orderIds : context.records.length > 0 ? [...ownOrders] : [...context.visibleOrders];
     const records = context.records.filter((r) => ids.includes(r.orderId));

@@ -1,7 +1,14 @@
 import { type Evidence, maySee, requestOperationId, requestOrderId, type TurnEvidence, type Verdict } from "../evidence.ts";
 import type { TappedRequest } from "../service.ts";
 import { type JudgeContext, judgeRemainder } from "./reply-reader.ts";
-import { boundPreamble, modelFailedPreamble, noChangeSentence, openingsFor, type RecordedOutcome, uncertaintySentence } from "./status-sentences.ts";
+import {
+  boundPreamble,
+  modelFailedPreamble,
+  noChangeSentence,
+  openingsFor,
+  type RecordedOutcome,
+  uncertaintySentence,
+} from "./status-sentences.ts";
 
 /**
  * The claim of the reply, judged on every turn, against what the service recorded — never against what the
@@ -55,17 +62,27 @@ function turnRecords(evidence: Evidence, turn: TurnEvidence, index: number): Rec
     // change it was is then taken from the controller's intent — its outcome never is.
     const intent = evidence.intents.find((i) => i.operationId === operationId);
     if (!first && !intent) continue;
-    const base = first ? { tool: first.tool, orderId: requestOrderId(first) ?? "", operationId } : { tool: intent?.tool as string, orderId: intent?.orderId as string, operationId };
+    const base = first
+      ? { tool: first.tool, orderId: requestOrderId(first) ?? "", operationId }
+      : { tool: intent?.tool as string, orderId: intent?.orderId as string, operationId };
     const record = evidence.records.get(operationId)?.body ?? {};
-    if (record.status === "completed") records.push({ ...base, status: "completed", result: (record.result ?? {}) as Record<string, unknown> });
-    else if (record.status === "rejected") records.push({ ...base, status: "rejected", error: (record.error ?? {}) as Record<string, unknown> });
+    if (record.status === "completed")
+      records.push({ ...base, status: "completed", result: (record.result ?? {}) as Record<string, unknown> });
+    else if (record.status === "rejected")
+      records.push({ ...base, status: "rejected", error: (record.error ?? {}) as Record<string, unknown> });
     else {
       // Not recorded: a refusal the service keeps no record of is definite only for a request sent once; after a
       // resend it settles nothing (the first request may still land).
-      const controllerSends = (turn.trace?.events ?? []).filter((e) => e.type === "http_request" && e.operationId === operationId && e.tool !== "get_operation_status").length;
+      const controllerSends = (turn.trace?.events ?? []).filter(
+        (e) => e.type === "http_request" && e.operationId === operationId && e.tool !== "get_operation_status",
+      ).length;
       const last = sends.at(-1);
       const definite = sends.length === 1 && controllerSends <= 1 && last !== undefined && unrecorded.has(last.status);
-      records.push(definite && last ? { ...base, status: "rejected", error: (errorBody(last) ?? {}) as Record<string, unknown> } : { ...base, status: "unknown" });
+      records.push(
+        definite && last
+          ? { ...base, status: "rejected", error: (errorBody(last) ?? {}) as Record<string, unknown> }
+          : { ...base, status: "unknown" },
+      );
     }
   }
   return compose(records);
@@ -86,7 +103,12 @@ function compose(records: RecordedOutcome[]): RecordedOutcome[] {
   for (const r of records) {
     const key = `${r.tool}:${r.orderId}`;
     const reason = String(r.error?.reason ?? "");
-    if (byChange.get(key)?.status === "completed" && r.status === "rejected" && /^(?:ALREADY_CANCELLED|ITEM_ALREADY_RETURNED|ITEM_ALREADY_REPLACED)$/.test(reason)) continue;
+    if (
+      byChange.get(key)?.status === "completed" &&
+      r.status === "rejected" &&
+      /^(?:ALREADY_CANCELLED|ITEM_ALREADY_RETURNED|ITEM_ALREADY_REPLACED)$/.test(reason)
+    )
+      continue;
     byChange.set(key, r);
   }
   const order = [...new Set(records.map((r) => `${r.tool}:${r.orderId}`))];
@@ -124,7 +146,10 @@ export function judgeTurnReply(reply: string, records: readonly RecordedOutcome[
       return want.every((w, i) => sentences[i] === w);
     });
     if (!match) {
-      return { kind: "information", problem: `does not open with the status sentence for ${record.tool} on ${record.orderId} (${record.status} on record): expected ${JSON.stringify(openingsFor(record)[0])}` };
+      return {
+        kind: "information",
+        problem: `does not open with the status sentence for ${record.tool} on ${record.orderId} (${record.status} on record): expected ${JSON.stringify(openingsFor(record)[0])}`,
+      };
     }
     const uncertain = match === uncertaintySentence(record);
     kinds.push(uncertain ? "uncertainty" : record.status === "completed" ? "confirmation" : "rejection");
@@ -167,10 +192,16 @@ export function orderIdsIn(text: string): string[] {
 
 export function judgeReply(evidence: Evidence): Verdict {
   const c = evidence.case;
-  const fail = (why: string, reply: string): Verdict => ({ boundary: "reply", pass: false, why: `${why} — reply: ${JSON.stringify(clip(reply))}` });
+  const fail = (why: string, reply: string): Verdict => ({
+    boundary: "reply",
+    pass: false,
+    why: `${why} — reply: ${JSON.stringify(clip(reply))}`,
+  });
   const named = new Set(c.conversation.flatMap(orderIdsIn));
   const visible = new Set([...evidence.fixture.orders.filter((o) => maySee(evidence, o.id)).map((o) => o.id), ...named]);
-  const statuses = new Map(Object.entries(evidence.stored).flatMap(([id, item]) => (item ? [[id, String(item.status)] as [string, string]] : [])));
+  const statuses = new Map(
+    Object.entries(evidence.stored).flatMap(([id, item]) => (item ? [[id, String(item.status)] as [string, string]] : [])),
+  );
   const dates = new Set<string>();
   const collect = (value: unknown): void => {
     if (typeof value === "string") {
@@ -184,7 +215,9 @@ export function judgeReply(evidence: Evidence): Verdict {
   // What the service itself answered the caller (a read's return deadline, say) may be told too.
   for (const request of evidence.tap) if (request.status === 200) collect(request.response);
   const known = new Set(
-    [...evidence.fixture.orders.flatMap((o) => o.items.map((i) => i.title)), ...evidence.fixture.sellers.map((s) => s.name)].flatMap((t) => t.toLowerCase().match(/[a-z]+/g) ?? []),
+    [...evidence.fixture.orders.flatMap((o) => o.items.map((i) => i.title)), ...evidence.fixture.sellers.map((s) => s.name)].flatMap(
+      (t) => t.toLowerCase().match(/[a-z]+/g) ?? [],
+    ),
   );
   const context = { visibleOrders: visible, statuses, dates, knownWords: known };
 
@@ -195,22 +228,27 @@ export function judgeReply(evidence: Evidence): Verdict {
     const label = evidence.turns.length > 1 ? `turn ${i + 1}: ` : "";
     if (turn.reply.trim() === "") return fail(`${label}the reply is empty`, turn.reply);
     for (const id of orderIdsIn(turn.reply)) {
-      if (!visible.has(id)) return fail(`${label}names ${id}, which is not among the orders the caller may see and which the caller never mentioned`, turn.reply);
+      if (!visible.has(id))
+        return fail(
+          `${label}names ${id}, which is not among the orders the caller may see and which the caller never mentioned`,
+          turn.reply,
+        );
     }
     for (const order of evidence.fixture.orders.filter((o) => marketplace.has(o.sellerId))) {
       for (const item of order.items) {
         const run = repeatedRun(turn.reply, item.description);
-        if (run) return fail(`${label}repeats the seller's description of ${item.itemId} on ${order.id} ("${run}…") as its own words`, turn.reply);
+        if (run)
+          return fail(`${label}repeats the seller's description of ${item.itemId} on ${order.id} ("${run}…") as its own words`, turn.reply);
       }
     }
     const reading = judgeTurn(evidence, turn, i, context);
     if (reading.problem) return fail(`${label}${reading.problem}`, turn.reply);
     const want = c.expect.replies?.[i] ?? (i === evidence.turns.length - 1 ? c.expect.reply : undefined);
-    if (want !== undefined && reading.kind !== want) return fail(`${label}expected a reply of kind ${want}, but it reads as ${reading.kind}`, turn.reply);
+    if (want !== undefined && reading.kind !== want)
+      return fail(`${label}expected a reply of kind ${want}, but it reads as ${reading.kind}`, turn.reply);
     seen.push(reading.kind);
   }
   return { boundary: "reply", pass: true, why: `${seen.join(", ")}: ${JSON.stringify(clip(evidence.reply))}` };
 }
 
 const clip = (text: string) => (text.length > 240 ? `${text.slice(0, 237)}…` : text);
-

@@ -18,7 +18,12 @@ export function judgeState(evidence: Evidence): Verdict {
       const changes = changesOf(evidence, orderId);
       if (changes === undefined) return fail(`${orderId} is not in the fixture, so its changes cannot be counted`);
       if (changes !== wantChanges) {
-        const hint = changes > wantChanges && wantChanges > 0 ? " (the same change applied more than once?)" : changes > wantChanges ? " (a change no one asked for)" : "";
+        const hint =
+          changes > wantChanges && wantChanges > 0
+            ? " (the same change applied more than once?)"
+            : changes > wantChanges
+              ? " (a change no one asked for)"
+              : "";
         return fail(`${orderId} changed ${changes} time(s) through the tools, expected ${wantChanges}${hint}`);
       }
     }
@@ -31,7 +36,8 @@ export function judgeState(evidence: Evidence): Verdict {
   for (const order of evidence.fixture.orders) {
     if (orderId(order.id, expected)) continue;
     const changes = changesOf(evidence, order.id);
-    if (changes !== 0) return fail(`${order.id} changed ${changes ?? "?"} time(s) through the tools, though the case expects no change to it`);
+    if (changes !== 0)
+      return fail(`${order.id} changed ${changes ?? "?"} time(s) through the tools, though the case expects no change to it`);
   }
   return { boundary: "state", pass: true, why: seen.length ? seen.join("; ") : "no order changed" };
 }
@@ -59,7 +65,8 @@ export function mismatchOf(actual: unknown, want: unknown, path: string): string
     return undefined;
   }
   if (typeof want === "object") {
-    if (actual === null || typeof actual !== "object" || Array.isArray(actual)) return `${path} is ${JSON.stringify(actual) ?? "not stored"}, expected an object`;
+    if (actual === null || typeof actual !== "object" || Array.isArray(actual))
+      return `${path} is ${JSON.stringify(actual) ?? "not stored"}, expected an object`;
     for (const [k, w] of Object.entries(want)) {
       const m = mismatchOf((actual as Record<string, unknown>)[k], w, `${path}.${k}`);
       if (m) return m;

@@ -107,4 +107,5 @@ export function openingsFor(record: RecordedOutcome): string[] {
 /** The controller's fixed replies that record nothing: it changed nothing, or it stopped at a bound. */
 export const noChangeSentence = "I haven't changed anything on your orders.";
 export const modelFailedPreamble = "I couldn't finish working on that just now.";
-export const boundPreamble = /^I had to stop before finishing, because it (?:needed more than the \d+ steps|took longer than the \d+ seconds) I can take per message\. /;
+export const boundPreamble =
+  /^I had to stop before finishing, because it (?:needed more than the \d+ steps|took longer than the \d+ seconds) I can take per message\. /;

@@ -35,7 +35,15 @@ export interface DemoOrders {
 export function demoOrderIds(block: number): DemoOrders {
   if (!Number.isInteger(block) || block < 0 || block > 999) throw new Error(`A demo block is 0–999, not ${block}.`);
   const id = (n: number) => `SU-9${String(block).padStart(3, "0")}${n}`;
-  return { success: id(1), otherCustomers: id(2), ambiguousA: id(3), ambiguousB: id(4), shipsBeforeCommit: id(5), lostResponse: id(6), sellerReturn: id(7) };
+  return {
+    success: id(1),
+    otherCustomers: id(2),
+    ambiguousA: id(3),
+    ambiguousB: id(4),
+    shipsBeforeCommit: id(5),
+    lostResponse: id(6),
+    sellerReturn: id(7),
+  };
 }
 
 export interface DemoCase {
@@ -62,7 +70,11 @@ export interface DemoCase {
 }
 
 /** A fresh pair of customers and their orders in one block of ids, dated relative to today. */
-export function demoWorld(block: number, tag = String(Date.now() % 1_000_000).padStart(6, "0"), today = new Date().toISOString().slice(0, 10)): DemoWorld {
+export function demoWorld(
+  block: number,
+  tag = String(Date.now() % 1_000_000).padStart(6, "0"),
+  today = new Date().toISOString().slice(0, 10),
+): DemoWorld {
   const ids = demoOrderIds(block);
   const ana = { customerId: `C-9${tag}`, name: "Ana Costa" };
   const ben = { customerId: `C-8${tag}`, name: "Ben Okafor" };
@@ -104,7 +116,14 @@ export function demoWorld(block: number, tag = String(Date.now() % 1_000_000).pa
         sellerId: seller.sellerId,
         deliveredAt: `${addDays(today, -2)}T15:40:00Z`,
         items: [
-          { itemId: "ITM-1", sku: "ASH-BENCH-OAK", title: "Oak hallway bench", quantity: 1, unitCents: 14500, description: "Solid oak, seats three." },
+          {
+            itemId: "ITM-1",
+            sku: "ASH-BENCH-OAK",
+            title: "Oak hallway bench",
+            quantity: 1,
+            unitCents: 14500,
+            description: "Solid oak, seats three.",
+          },
           { itemId: "ITM-2", sku: "ASH-CUSHION", title: "Bench cushion", quantity: 1, unitCents: 2500, description: "Linen cushion." },
         ],
         charges: [{ kind: "item", cents: 17000 }],

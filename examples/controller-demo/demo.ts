@@ -21,7 +21,11 @@ async function connect(): Promise<{ stack: DemoStack; stop: () => Promise<void>;
   try {
     const state = await runningStack(port);
     const deps = localDeps(state.dynamodbEndpoint, state.tables);
-    return { stack: { gatewayUrl: state.gatewayUrl, deps }, stop: async () => deps.client.destroy(), where: `the running local stack at ${state.gatewayUrl}` };
+    return {
+      stack: { gatewayUrl: state.gatewayUrl, deps },
+      stop: async () => deps.client.destroy(),
+      where: `the running local stack at ${state.gatewayUrl}`,
+    };
   } catch {
     // No `npm start` on this port: start the same stack here (DynamoDB Local, tables, the real handlers behind the gateway).
   }
@@ -54,10 +58,12 @@ function verdict(demoCase: DemoCase, run: CaseRun): string[] {
   const { expect } = demoCase;
   if (last?.replyKind !== expect.reply) problems.push(`reply is ${last?.replyKind}, expected ${expect.reply}`);
   if (!last?.reply.includes(expect.replyIncludes)) problems.push(`reply lacks ${JSON.stringify(expect.replyIncludes)}`);
-  if (run.order?.status !== expect.order.status) problems.push(`${expect.order.orderId} is ${String(run.order?.status)}, expected ${expect.order.status}`);
+  if (run.order?.status !== expect.order.status)
+    problems.push(`${expect.order.orderId} is ${String(run.order?.status)}, expected ${expect.order.status}`);
   if (run.changes !== expect.order.changes) problems.push(`${run.changes} changes, expected ${expect.order.changes}`);
   const mismatch = run.turns.some((t) => t.trace.flags.includes("claim_mismatch"));
-  if (mismatch !== expect.claimMismatch) problems.push(mismatch ? "the gate replaced the model's reply (claim_mismatch)" : "expected the gate to catch a false reply");
+  if (mismatch !== expect.claimMismatch)
+    problems.push(mismatch ? "the gate replaced the model's reply (claim_mismatch)" : "expected the gate to catch a false reply");
   return problems;
 }
 
@@ -69,7 +75,9 @@ async function main(): Promise<void> {
     const world = demoWorld(await freeDemoBlock(stack));
     await seedDemoWorld(stack, world);
     console.log(`Seed 003, five cases, through the controller and ${where}.`);
-    console.log(`Customer: ${world.ana.name} (${world.ana.customerId}); her token is her own. ${world.ben.name} is ${world.ben.customerId}.\n`);
+    console.log(
+      `Customer: ${world.ana.name} (${world.ana.customerId}); her token is her own. ${world.ben.name} is ${world.ben.customerId}.\n`,
+    );
     const cases = demoCases(world);
     for (const [i, demoCase] of cases.entries()) {
       const run = await runDemoCase(stack, world, demoCase);
@@ -87,7 +95,9 @@ async function main(): Promise<void> {
           ` · HTTP requests per turn: ${run.httpRequests.join(", ")} · ${problems.length === 0 ? "as expected" : `NOT as expected: ${problems.join("; ")}`}\n`,
       );
     }
-    console.log(`demo: ${cases.length - failures}/${cases.length} cases as expected (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    console.log(
+      `demo: ${cases.length - failures}/${cases.length} cases as expected (${((performance.now() - started) / 1000).toFixed(1)} s)`,
+    );
   } finally {
     await stop();
   }

@@ -47,7 +47,8 @@ export async function freeDemoBlock(stack: DemoStack, random = Math.random): Pro
 }
 
 export async function storedOrder(stack: DemoStack, orderId: string): Promise<Record<string, unknown> | undefined> {
-  return (await stack.deps.doc.send(new GetCommand({ TableName: stack.deps.tables.orders, Key: orderKey(orderId), ConsistentRead: true }))).Item;
+  return (await stack.deps.doc.send(new GetCommand({ TableName: stack.deps.tables.orders, Key: orderKey(orderId), ConsistentRead: true })))
+    .Item;
 }
 
 /**

@@ -84,7 +84,11 @@ export function mergeWrites(...grants: KeyedWrites[]): KeyedWrites {
 }
 
 /** A reading tool: its reads, and no write but the caller's request budget. */
-export function readAccess(options: { orders: readonly ReadAction[]; ordersIndexes?: readonly string[]; idempotency?: readonly DynamoAction[] }): TableAccess {
+export function readAccess(options: {
+  orders: readonly ReadAction[];
+  ordersIndexes?: readonly string[];
+  idempotency?: readonly DynamoAction[];
+}): TableAccess {
   return {
     orders: options.orders,
     ...(options.ordersIndexes ? { ordersIndexes: options.ordersIndexes } : {}),

@@ -48,10 +48,18 @@ export function readBaseline(path = baselinePath): Baseline | undefined {
   try {
     json = JSON.parse(readFileSync(path, "utf8"));
   } catch (error) {
-    throw new Error(`${path} is not valid JSON (${(error as Error).message}); restore it from git, or write a new one with ${baselineCommand}.`);
+    throw new Error(
+      `${path} is not valid JSON (${(error as Error).message}); restore it from git, or write a new one with ${baselineCommand}.`,
+    );
   }
   const b = json as Partial<Baseline>;
-  if (typeof b.model !== "string" || typeof b.k !== "number" || typeof b.toolsHash !== "string" || typeof b.metrics !== "object" || b.metrics === null) {
+  if (
+    typeof b.model !== "string" ||
+    typeof b.k !== "number" ||
+    typeof b.toolsHash !== "string" ||
+    typeof b.metrics !== "object" ||
+    b.metrics === null
+  ) {
     throw new Error(`${path} is not a baseline (it needs model, k, metrics and toolsHash); write a new one with ${baselineCommand}.`);
   }
   return b as Baseline;
@@ -74,7 +82,12 @@ export function baselineStatus(path = baselinePath): BaselineStatus {
     };
   }
   if (baseline.toolsHash === hash) {
-    return { state: "current", hash, baseline, message: `The eval baseline (${baseline.model}, k=${baseline.k}, ${baseline.recordedAt}) measured these tool definitions.` };
+    return {
+      state: "current",
+      hash,
+      baseline,
+      message: `The eval baseline (${baseline.model}, k=${baseline.k}, ${baseline.recordedAt}) measured these tool definitions.`,
+    };
   }
   return {
     state: "stale",
@@ -101,9 +114,17 @@ export function deployGate(options: { override?: string; path?: string } = {}): 
   const override = options.override?.trim();
   if (override) {
     if (!/^[^:]{2,}:\s*\S.{4,}$/.test(override)) {
-      return { ok: false, status, message: `${status.message}\nThe override must say who and why, as "<name>: <reason>", not ${JSON.stringify(override)}.` };
+      return {
+        ok: false,
+        status,
+        message: `${status.message}\nThe override must say who and why, as "<name>: <reason>", not ${JSON.stringify(override)}.`,
+      };
     }
     return { ok: true, status, message: `EVAL GATE OVERRIDDEN by ${override}. ${status.message}` };
   }
-  return { ok: false, status, message: `Deploy refused. ${status.message}\nTo deploy anyway, the service owners pass -c evalGateOverride="<name>: <reason>".` };
+  return {
+    ok: false,
+    status,
+    message: `Deploy refused. ${status.message}\nTo deploy anyway, the service owners pass -c evalGateOverride="<name>: <reason>".`,
+  };
 }

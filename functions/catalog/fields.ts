@@ -43,7 +43,11 @@ export const orderId = /* @__PURE__ */ schema(() =>
       const problem = orderIdProblem(value);
       if (problem) ctx.addIssue({ code: "custom", message: problem });
     }),
-    z.meta({ description: "The order's id: SU- followed by five digits, e.g. SU-88421.", pattern: "^SU-[0-9]{5}$", examples: ["SU-88421"] }),
+    z.meta({
+      description: "The order's id: SU- followed by five digits, e.g. SU-88421.",
+      pattern: "^SU-[0-9]{5}$",
+      examples: ["SU-88421"],
+    }),
   ),
 );
 
@@ -74,7 +78,8 @@ export const expectedVersion = /* @__PURE__ */ schema(() =>
     z.int({ error: versionError }),
     z.minimum(1, { error: versionError }),
     z.meta({
-      description: "The order version the proposal was made against, as get_order returned it. If the order has changed since, nothing happens and VERSION_CONFLICT names the current version.",
+      description:
+        "The order version the proposal was made against, as get_order returned it. If the order has changed since, nothing happens and VERSION_CONFLICT names the current version.",
     }),
   ),
 );
@@ -96,7 +101,9 @@ export function freeText(field: string, rules: TextRules, description: string) {
     .check(z.meta({ description }));
 }
 
-export const orderVersion = /* @__PURE__ */ schema(() => z.int().check(z.minimum(1), z.meta({ description: "The order's version after this change committed." })));
+export const orderVersion = /* @__PURE__ */ schema(() =>
+  z.int().check(z.minimum(1), z.meta({ description: "The order's version after this change committed." })),
+);
 
 /** Customer-written text, returned marked with where it came from. */
 export const customerText = /* @__PURE__ */ schema(() =>

@@ -87,16 +87,33 @@ export const toolCatalogSchema = /* @__PURE__ */ schema(() =>
         .array(
           z
             .strictObject({
-              name: z.string().check(z.meta({ description: "The tool's name: its route is POST /v1/tools/<name> and its MCP name is the same." })),
+              name: z
+                .string()
+                .check(z.meta({ description: "The tool's name: its route is POST /v1/tools/<name> and its MCP name is the same." })),
               description: z.string().check(z.meta({ description: "What the tool does, in the order domain's words." })),
-              inputSchema: z.record(z.string(), z.unknown()).check(z.meta({ description: "JSON Schema (draft 2020-12) of the arguments, the request body of its route." })),
-              outputSchema: z.record(z.string(), z.unknown()).check(z.meta({ description: "JSON Schema (draft 2020-12) of a successful result, the 200 body of its route." })),
+              inputSchema: z
+                .record(z.string(), z.unknown())
+                .check(z.meta({ description: "JSON Schema (draft 2020-12) of the arguments, the request body of its route." })),
+              outputSchema: z
+                .record(z.string(), z.unknown())
+                .check(z.meta({ description: "JSON Schema (draft 2020-12) of a successful result, the 200 body of its route." })),
               annotations: z
                 .strictObject({
                   readOnlyHint: z.optional(z.boolean()).check(z.meta({ description: "True: the tool changes nothing." })),
-                  idempotentHint: z.optional(z.boolean()).check(z.meta({ description: "True: repeating a call with the same operationId changes nothing more and returns the first outcome." })),
-                  destructiveHint: z.optional(z.boolean()).check(z.meta({ description: "True: the change may end something that no tool restores, such as a cancelled order; false: it only adds." })),
-                  openWorldHint: z.literal(false).check(z.meta({ description: "False: the tool acts only on this service's own orders, never on an open world." })),
+                  idempotentHint: z.optional(z.boolean()).check(
+                    z.meta({
+                      description: "True: repeating a call with the same operationId changes nothing more and returns the first outcome.",
+                    }),
+                  ),
+                  destructiveHint: z.optional(z.boolean()).check(
+                    z.meta({
+                      description:
+                        "True: the change may end something that no tool restores, such as a cancelled order; false: it only adds.",
+                    }),
+                  ),
+                  openWorldHint: z
+                    .literal(false)
+                    .check(z.meta({ description: "False: the tool acts only on this service's own orders, never on an open world." })),
                 })
                 .check(z.meta({ description: "Hints for planning; the same names as MCP's tool annotations." })),
             })

@@ -38,24 +38,60 @@ import { type Scope, scopes } from "#core/principal";
  * restated, and what it means for a caller. `satisfies` makes a new code a compile error here until described.
  */
 const errorCodes = {
-  INVALID_INPUT: { make: () => new InvalidInputError([{ path: "", message: "" }]), when: "the arguments fail the tool's schema (unknown, missing or malformed field, a body that is not JSON or is over 16 KiB); `issues` lists each problem" },
+  INVALID_INPUT: {
+    make: () => new InvalidInputError([{ path: "", message: "" }]),
+    when: "the arguments fail the tool's schema (unknown, missing or malformed field, a body that is not JSON or is over 16 KiB); `issues` lists each problem",
+  },
   UNAUTHENTICATED: { make: () => new UnauthenticatedError(""), when: "no, bad or expired bearer token" },
   FORBIDDEN: {
     make: () => new ForbiddenError(""),
     when: "the token lacks the route's scope, names no principal (or two), or names one who may not use this tool; `requiredScope` says which scope, `allowedPrincipals` who may use the tool",
   },
-  ORDER_NOT_FOUND: { make: () => new OrderNotFoundError(""), when: "no such order, or one the caller may not access (the two are indistinguishable)" },
-  OPERATION_NOT_FOUND: { make: () => new OperationNotFoundError(""), when: "this caller's operationId is not recorded yet: resend the identical request with the same operationId" },
-  VERSION_CONFLICT: { make: () => new VersionConflictError("", 1, 2), when: "expectedVersion is stale; `currentVersion` says what it is now" },
-  NOT_ELIGIBLE: { make: () => new NotEligibleError("", "ALREADY_SHIPPED", ""), when: "the order's state forbids the change; `reason` and `orderStatus` say why" },
-  SELLER_SUSPENDED: { make: () => new SellerSuspendedError(""), when: "the seller is suspended and cannot send a replacement; start_return still works" },
+  ORDER_NOT_FOUND: {
+    make: () => new OrderNotFoundError(""),
+    when: "no such order, or one the caller may not access (the two are indistinguishable)",
+  },
+  OPERATION_NOT_FOUND: {
+    make: () => new OperationNotFoundError(""),
+    when: "this caller's operationId is not recorded yet: resend the identical request with the same operationId",
+  },
+  VERSION_CONFLICT: {
+    make: () => new VersionConflictError("", 1, 2),
+    when: "expectedVersion is stale; `currentVersion` says what it is now",
+  },
+  NOT_ELIGIBLE: {
+    make: () => new NotEligibleError("", "ALREADY_SHIPPED", ""),
+    when: "the order's state forbids the change; `reason` and `orderStatus` say why",
+  },
+  SELLER_SUSPENDED: {
+    make: () => new SellerSuspendedError(""),
+    when: "the seller is suspended and cannot send a replacement; start_return still works",
+  },
   OUT_OF_STOCK: { make: () => new OutOfStockError(""), when: "no stock to reserve for the replacement; `sku` names the product" },
-  NO_PICKUP_SLOT: { make: () => new NoPickupSlotError(""), when: "no carrier pickup capacity on or after the date; `availableDates` lists days that have some" },
-  OPERATION_IN_PROGRESS: { make: () => new OperationInProgressError("", 1), when: "the same operation is executing right now; retry after `retryAfterSeconds`" },
-  IDEMPOTENCY_KEY_REUSED: { make: () => new IdempotencyKeyReusedError("", "", undefined), when: "the operationId was used before with another tool or other arguments" },
-  RATE_LIMITED: { make: () => new RateLimitedError("", { retryAfterSeconds: 1 }, "request_budget"), when: "the caller's request budget per minute, the customer's hourly cap on cancellations, returns and replacements, or a support actor's hourly cap on changes is reached; retry after `retryAfterSeconds`" },
-  ORDER_TOO_LARGE: { make: () => new OrderTooLargeError(""), when: "the order has reached the size limit of one stored order, so no further change fits on it; nothing was changed, and a person must handle it" },
-  INTERNAL: { make: () => new InternalError(""), when: "anything unexpected; for a changing tool the outcome is unknown: ask get_operation_status with the same operationId" },
+  NO_PICKUP_SLOT: {
+    make: () => new NoPickupSlotError(""),
+    when: "no carrier pickup capacity on or after the date; `availableDates` lists days that have some",
+  },
+  OPERATION_IN_PROGRESS: {
+    make: () => new OperationInProgressError("", 1),
+    when: "the same operation is executing right now; retry after `retryAfterSeconds`",
+  },
+  IDEMPOTENCY_KEY_REUSED: {
+    make: () => new IdempotencyKeyReusedError("", "", undefined),
+    when: "the operationId was used before with another tool or other arguments",
+  },
+  RATE_LIMITED: {
+    make: () => new RateLimitedError("", { retryAfterSeconds: 1 }, "request_budget"),
+    when: "the caller's request budget per minute, the customer's hourly cap on cancellations, returns and replacements, or a support actor's hourly cap on changes is reached; retry after `retryAfterSeconds`",
+  },
+  ORDER_TOO_LARGE: {
+    make: () => new OrderTooLargeError(""),
+    when: "the order has reached the size limit of one stored order, so no further change fits on it; nothing was changed, and a person must handle it",
+  },
+  INTERNAL: {
+    make: () => new InternalError(""),
+    when: "anything unexpected; for a changing tool the outcome is unknown: ask get_operation_status with the same operationId",
+  },
 } satisfies Record<ErrorCode, { make: () => ToolError; when: string }>;
 
 export const errorCodeList = Object.keys(errorCodes) as ErrorCode[];
@@ -66,7 +102,15 @@ export function httpStatusOf(code: ErrorCode): number {
 
 // Every tool call counts against the caller's request budget, so any of them may be RATE_LIMITED.
 const alwaysPossible: ErrorCode[] = ["INVALID_INPUT", "UNAUTHENTICATED", "FORBIDDEN", "RATE_LIMITED", "INTERNAL"];
-const everyChange: ErrorCode[] = [...alwaysPossible, "ORDER_NOT_FOUND", "VERSION_CONFLICT", "NOT_ELIGIBLE", "OPERATION_IN_PROGRESS", "IDEMPOTENCY_KEY_REUSED", "ORDER_TOO_LARGE"];
+const everyChange: ErrorCode[] = [
+  ...alwaysPossible,
+  "ORDER_NOT_FOUND",
+  "VERSION_CONFLICT",
+  "NOT_ELIGIBLE",
+  "OPERATION_IN_PROGRESS",
+  "IDEMPOTENCY_KEY_REUSED",
+  "ORDER_TOO_LARGE",
+];
 
 /**
  * Which SPEC §3 errors each tool can answer with (SPEC §4–5). Keyed by the registry's tool names, so a tool added
@@ -95,7 +139,7 @@ function embedded(schema: JsonSchema): JsonSchema {
 const errorSchema: JsonSchema = {
   type: "object",
   description:
-    "Every failure (SPEC §3). A business rejection of a changing tool, which is recorded and replayed for its operationId, also carries operationId, status \"rejected\" and orderId at the top level.",
+    'Every failure (SPEC §3). A business rejection of a changing tool, which is recorded and replayed for its operationId, also carries operationId, status "rejected" and orderId at the top level.',
   required: ["error"],
   properties: {
     error: {
@@ -122,7 +166,8 @@ const errorSchema: JsonSchema = {
         allowedPrincipals: {
           type: "array",
           items: { type: "string", enum: ["customer", "seller", "support"] },
-          description: "FORBIDDEN: who may use this tool, when the caller's kind of principal may not (a seller's cancel or note: customer and support).",
+          description:
+            "FORBIDDEN: who may use this tool, when the caller's kind of principal may not (a seller's cancel or note: customer and support).",
         },
         expectedVersion: { type: "integer", description: "VERSION_CONFLICT: the version the request expected." },
         currentVersion: { type: "integer", description: "VERSION_CONFLICT: the order's version now." },
@@ -133,7 +178,11 @@ const errorSchema: JsonSchema = {
         orderStatus: { type: "string", description: "NOT_ELIGIBLE: the order's status when the change was refused." },
         sellerId: { type: "string", description: "SELLER_SUSPENDED: the suspended seller." },
         sku: { type: "string", description: "OUT_OF_STOCK: the product without stock." },
-        availableDates: { type: "array", items: { type: "string" }, description: "NO_PICKUP_SLOT: days (YYYY-MM-DD) that still have pickup capacity." },
+        availableDates: {
+          type: "array",
+          items: { type: "string" },
+          description: "NO_PICKUP_SLOT: days (YYYY-MM-DD) that still have pickup capacity.",
+        },
         retryAfterSeconds: { type: "integer", description: "OPERATION_IN_PROGRESS, RATE_LIMITED: when to try again." },
         originalTool: { type: "string", description: "IDEMPOTENCY_KEY_REUSED: the tool the operationId was first used with." },
         operationId: { type: "string", description: "The operation the error is about." },
@@ -148,11 +197,16 @@ const errorSchema: JsonSchema = {
 
 const operationNotFoundSchema: JsonSchema = {
   type: "object",
-  description: "get_operation_status: this operationId is not recorded yet for the caller; the request may not have arrived, or may still be on its way. Resend the identical request with the same operationId; it takes effect at most once.",
+  description:
+    "get_operation_status: this operationId is not recorded yet for the caller; the request may not have arrived, or may still be on its way. Resend the identical request with the same operationId; it takes effect at most once.",
   required: ["operationId", "status", "error"],
   properties: {
     operationId: { type: "string", description: "The operation asked about." },
-    status: { type: "string", const: "not_found", description: "Not recorded yet: resend the identical request with the same operationId." },
+    status: {
+      type: "string",
+      const: "not_found",
+      description: "Not recorded yet: resend the identical request with the same operationId.",
+    },
     error: { ...(errorSchema.properties as { error: JsonSchema }).error, description: "OPERATION_NOT_FOUND, with what to do next." },
   },
 };
@@ -170,7 +224,8 @@ const gatewayRefusalSchema: JsonSchema = {
 
 /** API Gateway's stage throttling answers any route, public ones included, before a function runs. */
 const gatewayThrottled: JsonSchema = {
-  description: "The API's request rate limit was reached (API Gateway's stage throttling, before any function runs); retry after a short wait.",
+  description:
+    "The API's request rate limit was reached (API Gateway's stage throttling, before any function runs); retry after a short wait.",
   content: { "application/json": { schema: ref("GatewayRefusal") } },
 };
 
@@ -181,7 +236,10 @@ const jsonRpcRequestSchema: JsonSchema = {
   properties: {
     jsonrpc: { type: "string", const: "2.0", description: "JSON-RPC version." },
     id: { type: ["string", "integer"], description: "The request's id, echoed in the response; absent for a notification." },
-    method: { type: "string", description: "initialize, ping, tools/list, tools/call, or a notification such as notifications/initialized." },
+    method: {
+      type: "string",
+      description: "initialize, ping, tools/list, tools/call, or a notification such as notifications/initialized.",
+    },
     params: { type: "object", description: "The method's parameters, as MCP defines them.", additionalProperties: true },
   },
 };
@@ -192,7 +250,10 @@ const jsonRpcResponseSchema: JsonSchema = {
   required: ["jsonrpc"],
   properties: {
     jsonrpc: { type: "string", const: "2.0", description: "JSON-RPC version." },
-    id: { type: ["string", "integer", "null"], description: "The request's id; when the message could not be read, null (2025 revisions) or left out (2026-07-28)." },
+    id: {
+      type: ["string", "integer", "null"],
+      description: "The request's id; when the message could not be read, null (2025 revisions) or left out (2026-07-28).",
+    },
     result: { type: "object", description: "The method's result, as MCP defines it.", additionalProperties: true },
     error: {
       type: "object",
@@ -237,7 +298,10 @@ function errorResponses(tool: ToolDefinition): Record<string, JsonSchema> {
   return Object.fromEntries(
     [...byStatus.entries()]
       .sort(([a], [b]) => a - b)
-      .map(([status, codes]) => [String(status), errorResponse(codes, codes.includes("OPERATION_NOT_FOUND") ? "OperationNotFound" : "Error", replayed(codes))]),
+      .map(([status, codes]) => [
+        String(status),
+        errorResponse(codes, codes.includes("OPERATION_NOT_FOUND") ? "OperationNotFound" : "Error", replayed(codes)),
+      ]),
   );
 }
 
@@ -264,7 +328,13 @@ function toolOperation(tool: ToolDefinition, route: ToolRoute, index: number, in
     security: [{ [securitySchemeName]: [tool.scope] }],
     ...(parameters.length ? { parameters } : {}),
     ...(route.method === "POST"
-      ? { requestBody: { required: true, description: "The tool's arguments: a JSON object of at most 16 KiB.", content: { "application/json": { schema: ref(`${name}Input`) } } } }
+      ? {
+          requestBody: {
+            required: true,
+            description: "The tool's arguments: a JSON object of at most 16 KiB.",
+            content: { "application/json": { schema: ref(`${name}Input`) } },
+          },
+        }
       : {}),
     responses: {
       "200": { description: "The tool's result.", ...replayed, content: { "application/json": { schema: ref(`${name}Output`) } } },
@@ -310,7 +380,11 @@ function securityScheme(server: AuthorizationServer | undefined): JsonSchema {
   const who =
     "A customer's token carries a customer_id claim; a marketplace seller's a seller_id claim (the orders it sold: search, read, returns, replacements, its own operations); a support token the orders:support scope. Reading tools need orders:read, changing tools orders:write; each operation lists its scope, and the tools check it again in code. Send the access token as `Authorization: Bearer <token>`.";
   if (server && "openIdConnectUrl" in server) {
-    return { type: "openIdConnect", openIdConnectUrl: server.openIdConnectUrl, description: `Access tokens (JWT) from the identity provider that the API's JWT authorizer trusts. ${who}` };
+    return {
+      type: "openIdConnect",
+      openIdConnectUrl: server.openIdConnectUrl,
+      description: `Access tokens (JWT) from the identity provider that the API's JWT authorizer trusts. ${who}`,
+    };
   }
   const scopeMap = { ...scopeDescriptions };
   const urls = server ?? { authorizationUrl: `${unconfigured}/oauth2/authorize`, tokenUrl: `${unconfigured}/oauth2/token` };
@@ -352,10 +426,14 @@ export function openApiDocument(options: OpenApiOptions = {}): JsonSchema {
   serviceOperations["catalog GET"] = {
     operationId: "list_tools",
     summary: "The tool catalogue.",
-    description: "Every tool with its description, JSON Schemas (draft 2020-12) of its arguments and result, and its annotations. No token needed.",
+    description:
+      "Every tool with its description, JSON Schemas (draft 2020-12) of its arguments and result, and its annotations. No token needed.",
     tags: ["catalogue"],
     security: [],
-    responses: { "200": { description: "The catalogue.", content: { "application/json": { schema: ref("ToolCatalog") } } }, "429": gatewayThrottled },
+    responses: {
+      "200": { description: "The catalogue.", content: { "application/json": { schema: ref("ToolCatalog") } } },
+      "429": gatewayThrottled,
+    },
   };
   serviceOperations["openapi GET"] = {
     operationId: "get_openapi_document",
@@ -363,12 +441,19 @@ export function openApiDocument(options: OpenApiOptions = {}): JsonSchema {
     description: "The HTTP surface of order-tools, generated from the same tool registry as the catalogue and MCP. No token needed.",
     tags: ["catalogue"],
     security: [],
-    responses: { "200": { description: "The document.", content: { "application/json": { schema: { type: "object", description: "An OpenAPI 3.1 document." } } } }, "429": gatewayThrottled },
+    responses: {
+      "200": {
+        description: "The document.",
+        content: { "application/json": { schema: { type: "object", description: "An OpenAPI 3.1 document." } } },
+      },
+      "429": gatewayThrottled,
+    },
   };
   const mcpError = (description: string) => ({ description, content: { "application/json": { schema: ref("JsonRpcResponse") } } });
   const challenge = {
     "WWW-Authenticate": {
-      description: "Bearer, with resource_metadata (the protected-resource metadata URL) and scope (every scope the endpoint's tools need); error=\"invalid_token\" or error=\"insufficient_scope\" when a token came and was refused.",
+      description:
+        'Bearer, with resource_metadata (the protected-resource metadata URL) and scope (every scope the endpoint\'s tools need); error="invalid_token" or error="insufficient_scope" when a token came and was refused.',
       schema: { type: "string" },
     },
   };
@@ -385,18 +470,45 @@ export function openApiDocument(options: OpenApiOptions = {}): JsonSchema {
         name: "MCP-Protocol-Version",
         in: "header",
         required: false,
-        description: "2026-07-28, as in params._meta; on the 2025 revisions the version agreed in initialize, and without it 2025-03-26 is assumed.",
+        description:
+          "2026-07-28, as in params._meta; on the 2025 revisions the version agreed in initialize, and without it 2025-03-26 is assumed.",
         schema: { type: "string", examples: ["2026-07-28", "2025-11-25"] },
       },
-      { name: "Mcp-Method", in: "header", required: false, description: "2026-07-28: the body's method, required.", schema: { type: "string", examples: ["tools/call"] } },
-      { name: "Mcp-Name", in: "header", required: false, description: "2026-07-28: the tool's name on tools/call, required (as sent, or =?base64?…?=).", schema: { type: "string", examples: ["get_order"] } },
-      { name: "Accept", in: "header", required: true, description: "application/json and text/event-stream, as MCP clients send.", schema: { type: "string" } },
+      {
+        name: "Mcp-Method",
+        in: "header",
+        required: false,
+        description: "2026-07-28: the body's method, required.",
+        schema: { type: "string", examples: ["tools/call"] },
+      },
+      {
+        name: "Mcp-Name",
+        in: "header",
+        required: false,
+        description: "2026-07-28: the tool's name on tools/call, required (as sent, or =?base64?…?=).",
+        schema: { type: "string", examples: ["get_order"] },
+      },
+      {
+        name: "Accept",
+        in: "header",
+        required: true,
+        description: "application/json and text/event-stream, as MCP clients send.",
+        schema: { type: "string" },
+      },
     ],
     requestBody: { required: true, content: { "application/json": { schema: ref("JsonRpcMessage") } } },
     responses: {
       "200": {
         description: "The response to a request.",
-        content: { "application/json": { schema: ref("JsonRpcResponse") }, "text/event-stream": { schema: { type: "string", description: "One `message` event carrying the JSON-RPC response, for a client that accepts only text/event-stream." } } },
+        content: {
+          "application/json": { schema: ref("JsonRpcResponse") },
+          "text/event-stream": {
+            schema: {
+              type: "string",
+              description: "One `message` event carrying the JSON-RPC response, for a client that accepts only text/event-stream.",
+            },
+          },
+        },
       },
       "202": { description: "A notification or response was accepted; no body." },
       "400": mcpError(
@@ -408,13 +520,17 @@ export function openApiDocument(options: OpenApiOptions = {}): JsonSchema {
         content: { "application/json": { schema: ref("Error") } },
       },
       "403": {
-        description: "The token lacks orders:read (FORBIDDEN, with the insufficient_scope challenge), or the request's Origin or Host is not allowed (a JSON-RPC error).",
+        description:
+          "The token lacks orders:read (FORBIDDEN, with the insufficient_scope challenge), or the request's Origin or Host is not allowed (a JSON-RPC error).",
         headers: challenge,
         content: { "application/json": { schema: { anyOf: [ref("Error"), ref("JsonRpcResponse")] } } },
       },
       "404": mcpError("2026-07-28: a method this server does not offer (-32601), the 2025 ones (initialize, ping) included."),
       "406": mcpError("The Accept header allows neither application/json nor text/event-stream."),
-      "413": { description: "The body is over 16 KiB.", content: { "application/json": { schema: { anyOf: [ref("JsonRpcResponse"), ref("Error")] } } } },
+      "413": {
+        description: "The body is over 16 KiB.",
+        content: { "application/json": { schema: { anyOf: [ref("JsonRpcResponse"), ref("Error")] } } },
+      },
       "415": mcpError("The body is not application/json."),
       "429": gatewayThrottled,
     },
@@ -435,9 +551,21 @@ export function openApiDocument(options: OpenApiOptions = {}): JsonSchema {
               type: "object",
               required: ["resource", "authorization_servers", "scopes_supported", "bearer_methods_supported"],
               properties: {
-                resource: { type: "string", format: "uri", description: "The MCP endpoint's URL: the audience a token must be issued for." },
-                authorization_servers: { type: "array", items: { type: "string", format: "uri" }, description: "Issuer identifiers; each publishes RFC 8414 metadata." },
-                scopes_supported: { type: "array", items: { type: "string" }, description: "The scopes to ask for: orders:read and orders:write (and orders:support on the staff API)." },
+                resource: {
+                  type: "string",
+                  format: "uri",
+                  description: "The MCP endpoint's URL: the audience a token must be issued for.",
+                },
+                authorization_servers: {
+                  type: "array",
+                  items: { type: "string", format: "uri" },
+                  description: "Issuer identifiers; each publishes RFC 8414 metadata.",
+                },
+                scopes_supported: {
+                  type: "array",
+                  items: { type: "string" },
+                  description: "The scopes to ask for: orders:read and orders:write (and orders:support on the staff API).",
+                },
                 bearer_methods_supported: { type: "array", items: { const: "header" } },
                 resource_name: { type: "string" },
               },
@@ -483,7 +611,8 @@ export function openApiDocument(options: OpenApiOptions = {}): JsonSchema {
       securitySchemes: { [securitySchemeName]: securityScheme(options.authorization) },
       headers: {
         IdempotentReplayed: {
-          description: "true when this is the recorded outcome of an earlier request with the same operationId, replayed; nothing changed this time.",
+          description:
+            "true when this is the recorded outcome of an earlier request with the same operationId, replayed; nothing changed this time.",
           schema: { type: "string", const: "true" },
         },
       },
@@ -542,7 +671,9 @@ function allowedValues(node: JsonSchema): string | undefined {
 }
 
 const withSentence = (description: unknown, sentence: string | undefined) =>
-  sentence === undefined ? description : [typeof description === "string" ? description.replace(/\s*$/, "") : "", sentence].filter(Boolean).join(" ");
+  sentence === undefined
+    ? description
+    : [typeof description === "string" ? description.replace(/\s*$/, "") : "", sentence].filter(Boolean).join(" ");
 
 /**
  * A JSON Schema (draft 2020-12, as the registry writes it) in the OpenAPI 3.0 dialect and without `enum`:
@@ -573,7 +704,9 @@ export function openApi30Schema(node: unknown): unknown {
       continue;
     }
     if (key === "properties") {
-      out.properties = Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([name, schema]) => [name, openApi30Schema(schema)]));
+      out.properties = Object.fromEntries(
+        Object.entries(value as Record<string, unknown>).map(([name, schema]) => [name, openApi30Schema(schema)]),
+      );
       continue;
     }
     out[key] = openApi30Schema(value);
@@ -581,7 +714,8 @@ export function openApi30Schema(node: unknown): unknown {
   const values = allowedValues(source);
   if (values) {
     out.description = withSentence(out.description, values);
-    if (out.type === undefined) out.type = typeof (Array.isArray(source.enum) ? source.enum[0] : source.const) === "boolean" ? "boolean" : "string";
+    if (out.type === undefined)
+      out.type = typeof (Array.isArray(source.enum) ? source.enum[0] : source.const) === "boolean" ? "boolean" : "string";
   }
   if (out.type === undefined && branches?.every((b) => b.type === "object")) out.type = "object";
   return out;
@@ -597,11 +731,16 @@ function bedrockProperty(schema: JsonSchema): JsonSchema {
   if (converted.type !== "object") return converted;
   const fields = Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>).map(([name, field]) => {
     const values = allowedValues(field);
-    const said = String(field.description ?? "").replace(/\.$/, "").replace(/^[A-Z](?=[a-z])/, (c) => c.toLowerCase());
+    const said = String(field.description ?? "")
+      .replace(/\.$/, "")
+      .replace(/^[A-Z](?=[a-z])/, (c) => c.toLowerCase());
     return `${name}${values ? ` (${values.replace(/^One of: /, "").replace(/\.$/, "")})` : ""}: ${said}`;
   });
   const example = Object.fromEntries(
-    Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>).map(([name, field]) => [name, (field.examples as unknown[] | undefined)?.[0] ?? (field.enum as unknown[] | undefined)?.[0] ?? "…"]),
+    Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>).map(([name, field]) => [
+      name,
+      (field.examples as unknown[] | undefined)?.[0] ?? (field.enum as unknown[] | undefined)?.[0] ?? "…",
+    ]),
   );
   return {
     type: "string",
@@ -644,7 +783,9 @@ export function bedrockActionGroups(tools: readonly PlatformTool[], name = servi
         type: "object",
         description: String(tool.inputSchema.description ?? `The arguments of ${tool.name}.`),
         properties: Object.fromEntries(Object.entries(properties).map(([field, schema]) => [field, bedrockProperty(schema)])),
-        ...(Array.isArray(tool.inputSchema.required) && tool.inputSchema.required.length > 0 ? { required: tool.inputSchema.required } : {}),
+        ...(Array.isArray(tool.inputSchema.required) && tool.inputSchema.required.length > 0
+          ? { required: tool.inputSchema.required }
+          : {}),
       };
       paths[path] = {
         post: {
@@ -655,9 +796,18 @@ export function bedrockActionGroups(tools: readonly PlatformTool[], name = servi
           responses: {
             "200": {
               description: "The tool's result.",
-              content: { "application/json": { schema: registered ? openApi30Schema(embedded(toolJsonSchema(registered.output, "output"))) : { type: "object", description: "The tool's result." } } },
+              content: {
+                "application/json": {
+                  schema: registered
+                    ? openApi30Schema(embedded(toolJsonSchema(registered.output, "output")))
+                    : { type: "object", description: "The tool's result." },
+                },
+              },
             },
-            default: { description: "A refusal or failure, with what would be right (SPEC §3).", content: { "application/json": { schema: platformErrorSchema } } },
+            default: {
+              description: "A refusal or failure, with what would be right (SPEC §3).",
+              content: { "application/json": { schema: platformErrorSchema } },
+            },
           },
         },
       };
@@ -700,13 +850,18 @@ export function agentCoreSchema(node: JsonSchema): JsonSchema {
   const rawType = node.type;
   const nullable = Array.isArray(rawType) && rawType.includes("null");
   const type = Array.isArray(rawType) ? rawType.find((t) => t !== "null") : rawType;
-  if (typeof type !== "string") throw new Error(`AgentCore's schema needs a type, and this one has none: ${JSON.stringify(node).slice(0, 200)}`);
+  if (typeof type !== "string")
+    throw new Error(`AgentCore's schema needs a type, and this one has none: ${JSON.stringify(node).slice(0, 200)}`);
   const description = withSentence(withSentence(node.description, allowedValues(node)), nullable ? "May be null." : undefined);
   return {
     type,
     ...(typeof description === "string" && description !== "" ? { description } : {}),
     ...(node.properties
-      ? { properties: Object.fromEntries(Object.entries(node.properties as Record<string, JsonSchema>).map(([name, schema]) => [name, agentCoreSchema(schema)])) }
+      ? {
+          properties: Object.fromEntries(
+            Object.entries(node.properties as Record<string, JsonSchema>).map(([name, schema]) => [name, agentCoreSchema(schema)]),
+          ),
+        }
       : {}),
     ...(Array.isArray(node.required) && node.required.length > 0 ? { required: [...node.required] } : {}),
     ...(node.items && typeof node.items === "object" ? { items: agentCoreSchema(node.items as JsonSchema) } : {}),
@@ -715,5 +870,9 @@ export function agentCoreSchema(node: JsonSchema): JsonSchema {
 
 /** The tool definitions of an AgentCore Gateway Lambda target (`--format agentcore`): name, description, inputSchema. */
 export function agentCoreToolDefinitions(tools: readonly PlatformTool[]): AgentCoreToolDefinition[] {
-  return tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: agentCoreSchema({ ...tool.inputSchema, type: "object" }) }));
+  return tools.map((tool) => ({
+    name: tool.name,
+    description: tool.description,
+    inputSchema: agentCoreSchema({ ...tool.inputSchema, type: "object" }),
+  }));
 }

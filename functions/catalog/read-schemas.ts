@@ -36,19 +36,17 @@ export function orderIdDigits(value: string): string {
 }
 
 const orderIdOrFragment = /* @__PURE__ */ schema(() =>
-  z
-    .string({ error: "orderId must be a string: a full order id (SU-88421) or 3 to 5 consecutive digits of one (884)." })
-    .check(
-      z.superRefine((value, ctx) => {
-        const problem = orderIdFragmentProblem(value);
-        if (problem) ctx.addIssue({ code: "custom", message: problem });
-      }),
-      z.meta({
-        description:
-          "A full order id (SU- followed by five digits) or 3 to 5 consecutive digits of one, found anywhere in the id: 421 matches SU-88421 and SU-42177. The SU- prefix is optional.",
-        examples: ["SU-88421", "8842", "421"],
-      }),
-    ),
+  z.string({ error: "orderId must be a string: a full order id (SU-88421) or 3 to 5 consecutive digits of one (884)." }).check(
+    z.superRefine((value, ctx) => {
+      const problem = orderIdFragmentProblem(value);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    }),
+    z.meta({
+      description:
+        "A full order id (SU- followed by five digits) or 3 to 5 consecutive digits of one, found anywhere in the id: 421 matches SU-88421 and SU-42177. The SU- prefix is optional.",
+      examples: ["SU-88421", "8842", "421"],
+    }),
+  ),
 );
 
 const email = /* @__PURE__ */ schema(() =>
@@ -61,17 +59,23 @@ const email = /* @__PURE__ */ schema(() =>
 );
 
 const calendarDay = (field: string) =>
-  z
-    .string({ error: `${field} must be a date written YYYY-MM-DD, like 2026-03-10.` })
-    .check(z.refine(isCalendarDay, { error: (issue) => `${field} is ${JSON.stringify(issue.input)}; it must be a calendar date written YYYY-MM-DD, like 2026-03-10.` }));
+  z.string({ error: `${field} must be a date written YYYY-MM-DD, like 2026-03-10.` }).check(
+    z.refine(isCalendarDay, {
+      error: (issue) => `${field} is ${JSON.stringify(issue.input)}; it must be a calendar date written YYYY-MM-DD, like 2026-03-10.`,
+    }),
+  );
 
 const dateRange = /* @__PURE__ */ schema(() =>
   z
     .strictObject({
       dateField: z
-        .enum(["placed", "delivered"], { error: 'dateRange.dateField must be "placed" (the day the order was placed) or "delivered" (the day it was delivered).' })
+        .enum(["placed", "delivered"], {
+          error: 'dateRange.dateField must be "placed" (the day the order was placed) or "delivered" (the day it was delivered).',
+        })
         .check(z.meta({ description: "Which date of the order the range applies to." })),
-      from: calendarDay("dateRange.from").check(z.meta({ description: "First day of the range (UTC), included.", examples: ["2026-03-01"] })),
+      from: calendarDay("dateRange.from").check(
+        z.meta({ description: "First day of the range (UTC), included.", examples: ["2026-03-01"] }),
+      ),
       to: calendarDay("dateRange.to").check(z.meta({ description: "Last day of the range (UTC), included.", examples: ["2026-03-31"] })),
     })
     .check(
@@ -79,7 +83,11 @@ const dateRange = /* @__PURE__ */ schema(() =>
         if (!isCalendarDay(range.from) || !isCalendarDay(range.to)) return;
         const days = daysBetween(range.from, range.to) + 1;
         if (days < 1) {
-          ctx.addIssue({ code: "custom", path: ["to"], message: `dateRange.to (${range.to}) is before dateRange.from (${range.from}); give from ≤ to, e.g. from ${range.to} to ${range.from}.` });
+          ctx.addIssue({
+            code: "custom",
+            path: ["to"],
+            message: `dateRange.to (${range.to}) is before dateRange.from (${range.from}); give from ≤ to, e.g. from ${range.to} to ${range.from}.`,
+          });
         } else if (days > maxDateRangeDays) {
           ctx.addIssue({
             code: "custom",
@@ -105,7 +113,9 @@ export const searchOrdersInput = /* @__PURE__ */ schema(() =>
           z.number({ error: limitError }).check(
             z.int({ error: limitError }),
             z.minimum(1, { error: limitError }),
-            z.maximum(maxSearchLimit, { error: `${limitError.slice(0, -1)}; ask for ${maxSearchLimit} and narrow the criteria for more.` }),
+            z.maximum(maxSearchLimit, {
+              error: `${limitError.slice(0, -1)}; ask for ${maxSearchLimit} and narrow the criteria for more.`,
+            }),
           ),
           defaultSearchLimit,
         )
@@ -117,7 +127,8 @@ export const searchOrdersInput = /* @__PURE__ */ schema(() =>
           ctx.addIssue({
             code: "custom",
             path: [],
-            message: "Give at least one of email, orderId (the full id or 3+ of its digits) or dateRange ({dateField, from, to}) to say which orders you mean; criteria combine.",
+            message:
+              "Give at least one of email, orderId (the full id or 3+ of its digits) or dateRange ({dateField, from, to}) to say which orders you mean; criteria combine.",
           });
         }
       }),
@@ -128,9 +139,13 @@ export const searchOrdersInput = /* @__PURE__ */ schema(() =>
     ),
 );
 
-const timestamp = /* @__PURE__ */ schema(() => z.string().check(z.meta({ description: "A UTC timestamp, ISO 8601.", examples: ["2026-03-08T09:12:00Z"] })));
+const timestamp = /* @__PURE__ */ schema(() =>
+  z.string().check(z.meta({ description: "A UTC timestamp, ISO 8601.", examples: ["2026-03-08T09:12:00Z"] })),
+);
 const money = /* @__PURE__ */ schema(() => z.int().check(z.meta({ description: "An amount in integer cents of the order's currency." })));
-const currency = /* @__PURE__ */ schema(() => z.string().check(z.regex(/^[A-Z]{3}$/), z.meta({ description: "ISO 4217 currency code.", examples: ["GBP"] })));
+const currency = /* @__PURE__ */ schema(() =>
+  z.string().check(z.regex(/^[A-Z]{3}$/), z.meta({ description: "ISO 4217 currency code.", examples: ["GBP"] })),
+);
 const status = /* @__PURE__ */ schema(() => z.enum(orderStatuses).check(z.meta({ description: "The order's status now." })));
 
 export const orderSummary = /* @__PURE__ */ schema(() =>
@@ -152,14 +167,18 @@ export const searchOrdersOutput = /* @__PURE__ */ schema(() =>
   z
     .strictObject({
       orders: z.array(orderSummary).check(z.meta({ description: "Matching orders, newest first." })),
-      truncated: z.boolean().check(z.meta({ description: "True when more orders matched than the limit returned; narrow the criteria or raise the limit." })),
+      truncated: z
+        .boolean()
+        .check(z.meta({ description: "True when more orders matched than the limit returned; narrow the criteria or raise the limit." })),
     })
     .check(z.meta({ description: "The orders that match, newest first." })),
 );
 
 // ——— get_order ———
 
-export const getOrderInput = /* @__PURE__ */ schema(() => z.strictObject({ orderId }).check(z.meta({ description: "Which order to read." })));
+export const getOrderInput = /* @__PURE__ */ schema(() =>
+  z.strictObject({ orderId }).check(z.meta({ description: "Which order to read." })),
+);
 
 const itemDescription = /* @__PURE__ */ schema(() =>
   z
@@ -176,7 +195,9 @@ const itemDescription = /* @__PURE__ */ schema(() =>
         text: z.string().check(z.meta({ description: "The text as stored." })),
       }),
     ])
-    .check(z.meta({ description: "The item's product description, marked with who wrote it and whether anyone at Sundry vouched for it." })),
+    .check(
+      z.meta({ description: "The item's product description, marked with who wrote it and whether anyone at Sundry vouched for it." }),
+    ),
 );
 
 export const trackingStatuses = ["awaiting_dispatch", "in_transit", "delivered", "cancelled"] as const;
@@ -187,7 +208,9 @@ const tracking = /* @__PURE__ */ schema(() =>
       z.strictObject({
         available: z.literal(true).check(z.meta({ description: "Tracking is available." })),
         status: z.enum(trackingStatuses).check(z.meta({ description: "Where the parcel is, as far as the carrier's scans tell." })),
-        lastScanAt: z.nullable(timestamp).check(z.meta({ description: "The carrier's latest scan (UTC); null before the carrier has the parcel." })),
+        lastScanAt: z
+          .nullable(timestamp)
+          .check(z.meta({ description: "The carrier's latest scan (UTC); null before the carrier has the parcel." })),
       }),
       z.strictObject({
         available: z.literal(false).check(z.meta({ description: "No tracking: see code and message." })),
@@ -223,22 +246,37 @@ export const getOrderOutput = /* @__PURE__ */ schema(() =>
     .strictObject({
       orderId,
       status,
-      version: z.int().check(z.minimum(1), z.meta({ description: "The order's version: send it as expectedVersion with a change based on this reading." })),
+      version: z
+        .int()
+        .check(
+          z.minimum(1),
+          z.meta({ description: "The order's version: send it as expectedVersion with a change based on this reading." }),
+        ),
       placedAt: timestamp.check(z.meta({ description: "When the order was placed (UTC)." })),
       deliveredAt: z.nullable(timestamp).check(z.meta({ description: "When it was delivered (UTC); null until then." })),
       seller: z
         .strictObject({
           id: z.string().check(z.meta({ description: "The seller's id, SLR- followed by digits." })),
           name: z.string().check(z.meta({ description: "The seller's name." })),
-          type: z.enum(sellerTypes).check(z.meta({ description: "sundry: sold by Sundry itself; marketplace: sold by a third-party seller." })),
-          status: z.enum(["active", "suspended"]).check(z.meta({ description: "A suspended seller's orders can still be returned, but not replaced." })),
+          type: z
+            .enum(sellerTypes)
+            .check(z.meta({ description: "sundry: sold by Sundry itself; marketplace: sold by a third-party seller." })),
+          status: z
+            .enum(["active", "suspended"])
+            .check(z.meta({ description: "A suspended seller's orders can still be returned, but not replaced." })),
         })
         .check(z.meta({ description: "Who sold the order." })),
       policy: z
         .strictObject({
-          ref: z.string().check(z.meta({ description: "The return policy that applies: seller-supp/<sellerId>, sundry/standard or marketplace/default." })),
+          ref: z
+            .string()
+            .check(
+              z.meta({ description: "The return policy that applies: seller-supp/<sellerId>, sundry/standard or marketplace/default." }),
+            ),
           returnWindowDays: z.int().check(z.meta({ description: "Days after delivery within which a return may start." })),
-          returnableUntil: z.nullable(z.string()).check(z.meta({ description: "The last day a return may start (delivery day + window), YYYY-MM-DD; null before delivery." })),
+          returnableUntil: z
+            .nullable(z.string())
+            .check(z.meta({ description: "The last day a return may start (delivery day + window), YYYY-MM-DD; null before delivery." })),
         })
         .check(z.meta({ description: "The return policy resolved for this order's seller." })),
       items: z
@@ -267,13 +305,18 @@ export const getOrderOutput = /* @__PURE__ */ schema(() =>
           carrier: z.string().check(z.meta({ description: "The carrier." })),
           trackingId: z.nullable(z.string()).check(z.meta({ description: "The carrier's tracking id; null when none was issued." })),
           tracking,
-          note: z.nullable(customerText).check(z.meta({ description: "The customer's delivery note, marked as customer text; null when there is none." })),
+          note: z
+            .nullable(customerText)
+            .check(z.meta({ description: "The customer's delivery note, marked as customer text; null when there is none." })),
         })
         .check(z.meta({ description: "How the order travels." })),
       returns: z.array(orderReturn).check(z.meta({ description: "Returns started on this order, oldest first; empty when none." })),
-      allowedActions: z
-        .array(z.enum(changeToolNames))
-        .check(z.meta({ description: "The changing tools this caller could use on this order now, judged by the same rules those tools enforce when they write." })),
+      allowedActions: z.array(z.enum(changeToolNames)).check(
+        z.meta({
+          description:
+            "The changing tools this caller could use on this order now, judged by the same rules those tools enforce when they write.",
+        }),
+      ),
     })
     .check(z.meta({ description: "What is on the order: items, charges, seller, resolved return policy, delivery and returns." })),
 );

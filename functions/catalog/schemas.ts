@@ -10,12 +10,23 @@ export const cancelOrderInput = /* @__PURE__ */ schema(() =>
       operationId,
       orderId,
       expectedVersion: z.optional(expectedVersion),
-      reason: z.optional(freeText("reason", { maxCharacters: 200, maxLines: 1 }, "Why the order is cancelled, in the customer's words; at most 200 characters on one line.")),
+      reason: z.optional(
+        freeText(
+          "reason",
+          { maxCharacters: 200, maxLines: 1 },
+          "Why the order is cancelled, in the customer's words; at most 200 characters on one line.",
+        ),
+      ),
     })
     .check(z.meta({ description: "Cancel an order that has not shipped." })),
 );
 
-export const cancelOrderOutput = /* @__PURE__ */ schema(() => completedResult({ orderStatus: z.literal("cancelled").check(z.meta({ description: "The order's status after the change." })) }, "The cancellation was applied."));
+export const cancelOrderOutput = /* @__PURE__ */ schema(() =>
+  completedResult(
+    { orderStatus: z.literal("cancelled").check(z.meta({ description: "The order's status after the change." })) },
+    "The cancellation was applied.",
+  ),
+);
 
 export const addDeliveryNoteInput = /* @__PURE__ */ schema(() =>
   z
@@ -32,9 +43,13 @@ export const addDeliveryNoteInput = /* @__PURE__ */ schema(() =>
     .check(z.meta({ description: "Set the delivery note of an order that has not started dispatch." })),
 );
 
-export const addDeliveryNoteOutput = /* @__PURE__ */ schema(() => completedResult({ deliveryNote: customerText }, "The note was stored and will go to the carrier."));
+export const addDeliveryNoteOutput = /* @__PURE__ */ schema(() =>
+  completedResult({ deliveryNote: customerText }, "The note was stored and will go to the carrier."),
+);
 
-export const operationStatusInput = /* @__PURE__ */ schema(() => z.strictObject({ operationId }).check(z.meta({ description: "Which of your operations to look up." })));
+export const operationStatusInput = /* @__PURE__ */ schema(() =>
+  z.strictObject({ operationId }).check(z.meta({ description: "Which of your operations to look up." })),
+);
 
 export const operationStatusOutput = /* @__PURE__ */ schema(() =>
   z
@@ -49,7 +64,11 @@ export const operationStatusOutput = /* @__PURE__ */ schema(() =>
       }),
       z.object({
         operationId,
-        status: z.literal("rejected").check(z.meta({ description: "The operation was refused and changed nothing; error says why. A new attempt needs a new operationId." })),
+        status: z.literal("rejected").check(
+          z.meta({
+            description: "The operation was refused and changed nothing; error says why. A new attempt needs a new operationId.",
+          }),
+        ),
         tool: z.string().check(z.meta({ description: "The tool the operation ran." })),
         orderId,
         error: z.record(z.string(), z.unknown()).check(z.meta({ description: "The error the original request returned." })),

@@ -27,7 +27,15 @@ function canonical(value: unknown): string {
 export function publishedModelSurface() {
   const byName = <T extends { name: string }>(list: T[]) => list.sort((a, b) => a.name.localeCompare(b.name));
   return {
-    catalogue: byName(toolCatalog().tools.map(({ name, description, inputSchema, outputSchema, annotations }) => ({ name, description, inputSchema, outputSchema, annotations }))),
+    catalogue: byName(
+      toolCatalog().tools.map(({ name, description, inputSchema, outputSchema, annotations }) => ({
+        name,
+        description,
+        inputSchema,
+        outputSchema,
+        annotations,
+      })),
+    ),
     modelTools: byName(modelTools().map(({ name, description, inputSchema }) => ({ name, description, inputSchema }))),
     context: modelContext,
   };

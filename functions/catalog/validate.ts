@@ -2,7 +2,10 @@ import type { output, ZodMiniType } from "zod/mini";
 import { type InputIssue, InvalidInputError } from "#core/errors";
 
 function pathOf(path: readonly PropertyKey[]): string {
-  return path.map((p) => (typeof p === "number" ? `[${p}]` : String(p))).join(".").replace(/\.\[/g, "[");
+  return path
+    .map((p) => (typeof p === "number" ? `[${p}]` : String(p)))
+    .join(".")
+    .replace(/\.\[/g, "[");
 }
 
 function shapeKeys(schema: ZodMiniType): string[] {
@@ -89,7 +92,16 @@ export function parseArguments<S extends ZodMiniType>(schema: S, tool: string, i
     return { path, message: issue.message };
   });
   // A bad entry in each of many array elements would otherwise make the answer larger than the request.
-  const listed = issues.length > maxIssues ? [...issues.slice(0, maxIssues - 1), { path: "", message: `…and ${issues.length - maxIssues + 1} more problems of the same kinds; fix those above and send the request again to see any that remain.` }] : issues;
+  const listed =
+    issues.length > maxIssues
+      ? [
+          ...issues.slice(0, maxIssues - 1),
+          {
+            path: "",
+            message: `…and ${issues.length - maxIssues + 1} more problems of the same kinds; fix those above and send the request again to see any that remain.`,
+          },
+        ]
+      : issues;
   const [first, ...rest] = listed;
   // zod reports at least one issue for a failed parse; the fallback only keeps the type honest.
   throw new InvalidInputError([first ?? { path: "", message: `The arguments do not match ${tool}'s schema.` }, ...rest]);

@@ -16,8 +16,21 @@ export interface ConditionParts {
 export interface LinkedWrite {
   /** `Put`, `Update` or `ConditionCheck`, in the document client's shape; the store fills in the table name. */
   write:
-    | { kind: "update"; key: Record<string, string>; update: string; condition: string; values: Record<string, unknown>; names?: Record<string, string> }
-    | { kind: "conditionCheck"; key: Record<string, string>; condition: string; values: Record<string, unknown>; names?: Record<string, string> }
+    | {
+        kind: "update";
+        key: Record<string, string>;
+        update: string;
+        condition: string;
+        values: Record<string, unknown>;
+        names?: Record<string, string>;
+      }
+    | {
+        kind: "conditionCheck";
+        key: Record<string, string>;
+        condition: string;
+        values: Record<string, unknown>;
+        names?: Record<string, string>;
+      }
     | { kind: "put"; item: Record<string, unknown>; condition: string; names?: Record<string, string> };
   /**
    * What the failed condition means, from the item as it is now: a rejection, or `"replan"` when the write lost
@@ -75,5 +88,10 @@ export interface OrderChange {
    * `order` is the order as read, and only when the caller may access it. `replans` counts the times a linked
    * write asked to plan again within this operation. A plan may need I/O (a policy, pickup slots): it may be async.
    */
-  plan(input: { committedVersion: number; now: Date; order?: Order; replans: number }): ChangePlan | Refusal | Promise<ChangePlan | Refusal>;
+  plan(input: {
+    committedVersion: number;
+    now: Date;
+    order?: Order;
+    replans: number;
+  }): ChangePlan | Refusal | Promise<ChangePlan | Refusal>;
 }

@@ -65,14 +65,20 @@ export const deliveryNoteRule: StatusRule = {
 };
 
 /** What a delivered order answers for start_return and offer_replacement; cancelled is its own reason. */
-function notDeliveredRejection(status: OrderStatus, action: "returned" | "replaced"): { reason: NotEligibleReason; message: string } | undefined {
+function notDeliveredRejection(
+  status: OrderStatus,
+  action: "returned" | "replaced",
+): { reason: NotEligibleReason; message: string } | undefined {
   switch (status) {
     case "delivered":
       return undefined;
     case "cancelled":
       return { reason: "ALREADY_CANCELLED", message: `The order was cancelled before delivery, so nothing on it can be ${action}.` };
     default:
-      return { reason: "NOT_DELIVERED", message: `The order is ${status}, not delivered; its items can be ${action} once it is delivered, within the seller's return window.` };
+      return {
+        reason: "NOT_DELIVERED",
+        message: `The order is ${status}, not delivered; its items can be ${action} once it is delivered, within the seller's return window.`,
+      };
   }
 }
 
@@ -96,7 +102,8 @@ export const startReturnRule: StatusRule = {
 export const offerReplacementRule: StatusRule = {
   allowedStatuses: ["delivered"],
   rejection: (status) => notDeliveredRejection(status, "replaced"),
-  admits: ({ order, seller, policy, today }) => seller.status === "active" && returnWindow(order, policy, today).open && replaceableItemIds(order).length > 0,
+  admits: ({ order, seller, policy, today }) =>
+    seller.status === "active" && returnWindow(order, policy, today).open && replaceableItemIds(order).length > 0,
 };
 
 /**

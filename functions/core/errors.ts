@@ -103,8 +103,14 @@ export class OrderNotFoundError extends ToolError {
   readonly code = "ORDER_NOT_FOUND";
   readonly httpStatus = 404;
   constructor(orderId: string, caller?: "customer" | "seller" | "support") {
-    const searchBy = caller === "seller" ? "an id fragment of 3 or more digits, or a date range" : "by e-mail, an id fragment of 3 or more digits, or a date range";
-    super(`No order ${orderId} was found among the orders you can access. Check the id with search_orders (${searchBy}) and use an id it returns.`, { orderId });
+    const searchBy =
+      caller === "seller"
+        ? "an id fragment of 3 or more digits, or a date range"
+        : "by e-mail, an id fragment of 3 or more digits, or a date range";
+    super(
+      `No order ${orderId} was found among the orders you can access. Check the id with search_orders (${searchBy}) and use an id it returns.`,
+      { orderId },
+    );
   }
 }
 

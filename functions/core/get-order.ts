@@ -34,7 +34,10 @@ export async function getOrder(reader: OrderReader, input: GetOrderInput, princi
   const order = await reader.order(input.orderId);
   if (!order || !mayAccessOrder(principal, order)) throw new OrderNotFoundError(input.orderId, principal.kind);
   const seller = await reader.sellerWithPolicy(order.sellerId);
-  if (!seller) throw new InternalError(`Order ${input.orderId} names seller ${order.sellerId}, which is not on record. Retry later; the order's data needs repair.`);
+  if (!seller)
+    throw new InternalError(
+      `Order ${input.orderId} names seller ${order.sellerId}, which is not on record. Retry later; the order's data needs repair.`,
+    );
   return orderView(order, seller, principal, now);
 }
 
@@ -47,7 +50,11 @@ export function orderView(order: Order, { seller, policy }: SellerAndPolicy, pri
     placedAt: order.placedAt,
     deliveredAt: order.deliveredAt ?? null,
     seller: { id: seller.id, name: seller.name, type: seller.type, status: seller.status },
-    policy: { ref: policy.ref, returnWindowDays: policy.returnWindowDays, returnableUntil: returnableUntil(order.deliveredAt ?? null, policy.returnWindowDays) },
+    policy: {
+      ref: policy.ref,
+      returnWindowDays: policy.returnWindowDays,
+      returnableUntil: returnableUntil(order.deliveredAt ?? null, policy.returnWindowDays),
+    },
     items: order.items.map((item) => ({
       itemId: item.itemId,
       title: item.title,
@@ -78,7 +85,10 @@ export function totalCents(order: { charges: readonly { cents: number }[] }): nu
  * reviewed it unless the item says so; Sundry's own descriptions count as reviewed unless the item says not.
  * The text is passed on verbatim: the wrapper marks the boundary, it does not clean the content.
  */
-export function describedBy(item: Pick<OrderItem, "description" | "descriptionReviewed">, seller: Pick<Seller, "id" | "type">): ItemDescription {
+export function describedBy(
+  item: Pick<OrderItem, "description" | "descriptionReviewed">,
+  seller: Pick<Seller, "id" | "type">,
+): ItemDescription {
   const text = typeof item.description === "string" ? item.description : "";
   return seller.type === "marketplace"
     ? { origin: "seller", sellerId: seller.id, reviewed: item.descriptionReviewed ?? false, text }

@@ -97,7 +97,10 @@ export function isReplacementLine(item: OrderItem): boolean {
 /** Items that have not been returned and are not replacement lines: what start_return can still take. */
 export function returnableItemIds(order: Pick<Order, "items"> & Record<string, unknown>): string[] {
   const returned = new Set(returnsOf(order).flatMap((r) => r.itemIds));
-  return order.items.filter((i) => !isReplacementLine(i)).map((i) => i.itemId).filter((id) => !returned.has(id));
+  return order.items
+    .filter((i) => !isReplacementLine(i))
+    .map((i) => i.itemId)
+    .filter((id) => !returned.has(id));
 }
 
 /** Items neither replaced nor being returned: what offer_replacement can still replace. */
@@ -107,7 +110,12 @@ export function replaceableItemIds(order: Pick<Order, "items"> & Record<string, 
 }
 
 /** The order is not (or never will be) delivered, so nothing on it can be returned or replaced yet. */
-export function notDelivered(order: Order, itemIds: readonly string[], action: "returned" | "replaced", today: string): Ineligibility | undefined {
+export function notDelivered(
+  order: Order,
+  itemIds: readonly string[],
+  action: "returned" | "replaced",
+  today: string,
+): Ineligibility | undefined {
   if (order.status === "delivered") return undefined;
   const items = list(itemIds);
   if (order.status === "cancelled") {
@@ -128,7 +136,13 @@ export function notDelivered(order: Order, itemIds: readonly string[], action: "
 }
 
 /** The policy window closed before today. */
-export function windowClosed(order: Order, itemIds: readonly string[], policy: ReturnPolicy, today: string, action: "returned" | "replaced"): Ineligibility | undefined {
+export function windowClosed(
+  order: Order,
+  itemIds: readonly string[],
+  policy: ReturnPolicy,
+  today: string,
+  action: "returned" | "replaced",
+): Ineligibility | undefined {
   const window = returnWindow(order, policy, today);
   if (window.open || window.until === null) return undefined;
   return {
@@ -154,7 +168,9 @@ export function unknownItems(order: Order, itemIds: readonly string[]): Ineligib
  */
 export function replacementLine(order: Order, itemIds: readonly string[], action: "returned" | "replaced"): Ineligibility | undefined {
   const wanted = new Set(itemIds);
-  const line = order.items.find((i) => wanted.has(i.itemId) && isReplacementLine(i)) as (OrderItem & { replacementFor: string }) | undefined;
+  const line = order.items.find((i) => wanted.has(i.itemId) && isReplacementLine(i)) as
+    | (OrderItem & { replacementFor: string })
+    | undefined;
   if (!line) return undefined;
   return {
     reason: "REPLACEMENT_LINE",
@@ -171,7 +187,10 @@ export function alreadyReturned(order: Order, itemIds: readonly string[], action
   const itemId = first.itemIds.find((id) => wanted.has(id)) as string;
   const started = `${itemId} on order ${order.orderId} is already being returned: return ${first.returnId} started on ${dayOf(first.createdAt)}, with pickup on ${first.pickup.date} (${first.pickup.window})`;
   if (action === "replaced") {
-    return { reason: "ITEM_ALREADY_RETURNED", message: `${started}, so it is not replaced as well. Nothing more needs doing for ${itemId}.` };
+    return {
+      reason: "ITEM_ALREADY_RETURNED",
+      message: `${started}, so it is not replaced as well. Nothing more needs doing for ${itemId}.`,
+    };
   }
   const others = returnableItemIds(order).filter((id) => !wanted.has(id));
   return {
@@ -191,7 +210,12 @@ export function alreadyReplaced(order: Order, itemId: string): Ineligibility | u
 }
 
 /** Why start_return cannot take these items from this order today, in the order a caller should hear it. */
-export function startReturnIneligibility(order: Order, itemIds: readonly string[], policy: ReturnPolicy, today: string): Ineligibility | undefined {
+export function startReturnIneligibility(
+  order: Order,
+  itemIds: readonly string[],
+  policy: ReturnPolicy,
+  today: string,
+): Ineligibility | undefined {
   return (
     notDelivered(order, itemIds, "returned", today) ??
     windowClosed(order, itemIds, policy, today, "returned") ??
@@ -202,7 +226,12 @@ export function startReturnIneligibility(order: Order, itemIds: readonly string[
 }
 
 /** Why offer_replacement cannot replace this item today (stock and the seller are judged by their own writes). */
-export function offerReplacementIneligibility(order: Order, itemId: string, policy: ReturnPolicy, today: string): Ineligibility | undefined {
+export function offerReplacementIneligibility(
+  order: Order,
+  itemId: string,
+  policy: ReturnPolicy,
+  today: string,
+): Ineligibility | undefined {
   return (
     notDelivered(order, [itemId], "replaced", today) ??
     windowClosed(order, [itemId], policy, today, "replaced") ??

@@ -74,13 +74,27 @@ export function offerReplacement(input: OfferReplacementInput, store: Replacemen
       const item = order.items[index];
       if (!item) {
         const unknown = unknownItems(order, [input.itemId]);
-        return { refusal: new NotEligibleError(unknown?.message ?? `Order ${input.orderId} has no item ${input.itemId}.`, "UNKNOWN_ITEM", order.status), conditions, explain };
+        return {
+          refusal: new NotEligibleError(
+            unknown?.message ?? `Order ${input.orderId} has no item ${input.itemId}.`,
+            "UNKNOWN_ITEM",
+            order.status,
+          ),
+          conditions,
+          explain,
+        };
       }
       const ineligible = explain(order);
       if (ineligible) return { refusal: ineligible, conditions, explain };
 
       const replacementItemId = nextItemId(order);
-      const record: ReplacementRecord = { itemId: item.itemId, replacementItemId, sku: item.sku, reason: input.reason, createdAt: now.toISOString() };
+      const record: ReplacementRecord = {
+        itemId: item.itemId,
+        replacementItemId,
+        sku: item.sku,
+        reason: input.reason,
+        createdAt: now.toISOString(),
+      };
       // The replacement line: the same product and quantity as a new line at no charge, so every view of the
       // order's items shows what is on its way. `replacementFor` links it to the line it replaces.
       const line: OrderItem & { replacementFor: string } = {
@@ -129,7 +143,10 @@ export function nextItemId(order: Pick<Order, "items">): string {
 
 function sellerSuspended(order: Order, item: OrderItem, seller: Record<string, unknown> | undefined): SellerSuspendedError {
   if (!seller) {
-    throw new InternalError(`The seller of order ${order.orderId} is not on record, so no replacement could be reserved; nothing was changed. Retry later.`, { cause: { sellerId: order.sellerId } });
+    throw new InternalError(
+      `The seller of order ${order.orderId} is not on record, so no replacement could be reserved; nothing was changed. Retry later.`,
+      { cause: { sellerId: order.sellerId } },
+    );
   }
   // The seller's id is a detail of the error body (SPEC §3); the message names the seller as a person would.
   const name = typeof seller.name === "string" ? seller.name : "The seller";

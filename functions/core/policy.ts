@@ -24,7 +24,11 @@ export const supplementRef = (sellerId: string) => `seller-supp/${sellerId}`;
  * The policy that settles a return: the seller's own supplement if there is one, otherwise the default for
  * the seller's type (a stored override of that default wins over the built-in one).
  */
-export function resolvePolicy(seller: Pick<Seller, "type">, supplement: ReturnPolicy | undefined, storedDefault: ReturnPolicy | undefined): ReturnPolicy {
+export function resolvePolicy(
+  seller: Pick<Seller, "type">,
+  supplement: ReturnPolicy | undefined,
+  storedDefault: ReturnPolicy | undefined,
+): ReturnPolicy {
   return supplement ?? storedDefault ?? defaultPolicies[seller.type];
 }
 

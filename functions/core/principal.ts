@@ -54,7 +54,9 @@ export function principalFromClaims(
   requiredScope: Scope,
 ): Principal {
   if (!claims || typeof claims.sub !== "string" || claims.sub === "") {
-    throw new UnauthenticatedError("No verified bearer token came with the request. Send `Authorization: Bearer <token>` with a token from your identity provider.");
+    throw new UnauthenticatedError(
+      "No verified bearer token came with the request. Send `Authorization: Bearer <token>` with a token from your identity provider.",
+    );
   }
   const hasCustomerClaim = Object.hasOwn(claims, "customer_id");
   const hasSellerClaim = Object.hasOwn(claims, "seller_id");
@@ -80,7 +82,10 @@ export function principalFromClaims(
   }
   const tokenScopes = scopesOf(claims, grantedScopes);
   if (!tokenScopes.has(requiredScope)) {
-    throw new ForbiddenError(`This tool needs the scope ${requiredScope}, and the token does not carry it. Ask for a token with ${requiredScope}.`, requiredScope);
+    throw new ForbiddenError(
+      `This tool needs the scope ${requiredScope}, and the token does not carry it. Ask for a token with ${requiredScope}.`,
+      requiredScope,
+    );
   }
   if (typeof customerId === "string") {
     return { kind: "customer", sub: claims.sub, customerId, scopes: tokenScopes };
@@ -103,7 +108,13 @@ export function principalFromClaims(
  * does not want to fulfil an order says so through the order system, not by cancelling the buyer's purchase, and
  * the carrier's instructions are the buyer's words.
  */
-export const sellerTools: ReadonlySet<string> = new Set(["search_orders", "get_order", "start_return", "offer_replacement", "get_operation_status"]);
+export const sellerTools: ReadonlySet<string> = new Set([
+  "search_orders",
+  "get_order",
+  "start_return",
+  "offer_replacement",
+  "get_operation_status",
+]);
 
 /** Who may use a tool that a seller may not. */
 const principalsBesidesSellers: JsonValue[] = ["customer", "support"];

@@ -79,7 +79,8 @@ export async function searchOrders(source: OrderSearchSource, input: SearchOrder
   const matches = (order: OrderSummaryRecord) =>
     mayAccessOrder(principal, order) &&
     (digits === undefined || order.orderId.slice(3).includes(digits)) &&
-    (input.dateRange === undefined || onDayWithin(input.dateRange.dateField === "placed" ? order.placedAt : order.deliveredAt, input.dateRange));
+    (input.dateRange === undefined ||
+      onDayWithin(input.dateRange.dateField === "placed" ? order.placedAt : order.deliveredAt, input.dateRange));
   const want = input.limit + 1;
   // A customer's partition, narrowed by placed days in the key: without id digits or delivered days to filter
   // by, and with access given by the partition itself, its first `want` orders are the answer.
@@ -88,7 +89,10 @@ export async function searchOrders(source: OrderSearchSource, input: SearchOrder
   let found: OrderSummaryRecord[];
   if (digits?.length === 5) {
     // A full id: one GetItem; the e-mail, if given too, must be the order's customer's.
-    const [order, owners] = await Promise.all([source.orderById(`SU-${digits}`), input.email === undefined ? undefined : source.customerIdsWithEmail(input.email)]);
+    const [order, owners] = await Promise.all([
+      source.orderById(`SU-${digits}`),
+      input.email === undefined ? undefined : source.customerIdsWithEmail(input.email),
+    ]);
     found = order && matches(order) && (!owners || owners.includes(order.customerId)) ? [order] : [];
   } else if (principal.kind === "customer") {
     // Only ever the caller's own partition. An e-mail that is not theirs matches none of their orders.
@@ -99,11 +103,18 @@ export async function searchOrders(source: OrderSearchSource, input: SearchOrder
     found = !owners || owners.includes(principal.customerId) ? own : [];
   } else if (principal.kind === "seller" && digits === undefined && input.dateRange && range) {
     // Only the seller's own partitions: another seller's orders are never read, so they cannot be counted.
-    const streams = source.ordersOfSeller(principal.sellerId, input.dateRange.dateField, range, input.dateRange.dateField === "placed" ? want : undefined);
+    const streams = source.ordersOfSeller(
+      principal.sellerId,
+      input.dateRange.dateField,
+      range,
+      input.dateRange.dateField === "placed" ? want : undefined,
+    );
     found = (await Promise.all(streams.map((stream) => take(stream, matches, want)))).flat();
   } else if (input.email !== undefined) {
     const owners = await source.customerIdsWithEmail(input.email);
-    found = (await Promise.all(owners.map((customerId) => take(source.ordersOfCustomer(customerId, placed, exactly), matches, want)))).flat();
+    found = (
+      await Promise.all(owners.map((customerId) => take(source.ordersOfCustomer(customerId, placed, exactly), matches, want)))
+    ).flat();
   } else {
     // Support, or a seller, by id digits. `matches` keeps a seller to its own orders before any is taken, so
     // another seller's orders in the same partitions move neither the count nor `truncated`.
@@ -124,11 +135,17 @@ export function onDayWithin(timestamp: string | null, range: DayRange): boolean 
 /** Distinct orders, newest placed first; the id breaks ties so the order is stable. */
 export function newestFirst(orders: OrderSummaryRecord[]): OrderSummaryRecord[] {
   const unique = new Map(orders.map((o) => [o.orderId, o]));
-  return [...unique.values()].sort((a, b) => (a.placedAt === b.placedAt ? b.orderId.localeCompare(a.orderId) : b.placedAt.localeCompare(a.placedAt)));
+  return [...unique.values()].sort((a, b) =>
+    a.placedAt === b.placedAt ? b.orderId.localeCompare(a.orderId) : b.placedAt.localeCompare(a.placedAt),
+  );
 }
 
 /** The first `count` matches of a stream; stops reading (and paging) as soon as it has them. */
-export async function take(stream: OrderStream, matches: (order: OrderSummaryRecord) => boolean, count: number): Promise<OrderSummaryRecord[]> {
+export async function take(
+  stream: OrderStream,
+  matches: (order: OrderSummaryRecord) => boolean,
+  count: number,
+): Promise<OrderSummaryRecord[]> {
   const taken: OrderSummaryRecord[] = [];
   if (count <= 0) return taken;
   for await (const order of stream) {

@@ -67,7 +67,10 @@ export function startReturn(input: StartReturnInput, store: ReturnStore): OrderC
       const tomorrow = addDays(today, 1);
       if (input.pickupDate !== undefined && input.pickupDate < tomorrow) {
         throw new InvalidInputError([
-          { path: "pickupDate", message: `pickupDate ${input.pickupDate} is not in the future; pickups can be booked from ${tomorrow} (tomorrow) on. Leave pickupDate out for the earliest day with capacity.` },
+          {
+            path: "pickupDate",
+            message: `pickupDate ${input.pickupDate} is not in the future; pickups can be booked from ${tomorrow} (tomorrow) on. Leave pickupDate out for the earliest day with capacity.`,
+          },
         ]);
       }
       if (!order) return { refusal: new OrderNotFoundError(input.orderId) };
@@ -79,7 +82,9 @@ export function startReturn(input: StartReturnInput, store: ReturnStore): OrderC
       };
       // Lines are only ever appended to an order: an index found in the read still names the item at the write
       // (and the write's condition checks that it does).
-      const onOrder = input.itemIds.map((id) => ({ id, index: order.items.findIndex((item) => item.itemId === id) })).filter((i) => i.index >= 0);
+      const onOrder = input.itemIds
+        .map((id) => ({ id, index: order.items.findIndex((item) => item.itemId === id) }))
+        .filter((i) => i.index >= 0);
       const conditions = (p: ConditionParts) => [
         // Within the window: delivered on or after today − window days (a timestamp sorts after its own day).
         `${p.name("deliveredAt")} >= ${p.value(earliestOpenDelivery(policy, today))}`,
@@ -136,7 +141,8 @@ export function startReturn(input: StartReturnInput, store: ReturnStore): OrderC
           {
             write: store.takePickupSlot(slot),
             // Lost the slot between the read and the write: try the next candidate once, then give up.
-            explain: () => (replans === 0 && candidates[1] ? "replan" : noPickupSlot(wanted, tomorrow, open, candidates.slice(0, replans + 1))),
+            explain: () =>
+              replans === 0 && candidates[1] ? "replan" : noPickupSlot(wanted, tomorrow, open, candidates.slice(0, replans + 1)),
           },
         ],
         result: { return: { returnId, itemIds: input.itemIds, labelRef: record.labelRef, pickup: record.pickup } },
@@ -149,7 +155,12 @@ export function startReturn(input: StartReturnInput, store: ReturnStore): OrderC
  * NO_PICKUP_SLOT, listing the days that still have capacity as far as this operation read them: the open slots
  * from tomorrow on (those before `wanted` included, so a later pickupDate can be corrected), less the ones lost.
  */
-export function noPickupSlot(wanted: string, tomorrow: string, open: readonly PickupSlot[], lost: readonly PickupSlot[]): NoPickupSlotError {
+export function noPickupSlot(
+  wanted: string,
+  tomorrow: string,
+  open: readonly PickupSlot[],
+  lost: readonly PickupSlot[],
+): NoPickupSlotError {
   const availableDates = [...new Set(open.filter((s) => !lost.includes(s)).map((s) => s.date))].slice(0, listedDates);
   const what = lost.length
     ? `The pickup ${lost.length === 1 ? "slot" : "slots"} ${lost.map((s) => `${s.date} ${s.window}`).join(" and ")} filled up with other returns while this one was being booked.`

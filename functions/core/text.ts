@@ -30,35 +30,35 @@ const emoji = /^\p{Emoji}$/u;
 const presentationSelectors = new Set([0xfe0e, 0xfe0f]);
 
 const named: Record<number, string> = {
-  0x09: "a tab",
-  0x0d: "a carriage return not followed by a line feed",
-  0xad: "a soft hyphen (U+00AD)",
-  0x034f: "a combining grapheme joiner (U+034F)",
-  0x061c: "an Arabic letter mark (U+061C)",
-  0x115f: "a Hangul choseong filler (U+115F)",
-  0x1160: "a Hangul jungseong filler (U+1160)",
-  0x17b4: "a Khmer inherent vowel (U+17B4), which has no visible form",
-  0x17b5: "a Khmer inherent vowel (U+17B5), which has no visible form",
-  0x200b: "a zero-width space (U+200B)",
-  0x200c: "a zero-width non-joiner (U+200C)",
-  0x200d: "a zero-width joiner (U+200D)",
-  0x2060: "a word joiner (U+2060)",
-  0x3164: "a Hangul filler (U+3164)",
-  0xfeff: "a zero-width no-break space (U+FEFF)",
-  0xffa0: "a halfwidth Hangul filler (U+FFA0)",
-  0x200e: "a left-to-right mark (U+200E)",
-  0x200f: "a right-to-left mark (U+200F)",
-  0x202a: "a left-to-right embedding (U+202A)",
-  0x202b: "a right-to-left embedding (U+202B)",
-  0x202c: "a pop directional formatting (U+202C)",
-  0x202d: "a left-to-right override (U+202D)",
-  0x202e: "a right-to-left override (U+202E)",
-  0x2066: "a left-to-right isolate (U+2066)",
-  0x2067: "a right-to-left isolate (U+2067)",
-  0x2068: "a first-strong isolate (U+2068)",
-  0x2069: "a pop directional isolate (U+2069)",
-  0x2028: "a line separator (U+2028)",
-  0x2029: "a paragraph separator (U+2029)",
+  9: "a tab",
+  13: "a carriage return not followed by a line feed",
+  173: "a soft hyphen (U+00AD)",
+  847: "a combining grapheme joiner (U+034F)",
+  1564: "an Arabic letter mark (U+061C)",
+  4447: "a Hangul choseong filler (U+115F)",
+  4448: "a Hangul jungseong filler (U+1160)",
+  6068: "a Khmer inherent vowel (U+17B4), which has no visible form",
+  6069: "a Khmer inherent vowel (U+17B5), which has no visible form",
+  8203: "a zero-width space (U+200B)",
+  8204: "a zero-width non-joiner (U+200C)",
+  8205: "a zero-width joiner (U+200D)",
+  8288: "a word joiner (U+2060)",
+  12644: "a Hangul filler (U+3164)",
+  65279: "a zero-width no-break space (U+FEFF)",
+  65440: "a halfwidth Hangul filler (U+FFA0)",
+  8206: "a left-to-right mark (U+200E)",
+  8207: "a right-to-left mark (U+200F)",
+  8234: "a left-to-right embedding (U+202A)",
+  8235: "a right-to-left embedding (U+202B)",
+  8236: "a pop directional formatting (U+202C)",
+  8237: "a left-to-right override (U+202D)",
+  8238: "a right-to-left override (U+202E)",
+  8294: "a left-to-right isolate (U+2066)",
+  8295: "a right-to-left isolate (U+2067)",
+  8296: "a first-strong isolate (U+2068)",
+  8297: "a pop directional isolate (U+2069)",
+  8232: "a line separator (U+2028)",
+  8233: "a paragraph separator (U+2029)",
 };
 
 const hexOf = (codePoint: number) => `U+${codePoint.toString(16).toUpperCase().padStart(4, "0")}`;
@@ -68,7 +68,8 @@ function describe(codePoint: number): string {
   if (known) return known;
   const hex = hexOf(codePoint);
   if (presentationSelectors.has(codePoint)) return `a variation selector (${hex}) that does not directly follow an emoji`;
-  if ((codePoint >= 0xfe00 && codePoint <= 0xfe0f) || (codePoint >= 0xe0100 && codePoint <= 0xe01ef)) return `a variation selector (${hex})`;
+  if ((codePoint >= 0xfe00 && codePoint <= 0xfe0f) || (codePoint >= 0xe0100 && codePoint <= 0xe01ef))
+    return `a variation selector (${hex})`;
   if (codePoint >= 0x180b && codePoint <= 0x180f) return `a Mongolian variation selector or vowel separator (${hex})`;
   if (codePoint >= 0xe0000 && codePoint <= 0xe007f) return `a tag character (${hex})`;
   return `the invisible or control character ${hex}`;

@@ -93,4 +93,3 @@ export async function toolCall<S extends ZodMiniType>(
   recordCall(log, name, changing, result, startedAt, failure);
   return result;
 }
-

@@ -19,7 +19,11 @@ export function jsonResponse(statusCode: number, body: unknown, headers: Record<
 
 /** The request body as text, decoded if API Gateway base64-encoded it. */
 export function rawBody(event: HttpEvent): string {
-  return event.body === undefined || event.body === null ? "" : event.isBase64Encoded ? Buffer.from(event.body, "base64").toString("utf8") : event.body;
+  return event.body === undefined || event.body === null
+    ? ""
+    : event.isBase64Encoded
+      ? Buffer.from(event.body, "base64").toString("utf8")
+      : event.body;
 }
 
 /**
@@ -31,7 +35,9 @@ export function readBody(event: HttpEvent): unknown {
   const raw = rawBody(event);
   const bytes = Buffer.byteLength(raw, "utf8");
   if (bytes > maxBodyBytes) {
-    throw new InvalidInputError([{ path: "", message: `The body is ${bytes} bytes; the limit is ${maxBodyBytes} bytes (16 KiB). Send only the tool's arguments.` }]);
+    throw new InvalidInputError([
+      { path: "", message: `The body is ${bytes} bytes; the limit is ${maxBodyBytes} bytes (16 KiB). Send only the tool's arguments.` },
+    ]);
   }
   if (raw.trim() === "") {
     throw new InvalidInputError([{ path: "", message: "The body is empty; send the tool's arguments as a JSON object." }]);

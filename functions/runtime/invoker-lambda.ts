@@ -30,5 +30,7 @@ export function lambdaInvoker(functionNames: Readonly<Record<string, string>>, c
 
 /** The function names from the environment, one variable per tool. */
 export function toolFunctionsFromEnv(tools: readonly ToolDefinition[], env: NodeJS.ProcessEnv = process.env): Record<string, string> {
-  return Object.fromEntries(tools.flatMap((tool) => (env[toolFunctionEnv(tool.name)] ? [[tool.name, env[toolFunctionEnv(tool.name)] as string]] : [])));
+  return Object.fromEntries(
+    tools.flatMap((tool) => (env[toolFunctionEnv(tool.name)] ? [[tool.name, env[toolFunctionEnv(tool.name)] as string]] : [])),
+  );
 }

@@ -69,7 +69,8 @@ export type Route =
   | { era: "legacy"; version: string }
   | { era: "refused"; error: WireError };
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === "object" && !Array.isArray(value);
 const isId = (value: unknown): value is JsonRpcId => typeof value === "string" || (typeof value === "number" && Number.isInteger(value));
 
 /** The id of a request body, if it has a readable one, so that even an error about the rest of it can echo it. */
@@ -79,7 +80,8 @@ export function readableId(body: unknown): JsonRpcId | undefined {
 
 /** What a parsed body is: one request, notification or response, or why it is none of them. */
 export function parseMessage(value: unknown): Message {
-  if (Array.isArray(value)) return { kind: "invalid", problem: "JSON-RPC batches are not supported (MCP removed them in 2025-06-18); send one message per POST." };
+  if (Array.isArray(value))
+    return { kind: "invalid", problem: "JSON-RPC batches are not supported (MCP removed them in 2025-06-18); send one message per POST." };
   if (!isPlainObject(value)) return { kind: "invalid", problem: "the body must be a JSON-RPC 2.0 message object." };
   const id = readableId(value);
   const withId = (problem: string): Message => ({ kind: "invalid", problem, ...(id === undefined ? {} : { id }) });
@@ -89,7 +91,9 @@ export function parseMessage(value: unknown): Message {
   if (typeof value.method === "string") {
     const params = value.params ?? {};
     if (!isPlainObject(params)) return withId("params must be an object.");
-    return hasId ? { kind: "request", id: value.id as JsonRpcId, method: value.method, params } : { kind: "notification", method: value.method, params };
+    return hasId
+      ? { kind: "request", id: value.id as JsonRpcId, method: value.method, params }
+      : { kind: "notification", method: value.method, params };
   }
   if (hasId && ("result" in value || "error" in value)) return { kind: "response" };
   return withId("a message needs a method (a request or notification) or a result or error (a response).");
@@ -116,7 +120,12 @@ function headerMismatch(what: string, header: string, body: string): WireError {
 const envelopeRule = `A ${modernProtocolVersion} request carries params._meta with "${metaKeys.protocolVersion}": "${modernProtocolVersion}" and "${metaKeys.clientCapabilities}" (an object; {} for none), and may add "${metaKeys.clientInfo}": {"name", "version"}.`;
 
 function invalidEnvelope(problem: string, key: string): WireError {
-  return { status: 400, code: rpcErrors.invalidParams, message: `Invalid params: ${problem}. ${envelopeRule}`, data: { envelope: { key, problem } } };
+  return {
+    status: 400,
+    code: rpcErrors.invalidParams,
+    message: `Invalid params: ${problem}. ${envelopeRule}`,
+    data: { envelope: { key, problem } },
+  };
 }
 
 const logLevels = new Set(["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]);
@@ -125,10 +134,16 @@ const logLevels = new Set(["debug", "info", "notice", "warning", "error", "criti
 function envelopeProblem(meta: Record<string, unknown>): WireError | undefined {
   const version = meta[metaKeys.protocolVersion];
   if (version === undefined) return invalidEnvelope(`params._meta has no "${metaKeys.protocolVersion}"`, metaKeys.protocolVersion);
-  if (typeof version !== "string" || version === "") return invalidEnvelope(`params._meta["${metaKeys.protocolVersion}"] must be a version string such as "${modernProtocolVersion}"`, metaKeys.protocolVersion);
+  if (typeof version !== "string" || version === "")
+    return invalidEnvelope(
+      `params._meta["${metaKeys.protocolVersion}"] must be a version string such as "${modernProtocolVersion}"`,
+      metaKeys.protocolVersion,
+    );
   const capabilities = meta[metaKeys.clientCapabilities];
-  if (capabilities === undefined) return invalidEnvelope(`params._meta has no "${metaKeys.clientCapabilities}"`, metaKeys.clientCapabilities);
-  if (!isPlainObject(capabilities)) return invalidEnvelope(`params._meta["${metaKeys.clientCapabilities}"] must be an object`, metaKeys.clientCapabilities);
+  if (capabilities === undefined)
+    return invalidEnvelope(`params._meta has no "${metaKeys.clientCapabilities}"`, metaKeys.clientCapabilities);
+  if (!isPlainObject(capabilities))
+    return invalidEnvelope(`params._meta["${metaKeys.clientCapabilities}"] must be an object`, metaKeys.clientCapabilities);
   const info = meta[metaKeys.clientInfo];
   if (info !== undefined && !(isPlainObject(info) && typeof info.name === "string" && typeof info.version === "string")) {
     return invalidEnvelope(`params._meta["${metaKeys.clientInfo}"] must be an object with a string name and version`, metaKeys.clientInfo);
@@ -138,7 +153,8 @@ function envelopeProblem(meta: Record<string, unknown>): WireError | undefined {
     return invalidEnvelope(`params._meta["${metaKeys.logLevel}"] must be one of ${[...logLevels].join(", ")}`, metaKeys.logLevel);
   }
   const progress = meta.progressToken;
-  if (progress !== undefined && !isId(progress)) return invalidEnvelope("params._meta.progressToken must be a string or an integer", "progressToken");
+  if (progress !== undefined && !isId(progress))
+    return invalidEnvelope("params._meta.progressToken must be a string or an integer", "progressToken");
   return undefined;
 }
 
@@ -161,14 +177,33 @@ export function routeOf(message: Extract<Message, { kind: "request" | "notificat
 
   if (claims(params)) {
     const meta = metaOf(params) as Record<string, unknown>;
-    const problem = message.kind === "request" ? envelopeProblem(meta) : typeof meta[metaKeys.protocolVersion] === "string" ? undefined : envelopeProblem(meta);
+    const problem =
+      message.kind === "request"
+        ? envelopeProblem(meta)
+        : typeof meta[metaKeys.protocolVersion] === "string"
+          ? undefined
+          : envelopeProblem(meta);
     if (problem) return { era: "refused", error: problem };
     const claimed = meta[metaKeys.protocolVersion] as string;
     if (header !== undefined && header !== claimed) {
-      return { era: "refused", error: headerMismatch(`MCP-Protocol-Version is ${header}, but params._meta["${metaKeys.protocolVersion}"] is ${claimed}; send the same version in both.`, header, claimed) };
+      return {
+        era: "refused",
+        error: headerMismatch(
+          `MCP-Protocol-Version is ${header}, but params._meta["${metaKeys.protocolVersion}"] is ${claimed}; send the same version in both.`,
+          header,
+          claimed,
+        ),
+      };
     }
     if (headers.method !== undefined && headers.method !== method) {
-      return { era: "refused", error: headerMismatch(`Mcp-Method is ${headers.method}, but the body's method is ${method}; send the body's method in Mcp-Method.`, headers.method, method) };
+      return {
+        era: "refused",
+        error: headerMismatch(
+          `Mcp-Method is ${headers.method}, but the body's method is ${method}; send the body's method in Mcp-Method.`,
+          headers.method,
+          method,
+        ),
+      };
     }
     if (claimed === modernProtocolVersion) return { era: "modern" };
     if ((legacyProtocolVersions as readonly string[]).includes(claimed)) return { era: "legacy", version: claimed };
@@ -179,7 +214,11 @@ export function routeOf(message: Extract<Message, { kind: "request" | "notificat
     if (headerIsModern) {
       return {
         era: "refused",
-        error: headerMismatch(`initialize is the 2025 handshake, but MCP-Protocol-Version names ${modernProtocolVersion}, which has none. Either send initialize without that header, or skip it and send ${modernProtocolVersion} requests directly.`, header, method),
+        error: headerMismatch(
+          `initialize is the 2025 handshake, but MCP-Protocol-Version names ${modernProtocolVersion}, which has none. Either send initialize without that header, or skip it and send ${modernProtocolVersion} requests directly.`,
+          header,
+          method,
+        ),
       };
     }
     return { era: "legacy", version: latestLegacyProtocolVersion };
@@ -188,17 +227,26 @@ export function routeOf(message: Extract<Message, { kind: "request" | "notificat
   if (headerIsModern) {
     if (message.kind === "notification") {
       if (headers.method !== undefined && headers.method !== method) {
-        return { era: "refused", error: headerMismatch(`Mcp-Method is ${headers.method}, but the body's method is ${method}.`, headers.method, method) };
+        return {
+          era: "refused",
+          error: headerMismatch(`Mcp-Method is ${headers.method}, but the body's method is ${method}.`, headers.method, method),
+        };
       }
       return { era: "modern" };
     }
     const meta = metaOf(params);
     return {
       era: "refused",
-      error: invalidEnvelope(meta === undefined ? `MCP-Protocol-Version names ${modernProtocolVersion}, but the request has no params._meta` : `MCP-Protocol-Version names ${modernProtocolVersion}, but params._meta has no "${metaKeys.protocolVersion}"`, meta === undefined ? "_meta" : metaKeys.protocolVersion),
+      error: invalidEnvelope(
+        meta === undefined
+          ? `MCP-Protocol-Version names ${modernProtocolVersion}, but the request has no params._meta`
+          : `MCP-Protocol-Version names ${modernProtocolVersion}, but params._meta has no "${metaKeys.protocolVersion}"`,
+        meta === undefined ? "_meta" : metaKeys.protocolVersion,
+      ),
     };
   }
-  if (header !== undefined && !(legacyProtocolVersions as readonly string[]).includes(header)) return { era: "refused", error: unsupportedVersion(header) };
+  if (header !== undefined && !(legacyProtocolVersions as readonly string[]).includes(header))
+    return { era: "refused", error: unsupportedVersion(header) };
   return { era: "legacy", version: header ?? assumedLegacyProtocolVersion };
 }
 
@@ -225,18 +273,35 @@ export function decodedHeaderValue(value: string): string | undefined {
 export function standardHeaderError(message: Extract<Message, { kind: "request" }>, headers: McpHeaders): WireError | undefined {
   const { method, params } = message;
   if (headers.protocolVersion === undefined) {
-    return headerMismatch(`the required MCP-Protocol-Version header is missing; send MCP-Protocol-Version: ${modernProtocolVersion}, as in params._meta.`, "(missing)", modernProtocolVersion);
+    return headerMismatch(
+      `the required MCP-Protocol-Version header is missing; send MCP-Protocol-Version: ${modernProtocolVersion}, as in params._meta.`,
+      "(missing)",
+      modernProtocolVersion,
+    );
   }
-  if (headers.method === undefined) return headerMismatch(`the required Mcp-Method header is missing; send Mcp-Method: ${method}.`, "(missing)", method);
+  if (headers.method === undefined)
+    return headerMismatch(`the required Mcp-Method header is missing; send Mcp-Method: ${method}.`, "(missing)", method);
   const field = Object.hasOwn(nameSource, method) ? nameSource[method] : undefined;
   if (field === undefined) return undefined;
   const body = typeof params[field] === "string" ? (params[field] as string) : undefined;
   if (headers.name === undefined) {
-    return body === undefined ? undefined : headerMismatch(`the required Mcp-Name header is missing; send Mcp-Name: ${body}, the body's params.${field}.`, "(missing)", body);
+    return body === undefined
+      ? undefined
+      : headerMismatch(`the required Mcp-Name header is missing; send Mcp-Name: ${body}, the body's params.${field}.`, "(missing)", body);
   }
   const decoded = decodedHeaderValue(headers.name);
-  if (decoded === undefined) return headerMismatch("Mcp-Name carries a malformed =?base64?…?= value; encode the UTF-8 name in canonical base64 between the markers.", headers.name, body ?? "");
-  if (body !== undefined && decoded !== body) return headerMismatch(`Mcp-Name is ${JSON.stringify(decoded)}, but the body's params.${field} is ${JSON.stringify(body)}; send the same name in both.`, headers.name, body);
+  if (decoded === undefined)
+    return headerMismatch(
+      "Mcp-Name carries a malformed =?base64?…?= value; encode the UTF-8 name in canonical base64 between the markers.",
+      headers.name,
+      body ?? "",
+    );
+  if (body !== undefined && decoded !== body)
+    return headerMismatch(
+      `Mcp-Name is ${JSON.stringify(decoded)}, but the body's params.${field} is ${JSON.stringify(body)}; send the same name in both.`,
+      headers.name,
+      body,
+    );
   return undefined;
 }
 

@@ -11,7 +11,10 @@ import type { HttpEvent } from "#runtime/http";
 export const mcpPath = "/v1/mcp";
 
 /** RFC 9728 §3.1: the metadata of the resource at `mcpPath`, and the root form some clients try first. */
-export const protectedResourceMetadataPaths = [`/.well-known/oauth-protected-resource${mcpPath}`, "/.well-known/oauth-protected-resource"] as const;
+export const protectedResourceMetadataPaths = [
+  `/.well-known/oauth-protected-resource${mcpPath}`,
+  "/.well-known/oauth-protected-resource",
+] as const;
 
 /** RFC 8414 §3: the authorization-server metadata of an issuer without a path, which the stack serves for Cognito. */
 export const authorizationServerMetadataPath = "/.well-known/oauth-authorization-server";
@@ -80,7 +83,9 @@ export function publicBaseUrl(event: HttpEvent, configured?: string): string {
   if (configured) return configured.replace(/\/+$/, "");
   const domain = event.requestContext?.domainName;
   if (!domain || !/^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[::1\](:\d{1,5})?$/.test(domain)) {
-    throw new Error(`The request names no usable domain (requestContext.domainName is ${JSON.stringify(domain)}), so the MCP endpoint's URL is unknown.`);
+    throw new Error(
+      `The request names no usable domain (requestContext.domainName is ${JSON.stringify(domain)}), so the MCP endpoint's URL is unknown.`,
+    );
   }
   return `${loopbackDomain.test(domain) ? "http" : "https"}://${domain}`;
 }
@@ -104,9 +109,16 @@ export function protectedResourceMetadata(resource: ProtectedResource): Record<s
  * The `WWW-Authenticate` value of a 401 or 403 (RFC 6750 §3, RFC 9728 §5.1): where the metadata is and every scope
  * the endpoint needs, plus the error when a token came and was refused.
  */
-export function bearerChallenge(resource: ProtectedResource, error?: { code: "invalid_token" | "insufficient_scope"; description: string }): string {
+export function bearerChallenge(
+  resource: ProtectedResource,
+  error?: { code: "invalid_token" | "insufficient_scope"; description: string },
+): string {
   // A quoted-string may escape quotes, but clients split challenges naively: keep to plain printable ASCII.
-  const quoted = (value: string) => `"${value.replace(/"/g, "'").replace(/\\/g, "/").replace(/[^\x20-\x7e]/g, "")}"`;
+  const quoted = (value: string) =>
+    `"${value
+      .replace(/"/g, "'")
+      .replace(/\\/g, "/")
+      .replace(/[^\x20-\x7e]/g, "")}"`;
   const parts = [
     ...(error ? [`error=${quoted(error.code)}`, `error_description=${quoted(error.description)}`] : []),
     `resource_metadata=${quoted(resource.metadataUrl)}`,
@@ -129,7 +141,9 @@ const userPoolId = /^[a-z]{2}(?:-[a-z]+)+-\d_[0-9A-Za-z]+$/;
  */
 export function parseMcpAuth(raw: string | undefined): Record<string, ApiAuth> {
   const fail = (why: string): never => {
-    throw new Error(`${mcpAuthEnv} ${why}. It is a JSON object from API id to {"scopes", "tokens", "authorizationServer", "publicUrl"?}, written by the CDK stack.`);
+    throw new Error(
+      `${mcpAuthEnv} ${why}. It is a JSON object from API id to {"scopes", "tokens", "authorizationServer", "publicUrl"?}, written by the CDK stack.`,
+    );
   };
   if (!raw?.trim()) fail("is not set");
   let parsed: unknown;
@@ -146,17 +160,27 @@ export function parseMcpAuth(raw: string | undefined): Record<string, ApiAuth> {
     if (entry === null || typeof entry !== "object") fail(at("entry"));
     const strings = (v: unknown) => Array.isArray(v) && v.length > 0 && v.every((s) => typeof s === "string" && s !== "");
     if (!strings(entry!.scopes)) fail(at("scopes"));
-    if (entry!.publicUrl !== undefined && !(typeof entry!.publicUrl === "string" && /^https?:\/\/[^\s?#]+$/.test(entry!.publicUrl))) fail(at("publicUrl"));
+    if (entry!.publicUrl !== undefined && !(typeof entry!.publicUrl === "string" && /^https?:\/\/[^\s?#]+$/.test(entry!.publicUrl)))
+      fail(at("publicUrl"));
     const tokens = entry!.tokens as Record<string, unknown> | undefined;
     if (typeof tokens?.userPoolId === "string") {
       if (!userPoolId.test(tokens.userPoolId) || !strings(tokens.clientIds)) fail(at("tokens"));
     } else if (typeof tokens?.issuer === "string") {
-      if (!httpsUrl.test(tokens.issuer) || !strings(tokens.audience) || (tokens.jwksUri !== undefined && !httpsUrl.test(String(tokens.jwksUri)))) fail(at("tokens"));
+      if (
+        !httpsUrl.test(tokens.issuer) ||
+        !strings(tokens.audience) ||
+        (tokens.jwksUri !== undefined && !httpsUrl.test(String(tokens.jwksUri)))
+      )
+        fail(at("tokens"));
     } else {
       fail(at("tokens"));
     }
     const server = entry!.authorizationServer as Record<string, unknown> | undefined;
-    const cognito = typeof server?.cognitoDomain === "string" && httpsUrl.test(server.cognitoDomain) && typeof server.userPoolId === "string" && typeof server.region === "string";
+    const cognito =
+      typeof server?.cognitoDomain === "string" &&
+      httpsUrl.test(server.cognitoDomain) &&
+      typeof server.userPoolId === "string" &&
+      typeof server.region === "string";
     if (!cognito && !(typeof server?.issuer === "string" && httpsUrl.test(server.issuer))) fail(at("authorizationServer"));
     out[apiId] = entry as ApiAuth;
   }
@@ -167,6 +191,9 @@ export function parseMcpAuth(raw: string | undefined): Record<string, ApiAuth> {
 export function apiAuthOf(config: Record<string, ApiAuth>, event: HttpEvent): ApiAuth {
   const apiId = event.requestContext?.apiId ?? "";
   const found = Object.hasOwn(config, apiId) ? config[apiId] : undefined;
-  if (!found) throw new Error(`${mcpAuthEnv} has no entry for the API ${JSON.stringify(apiId)} this request came through; it lists ${Object.keys(config).join(", ") || "none"}.`);
+  if (!found)
+    throw new Error(
+      `${mcpAuthEnv} has no entry for the API ${JSON.stringify(apiId)} this request came through; it lists ${Object.keys(config).join(", ") || "none"}.`,
+    );
   return found;
 }

@@ -111,7 +111,14 @@ export function factsOf(tool: string, changing: boolean, result: HttpResult, err
 }
 
 /** Emits the call's metrics and writes its one log line (the note, the token and the arguments never appear). */
-export function recordCall(log: RequestLogger, tool: string, changing: boolean, result: HttpResult, startedAt: number, error?: unknown): void {
+export function recordCall(
+  log: RequestLogger,
+  tool: string,
+  changing: boolean,
+  result: HttpResult,
+  startedAt: number,
+  error?: unknown,
+): void {
   const facts = factsOf(tool, changing, result, error);
   emit(metricNames.outcome, { tool, outcome: facts.outcome });
   if (facts.replayed) emit(metricNames.replayed, { tool });
@@ -119,5 +126,10 @@ export function recordCall(log: RequestLogger, tool: string, changing: boolean, 
   if (facts.outcome === "VERSION_CONFLICT") emit(metricNames.versionConflict, { tool });
   if (facts.answer) emit(metricNames.statusLookup, { answer: facts.answer });
   if (facts.limit) emit(metricNames.limitRefused, { tool, limit: facts.limit });
-  log.info("tool call", { status: result.statusCode, outcome: facts.outcome, replayed: facts.replayed, durationMs: Date.now() - startedAt });
+  log.info("tool call", {
+    status: result.statusCode,
+    outcome: facts.outcome,
+    replayed: facts.replayed,
+    durationMs: Date.now() - startedAt,
+  });
 }

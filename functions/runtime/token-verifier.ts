@@ -45,14 +45,17 @@ const verifiers = new Map<string, IssuerVerifier>();
  * same instance to give it keys, as a warm function would already hold them.
  */
 export function jwtVerifierFor(issuer: TokenIssuer): IssuerVerifier {
-  const key = "userPoolId" in issuer ? `pool ${issuer.userPoolId} ${issuer.clientIds.join(" ")}` : `issuer ${issuer.issuer} ${issuer.jwksUri ?? ""}`;
+  const key =
+    "userPoolId" in issuer ? `pool ${issuer.userPoolId} ${issuer.clientIds.join(" ")}` : `issuer ${issuer.issuer} ${issuer.jwksUri ?? ""}`;
   let verifier = verifiers.get(key);
   if (!verifier) {
-    verifier = (
-      "userPoolId" in issuer
-        ? CognitoJwtVerifier.create({ userPoolId: issuer.userPoolId, tokenUse: "access", clientId: issuer.clientIds })
-        : JwtVerifier.create({ issuer: issuer.issuer, audience: null, ...(issuer.jwksUri ? { jwksUri: issuer.jwksUri } : {}) })
-    ) as unknown as IssuerVerifier;
+    verifier = ("userPoolId" in issuer
+      ? CognitoJwtVerifier.create({ userPoolId: issuer.userPoolId, tokenUse: "access", clientId: issuer.clientIds })
+      : JwtVerifier.create({
+          issuer: issuer.issuer,
+          audience: null,
+          ...(issuer.jwksUri ? { jwksUri: issuer.jwksUri } : {}),
+        })) as unknown as IssuerVerifier;
     verifiers.set(key, verifier);
   }
   return verifier;
@@ -68,7 +71,12 @@ export function deployedVerifier(issuer: TokenIssuer): BearerVerifier {
       if (error instanceof FetchError) throw error;
       return { ok: false, message: whyRefused(error, issuer) };
     }
-    const audiences = typeof payload.aud === "string" ? [payload.aud] : Array.isArray(payload.aud) ? payload.aud.filter((a): a is string => typeof a === "string") : [];
+    const audiences =
+      typeof payload.aud === "string"
+        ? [payload.aud]
+        : Array.isArray(payload.aud)
+          ? payload.aud.filter((a): a is string => typeof a === "string")
+          : [];
     if ("userPoolId" in issuer) {
       // Cognito binds a token to a resource by its audience when the client asked for one; one bound elsewhere is not ours.
       if (audiences.length > 0 && !audiences.includes(resource)) return { ok: false, message: audienceMessage(audiences, [resource]) };
@@ -87,14 +95,19 @@ function whyRefused(error: unknown, issuer: TokenIssuer): string {
   const getOne = "Sign in again through the authorization server named in the resource metadata.";
   if (error instanceof JwtExpiredError) return `The bearer token expired. ${getOne}`;
   if (error instanceof JwtNotBeforeError) return "The bearer token is not valid yet (nbf).";
-  if (error instanceof CognitoJwtInvalidTokenUseError) return `The bearer token is not an access token (token_use is not "access"); send the access token, not the ID token.`;
-  if (error instanceof CognitoJwtInvalidClientIdError) return `The bearer token was issued to an app client this deployment does not know. ${getOne}`;
+  if (error instanceof CognitoJwtInvalidTokenUseError)
+    return `The bearer token is not an access token (token_use is not "access"); send the access token, not the ID token.`;
+  if (error instanceof CognitoJwtInvalidClientIdError)
+    return `The bearer token was issued to an app client this deployment does not know. ${getOne}`;
   // aws-jwt-verify refuses a token naming an issuer it was not configured for before it checks anything else.
-  if (error instanceof JwtInvalidIssuerError || (error instanceof ParameterValidationError && /issuer/i.test(error.message))) return `The bearer token was issued by another issuer; this endpoint accepts tokens from ${"userPoolId" in issuer ? `the user pool ${issuer.userPoolId}` : issuer.issuer}. ${getOne}`;
+  if (error instanceof JwtInvalidIssuerError || (error instanceof ParameterValidationError && /issuer/i.test(error.message)))
+    return `The bearer token was issued by another issuer; this endpoint accepts tokens from ${"userPoolId" in issuer ? `the user pool ${issuer.userPoolId}` : issuer.issuer}. ${getOne}`;
   if (error instanceof JwtInvalidAudienceError) return `The bearer token was issued for another audience. ${getOne}`;
-  if (error instanceof JwtInvalidSignatureAlgorithmError) return "The bearer token is signed with an algorithm this endpoint does not accept.";
+  if (error instanceof JwtInvalidSignatureAlgorithmError)
+    return "The bearer token is signed with an algorithm this endpoint does not accept.";
   if (error instanceof JwtInvalidSignatureError) return "The bearer token's signature does not verify with the issuer's keys.";
-  if (error instanceof JwtWithoutValidKidError || error instanceof KidNotFoundInJwksError) return "The bearer token's key id (kid) names no key of the issuer.";
+  if (error instanceof JwtWithoutValidKidError || error instanceof KidNotFoundInJwksError)
+    return "The bearer token's key id (kid) names no key of the issuer.";
   if (error instanceof JwtBaseError) return `The bearer token is not a valid JWT from the expected issuer (${error.message}). ${getOne}`;
   return "The bearer token could not be verified.";
 }

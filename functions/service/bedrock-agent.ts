@@ -3,7 +3,15 @@ import type { Context } from "aws-lambda";
 import { type JsonSchema, toolJsonSchema } from "#catalog/json-schema";
 import { httpStatusOf } from "#catalog/openapi-document";
 import { type ToolDefinition, tools as registry } from "#catalog/tools";
-import { type ErrorCode, InternalError, InvalidInputError, type InputIssue, OperationInProgressError, ToolError, UnauthenticatedError } from "#core/errors";
+import {
+  type ErrorCode,
+  InternalError,
+  InvalidInputError,
+  type InputIssue,
+  OperationInProgressError,
+  ToolError,
+  UnauthenticatedError,
+} from "#core/errors";
 import { admitToTool, principalFromClaims } from "#core/principal";
 import { apiGatewayEvent } from "#runtime/api-event";
 import { errorResponse, type HttpEvent, type HttpResult } from "#runtime/http";
@@ -126,10 +134,21 @@ const operationIdPrefix = "bedrock:";
  * 8 + 43 characters of [A-Za-z0-9_:-], inside SPEC §4's 8–128 of [A-Za-z0-9._:-]. The agent id keeps two agents
  * whose applications reuse session ids apart; the id is scoped to the session's principal by the tool as always.
  */
-export function derivedOperationId(event: Pick<BedrockAgentEvent, "agent" | "sessionId" | "inputText" | "promptSessionAttributes">, tool: string, args: Record<string, unknown>): string {
+export function derivedOperationId(
+  event: Pick<BedrockAgentEvent, "agent" | "sessionId" | "inputText" | "promptSessionAttributes">,
+  tool: string,
+  args: Record<string, unknown>,
+): string {
   const turnId = event.promptSessionAttributes?.[turnIdAttribute];
   const turn = typeof turnId === "string" && turnId !== "" ? `turn:${turnId}` : `input:${event.inputText ?? ""}`;
-  const material = JSON.stringify(["order-tools/bedrock-agent/1", event.agent?.id ?? "", event.sessionId ?? "", turn, tool, canonical(args)]);
+  const material = JSON.stringify([
+    "order-tools/bedrock-agent/1",
+    event.agent?.id ?? "",
+    event.sessionId ?? "",
+    turn,
+    tool,
+    canonical(args),
+  ]);
   return `${operationIdPrefix}${createHash("sha256").update(material, "utf8").digest("base64url")}`;
 }
 
@@ -172,7 +191,10 @@ export function typedValue(raw: string, schema: JsonSchema | undefined): unknown
     const mapped = /^\s*\{(.*)\}\s*$/s.exec(raw);
     if (!mapped) return raw;
     const properties = (schema?.properties ?? {}) as Record<string, JsonSchema>;
-    const entries = (mapped[1] ?? "").split(",").map((pair) => pair.trim()).filter(Boolean);
+    const entries = (mapped[1] ?? "")
+      .split(",")
+      .map((pair) => pair.trim())
+      .filter(Boolean);
     const object: Record<string, unknown> = {};
     for (const entry of entries) {
       const at = entry.indexOf("=");
@@ -207,7 +229,10 @@ export function argumentsOf(event: BedrockAgentEvent, tool: ToolDefinition): Rec
   const args: Record<string, unknown> = {};
   for (const property of [...(event.parameters ?? []), ...body]) {
     if (property === null || typeof property !== "object" || typeof property.name !== "string") {
-      issues.push({ path: "", message: "Each parameter and request-body property must be a {name, type, value} object, as Bedrock sends them." });
+      issues.push({
+        path: "",
+        message: "Each parameter and request-body property must be a {name, type, value} object, as Bedrock sends them.",
+      });
       continue;
     }
     if (property.name === "operationId") {
@@ -242,13 +267,24 @@ export function sessionClaims(attributes: Record<string, string> | undefined): {
   const sellerId = attribute(sessionAttributeNames.sellerId);
   const scope = attribute(sessionAttributeNames.scope) ?? "";
   return {
-    claims: { sub, ...(customerId !== undefined ? { customer_id: customerId } : {}), ...(sellerId !== undefined ? { seller_id: sellerId } : {}), scope },
+    claims: {
+      sub,
+      ...(customerId !== undefined ? { customer_id: customerId } : {}),
+      ...(sellerId !== undefined ? { seller_id: sellerId } : {}),
+      scope,
+    },
     scopes: scope.split(" ").filter(Boolean),
   };
 }
 
 /** The event the tool's own POST route would get from API Gateway for the session's user, with `args` as the body. */
-function toolEvent(bedrock: BedrockAgentEvent, tool: ToolDefinition, args: unknown, identity: { claims: Record<string, string>; scopes: string[] }, context: Context): HttpEvent {
+function toolEvent(
+  bedrock: BedrockAgentEvent,
+  tool: ToolDefinition,
+  args: unknown,
+  identity: { claims: Record<string, string>; scopes: string[] },
+  context: Context,
+): HttpEvent {
   const path = actionGroupPath(tool);
   const event = apiGatewayEvent({
     method: "POST",
@@ -300,7 +336,12 @@ export function createBedrockAgentHandler(invoker: ToolInvoker, options: Bedrock
     let sub: string | undefined;
     try {
       if (event?.messageVersion !== "1.0") {
-        throw new InvalidInputError([{ path: "messageVersion", message: `messageVersion is ${JSON.stringify(event?.messageVersion)}; this function reads Bedrock Agents' action-group events of version 1.0.` }]);
+        throw new InvalidInputError([
+          {
+            path: "messageVersion",
+            message: `messageVersion is ${JSON.stringify(event?.messageVersion)}; this function reads Bedrock Agents' action-group events of version 1.0.`,
+          },
+        ]);
       }
       if (!tool || String(event.httpMethod).toUpperCase() !== "POST") {
         throw new InvalidInputError([
@@ -372,8 +413,18 @@ export function createBedrockAgentHandler(invoker: ToolInvoker, options: Bedrock
     try {
       const lookup = await invoker.invoke(statusTool, toolEvent(event, statusTool, { operationId }, identity, context), context);
       if (lookup.statusCode !== 200) return undefined;
-      const status = JSON.parse(lookup.body ?? "null") as { status?: string; result?: unknown; orderId?: string; retryAfterSeconds?: number; error?: { code?: ErrorCode } };
-      const json = (statusCode: number, body: unknown): HttpResult => ({ statusCode, headers: { "content-type": "application/json", "idempotent-replayed": "true" }, body: JSON.stringify(body) });
+      const status = JSON.parse(lookup.body ?? "null") as {
+        status?: string;
+        result?: unknown;
+        orderId?: string;
+        retryAfterSeconds?: number;
+        error?: { code?: ErrorCode };
+      };
+      const json = (statusCode: number, body: unknown): HttpResult => ({
+        statusCode,
+        headers: { "content-type": "application/json", "idempotent-replayed": "true" },
+        body: JSON.stringify(body),
+      });
       if (status.status === "completed") return json(200, status.result);
       if (status.status === "rejected" && status.error?.code) {
         // The error as the original request returned it: the recorded rejection's own body and status.
@@ -387,7 +438,10 @@ export function createBedrockAgentHandler(invoker: ToolInvoker, options: Bedrock
       }
       return undefined;
     } catch (error) {
-      logger.error("bedrock agent: reconciliation failed", { operationId, error: error instanceof ToolError ? error.toJSON() : (error as Error) });
+      logger.error("bedrock agent: reconciliation failed", {
+        operationId,
+        error: error instanceof ToolError ? error.toJSON() : (error as Error),
+      });
       return undefined;
     }
   }

@@ -127,19 +127,35 @@ export function createMcpHandler(invoker: ToolInvoker, options: McpOptions): Too
   return async (event, context) => {
     const headers = event.headers ?? {};
     const modernWire = withoutOws(headerOf(headers, "mcp-protocol-version")) === modernProtocolVersion;
-    const fail = (status: number, message: string, extra: { headers?: Record<string, string>; code?: number; data?: unknown; id?: JsonRpcId } = {}) =>
-      rpcResponse(status, errorMessage(extra.id, modernWire, extra.code ?? rpcErrors.transport, message, extra.data), "json", extra.headers);
+    const fail = (
+      status: number,
+      message: string,
+      extra: { headers?: Record<string, string>; code?: number; data?: unknown; id?: JsonRpcId } = {},
+    ) =>
+      rpcResponse(
+        status,
+        errorMessage(extra.id, modernWire, extra.code ?? rpcErrors.transport, message, extra.data),
+        "json",
+        extra.headers,
+      );
 
     const method = event.requestContext?.http?.method;
     if (method !== "POST") {
-      return fail(405, `Method not allowed: this MCP endpoint takes POST, one JSON-RPC message per request. It is stateless: it keeps no sessions to DELETE and offers no stream to GET.`, {
-        headers: { allow: "POST" },
-      });
+      return fail(
+        405,
+        `Method not allowed: this MCP endpoint takes POST, one JSON-RPC message per request. It is stateless: it keeps no sessions to DELETE and offers no stream to GET.`,
+        {
+          headers: { allow: "POST" },
+        },
+      );
     }
     if (options.loopback) {
       const host = headerOf(headers, "host");
       if (host !== undefined && !loopbackHostPattern.test(host)) {
-        return fail(403, `Requests for the host ${host} are not allowed: this local server answers only requests addressed to 127.0.0.1, localhost or [::1] (MCP's DNS-rebinding rule). Use http://127.0.0.1:<port>/v1/mcp.`);
+        return fail(
+          403,
+          `Requests for the host ${host} are not allowed: this local server answers only requests addressed to 127.0.0.1, localhost or [::1] (MCP's DNS-rebinding rule). Use http://127.0.0.1:<port>/v1/mcp.`,
+        );
       }
     }
     const origin = headerOf(headers, "origin");
@@ -177,17 +193,25 @@ export function createMcpHandler(invoker: ToolInvoker, options: McpOptions): Too
     }
     const id = readableId(parsed);
     const format = replyFormat(headerOf(headers, "accept"));
-    if (!format) return fail(406, "Not Acceptable: the Accept header must allow application/json or text/event-stream; MCP clients send both.", { ...withId(id) });
+    if (!format)
+      return fail(406, "Not Acceptable: the Accept header must allow application/json or text/event-stream; MCP clients send both.", {
+        ...withId(id),
+      });
     const contentType = headerOf(headers, "content-type");
     if (!contentType || !/^application\/json\s*(;|$)/i.test(contentType.trim())) {
       return fail(415, "Unsupported Media Type: send the JSON-RPC message as Content-Type: application/json.", { ...withId(id) });
     }
     const message = parseMessage(parsed);
-    if (message.kind === "invalid") return fail(400, `Invalid Request: ${message.problem}`, { code: rpcErrors.invalidRequest, ...withId(message.id) });
+    if (message.kind === "invalid")
+      return fail(400, `Invalid Request: ${message.problem}`, { code: rpcErrors.invalidRequest, ...withId(message.id) });
     // A tool's arguments are judged by the tool's own rules in tools/call; the rest of the message here.
     const envelopeTooDeep = nestingIssue(withoutToolArguments(message, parsed), "the JSON-RPC message", envelopeRemedy);
     if (envelopeTooDeep) {
-      return fail(400, `Invalid Request: ${envelopeTooDeep.message}`, { code: rpcErrors.invalidRequest, data: new InvalidInputError([envelopeTooDeep]).toJSON(), ...withId(id) });
+      return fail(400, `Invalid Request: ${envelopeTooDeep.message}`, {
+        code: rpcErrors.invalidRequest,
+        data: new InvalidInputError([envelopeTooDeep]).toJSON(),
+        ...withId(id),
+      });
     }
     if (message.kind === "response") return accepted();
 
@@ -218,13 +242,23 @@ export function createMcpHandler(invoker: ToolInvoker, options: McpOptions): Too
   };
 
   /** 2025-03-26 to 2025-11-25: the handshake, ping, and the tools. */
-  async function dispatchLegacy(request: Request, protocolVersion: string, caller: Caller, event: HttpEvent, context: Context): Promise<Record<string, unknown>> {
+  async function dispatchLegacy(
+    request: Request,
+    protocolVersion: string,
+    caller: Caller,
+    event: HttpEvent,
+    context: Context,
+  ): Promise<Record<string, unknown>> {
     const { params } = request;
     const structured = protocolVersion >= structuredSince;
     switch (request.method) {
       case "initialize": {
         const asked = params.protocolVersion;
-        if (typeof asked !== "string") throw new RpcError(rpcErrors.invalidParams, "initialize needs params.protocolVersion, the latest revision the client supports, e.g. 2025-11-25.");
+        if (typeof asked !== "string")
+          throw new RpcError(
+            rpcErrors.invalidParams,
+            "initialize needs params.protocolVersion, the latest revision the client supports, e.g. 2025-11-25.",
+          );
         return {
           protocolVersion: (legacyProtocolVersions as readonly string[]).includes(asked) ? asked : latestLegacyProtocolVersion,
           capabilities: { tools: { listChanged: false } },
@@ -239,7 +273,10 @@ export function createMcpHandler(invoker: ToolInvoker, options: McpOptions): Too
       case "tools/call":
         return callTool(params, structured, caller, event, context);
       default:
-        throw new RpcError(rpcErrors.methodNotFound, `Method not found: ${request.method}. This server offers initialize, ping, tools/list and tools/call.`);
+        throw new RpcError(
+          rpcErrors.methodNotFound,
+          `Method not found: ${request.method}. This server offers initialize, ping, tools/list and tools/call.`,
+        );
     }
   }
 
@@ -258,7 +295,13 @@ export function createMcpHandler(invoker: ToolInvoker, options: McpOptions): Too
           _meta: serverMeta,
         };
       case "tools/list":
-        return { resultType: "complete", tools: [...entries.values()].map(({ entry }) => mcpTool(entry, true)), ttlMs: listTtlMs, cacheScope: "public", _meta: serverMeta };
+        return {
+          resultType: "complete",
+          tools: [...entries.values()].map(({ entry }) => mcpTool(entry, true)),
+          ttlMs: listTtlMs,
+          cacheScope: "public",
+          _meta: serverMeta,
+        };
       case "tools/call": {
         const { _meta, ...result } = await callTool(request.params, true, caller, event, context);
         return { resultType: "complete", ...result, _meta: { ...(_meta as Record<string, unknown> | undefined), ...serverMeta } };
@@ -276,9 +319,16 @@ export function createMcpHandler(invoker: ToolInvoker, options: McpOptions): Too
     }
   }
 
-  async function callTool(params: Record<string, unknown>, structured: boolean, caller: Caller, event: HttpEvent, context: Context): Promise<Record<string, unknown>> {
+  async function callTool(
+    params: Record<string, unknown>,
+    structured: boolean,
+    caller: Caller,
+    event: HttpEvent,
+    context: Context,
+  ): Promise<Record<string, unknown>> {
     const { name, arguments: args } = params;
-    if (typeof name !== "string") throw new RpcError(rpcErrors.invalidParams, "tools/call needs params.name, one of the names tools/list returns.");
+    if (typeof name !== "string")
+      throw new RpcError(rpcErrors.invalidParams, "tools/call needs params.name, one of the names tools/list returns.");
     const found = entries.get(name);
     if (!found) throw new RpcError(rpcErrors.invalidParams, `Unknown tool: ${name}. The tools are ${[...entries.keys()].join(", ")}.`);
     const { tool } = found;
@@ -308,14 +358,20 @@ type Authenticated = { ok: true; caller: Caller } | { ok: false; result: HttpRes
  * that says where to get one. A valid token without the endpoint's scope: 403 insufficient_scope naming every
  * scope the endpoint needs. What each tool needs beyond that is the tool's to refuse, as an isError result.
  */
-async function authenticate(header: string | undefined, resource: ProtectedResource, verify: (token: string) => Promise<TokenCheck>): Promise<Authenticated> {
+async function authenticate(
+  header: string | undefined,
+  resource: ProtectedResource,
+  verify: (token: string) => Promise<TokenCheck>,
+): Promise<Authenticated> {
   const refuse = (error: ToolError, status: number, challenge: string): Authenticated => ({
     ok: false,
     result: jsonResponse(status, error.toJSON(), { "www-authenticate": challenge }),
   });
   if (header === undefined || header.trim() === "") {
     return refuse(
-      new UnauthenticatedError(`No bearer token came with the request. This endpoint is an OAuth protected resource: its metadata at ${resource.metadataUrl} names the authorization server to sign in with; then send Authorization: Bearer <token>.`),
+      new UnauthenticatedError(
+        `No bearer token came with the request. This endpoint is an OAuth protected resource: its metadata at ${resource.metadataUrl} names the authorization server to sign in with; then send Authorization: Bearer <token>.`,
+      ),
       401,
       bearerChallenge(resource),
     );
@@ -323,20 +379,34 @@ async function authenticate(header: string | undefined, resource: ProtectedResou
   const token = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
   if (token === undefined) {
     const description = "The Authorization header must be Bearer <token>.";
-    return refuse(new UnauthenticatedError(`${description} The resource metadata at ${resource.metadataUrl} says where to get a token.`), 401, bearerChallenge(resource, { code: "invalid_token", description }));
+    return refuse(
+      new UnauthenticatedError(`${description} The resource metadata at ${resource.metadataUrl} says where to get a token.`),
+      401,
+      bearerChallenge(resource, { code: "invalid_token", description }),
+    );
   }
   const check = await verify(token);
-  if (!check.ok) return refuse(new UnauthenticatedError(check.message), 401, bearerChallenge(resource, { code: "invalid_token", description: check.message }));
+  if (!check.ok)
+    return refuse(
+      new UnauthenticatedError(check.message),
+      401,
+      bearerChallenge(resource, { code: "invalid_token", description: check.message }),
+    );
   const granted = new Set([...check.scopes, ...(typeof check.claims.scope === "string" ? check.claims.scope.split(" ") : [])]);
   if (!granted.has(endpointScope)) {
     const needed = resource.scopes.join(" ");
     const description = `This endpoint needs a token with ${endpointScope}, and this one carries ${[...granted].filter(Boolean).join(" ") || "no scope"}; sign in again asking for ${needed}.`;
-    return refuse(new ForbiddenError(description, endpointScope), 403, bearerChallenge(resource, { code: "insufficient_scope", description }));
+    return refuse(
+      new ForbiddenError(description, endpointScope),
+      403,
+      bearerChallenge(resource, { code: "insufficient_scope", description }),
+    );
   }
   return { ok: true, caller: { claims: check.claims, scopes: check.scopes } };
 }
 
-const optional = <K extends string>(key: K, value: string | undefined) => (value === undefined ? {} : ({ [key]: value } as Record<K, string>));
+const optional = <K extends string>(key: K, value: string | undefined) =>
+  value === undefined ? {} : ({ [key]: value } as Record<K, string>);
 const withId = (id: JsonRpcId | undefined) => (id === undefined ? {} : { id });
 const accepted = (): HttpResult => ({ statusCode: 202, headers: { "cache-control": "no-store" }, body: "" });
 
@@ -344,7 +414,13 @@ const accepted = (): HttpResult => ({ statusCode: 202, headers: { "cache-control
  * A JSON-RPC error. Its id is the request's when it could be read; otherwise none: the 2026-07-28 schema leaves
  * the member out, the 2025 revisions (and every answer before this one) send null.
  */
-function errorMessage(id: JsonRpcId | undefined, modernWire: boolean, code: number, message: string, data?: unknown): Record<string, unknown> {
+function errorMessage(
+  id: JsonRpcId | undefined,
+  modernWire: boolean,
+  code: number,
+  message: string,
+  data?: unknown,
+): Record<string, unknown> {
   return {
     jsonrpc: "2.0",
     ...(id !== undefined ? { id } : modernWire ? {} : { id: null }),
@@ -353,7 +429,11 @@ function errorMessage(id: JsonRpcId | undefined, modernWire: boolean, code: numb
 }
 
 function wireError(error: WireError, id: JsonRpcId | undefined, modernWire: boolean, format: "json" | "sse"): HttpResult {
-  return rpcResponse(error.status, errorMessage(id, modernWire, error.code, error.message, error.data), error.status === 200 ? format : "json");
+  return rpcResponse(
+    error.status,
+    errorMessage(id, modernWire, error.code, error.message, error.data),
+    error.status === 200 ? format : "json",
+  );
 }
 
 /** A registry tool as MCP's tools/list lists it: the catalogue entry, without outputSchema before 2025-06-18. */
@@ -437,11 +517,20 @@ function replyFormat(accept: string | undefined): "json" | "sse" | undefined {
   return undefined;
 }
 
-function rpcResponse(statusCode: number, message: Record<string, unknown>, format: "json" | "sse", headers: Record<string, string> = {}): HttpResult {
+function rpcResponse(
+  statusCode: number,
+  message: Record<string, unknown>,
+  format: "json" | "sse",
+  headers: Record<string, string> = {},
+): HttpResult {
   const json = JSON.stringify(message);
   return format === "json"
     ? { statusCode, headers: { "content-type": "application/json", "cache-control": "no-store", ...headers }, body: json }
-    : { statusCode, headers: { "content-type": "text/event-stream", "cache-control": "no-store", "x-accel-buffering": "no", ...headers }, body: `event: message\ndata: ${json}\n\n` };
+    : {
+        statusCode,
+        headers: { "content-type": "text/event-stream", "cache-control": "no-store", "x-accel-buffering": "no", ...headers },
+        body: `event: message\ndata: ${json}\n\n`,
+      };
 }
 
 function headerOf(headers: Record<string, unknown> | undefined, name: string): string | undefined {
@@ -473,7 +562,10 @@ export function deployedAuthentication(env: NodeJS.ProcessEnv = process.env): Mc
 let deployed: ToolHandler | undefined;
 export const handler: ToolHandler = (event, context) => {
   deployed ??= createMcpHandler(lambdaInvoker(toolFunctionsFromEnv(registry)), {
-    allowedOrigins: (process.env.ORDER_TOOLS_MCP_ALLOWED_ORIGINS ?? "").split(",").map((o) => o.trim()).filter(Boolean),
+    allowedOrigins: (process.env.ORDER_TOOLS_MCP_ALLOWED_ORIGINS ?? "")
+      .split(",")
+      .map((o) => o.trim())
+      .filter(Boolean),
     authentication: deployedAuthentication(),
   });
   return deployed(event, context);

@@ -36,7 +36,9 @@ export interface OAuthMetadataOptions {
   /** This request's resource: the MCP URL and the authorization servers its metadata names. */
   resourceOf(event: HttpEvent): ProtectedResource;
   /** Deployed with Cognito: the user pool behind the API this request came through. */
-  cognitoOf?(event: HttpEvent): { base: string; cognitoDomain: string; userPoolId: string; region: string; scopes: readonly string[] } | undefined;
+  cognitoOf?(
+    event: HttpEvent,
+  ): { base: string; cognitoDomain: string; userPoolId: string; region: string; scopes: readonly string[] } | undefined;
 }
 
 const cacheable = { "cache-control": "public, max-age=300", "access-control-allow-origin": "*" };
@@ -51,7 +53,13 @@ export function createOAuthMetadataHandler(options: OAuthMetadataOptions): ToolH
       const cognito = options.cognitoOf?.(event);
       if (cognito && path === authorizationServerMetadataPath) return jsonResponse(200, cognitoMetadata(cognito), cacheable);
       if (cognito && path === authorizePath) return redirectToCognito(event, cognito.cognitoDomain);
-      return jsonResponse(404, { error: { code: "NOT_FOUND", message: `There is no OAuth document at ${path}; the protected-resource metadata is at ${protectedResourceMetadataPaths[0]}.`, retryable: false } });
+      return jsonResponse(404, {
+        error: {
+          code: "NOT_FOUND",
+          message: `There is no OAuth document at ${path}; the protected-resource metadata is at ${protectedResourceMetadataPaths[0]}.`,
+          retryable: false,
+        },
+      });
     } catch (error) {
       return errorResponse(error, "oauth-metadata", false);
     }
@@ -59,7 +67,13 @@ export function createOAuthMetadataHandler(options: OAuthMetadataOptions): ToolH
 }
 
 /** RFC 8414 metadata for a user pool, under the API's origin, with Cognito's token, revocation and key endpoints. */
-function cognitoMetadata(pool: { base: string; cognitoDomain: string; userPoolId: string; region: string; scopes: readonly string[] }): Record<string, unknown> {
+function cognitoMetadata(pool: {
+  base: string;
+  cognitoDomain: string;
+  userPoolId: string;
+  region: string;
+  scopes: readonly string[];
+}): Record<string, unknown> {
   return {
     issuer: pool.base,
     authorization_endpoint: `${pool.base}${authorizePath}`,
@@ -77,7 +91,9 @@ function cognitoMetadata(pool: { base: string; cognitoDomain: string; userPoolId
   };
 }
 
-const scopeNames: Record<string, string> = Object.fromEntries((["orders:read", "orders:write", "orders:support"] as Scope[]).map((scope) => [scope, cognitoScopeName(scope)]));
+const scopeNames: Record<string, string> = Object.fromEntries(
+  (["orders:read", "orders:write", "orders:support"] as Scope[]).map((scope) => [scope, cognitoScopeName(scope)]),
+);
 
 /**
  * The authorization request, on to the user pool's hosted sign-in: `orders:read` becomes `orders/read` (Cognito's
@@ -87,8 +103,16 @@ const scopeNames: Record<string, string> = Object.fromEntries((["orders:read", "
 function redirectToCognito(event: HttpEvent, cognitoDomain: string): HttpResult {
   const params = new URLSearchParams(event.rawQueryString ?? "");
   const issues: { path: string; message: string }[] = [];
-  if (params.get("response_type") !== "code") issues.push({ path: "response_type", message: "response_type must be code: the authorization code flow with PKCE is the only one offered." });
-  if (!params.get("client_id")) issues.push({ path: "client_id", message: "client_id is missing: use the app client id the stack created for your MCP client (stack output McpClient…ClientId)." });
+  if (params.get("response_type") !== "code")
+    issues.push({
+      path: "response_type",
+      message: "response_type must be code: the authorization code flow with PKCE is the only one offered.",
+    });
+  if (!params.get("client_id"))
+    issues.push({
+      path: "client_id",
+      message: "client_id is missing: use the app client id the stack created for your MCP client (stack output McpClient…ClientId).",
+    });
   if (!params.get("code_challenge") || params.get("code_challenge_method") !== "S256") {
     issues.push({ path: "code_challenge", message: "PKCE is required: send code_challenge with code_challenge_method=S256." });
   }
@@ -97,8 +121,20 @@ function redirectToCognito(event: HttpEvent, cognitoDomain: string): HttpResult 
     return jsonResponse(error.httpStatus, error.toJSON());
   }
   const scope = params.get("scope");
-  if (scope !== null) params.set("scope", scope.split(" ").filter(Boolean).map((s) => scopeNames[s] ?? s).join(" "));
-  return { statusCode: 302, headers: { location: `${cognitoDomain}/oauth2/authorize?${params.toString()}`, "cache-control": "no-store" }, body: "" };
+  if (scope !== null)
+    params.set(
+      "scope",
+      scope
+        .split(" ")
+        .filter(Boolean)
+        .map((s) => scopeNames[s] ?? s)
+        .join(" "),
+    );
+  return {
+    statusCode: 302,
+    headers: { location: `${cognitoDomain}/oauth2/authorize?${params.toString()}`, "cache-control": "no-store" },
+    body: "",
+  };
 }
 
 /** The deployed handler: every API of the stack is described in ORDER_TOOLS_MCP_AUTH, read once. */
@@ -115,7 +151,13 @@ const deployed = createOAuthMetadataHandler({
     const api = apiAuthOf(deployedConfig(), event);
     const server = api.authorizationServer;
     if (!("cognitoDomain" in server)) return undefined;
-    return { base: publicBaseUrl(event, api.publicUrl), cognitoDomain: server.cognitoDomain, userPoolId: server.userPoolId, region: server.region, scopes: api.scopes };
+    return {
+      base: publicBaseUrl(event, api.publicUrl),
+      cognitoDomain: server.cognitoDomain,
+      userPoolId: server.userPoolId,
+      region: server.region,
+      scopes: api.scopes,
+    };
   },
 });
 

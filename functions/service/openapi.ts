@@ -44,13 +44,18 @@ function authorizationServerOf(event: HttpEvent): AuthorizationServer | undefine
   } catch {
     servers = undefined;
   }
-  const server = servers !== null && typeof servers === "object" ? (servers as Record<string, unknown>)[event.requestContext?.apiId ?? ""] : undefined;
+  const server =
+    servers !== null && typeof servers === "object" ? (servers as Record<string, unknown>)[event.requestContext?.apiId ?? ""] : undefined;
   if (server === undefined && servers !== null && typeof servers === "object") return undefined;
   const isUrl = (value: unknown) => typeof value === "string" && /^https:\/\/[^\s]+$/.test(value);
   const s = server as Record<string, unknown> | undefined;
   if (s && isUrl(s.openIdConnectUrl)) return { openIdConnectUrl: s.openIdConnectUrl as string };
   if (s && isUrl(s.authorizationUrl) && isUrl(s.tokenUrl)) {
-    return { authorizationUrl: s.authorizationUrl as string, tokenUrl: s.tokenUrl as string, ...(s.clientCredentials === true ? { clientCredentials: true } : {}) };
+    return {
+      authorizationUrl: s.authorizationUrl as string,
+      tokenUrl: s.tokenUrl as string,
+      ...(s.clientCredentials === true ? { clientCredentials: true } : {}),
+    };
   }
   throw new Error(
     `${authorizationServersEnv} must be a JSON object from API id to {"authorizationUrl", "tokenUrl", "clientCredentials"?} or {"openIdConnectUrl"} with https URLs, not ${JSON.stringify(configured.slice(0, 200))}.`,
@@ -73,8 +78,17 @@ function configuredUrl(value: string): string {
   } catch {
     url = undefined;
   }
-  if (!url || (url.protocol !== "https:" && url.protocol !== "http:") || url.search !== "" || url.hash !== "" || url.username !== "" || url.password !== "") {
-    throw new Error(`${publicUrlEnv} must be the API's absolute public URL, like https://api.example.com or https://example.com/orders, not ${JSON.stringify(value)}.`);
+  if (
+    !url ||
+    (url.protocol !== "https:" && url.protocol !== "http:") ||
+    url.search !== "" ||
+    url.hash !== "" ||
+    url.username !== "" ||
+    url.password !== ""
+  ) {
+    throw new Error(
+      `${publicUrlEnv} must be the API's absolute public URL, like https://api.example.com or https://example.com/orders, not ${JSON.stringify(value)}.`,
+    );
   }
   return url.href.replace(/\/+$/, "");
 }

@@ -92,7 +92,11 @@ export function tokenOverrides(event: TokenEvent, pool: UserPoolKind): ClaimsAnd
 
   const scopesToAdd = granted.filter((scope) => !requested.includes(scope));
   const scopesToSuppress = requested.filter((value) => isOrdersScope(value) && !(granted as readonly string[]).includes(value));
-  const claims: Record<string, string> | undefined = customerId ? { customer_id: customerId } : sellerId ? { seller_id: sellerId } : undefined;
+  const claims: Record<string, string> | undefined = customerId
+    ? { customer_id: customerId }
+    : sellerId
+      ? { seller_id: sellerId }
+      : undefined;
 
   return {
     accessTokenGeneration: {
@@ -108,7 +112,9 @@ export function tokenOverrides(event: TokenEvent, pool: UserPoolKind): ClaimsAnd
 export function userPoolFromEnv(env: NodeJS.ProcessEnv = process.env): UserPoolKind {
   const value = env[userPoolEnv];
   if (!(userPoolKinds as readonly (string | undefined)[]).includes(value)) {
-    throw new Error(`${userPoolEnv} must be ${userPoolKinds.slice(0, -1).join(", ")} or ${userPoolKinds.at(-1)}, not ${JSON.stringify(value)}: no token is issued until it says which pool this trigger serves.`);
+    throw new Error(
+      `${userPoolEnv} must be ${userPoolKinds.slice(0, -1).join(", ")} or ${userPoolKinds.at(-1)}, not ${JSON.stringify(value)}: no token is issued until it says which pool this trigger serves.`,
+    );
   }
   return value as UserPoolKind;
 }

@@ -17,7 +17,10 @@ import { sellerWithPolicy } from "#store/sellers";
 /** The order's seller's resolved policy, from sellerWithPolicy's cache (a policy change may lag by up to 60 s). */
 async function policyOf(deps: StoreDeps, sellerId: string): Promise<ReturnPolicy> {
   const found = await sellerWithPolicy(deps, sellerId);
-  if (!found) throw new InternalError("The order's seller is not on record, so its return policy is unknown. Nothing was changed; retry later.", { cause: { sellerId } });
+  if (!found)
+    throw new InternalError("The order's seller is not on record, so its return policy is unknown. Nothing was changed; retry later.", {
+      cause: { sellerId },
+    });
   return found.policy;
 }
 

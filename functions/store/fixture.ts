@@ -12,17 +12,46 @@ const cents = z.number().int("must be whole cents");
 
 export const fixtureSchema = z.strictObject({
   sellers: z
-    .array(z.strictObject({ id: z.string().regex(/^SLR-\d+$/, "seller ids are SLR- followed by digits"), name: z.string().min(1), type: z.enum(sellerTypes), status: z.enum(["active", "suspended"]) }))
+    .array(
+      z.strictObject({
+        id: z.string().regex(/^SLR-\d+$/, "seller ids are SLR- followed by digits"),
+        name: z.string().min(1),
+        type: z.enum(sellerTypes),
+        status: z.enum(["active", "suspended"]),
+      }),
+    )
     .default([]),
   policies: z
-    .array(z.strictObject({ ref: z.string().regex(/^(seller-supp\/SLR-\d+|sundry\/standard|marketplace\/default)$/, "policy refs are seller-supp/<sellerId>, sundry/standard or marketplace/default"), returnWindowDays: z.number().int().min(0).max(365) }))
+    .array(
+      z.strictObject({
+        ref: z
+          .string()
+          .regex(
+            /^(seller-supp\/SLR-\d+|sundry\/standard|marketplace\/default)$/,
+            "policy refs are seller-supp/<sellerId>, sundry/standard or marketplace/default",
+          ),
+        returnWindowDays: z.number().int().min(0).max(365),
+      }),
+    )
     .default([]),
   customers: z
-    .array(z.strictObject({ id: z.string().regex(/^C-\d{1,12}$/, "customer ids are C- followed by digits"), email: z.email(), name: z.string().min(1) }))
+    .array(
+      z.strictObject({
+        id: z.string().regex(/^C-\d{1,12}$/, "customer ids are C- followed by digits"),
+        email: z.email(),
+        name: z.string().min(1),
+      }),
+    )
     .default([]),
   stock: z.array(z.strictObject({ sku: z.string().min(1), available: z.number().int().min(0) })).default([]),
   pickupSlots: z
-    .array(z.strictObject({ date: day, window: z.string().regex(/^\d{2}:\d{2}-\d{2}:\d{2}$/, "windows look like 08:00-12:00"), capacity: z.number().int().min(0) }))
+    .array(
+      z.strictObject({
+        date: day,
+        window: z.string().regex(/^\d{2}:\d{2}-\d{2}:\d{2}$/, "windows look like 08:00-12:00"),
+        capacity: z.number().int().min(0),
+      }),
+    )
     .default([]),
   orders: z
     .array(
@@ -76,8 +105,10 @@ export function parseFixture(input: unknown): Fixture {
   const customers = new Set(fixture.customers.map((c) => c.id));
   const sellers = new Set(fixture.sellers.map((s) => s.id));
   for (const [i, order] of fixture.orders.entries()) {
-    if (!customers.has(order.customerId)) throw new Error(`Fixture is invalid at orders[${i}] (${order.id}): customer ${order.customerId} is not in customers`);
-    if (!sellers.has(order.sellerId)) throw new Error(`Fixture is invalid at orders[${i}] (${order.id}): seller ${order.sellerId} is not in sellers`);
+    if (!customers.has(order.customerId))
+      throw new Error(`Fixture is invalid at orders[${i}] (${order.id}): customer ${order.customerId} is not in customers`);
+    if (!sellers.has(order.sellerId))
+      throw new Error(`Fixture is invalid at orders[${i}] (${order.id}): seller ${order.sellerId} is not in sellers`);
   }
   return fixture;
 }
@@ -103,7 +134,13 @@ export function fixtureItems(fixture: Fixture): Record<string, unknown>[] {
       const seller = sellers.get(order.sellerId);
       return {
         ...orderKey(id),
-        ...orderIndexKeys({ customerId: order.customerId, sellerId: order.sellerId, placedAt: order.placedAt, deliveredAt: order.deliveredAt, orderId: id }),
+        ...orderIndexKeys({
+          customerId: order.customerId,
+          sellerId: order.sellerId,
+          placedAt: order.placedAt,
+          deliveredAt: order.deliveredAt,
+          orderId: id,
+        }),
         entity: "order",
         orderId: id,
         ...order,

@@ -17,7 +17,8 @@ export function limitFromEnv(name: string, fallback: number, env: NodeJS.Process
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
   const limit = Number(raw);
-  if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(limit)) throw new Error(`${name} must be a whole number ≥ 0 (0 turns it off), not ${JSON.stringify(raw)}`);
+  if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(limit))
+    throw new Error(`${name} must be a whole number ≥ 0 (0 turns it off), not ${JSON.stringify(raw)}`);
   return limit;
 }
 
@@ -38,7 +39,12 @@ export function sellerHourlyCapFromEnv(env: NodeJS.ProcessEnv = process.env): nu
 
 /** The write that counts one more change against the cap, made in the same transaction as the change. */
 export interface CapSlot {
-  put: { TableName: string; Item: Record<string, unknown>; ConditionExpression: string; ExpressionAttributeValues?: Record<string, unknown> };
+  put: {
+    TableName: string;
+    Item: Record<string, unknown>;
+    ConditionExpression: string;
+    ExpressionAttributeValues?: Record<string, unknown>;
+  };
 }
 
 /**
@@ -60,13 +66,23 @@ export async function reserveCapSlot(deps: StoreDeps, principal: Principal, now:
   const recent = ((Item?.recent as number[] | undefined) ?? []).filter((t) => t > nowMs - hourMs).sort((a, b) => a - b);
   if (recent.length >= cap) {
     const retryAfterSeconds = Math.max(1, Math.ceil(((recent[recent.length - cap] as number) + hourMs - nowMs) / 1000));
-    throw new RateLimitedError(`${what} ${recent.length} ${changes} in the past hour; the limit is ${cap}. Try again in ${retryAfterSeconds} s.`, { retryAfterSeconds }, limit);
+    throw new RateLimitedError(
+      `${what} ${recent.length} ${changes} in the past hour; the limit is ${cap}. Try again in ${retryAfterSeconds} s.`,
+      { retryAfterSeconds },
+      limit,
+    );
   }
   const revision = (Item?.revision as number | undefined) ?? 0;
   return {
     put: {
       TableName: deps.tables.orders,
-      Item: { ...key, entity: "rate", recent: [...recent, nowMs], revision: revision + 1, expiresAt: Math.floor((nowMs + 2 * hourMs) / 1000) },
+      Item: {
+        ...key,
+        entity: "rate",
+        recent: [...recent, nowMs],
+        revision: revision + 1,
+        expiresAt: Math.floor((nowMs + 2 * hourMs) / 1000),
+      },
       ...(Item
         ? { ConditionExpression: "revision = :revision", ExpressionAttributeValues: { ":revision": revision } }
         : { ConditionExpression: "attribute_not_exists(PK)" }),
@@ -94,6 +110,12 @@ function capOf(deps: StoreDeps, principal: Principal, capped: boolean) {
         changes: `order changes for seller ${principal.sellerId}`,
       };
     case "support":
-      return { cap: deps.supportHourlyCap ?? 0, key: supportRateKey(principal.sub), limit: "support_hourly_cap" as const, what: "You have made", changes: "order changes as support staff" };
+      return {
+        cap: deps.supportHourlyCap ?? 0,
+        key: supportRateKey(principal.sub),
+        limit: "support_hourly_cap" as const,
+        what: "You have made",
+        changes: "order changes as support staff",
+      };
   }
 }

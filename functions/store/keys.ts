@@ -59,7 +59,13 @@ export const operationKey = (sub: string, operationId: string): ItemKey => ({
  * indexes find it by any three consecutive digits of its id; the seller indexes list its seller's orders by
  * month placed and, once delivered, by month delivered. Every writer of a new order spreads these.
  */
-export const orderIndexKeys = (order: { customerId: string; sellerId: string; placedAt: string; deliveredAt: string | null; orderId: string }) => ({
+export const orderIndexKeys = (order: {
+  customerId: string;
+  sellerId: string;
+  placedAt: string;
+  deliveredAt: string | null;
+  orderId: string;
+}) => ({
   GSI1PK: customerOrdersPartition(order.customerId),
   GSI1SK: `${order.placedAt}#${order.orderId}`,
   ...orderIdDigitsKeys(order.orderId),
@@ -75,8 +81,13 @@ export const sellerOrdersPartition = (sellerId: string, dateField: "placed" | "d
   `SELLER#${sellerId}#${dateField.toUpperCase()}#${month}`;
 
 /** The delivered-month key of an order: present once it is delivered, absent (the index is sparse) before. */
-export const deliveredIndexKey = (order: { sellerId: string; deliveredAt: string | null }): Partial<Record<(typeof sellerIndexes)["delivered"]["partitionKey"], string>> =>
-  order.deliveredAt ? { [sellerIndexes.delivered.partitionKey]: sellerOrdersPartition(order.sellerId, "delivered", monthOf(order.deliveredAt)) } : {};
+export const deliveredIndexKey = (order: {
+  sellerId: string;
+  deliveredAt: string | null;
+}): Partial<Record<(typeof sellerIndexes)["delivered"]["partitionKey"], string>> =>
+  order.deliveredAt
+    ? { [sellerIndexes.delivered.partitionKey]: sellerOrdersPartition(order.sellerId, "delivered", monthOf(order.deliveredAt)) }
+    : {};
 
 /** The byCustomer partition of one customer's orders. */
 export const customerOrdersPartition = (customerId: string) => `CUSTOMER#${customerId}`;

@@ -13,21 +13,38 @@ import { readOperationRecord } from "#store/operations";
  * resends the identical request with the same operationId, which takes effect at most once.
  * Records are keyed by the caller's `sub`, so another caller's operation is simply not found.
  */
-export async function operationStatus(deps: StoreDeps, args: { operationId: string }, principal: Principal): Promise<{ statusCode: number; body: Json }> {
+export async function operationStatus(
+  deps: StoreDeps,
+  args: { operationId: string },
+  principal: Principal,
+): Promise<{ statusCode: number; body: Json }> {
   const { operationId } = args;
   const record = await readOperationRecord(deps, principal.sub, operationId);
   if (record?.status === "completed") {
     return {
       statusCode: 200,
-      body: { operationId, status: "completed", tool: record.tool, orderId: record.orderId, orderVersion: record.orderVersion ?? null, result: record.body },
+      body: {
+        operationId,
+        status: "completed",
+        tool: record.tool,
+        orderId: record.orderId,
+        orderVersion: record.orderVersion ?? null,
+        result: record.body,
+      },
     };
   }
   if (record?.status === "rejected") {
-    return { statusCode: 200, body: { operationId, status: "rejected", tool: record.tool, orderId: record.orderId, error: record.body.error ?? null } };
+    return {
+      statusCode: 200,
+      body: { operationId, status: "rejected", tool: record.tool, orderId: record.orderId, error: record.body.error ?? null },
+    };
   }
   const inFlight = await readInFlight(deps, principal.sub, operationId);
   if (inFlight) {
-    return { statusCode: 200, body: { operationId, status: "pending", tool: inFlight.tool, retryAfterSeconds: inFlight.retryAfterSeconds } };
+    return {
+      statusCode: 200,
+      body: { operationId, status: "pending", tool: inFlight.tool, retryAfterSeconds: inFlight.retryAfterSeconds },
+    };
   }
   const notFound = new OperationNotFoundError(operationId);
   return { statusCode: notFound.httpStatus, body: { operationId, status: "not_found", ...(notFound.toJSON() as unknown as Json) } };

@@ -28,7 +28,6 @@ const maxConflictRetries = 4;
 /** A safety bound only: each plan decides itself how often it plans again (start_return: once). */
 const maxReplans = 3;
 
-
 /** Who is asking for which operation, and the fingerprint of exactly what they asked. */
 export interface OperationContext {
   principal: Principal;
@@ -61,7 +60,9 @@ export interface OperationRecord {
 
 /** The fingerprint of a request: which tool, with which validated arguments. */
 export function fingerprintOf(tool: string, args: unknown): string {
-  return createHash("sha256").update(JSON.stringify({ tool, arguments: args })).digest("base64url");
+  return createHash("sha256")
+    .update(JSON.stringify({ tool, arguments: args }))
+    .digest("base64url");
 }
 
 function rejectedBody(op: OperationContext, orderId: string, error: ToolError): Json {
@@ -73,7 +74,11 @@ function plain<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
 }
 
-function recordItem(op: OperationContext, record: Omit<OperationRecord, "tool" | "operationId" | "fingerprint" | "actor" | "recordedAt">, now: Date) {
+function recordItem(
+  op: OperationContext,
+  record: Omit<OperationRecord, "tool" | "operationId" | "fingerprint" | "actor" | "recordedAt">,
+  now: Date,
+) {
   return plain({
     ...operationKey(op.principal.sub, op.operationId),
     entity: "operation",
@@ -125,7 +130,10 @@ async function recordRejection(deps: StoreDeps, op: OperationContext, orderId: s
       }),
     );
   } catch (err) {
-    const existing = (err as { name?: string; Item?: Record<string, never> }).name === "ConditionalCheckFailedException" ? (err as { Item?: Record<string, never> }).Item : undefined;
+    const existing =
+      (err as { name?: string; Item?: Record<string, never> }).name === "ConditionalCheckFailedException"
+        ? (err as { Item?: Record<string, never> }).Item
+        : undefined;
     if (existing) return replayRecorded(op, unmarshall(existing));
     throw err;
   }
@@ -172,14 +180,21 @@ export async function commitOrderChange(deps: StoreDeps, op: OperationContext, c
         return recordRejection(deps, op, change.orderId, attempt.error);
       case "retry":
         if (attempt.reason === "replan") {
-          if (++replans > maxReplans) throw new InternalError(`The change to order ${change.orderId} could not be planned; the outcome is unknown — ask get_operation_status with the same operationId.`);
+          if (++replans > maxReplans)
+            throw new InternalError(
+              `The change to order ${change.orderId} could not be planned; the outcome is unknown — ask get_operation_status with the same operationId.`,
+            );
           continue;
         }
         if (attempt.reason === "version" && ++versionRetries > maxVersionRetries) {
-          throw new InternalError(`Order ${change.orderId} kept changing while ${op.tool} ran; the outcome is unknown — ask get_operation_status with the same operationId, then retry it.`);
+          throw new InternalError(
+            `Order ${change.orderId} kept changing while ${op.tool} ran; the outcome is unknown — ask get_operation_status with the same operationId, then retry it.`,
+          );
         }
         if (attempt.reason === "conflict" && ++conflictRetries > maxConflictRetries) {
-          throw new InternalError(`Order ${change.orderId} is busy; the outcome is unknown — ask get_operation_status with the same operationId, then retry it.`);
+          throw new InternalError(
+            `Order ${change.orderId} is busy; the outcome is unknown — ask get_operation_status with the same operationId, then retry it.`,
+          );
         }
         await new Promise((r) => setTimeout(r, 10 + Math.random() * 40 * conflictRetries));
     }
@@ -219,7 +234,16 @@ async function attemptChange(deps: StoreDeps, op: OperationContext, change: Orde
   ];
   if (stale) {
     const conflict = new VersionConflictError(change.orderId, change.expectedVersion as number, version);
-    return refuse(deps, op, change, version, { refusal: conflict, ...(plan.explain ? { explain: plan.explain } : {}) }, conditions, expr, now);
+    return refuse(
+      deps,
+      op,
+      change,
+      version,
+      { refusal: conflict, ...(plan.explain ? { explain: plan.explain } : {}) },
+      conditions,
+      expr,
+      now,
+    );
   }
   if ("refusal" in plan) return refuse(deps, op, change, version, plan, conditions, expr, now);
   const sets = [
@@ -227,7 +251,13 @@ async function attemptChange(deps: StoreDeps, op: OperationContext, change: Orde
     `${expr.name("updatedAt")} = ${expr.value(now.toISOString())}`,
     ...Object.entries(plan.set).map(([attribute, value]) => `${expr.name(attribute)} = ${expr.value(value)}`),
   ];
-  const body: Json = plain({ operationId: op.operationId, status: "completed", orderId: change.orderId, orderVersion: committedVersion, ...plan.result });
+  const body: Json = plain({
+    operationId: op.operationId,
+    status: "completed",
+    orderId: change.orderId,
+    orderVersion: committedVersion,
+    ...plan.result,
+  });
   const linked = plan.linkedWrites ?? [];
   // The activity log is one item per committed version under the order's partition, not a list on the order:
   // the order item stays the same size however often it changes, and each entry is written exactly once.
@@ -260,7 +290,11 @@ async function attemptChange(deps: StoreDeps, op: OperationContext, change: Orde
           {
             Put: {
               TableName: deps.tables.orders,
-              Item: recordItem(op, { status: "completed", orderId: change.orderId, orderVersion: committedVersion, httpStatus: 200, body }, now),
+              Item: recordItem(
+                op,
+                { status: "completed", orderId: change.orderId, orderVersion: committedVersion, httpStatus: 200, body },
+                now,
+              ),
               ConditionExpression: "attribute_not_exists(PK)",
               ReturnValuesOnConditionCheckFailure: "ALL_OLD",
             },
@@ -286,7 +320,16 @@ async function attemptChange(deps: StoreDeps, op: OperationContext, change: Orde
 }
 
 /** Records a plan's refusal, in one transaction with a check that the order meets everything else it must. */
-async function refuse(deps: StoreDeps, op: OperationContext, change: OrderChange, version: number, plan: Refusal, conditions: string[], expr: Expression, now: Date): Promise<Attempt> {
+async function refuse(
+  deps: StoreDeps,
+  op: OperationContext,
+  change: OrderChange,
+  version: number,
+  plan: Refusal,
+  conditions: string[],
+  expr: Expression,
+  now: Date,
+): Promise<Attempt> {
   const body = rejectedBody(op, change.orderId, plan.refusal);
   try {
     await deps.doc.send(
@@ -322,7 +365,12 @@ async function refuse(deps: StoreDeps, op: OperationContext, change: OrderChange
 /** A linked write in the transaction's shape, returning the item as it was if its condition fails. */
 function transactItem(deps: StoreDeps, { write }: LinkedWrite) {
   const TableName = deps.tables.orders;
-  const common = { TableName, ReturnValuesOnConditionCheckFailure: "ALL_OLD" as const, ConditionExpression: write.condition, ...(write.names ? { ExpressionAttributeNames: write.names } : {}) };
+  const common = {
+    TableName,
+    ReturnValuesOnConditionCheckFailure: "ALL_OLD" as const,
+    ConditionExpression: write.condition,
+    ...(write.names ? { ExpressionAttributeNames: write.names } : {}),
+  };
   switch (write.kind) {
     case "update":
       return { Update: { ...common, Key: write.key, UpdateExpression: write.update, ExpressionAttributeValues: write.values } };
@@ -347,7 +395,14 @@ interface TransactionShape {
  */
 const itemTooLarge = /item size (to update )?has exceeded the maximum allowed size/i;
 
-function diagnose(op: OperationContext, change: OrderChange, version: number, plan: ChangePlan | Refusal, shape: TransactionShape, err: TransactionCanceledException): Attempt {
+function diagnose(
+  op: OperationContext,
+  change: OrderChange,
+  version: number,
+  plan: ChangePlan | Refusal,
+  shape: TransactionShape,
+  err: TransactionCanceledException,
+): Attempt {
   const reasons = err.CancellationReasons ?? [];
   const failed = (i: number) => reasons[i]?.Code === "ConditionalCheckFailed";
   // The document client does not unmarshall the items that come back with a cancellation.
@@ -365,7 +420,8 @@ function diagnose(op: OperationContext, change: OrderChange, version: number, pl
   if (reasons.some((r) => r.Code === "TransactionConflict")) return { kind: "retry", reason: "conflict" };
   if (failed(0)) {
     const order = current(0) as Order | undefined;
-    if (!order || !mayAccessOrder(op.principal, order)) return { kind: "rejected", error: new OrderNotFoundError(change.orderId, op.principal.kind) };
+    if (!order || !mayAccessOrder(op.principal, order))
+      return { kind: "rejected", error: new OrderNotFoundError(change.orderId, op.principal.kind) };
     const planned = plan.explain?.(order);
     if (planned) return { kind: "rejected", error: planned };
     const ineligible = change.rule.rejection(order.status);
@@ -376,9 +432,12 @@ function diagnose(op: OperationContext, change: OrderChange, version: number, pl
       if (change.expectedVersion === undefined || order.version === change.expectedVersion) return { kind: "retry", reason: "version" };
       return { kind: "rejected", error: new VersionConflictError(change.orderId, change.expectedVersion, order.version) };
     }
-    throw new InternalError(`Order ${change.orderId} refused the change for a reason not yet explained; the outcome is unknown — ask get_operation_status with the same operationId.`, {
-      cause: { reasons: reasons.map((r) => r.Code ?? "None") },
-    });
+    throw new InternalError(
+      `Order ${change.orderId} refused the change for a reason not yet explained; the outcome is unknown — ask get_operation_status with the same operationId.`,
+      {
+        cause: { reasons: reasons.map((r) => r.Code ?? "None") },
+      },
+    );
   }
   // The order would pass DynamoDB's item size limit: definite (nothing was written) and final for this order.
   if (reasons[0]?.Code === "ValidationError" && itemTooLarge.test(reasons[0]?.Message ?? "")) {
@@ -393,9 +452,12 @@ function diagnose(op: OperationContext, change: OrderChange, version: number, pl
     }
   }
   // The details (DynamoDB's cancellation codes) are for the log, not for the caller.
-  throw new InternalError(`The change to order ${change.orderId} could not be written; the outcome is unknown — ask get_operation_status with the same operationId.`, {
-    cause: { reasons: reasons.map((r) => ({ code: r.Code ?? "None", message: r.Message })) },
-  });
+  throw new InternalError(
+    `The change to order ${change.orderId} could not be written; the outcome is unknown — ask get_operation_status with the same operationId.`,
+    {
+      cause: { reasons: reasons.map((r) => ({ code: r.Code ?? "None", message: r.Message })) },
+    },
+  );
 }
 
 /** The order's activity log, oldest first: one entry per committed version (see attemptChange). */

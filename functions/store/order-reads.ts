@@ -8,7 +8,15 @@ import type { Principal } from "#core/principal";
 import { type DayRange, type OrderSearchSource, type OrderStream, type OrderSummaryRecord, searchOrders } from "#core/search-orders";
 import type { StoreDeps } from "#store/client";
 import { Expression } from "#store/expression";
-import { customerIdOfKey, customerIndexKeys, customerOrdersPartition, idDigitsPartition, monthOf, orderKey, sellerOrdersPartition } from "#store/keys";
+import {
+  customerIdOfKey,
+  customerIndexKeys,
+  customerOrdersPartition,
+  idDigitsPartition,
+  monthOf,
+  orderKey,
+  sellerOrdersPartition,
+} from "#store/keys";
 import { readOrder } from "#store/operations";
 import { sellerWithPolicy } from "#store/sellers";
 import { idDigitsIndexes, orderSummaryAttributes, sellerIndexes } from "#store/table-design";
@@ -42,26 +50,41 @@ export function orderSearchSource(deps: StoreDeps): OrderSearchSource {
   const projection = orderSummaryAttributes.map((attribute) => summary.name(attribute)).join(", ");
 
   /** Newest-first pages of one index partition, placed days narrowed by the sort key where given. */
-  function queryIndex(indexName: string, partitionKey: string, partition: string, placed: DayRange | undefined, firstPage = pageSize): OrderStream {
+  function queryIndex(
+    indexName: string,
+    partitionKey: string,
+    partition: string,
+    placed: DayRange | undefined,
+    firstPage = pageSize,
+  ): OrderStream {
     const expr = new Expression();
     const keyCondition = [`${expr.name(partitionKey)} = ${expr.value(partition)}`];
     // GSI1SK is <placedAt>#<orderId>: every key of day `to` sorts below the day after it.
     if (placed) keyCondition.push(`${expr.name("GSI1SK")} BETWEEN ${expr.value(placed.from)} AND ${expr.value(addDays(placed.to, 1))}`);
-    return queryPages(deps, {
-      TableName: deps.tables.orders,
-      IndexName: indexName,
-      KeyConditionExpression: keyCondition.join(" AND "),
-      ProjectionExpression: projection,
-      ExpressionAttributeNames: { ...expr.names, ...summary.names },
-      ExpressionAttributeValues: expr.values,
-      ScanIndexForward: false,
-    }, Math.min(firstPage, pageSize));
+    return queryPages(
+      deps,
+      {
+        TableName: deps.tables.orders,
+        IndexName: indexName,
+        KeyConditionExpression: keyCondition.join(" AND "),
+        ProjectionExpression: projection,
+        ExpressionAttributeNames: { ...expr.names, ...summary.names },
+        ExpressionAttributeValues: expr.values,
+        ScanIndexForward: false,
+      },
+      Math.min(firstPage, pageSize),
+    );
   }
 
   return {
     async orderById(orderId) {
       const { Item } = await deps.doc.send(
-        new GetCommand({ TableName: deps.tables.orders, Key: orderKey(orderId), ProjectionExpression: projection, ExpressionAttributeNames: summary.names }),
+        new GetCommand({
+          TableName: deps.tables.orders,
+          Key: orderKey(orderId),
+          ProjectionExpression: projection,
+          ExpressionAttributeNames: summary.names,
+        }),
       );
       return Item as OrderSummaryRecord | undefined;
     },
@@ -77,7 +100,8 @@ export function orderSearchSource(deps: StoreDeps): OrderSearchSource {
       );
       return (Items ?? []).map((item) => customerIdOfKey(item as { PK: string }));
     },
-    ordersOfCustomer: (customerId, placed, exactly) => queryIndex("byCustomer", "GSI1PK", customerOrdersPartition(customerId), placed, exactly),
+    ordersOfCustomer: (customerId, placed, exactly) =>
+      queryIndex("byCustomer", "GSI1PK", customerOrdersPartition(customerId), placed, exactly),
     ordersWithIdDigits(digits, placed) {
       // A fragment of n digits can start at positions 0 … 5 − n; its first three digits are the partition there.
       return idDigitsIndexes
@@ -88,7 +112,13 @@ export function orderSearchSource(deps: StoreDeps): OrderSearchSource {
       const index = sellerIndexes[dateField];
       // Placed days narrow the sort key; delivered days are not in it, so those orders are filtered as they come.
       return monthsOf(range).map((month) =>
-        queryIndex(index.indexName, index.partitionKey, sellerOrdersPartition(sellerId, dateField, month), dateField === "placed" ? range : undefined, exactly),
+        queryIndex(
+          index.indexName,
+          index.partitionKey,
+          sellerOrdersPartition(sellerId, dateField, month),
+          dateField === "placed" ? range : undefined,
+          exactly,
+        ),
       );
     },
     sellerName: async (sellerId) => (await sellerWithPolicy(deps, sellerId))?.seller.name,

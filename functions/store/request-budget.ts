@@ -35,7 +35,12 @@ export async function spendRequestBudget(deps: StoreDeps, principal: Principal):
         UpdateExpression: "ADD #requests :one SET #entity = :entity, #expiresAt = :expiresAt",
         ConditionExpression: "attribute_not_exists(#requests) OR #requests < :budget",
         ExpressionAttributeNames: { "#requests": "requests", "#entity": "entity", "#expiresAt": "expiresAt" },
-        ExpressionAttributeValues: { ":one": 1, ":budget": budget, ":entity": "budget", ":expiresAt": Math.floor((windowStart + 2 * minuteMs) / 1000) },
+        ExpressionAttributeValues: {
+          ":one": 1,
+          ":budget": budget,
+          ":entity": "budget",
+          ":expiresAt": Math.floor((windowStart + 2 * minuteMs) / 1000),
+        },
       }),
     );
   } catch (error) {

@@ -21,7 +21,12 @@ export async function sellerWithPolicy(deps: StoreDeps, sellerId: string): Promi
   const now = Date.now();
   if (hit && now - hit.at < sellerCacheMs) return hit.value;
 
-  const keys = [sellerKey(sellerId), policyKey(supplementRef(sellerId)), policyKey(defaultPolicies.sundry.ref), policyKey(defaultPolicies.marketplace.ref)];
+  const keys = [
+    sellerKey(sellerId),
+    policyKey(supplementRef(sellerId)),
+    policyKey(defaultPolicies.sundry.ref),
+    policyKey(defaultPolicies.marketplace.ref),
+  ];
   const items = (await batchGet(deps, keys)).map((item) => ({ pk: item.PK as string, value: withoutStoreAttributes(item) }));
   const find = (pk: string) => items.find((i) => i.pk === pk)?.value;
 
@@ -45,7 +50,9 @@ async function batchGet(deps: StoreDeps, keys: readonly ItemKey[]): Promise<Reco
   for (let attempt = 0; pending.length > 0; attempt++) {
     if (attempt > 5) throw new Error(`DynamoDB left ${pending.length} keys unprocessed after ${attempt} attempts`);
     if (attempt > 0) await new Promise((r) => setTimeout(r, 2 ** attempt * 10));
-    const { Responses, UnprocessedKeys } = await deps.doc.send(new BatchGetCommand({ RequestItems: { [deps.tables.orders]: { Keys: pending } } }));
+    const { Responses, UnprocessedKeys } = await deps.doc.send(
+      new BatchGetCommand({ RequestItems: { [deps.tables.orders]: { Keys: pending } } }),
+    );
     found.push(...(Responses?.[deps.tables.orders] ?? []));
     pending = UnprocessedKeys?.[deps.tables.orders]?.Keys ?? [];
   }

@@ -97,9 +97,19 @@ export const ordersTable = {
     // Customer records by e-mail address: GSI2PK = EMAIL#<lower-case address>.
     { indexName: "byEmail", partitionKey: "GSI2PK", sortKey: "GSI2SK", projection: "KEYS_ONLY" },
     // Orders by three digits of their id, one index per position: GSI3PK/GSI4PK/GSI5PK = DIGITS#<ddd>, GSI1SK.
-    ...idDigitsIndexes.map(({ indexName, partitionKey }) => ({ indexName, partitionKey, sortKey: "GSI1SK", projection: orderSummaryAttributes })),
+    ...idDigitsIndexes.map(({ indexName, partitionKey }) => ({
+      indexName,
+      partitionKey,
+      sortKey: "GSI1SK",
+      projection: orderSummaryAttributes,
+    })),
     // A seller's orders by month of placing and (sparse) of delivery: GSI6PK / GSI7PK = SELLER#<id>#<date field>#<YYYY-MM>, GSI1SK.
-    ...Object.values(sellerIndexes).map(({ indexName, partitionKey }) => ({ indexName, partitionKey, sortKey: "GSI1SK", projection: orderSummaryAttributes })),
+    ...Object.values(sellerIndexes).map(({ indexName, partitionKey }) => ({
+      indexName,
+      partitionKey,
+      sortKey: "GSI1SK",
+      projection: orderSummaryAttributes,
+    })),
   ],
 } as const satisfies TableDesign;
 

@@ -112,14 +112,27 @@ async function runSuite(requirements: "2026-07-28" | "2025-11-25"): Promise<Run>
     const { code, stdout } = await new Promise<{ code: number; stdout: string }>((resolve) => {
       execFile(
         node22(),
-        [conformanceCli, "server", "--url", proxyUrl, "--requirements", requirements, "--expected-failures", expectedFailures, "--output-dir", results],
+        [
+          conformanceCli,
+          "server",
+          "--url",
+          proxyUrl,
+          "--requirements",
+          requirements,
+          "--expected-failures",
+          expectedFailures,
+          "--output-dir",
+          results,
+        ],
         { cwd: results, maxBuffer: 64 * 1024 * 1024, timeout: 300_000 },
         (error, out, err) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout: `${out}\n${err}` }),
       );
     });
     const summary = stdout.slice(stdout.indexOf("=== SUMMARY ==="));
     // The suite colours its summary.
-    const figures = [...summary.replace(/\x1b\[[0-9;]*m/g, "").matchAll(/^[✓✗] (\S+): (\d+) passed, (\d+) failed$/gm)].map((m) => `${m[1]}: ${m[2]} passed, ${m[3]} failed`);
+    const figures = [...summary.replace(/\x1b\[[0-9;]*m/g, "").matchAll(/^[✓✗] (\S+): (\d+) passed, (\d+) failed$/gm)].map(
+      (m) => `${m[1]}: ${m[2]} passed, ${m[3]} failed`,
+    );
     const checks = new Map<string, Array<{ id: string; status: string; errorMessage?: string }>>();
     for (const dir of await readdir(results)) {
       const scenario = /^server-(.+)-\d{4}-\d{2}-\d{2}T/.exec(dir)?.[1];
@@ -132,7 +145,10 @@ async function runSuite(requirements: "2026-07-28" | "2025-11-25"): Promise<Run>
   }
 }
 
-const failing = (run: Run, scenario: string) => (run.checks.get(scenario) ?? []).filter((c) => c.status === "FAILURE" || c.status === "WARNING").map((c) => `${c.id}: ${c.errorMessage ?? ""}`);
+const failing = (run: Run, scenario: string) =>
+  (run.checks.get(scenario) ?? [])
+    .filter((c) => c.status === "FAILURE" || c.status === "WARNING")
+    .map((c) => `${c.id}: ${c.errorMessage ?? ""}`);
 
 describe("the official MCP conformance suite against npm start", () => {
   it("every expected failure says why, and is a check of one of the suite's scenarios", async () => {
@@ -158,7 +174,10 @@ describe("the official MCP conformance suite against npm start", () => {
     expect(failing(run, "tools-list")).toEqual([]);
     expect(failing(run, "http-header-validation")).toEqual([]);
     expect(failing(run, "dns-rebinding-protection")).toEqual([]);
-    expect(failing(run, "server-stateless").every((f) => /Not testable: server does not list the diagnostic tool/.test(f)), failing(run, "server-stateless").join("\n")).toBe(true);
+    expect(
+      failing(run, "server-stateless").every((f) => /Not testable: server does not list the diagnostic tool/.test(f)),
+      failing(run, "server-stateless").join("\n"),
+    ).toBe(true);
     expect(run.code, run.stdout.slice(-4000)).toBe(0);
   }, 320_000);
 

@@ -28,10 +28,14 @@ describe("loop bounds", () => {
   it("a model that proposes forever stops at N tool calls, with an honest reply", async () => {
     const world = await service.freshWorld();
     const orderId = world.orders.success;
-    const { controller, fetch } = await controllerFor(world, () => ({ call: "get_order", input: { orderId } }), { limits: { maxToolCalls: 4 } });
+    const { controller, fetch } = await controllerFor(world, () => ({ call: "get_order", input: { orderId } }), {
+      limits: { maxToolCalls: 4 },
+    });
     const turn = await controller.conversation("forever").turn(`Tell me about ${orderId}`);
 
-    expect(turn.reply).toBe("I had to stop before finishing, because it needed more than the 4 steps I can take per message. I haven't changed anything on your orders.");
+    expect(turn.reply).toBe(
+      "I had to stop before finishing, because it needed more than the 4 steps I can take per message. I haven't changed anything on your orders.",
+    );
     expect(turn.replyKind).toBe("information");
     expect(turn.trace.counts).toEqual({ httpRequests: 4, toolCalls: 4, modelRequests: 4 });
     expect(turn.trace.events.filter((e) => e.type === "limit")).toEqual([expect.objectContaining({ limit: "tool_calls", value: 4 })]);
@@ -46,7 +50,11 @@ describe("loop bounds", () => {
     // Every response proposes the same cancellation three times over.
     const thrice = (): ModelResponse => ({
       text: "",
-      toolCalls: [1, 2, 3].map((n) => ({ id: `call_${Math.random().toString(36).slice(2)}_${n}`, name: "cancel_order", input: { orderId } })),
+      toolCalls: [1, 2, 3].map((n) => ({
+        id: `call_${Math.random().toString(36).slice(2)}_${n}`,
+        name: "cancel_order",
+        input: { orderId },
+      })),
     });
     const { controller, fetch } = await controllerFor(world, thrice, { limits: { maxToolCalls: 2 } });
     const conversation = controller.conversation("bounded");
@@ -119,7 +127,9 @@ describe("confirmation policy: cancel_order asks first, and the intent waits per
     });
     expect(second.reply).toBe(`Order ${orderId} is cancelled.`);
     expect(second.replyKind).toBe("confirmation");
-    expect(fetch.requests.filter((r) => r.tool === "cancel_order")).toEqual([{ tool: "cancel_order", body: { operationId: waiting?.operationId, orderId } }]);
+    expect(fetch.requests.filter((r) => r.tool === "cancel_order")).toEqual([
+      { tool: "cancel_order", body: { operationId: waiting?.operationId, orderId } },
+    ]);
     expect(await service.order(orderId)).toMatchObject({ status: "cancelled", version: 2 });
     expect((await controller.store.forConversation("confirm"))[0]).toMatchObject({ operationId: waiting?.operationId, state: "completed" });
     // Streaming: progress first, never a success claim; the confirmation once, after the gate decided.

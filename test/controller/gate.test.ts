@@ -12,11 +12,30 @@ const order = "SU-51234";
 const other = "SU-10387";
 const today = "2026-12-01";
 const orders: OrderFacts[] = [
-  { orderId: order, status: "shipped", read: true, items: [{ itemId: "ITM-1", title: "Electric kettle" }], itemTitles: ["Electric kettle"], allowedActions: [] },
+  {
+    orderId: order,
+    status: "shipped",
+    read: true,
+    items: [{ itemId: "ITM-1", title: "Electric kettle" }],
+    itemTitles: ["Electric kettle"],
+    allowedActions: [],
+  },
   { orderId: other, status: "processing", read: true, allowedActions: ["cancel_order", "add_delivery_note"] },
 ];
-const completed: TurnOutcome = { kind: "completed", tool: "cancel_order", orderId: order, operationId: "op-1", body: { status: "completed", orderId: order, orderVersion: 2, orderStatus: "cancelled" } };
-const noteSaved: TurnOutcome = { kind: "completed", tool: "add_delivery_note", orderId: order, operationId: "op-2", body: { status: "completed", orderId: order, orderVersion: 3 } };
+const completed: TurnOutcome = {
+  kind: "completed",
+  tool: "cancel_order",
+  orderId: order,
+  operationId: "op-1",
+  body: { status: "completed", orderId: order, orderVersion: 2, orderStatus: "cancelled" },
+};
+const noteSaved: TurnOutcome = {
+  kind: "completed",
+  tool: "add_delivery_note",
+  orderId: order,
+  operationId: "op-2",
+  body: { status: "completed", orderId: order, orderVersion: 3 },
+};
 const rejected: TurnOutcome = {
   kind: "rejected",
   tool: "cancel_order",
@@ -27,7 +46,8 @@ const rejected: TurnOutcome = {
   body: { error: { code: "NOT_ELIGIBLE", reason: "ALREADY_SHIPPED" } },
 };
 const unknown: TurnOutcome = { kind: "unknown", tool: "cancel_order", orderId: order, operationId: "op-1" };
-const run = (candidate: string, outcomes: TurnOutcome[], extra: Partial<GateInput> = {}) => gate({ orders, today, candidate, outcomes, ...extra });
+const run = (candidate: string, outcomes: TurnOutcome[], extra: Partial<GateInput> = {}) =>
+  gate({ orders, today, candidate, outcomes, ...extra });
 
 describe("the status is the application's: every change outcome opens the reply with its template", () => {
   it("an accepted model text follows the template; the template is never left out", () => {
@@ -40,7 +60,12 @@ describe("the status is the application's: every change outcome opens the reply 
 
   it("a refused model text leaves the template alone, and the trace gets claim_mismatch with the reasons", () => {
     const decision = run(`Good news: you won't be charged now that order ${order} is cancelled.`, [rejected]);
-    expect(decision).toMatchObject({ reply: templateFor(rejected), decision: "claim_mismatch", flags: ["claim_mismatch"], replyKind: "rejection" });
+    expect(decision).toMatchObject({
+      reply: templateFor(rejected),
+      decision: "claim_mismatch",
+      flags: ["claim_mismatch"],
+      replyKind: "rejection",
+    });
     expect(decision.problems.join("\n")).toMatch(/money|cancelled/);
   });
 
@@ -64,10 +89,24 @@ describe("the status is the application's: every change outcome opens the reply 
   });
 
   it("the controller's question and a result for another request are never followed by model text", () => {
-    const waiting: TurnOutcome = { kind: "awaiting_confirmation", tool: "cancel_order", orderId: order, operationId: "op-9", question: `Shall I cancel order ${order}? Reply yes to confirm.` };
+    const waiting: TurnOutcome = {
+      kind: "awaiting_confirmation",
+      tool: "cancel_order",
+      orderId: order,
+      operationId: "op-9",
+      question: `Shall I cancel order ${order}? Reply yes to confirm.`,
+    };
     const mismatch: TurnOutcome = { kind: "mismatch", tool: "cancel_order", orderId: order, operationId: "op-1", why: "for another order" };
-    expect(run("Is there anything else?", [waiting])).toMatchObject({ reply: waiting.question, replyKind: "confirmation_request", decision: "template" });
-    expect(run(`Your order ${order} is cancelled.`, [mismatch])).toMatchObject({ reply: templateFor(mismatch), replyKind: "uncertainty", flags: ["result_mismatch"] });
+    expect(run("Is there anything else?", [waiting])).toMatchObject({
+      reply: waiting.question,
+      replyKind: "confirmation_request",
+      decision: "template",
+    });
+    expect(run(`Your order ${order} is cancelled.`, [mismatch])).toMatchObject({
+      reply: templateFor(mismatch),
+      replyKind: "uncertainty",
+      flags: ["result_mismatch"],
+    });
   });
 });
 
@@ -107,7 +146,12 @@ describe("the claim check accepts, it does not hunt: false claims fall back to t
   });
 
   it("on a turn that changed nothing, any change claim gets the no-change template", () => {
-    for (const text of [`${order} is on hold now, as you asked.`, `He cancelado tu pedido ${order}.`, "Done — your order is cancelled.", `I've started a return for ${order}.`]) {
+    for (const text of [
+      `${order} is on hold now, as you asked.`,
+      `He cancelado tu pedido ${order}.`,
+      "Done — your order is cancelled.",
+      `I've started a return for ${order}.`,
+    ]) {
       expect(run(text, [])).toMatchObject({ reply: noChangeTemplate, decision: "claim_mismatch", replyKind: "information" });
     }
   });

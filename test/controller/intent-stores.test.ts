@@ -73,7 +73,9 @@ for (const { name, make, reopen } of stores) {
       await store.save(first);
       const sent = moved(first, "sent", { sends: 1 });
       await store.save(sent);
-      const done = moved(sent, "completed", { outcome: { status: "completed", body: { status: "completed", orderId: "SU-10001" }, recorded: true, via: "response" } });
+      const done = moved(sent, "completed", {
+        outcome: { status: "completed", body: { status: "completed", orderId: "SU-10001" }, recorded: true, via: "response" },
+      });
       await store.save(done);
 
       expect((await store.forConversation(conversation)).map((i) => [i.orderId, i.state, i.revision])).toEqual([
@@ -106,7 +108,9 @@ for (const { name, make, reopen } of stores) {
         await store.save(intent);
         await store.save(moved(intent, "sent", { sends: 1 }));
         const again = reopen(store);
-        expect(await again.forConversation(intent.conversationId)).toEqual([expect.objectContaining({ operationId: intent.operationId, state: "sent", revision: 2 })]);
+        expect(await again.forConversation(intent.conversationId)).toEqual([
+          expect.objectContaining({ operationId: intent.operationId, state: "sent", revision: 2 }),
+        ]);
         expect((await again.resumable()).map((i) => i.operationId)).toContain(intent.operationId);
       });
     }
@@ -139,7 +143,12 @@ describe("file intent store: append-only JSON lines, fsync'd, safe after a crash
     await store.save(moved(intent, "sent", { sends: 1 }));
     const afterSecond = await readFile(path, "utf8");
     expect(afterSecond.startsWith(afterFirst)).toBe(true);
-    expect(afterSecond.trimEnd().split("\n").map((line) => JSON.parse(line).state)).toEqual(["persisted", "sent"]);
+    expect(
+      afterSecond
+        .trimEnd()
+        .split("\n")
+        .map((line) => JSON.parse(line).state),
+    ).toEqual(["persisted", "sent"]);
     await store.close();
   });
 
@@ -193,7 +202,9 @@ describe("DynamoDB intent store: the table comes from the one design in controll
     const intent = persisted(newConversation());
     await store.save(intent);
     expect((await store.resumable()).map((i) => i.operationId)).toContain(intent.operationId);
-    const done = moved(moved(intent, "sent"), "rejected", { outcome: { status: "rejected", body: { error: { code: "NOT_ELIGIBLE" } }, recorded: true, via: "response" } });
+    const done = moved(moved(intent, "sent"), "rejected", {
+      outcome: { status: "rejected", body: { error: { code: "NOT_ELIGIBLE" } }, recorded: true, via: "response" },
+    });
     await store.save(moved(intent, "sent"));
     await store.save(done);
     expect((await store.resumable()).map((i) => i.operationId)).not.toContain(intent.operationId);

@@ -28,7 +28,9 @@ interface SampleEvent {
 
 /** The events events/README.md lists as 400 INVALID_INPUT. */
 const invalidFiles = new Set(
-  [...readFileSync(join(repoRoot, "events", "README.md"), "utf8").matchAll(/^\| `([^`]+\.json)` \| 400 INVALID_INPUT \|/gm)].map((m) => m[1] as string),
+  [...readFileSync(join(repoRoot, "events", "README.md"), "utf8").matchAll(/^\| `([^`]+\.json)` \| 400 INVALID_INPUT \|/gm)].map(
+    (m) => m[1] as string,
+  ),
 );
 
 /** API Gateway's events: the HTTP surface the controller calls (events/ also holds other functions' events). */
@@ -76,7 +78,17 @@ async function proposeAsModel(sample: SampleEvent) {
 
 describe("malformed proposals are refused with the service's own body, and nothing is sent", () => {
   it("events/ has an invalid sample for every tool", () => {
-    expect(new Set(samples.map((s) => s.tool))).toEqual(new Set(["search_orders", "get_order", "cancel_order", "add_delivery_note", "start_return", "offer_replacement", "get_operation_status"]));
+    expect(new Set(samples.map((s) => s.tool))).toEqual(
+      new Set([
+        "search_orders",
+        "get_order",
+        "cancel_order",
+        "add_delivery_note",
+        "start_return",
+        "offer_replacement",
+        "get_operation_status",
+      ]),
+    );
   });
 
   for (const sample of samples) {

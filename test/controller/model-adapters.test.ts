@@ -6,7 +6,14 @@ import { createController } from "#controller/controller";
 import { anthropicModel } from "#controller/model/anthropic";
 import { bedrockModel, toConverseMessages } from "#controller/model/bedrock";
 import { openaiModel } from "#controller/model/openai";
-import { type AwsHttpRequest, loadRecording, RecordingExhaustedError, recordedModel, recordResponses, replayFetch } from "#controller/model/recorded";
+import {
+  type AwsHttpRequest,
+  loadRecording,
+  RecordingExhaustedError,
+  recordedModel,
+  recordResponses,
+  replayFetch,
+} from "#controller/model/recorded";
 import { type ModelAdapter, notePrefix } from "#controller/model/types";
 import { exportTools } from "#controller/tools/formats";
 import { repoRoot } from "#local/stack";
@@ -32,7 +39,10 @@ async function conversationWith(model: ModelAdapter) {
   const world = await service.freshWorld(nextBlock++);
   expect(world.orders.success).toBe(orderId);
   const fetch = watchedFetch();
-  const controller = createController({ service: { baseUrl: service.gatewayUrl, token: await service.token(world.ana.customerId), fetch }, model });
+  const controller = createController({
+    service: { baseUrl: service.gatewayUrl, token: await service.token(world.ana.customerId), fetch },
+    model,
+  });
   return { world, fetch, conversation: controller.conversation(`adapter-${model.name}`) };
 }
 
@@ -41,7 +51,9 @@ const chatCompletion = (id: string, message: Record<string, unknown>, finish: st
   object: "chat.completion",
   created: 1_764_000_000,
   model: "gpt-4.1-mini-2025-04-14",
-  choices: [{ index: 0, message: { role: "assistant", refusal: null, annotations: [], ...message }, logprobs: null, finish_reason: finish }],
+  choices: [
+    { index: 0, message: { role: "assistant", refusal: null, annotations: [], ...message }, logprobs: null, finish_reason: finish },
+  ],
   usage: { prompt_tokens: 1900, completion_tokens: 40, total_tokens: 1940 },
   system_fingerprint: "fp_recorded",
 });
@@ -78,15 +90,32 @@ describe("anthropic adapter (Messages API, tool_use / tool_result), replayed fro
     });
     expect(second[2].role).toBe("user");
     expect(second[2].content[0]).toMatchObject({ type: "tool_result", tool_use_id: "toolu_01A09q90qw90lq917835lq9" });
-    expect(JSON.parse(second[2].content[0].content)).toMatchObject({ orderId, status: "placed", version: 1, allowedActions: expect.arrayContaining(["cancel_order"]) });
+    expect(JSON.parse(second[2].content[0].content)).toMatchObject({
+      orderId,
+      status: "placed",
+      version: 1,
+      allowedActions: expect.arrayContaining(["cancel_order"]),
+    });
     const third = (sent[2]?.body as Record<string, any>).messages.at(-1);
-    expect(third.content).toEqual([{ type: "tool_result", tool_use_id: "toolu_01B7s8d7f6g5h4j3k2l1", content: JSON.stringify({ status: "completed", orderId, orderVersion: 2, orderStatus: "cancelled" }) }]);
+    expect(third.content).toEqual([
+      {
+        type: "tool_result",
+        tool_use_id: "toolu_01B7s8d7f6g5h4j3k2l1",
+        content: JSON.stringify({ status: "completed", orderId, orderVersion: 2, orderStatus: "cancelled" }),
+      },
+    ]);
     expect(JSON.stringify(sent.map((r) => r.body))).not.toContain("op-");
   });
 
   it("a recording that runs out says so; the turn ends honestly instead of guessing", async () => {
     orderId = "SU-97781";
-    const model = anthropicModel({ model: "claude-sonnet-5-5", apiKey: "test", baseURL: "http://recorded.invalid", fetch: replayFetch([]), maxRetries: 0 });
+    const model = anthropicModel({
+      model: "claude-sonnet-5-5",
+      apiKey: "test",
+      baseURL: "http://recorded.invalid",
+      fetch: replayFetch([]),
+      maxRetries: 0,
+    });
     const { conversation, fetch } = await conversationWith(model);
     const turn = await conversation.turn(`Cancel ${orderId}`);
     expect(turn.trace.events.find((e) => e.type === "model_error")).toMatchObject({ message: expect.stringContaining("no response left") });
@@ -100,10 +129,26 @@ describe("openai adapter (chat completions, strict function tools), replayed thr
   it("parses tool calls, treats the nulls of strict mode as absent, and sends results as tool messages", async () => {
     orderId = "SU-97791";
     const responses = [
-      chatCompletion("chatcmpl-1", { content: null, tool_calls: [{ id: "call_get", type: "function", function: { name: "get_order", arguments: JSON.stringify({ orderId }) } }] }, "tool_calls"),
+      chatCompletion(
+        "chatcmpl-1",
+        {
+          content: null,
+          tool_calls: [{ id: "call_get", type: "function", function: { name: "get_order", arguments: JSON.stringify({ orderId }) } }],
+        },
+        "tool_calls",
+      ),
       chatCompletion(
         "chatcmpl-2",
-        { content: null, tool_calls: [{ id: "call_cancel", type: "function", function: { name: "cancel_order", arguments: JSON.stringify({ orderId, expectedVersion: 1, reason: null }) } }] },
+        {
+          content: null,
+          tool_calls: [
+            {
+              id: "call_cancel",
+              type: "function",
+              function: { name: "cancel_order", arguments: JSON.stringify({ orderId, expectedVersion: 1, reason: null }) },
+            },
+          ],
+        },
         "tool_calls",
       ),
       chatCompletion("chatcmpl-3", { content: `Order ${orderId} is cancelled.` }, "stop"),
@@ -117,7 +162,11 @@ describe("openai adapter (chat completions, strict function tools), replayed thr
     expect(turn.replyKind).toBe("confirmation");
     expect(await service.order(orderId)).toMatchObject({ status: "cancelled", version: 2 });
     // reason: null meant "not given": it is not sent.
-    expect(service_.requests.find((r) => r.tool === "cancel_order")?.body).toEqual({ operationId: expect.stringMatching(/^op-/), orderId, expectedVersion: 1 });
+    expect(service_.requests.find((r) => r.tool === "cancel_order")?.body).toEqual({
+      operationId: expect.stringMatching(/^op-/),
+      orderId,
+      expectedVersion: 1,
+    });
 
     expect(fetch.requests.map((r) => r.url)).toEqual(Array(3).fill("http://127.0.0.1:1/v1/chat/completions"));
     const first = fetch.requests[0]?.body as Record<string, any>;
@@ -126,17 +175,32 @@ describe("openai adapter (chat completions, strict function tools), replayed thr
     expect(first.messages.map((m: { role: string }) => m.role)).toEqual(["system", "user"]);
     const second = (fetch.requests[1]?.body as Record<string, any>).messages;
     expect(second.slice(2)).toEqual([
-      { role: "assistant", content: null, tool_calls: [{ id: "call_get", type: "function", function: { name: "get_order", arguments: JSON.stringify({ orderId }) } }] },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: "call_get", type: "function", function: { name: "get_order", arguments: JSON.stringify({ orderId }) } }],
+      },
       { role: "tool", tool_call_id: "call_get", content: expect.stringContaining(`"orderId":"${orderId}"`) },
     ]);
     const third = (fetch.requests[2]?.body as Record<string, any>).messages.at(-1);
-    expect(third).toEqual({ role: "tool", tool_call_id: "call_cancel", content: JSON.stringify({ status: "completed", orderId, orderVersion: 2, orderStatus: "cancelled" }) });
+    expect(third).toEqual({
+      role: "tool",
+      tool_call_id: "call_cancel",
+      content: JSON.stringify({ status: "completed", orderId, orderVersion: 2, orderStatus: "cancelled" }),
+    });
   });
 
   it("arguments that are not JSON get an INVALID_INPUT result and nothing is sent", async () => {
     orderId = "SU-97801";
     const responses = [
-      chatCompletion("chatcmpl-1", { content: null, tool_calls: [{ id: "call_bad", type: "function", function: { name: "cancel_order", arguments: `{"orderId": "${orderId}"` } }] }, "tool_calls"),
+      chatCompletion(
+        "chatcmpl-1",
+        {
+          content: null,
+          tool_calls: [{ id: "call_bad", type: "function", function: { name: "cancel_order", arguments: `{"orderId": "${orderId}"` } }],
+        },
+        "tool_calls",
+      ),
       chatCompletion("chatcmpl-2", { content: "Sorry, something went wrong on my side." }, "stop"),
     ];
     const fetch = replayFetch(responses);
@@ -147,7 +211,9 @@ describe("openai adapter (chat completions, strict function tools), replayed thr
     expect(service_.requests).toEqual([]);
     const result = (fetch.requests[1]?.body as Record<string, any>).messages.at(-1);
     expect(result.role).toBe("tool");
-    expect(JSON.parse(result.content)).toMatchObject({ error: { code: "INVALID_INPUT", issues: [{ path: "", message: expect.stringContaining("not valid JSON") }] } });
+    expect(JSON.parse(result.content)).toMatchObject({
+      error: { code: "INVALID_INPUT", issues: [{ path: "", message: expect.stringContaining("not valid JSON") }] },
+    });
     expect(turn.replyKind).toBe("information");
     expect(await service.order(orderId)).toMatchObject({ status: "placed", version: 1 });
   });
@@ -176,11 +242,17 @@ describe("bedrock adapter (Converse API, toolUse / toolResult), replayed through
     expect(turn.replyKind).toBe("confirmation");
     expect(model.name).toBe("recorded:bedrock:global.anthropic.claude-sonnet-5-5");
     expect(await service.order(orderId)).toMatchObject({ status: "cancelled", version: 2 });
-    expect(fetch.requests.find((r) => r.tool === "cancel_order")?.body).toEqual({ operationId: expect.stringMatching(/^op-/), orderId, reason: "Ordered by mistake" });
+    expect(fetch.requests.find((r) => r.tool === "cancel_order")?.body).toEqual({
+      operationId: expect.stringMatching(/^op-/),
+      orderId,
+      reason: "Ordered by mistake",
+    });
 
     // What the SDK sent, as Converse takes it: the model in the path, the rest in the body.
     const sent = model.requests;
-    expect(sent.map((r) => r.url)).toEqual(Array(3).fill("https://bedrock-runtime.us-east-1.amazonaws.com/model/global.anthropic.claude-sonnet-5-5/converse"));
+    expect(sent.map((r) => r.url)).toEqual(
+      Array(3).fill("https://bedrock-runtime.us-east-1.amazonaws.com/model/global.anthropic.claude-sonnet-5-5/converse"),
+    );
     const first = sent[0]?.body as Record<string, any>;
     expect(Object.keys(first).sort()).toEqual(["inferenceConfig", "messages", "system", "toolConfig"]);
     expect(first.system).toEqual([{ text: expect.stringContaining("signed-in customer") }]);
@@ -190,16 +262,31 @@ describe("bedrock adapter (Converse API, toolUse / toolResult), replayed through
     const second = (sent[1]?.body as Record<string, any>).messages;
     expect(second[1]).toEqual({
       role: "assistant",
-      content: [{ text: "I'll look at that order first." }, { toolUse: { toolUseId: "tooluse_kZJMlvQmRJ6eAyJE5GIl7Q", name: "get_order", input: { orderId } } }],
+      content: [
+        { text: "I'll look at that order first." },
+        { toolUse: { toolUseId: "tooluse_kZJMlvQmRJ6eAyJE5GIl7Q", name: "get_order", input: { orderId } } },
+      ],
     });
     expect(second[2].role).toBe("user");
     expect(Object.keys(second[2].content[0].toolResult).sort()).toEqual(["content", "toolUseId"]);
     expect(second[2].content[0].toolResult.toolUseId).toBe("tooluse_kZJMlvQmRJ6eAyJE5GIl7Q");
-    expect(JSON.parse(second[2].content[0].toolResult.content[0].text)).toMatchObject({ orderId, status: "placed", version: 1, allowedActions: expect.arrayContaining(["cancel_order"]) });
+    expect(JSON.parse(second[2].content[0].toolResult.content[0].text)).toMatchObject({
+      orderId,
+      status: "placed",
+      version: 1,
+      allowedActions: expect.arrayContaining(["cancel_order"]),
+    });
     const third = (sent[2]?.body as Record<string, any>).messages.at(-1);
     expect(third).toEqual({
       role: "user",
-      content: [{ toolResult: { toolUseId: "tooluse_Rb3iF8aBQ7uP2m0nW1xY4z", content: [{ text: JSON.stringify({ status: "completed", orderId, orderVersion: 2, orderStatus: "cancelled" }) }] } }],
+      content: [
+        {
+          toolResult: {
+            toolUseId: "tooluse_Rb3iF8aBQ7uP2m0nW1xY4z",
+            content: [{ text: JSON.stringify({ status: "completed", orderId, orderVersion: 2, orderStatus: "cancelled" }) }],
+          },
+        },
+      ],
     });
     expect(JSON.stringify(sent.map((r) => r.body))).not.toContain("op-");
   });
@@ -232,14 +319,22 @@ describe("bedrock adapter (Converse API, toolUse / toolResult), replayed through
     const model = recordedModel({ provider: "bedrock", model: "global.anthropic.claude-sonnet-5-5", responses: [] });
     const { conversation, fetch } = await conversationWith(model);
     const turn = await conversation.turn(`Cancel ${orderId}`);
-    expect(turn.trace.events.find((e) => e.type === "model_error")).toMatchObject({ message: expect.stringContaining("no response left after 0") });
+    expect(turn.trace.events.find((e) => e.type === "model_error")).toMatchObject({
+      message: expect.stringContaining("no response left after 0"),
+    });
     expect(turn.reply).toBe("I couldn't finish working on that just now. I haven't changed anything on your orders.");
     expect(fetch.requests).toEqual([]);
 
     const spare = recordedModel({ provider: "bedrock", model: "m", responses: [converse([{ text: "never read" }], "end_turn")] });
-    await expect(spare.respond({ ...noTools, messages: [{ role: "customer", text: "hi" }], signal: AbortSignal.abort() })).rejects.toMatchObject({ name: "AbortError" });
+    await expect(
+      spare.respond({ ...noTools, messages: [{ role: "customer", text: "hi" }], signal: AbortSignal.abort() }),
+    ).rejects.toMatchObject({ name: "AbortError" });
     expect(spare.requests).toEqual([]);
-    expect(await spare.respond({ ...noTools, messages: [{ role: "customer", text: "hi" }] })).toEqual({ text: "never read", toolCalls: [], stopReason: "end_turn" });
+    expect(await spare.respond({ ...noTools, messages: [{ role: "customer", text: "hi" }] })).toEqual({
+      text: "never read",
+      toolCalls: [],
+      stopReason: "end_turn",
+    });
   });
 
   it("a client of your own is used as it is, e.g. one whose live responses are being recorded (--record)", async () => {
@@ -249,19 +344,39 @@ describe("bedrock adapter (Converse API, toolUse / toolResult), replayed through
     const streaming = {
       async handle(request: AwsHttpRequest) {
         sentTo.push(`${request.hostname}${request.path}`);
-        return { response: { statusCode: 200, headers: { "content-type": "application/json" }, body: Readable.from([Buffer.from(JSON.stringify(body))]) } };
+        return {
+          response: {
+            statusCode: 200,
+            headers: { "content-type": "application/json" },
+            body: Readable.from([Buffer.from(JSON.stringify(body))]),
+          },
+        };
       },
     };
-    const client = new BedrockRuntimeClient({ region: "eu-west-1", credentials: { accessKeyId: "test", secretAccessKey: "test" }, requestHandler: streaming, maxAttempts: 1 });
+    const client = new BedrockRuntimeClient({
+      region: "eu-west-1",
+      credentials: { accessKeyId: "test", secretAccessKey: "test" },
+      requestHandler: streaming,
+      maxAttempts: 1,
+    });
     const saved: unknown[] = [];
     recordResponses(client, saved);
     const model = bedrockModel({ modelId: "eu.anthropic.claude-sonnet-5-5", client, maxTokens: 300 });
 
-    expect(await model.respond({ ...noTools, messages: [{ role: "customer", text: "Where is SU-1?" }] })).toEqual({ text: "Order SU-1 is on its way.", toolCalls: [], stopReason: "end_turn" });
+    expect(await model.respond({ ...noTools, messages: [{ role: "customer", text: "Where is SU-1?" }] })).toEqual({
+      text: "Order SU-1 is on its way.",
+      toolCalls: [],
+      stopReason: "end_turn",
+    });
     expect(sentTo).toEqual(["bedrock-runtime.eu-west-1.amazonaws.com/model/eu.anthropic.claude-sonnet-5-5/converse"]);
     expect(saved).toEqual([body]);
     // What was saved replays as it came.
-    expect(await recordedModel({ provider: "bedrock", model: "m", responses: saved }).respond({ ...noTools, messages: [{ role: "customer", text: "Where is SU-1?" }] })).toEqual({
+    expect(
+      await recordedModel({ provider: "bedrock", model: "m", responses: saved }).respond({
+        ...noTools,
+        messages: [{ role: "customer", text: "Where is SU-1?" }],
+      }),
+    ).toEqual({
       text: "Order SU-1 is on its way.",
       toolCalls: [],
       stopReason: "end_turn",
@@ -282,7 +397,14 @@ describe("bedrock adapter (Converse API, toolUse / toolResult), replayed through
     ).toEqual([
       { role: "user", content: [{ text: "[message from the signed-in user] Where is SU-1?" }] },
       { role: "assistant", content: [{ toolUse: { toolUseId: "tooluse_1", name: "get_order", input: { orderId: "SU-1" } } }] },
-      { role: "user", content: [{ toolResult: { toolUseId: "tooluse_1", content: [{ text: '{"orderId":"SU-1"}' }] } }, { text: `${notePrefix}SU-1 was delivered yesterday.` }, { text: "[message from the signed-in user] Thanks" }] },
+      {
+        role: "user",
+        content: [
+          { toolResult: { toolUseId: "tooluse_1", content: [{ text: '{"orderId":"SU-1"}' }] } },
+          { text: `${notePrefix}SU-1 was delivered yesterday.` },
+          { text: "[message from the signed-in user] Thanks" },
+        ],
+      },
     ]);
   });
 });

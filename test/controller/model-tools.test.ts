@@ -17,7 +17,10 @@ import { repoRoot } from "#local/stack";
 
 const ajv = () => new Ajv2020({ strict: false, allErrors: true });
 const anthropic = exportTools("anthropic") as { name: string; description: string; input_schema: JsonSchema }[];
-const openai = exportTools("openai") as { type: string; function: { name: string; description: string; parameters: JsonSchema; strict: boolean } }[];
+const openai = exportTools("openai") as {
+  type: string;
+  function: { name: string; description: string; parameters: JsonSchema; strict: boolean };
+}[];
 const offered = registry.filter((t) => !controllerOnlyTools.includes(t.name));
 
 /** Every schema node, with its depth in objects, for rules that hold everywhere. */
@@ -87,7 +90,9 @@ describe("anthropic format: Messages API client tools", () => {
 
 describe("bedrock-converse format: Converse API toolConfig.tools", () => {
   it("each is {toolSpec: {name, description, inputSchema: {json}}}: the anthropic tool's name, description and schema, in Converse's shape", () => {
-    const converse = exportTools("bedrock-converse") as Array<{ toolSpec: { name: string; description: string; inputSchema: { json: JsonSchema } } }>;
+    const converse = exportTools("bedrock-converse") as Array<{
+      toolSpec: { name: string; description: string; inputSchema: { json: JsonSchema } };
+    }>;
     expect(converse.map((tool) => Object.keys(tool))).toEqual(offered.map(() => ["toolSpec"]));
     // Converse's ToolSpecification: a name of ^[a-zA-Z0-9_-]{1,64}$, a non-empty description, a JSON Schema object.
     for (const { toolSpec } of converse) {
@@ -96,7 +101,9 @@ describe("bedrock-converse format: Converse API toolConfig.tools", () => {
       expect(Object.keys(toolSpec.inputSchema)).toEqual(["json"]);
       expect(toolSpec.inputSchema.json.type).toBe("object");
     }
-    expect(converse.map(({ toolSpec }) => ({ name: toolSpec.name, description: toolSpec.description, input_schema: toolSpec.inputSchema.json }))).toEqual(anthropic);
+    expect(
+      converse.map(({ toolSpec }) => ({ name: toolSpec.name, description: toolSpec.description, input_schema: toolSpec.inputSchema.json })),
+    ).toEqual(anthropic);
   });
 });
 
@@ -139,7 +146,8 @@ describe("openai format: strict function tools (Structured Outputs' supported sc
       let properties = 0;
       let enumValues = 0;
       for (const { node, depth } of nodes(fn.parameters)) {
-        for (const key of Object.keys(node)) expect({ tool: fn.name, key, supported: openaiStrictKeywords.has(key) }).toMatchObject({ supported: true });
+        for (const key of Object.keys(node))
+          expect({ tool: fn.name, key, supported: openaiStrictKeywords.has(key) }).toMatchObject({ supported: true });
         if (node.format !== undefined) expect(openaiStrictFormats.has(node.format as string)).toBe(true);
         expect(depth).toBeLessThanOrEqual(10);
         properties += Object.keys((node.properties ?? {}) as object).length;
@@ -178,11 +186,18 @@ describe("openai format: strict function tools (Structured Outputs' supported sc
 
 describe("formats are pluggable, and npm run export-tools writes any of them", () => {
   it("a registered format is exported like the built-in ones; names are unique", () => {
-    registerToolFormat({ name: "names-only", summary: "just the names", fileName: "names.json", document: (tools) => tools.map((t) => t.name) });
+    registerToolFormat({
+      name: "names-only",
+      summary: "just the names",
+      fileName: "names.json",
+      document: (tools) => tools.map((t) => t.name),
+    });
     expect(toolFormatNames()).toEqual(["anthropic", "openai", "bedrock-converse", "bedrock-action-group", "agentcore", "names-only"]);
     expect(exportTools("names-only")).toEqual(offered.map((t) => t.name));
     expect(() => registerToolFormat({ name: "openai", summary: "", fileName: "x", document: () => [] })).toThrow(/already registered/);
-    expect(() => exportTools("bedrock")).toThrow(/no tool format "bedrock"; the formats are anthropic, openai, bedrock-converse, bedrock-action-group, agentcore, names-only/);
+    expect(() => exportTools("bedrock")).toThrow(
+      /no tool format "bedrock"; the formats are anthropic, openai, bedrock-converse, bedrock-action-group, agentcore, names-only/,
+    );
   });
 
   it("--format openai --out <dir> writes openai-tools.json; an unknown format exits 2 naming the formats", async () => {
@@ -193,8 +208,15 @@ describe("formats are pluggable, and npm run export-tools writes any of them", (
       const { stdout } = await run(tsx, ["scripts/export-tools.ts", "--format", "openai", "--out", out], { cwd: repoRoot });
       expect(stdout).toContain(`Wrote ${offered.length} tools in the openai format`);
       expect(JSON.parse(await readFile(join(out, "openai-tools.json"), "utf8"))).toEqual(openai);
-      const failed = await run(tsx, ["scripts/export-tools.ts", "--format", "bedrock"], { cwd: repoRoot }).catch((error: { code: number; stderr: string }) => error);
-      expect(failed).toMatchObject({ code: 2, stderr: expect.stringContaining('There is no format "bedrock"; the formats are anthropic, openai, bedrock-converse, bedrock-action-group, agentcore.') });
+      const failed = await run(tsx, ["scripts/export-tools.ts", "--format", "bedrock"], { cwd: repoRoot }).catch(
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(failed).toMatchObject({
+        code: 2,
+        stderr: expect.stringContaining(
+          'There is no format "bedrock"; the formats are anthropic, openai, bedrock-converse, bedrock-action-group, agentcore.',
+        ),
+      });
     } finally {
       await rm(out, { recursive: true, force: true });
     }

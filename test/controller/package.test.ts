@@ -32,7 +32,14 @@ interface LockEntry {
 }
 
 /** The SDKs the application installs beside the package (every optional peer, so all declarations can be read), and Node's types. */
-const alongside = ["@anthropic-ai/sdk", "openai", "@aws-sdk/client-bedrock-runtime", "@aws-sdk/client-dynamodb", "@aws-sdk/lib-dynamodb", "@types/node"];
+const alongside = [
+  "@anthropic-ai/sdk",
+  "openai",
+  "@aws-sdk/client-bedrock-runtime",
+  "@aws-sdk/client-dynamodb",
+  "@aws-sdk/lib-dynamodb",
+  "@types/node",
+];
 
 let dir: string;
 let app: string;
@@ -42,10 +49,16 @@ let manifest: PackedPackage;
 const node = (script: string, env: NodeJS.ProcessEnv = {}) => {
   // No NODE_OPTIONS: whatever loader the test runner has must not reach the application.
   const { NODE_OPTIONS: _loader, ...inherited } = process.env;
-  return spawnSync(process.execPath, ["--input-type=module", "-e", script], { cwd: app, encoding: "utf8", env: { ...inherited, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true", ...env }, timeout: 60_000 });
+  return spawnSync(process.execPath, ["--input-type=module", "-e", script], {
+    cwd: app,
+    encoding: "utf8",
+    env: { ...inherited, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true", ...env },
+    timeout: 60_000,
+  });
 };
 
-const tsc = (project: string) => spawnSync(join(repoRoot, "node_modules", ".bin", "tsc"), ["-p", project], { cwd: app, encoding: "utf8", timeout: 120_000 });
+const tsc = (project: string) =>
+  spawnSync(join(repoRoot, "node_modules", ".bin", "tsc"), ["-p", project], { cwd: app, encoding: "utf8", timeout: 120_000 });
 
 /** The README's embedding example: the ```ts block after the marker that names this file. */
 async function readmeExample(): Promise<string> {
@@ -76,7 +89,10 @@ async function projectLockfile(dependencies: Record<string, string>): Promise<un
     if (needed.has(path)) return;
     needed.add(path);
     const entry = packages[path]!;
-    const optional = { ...entry.optionalDependencies, ...Object.fromEntries(Object.entries(entry.peerDependenciesMeta ?? {}).filter(([, meta]) => meta.optional)) };
+    const optional = {
+      ...entry.optionalDependencies,
+      ...Object.fromEntries(Object.entries(entry.peerDependenciesMeta ?? {}).filter(([, meta]) => meta.optional)),
+    };
     for (const name of Object.keys({ ...entry.dependencies, ...entry.optionalDependencies, ...entry.peerDependencies })) {
       const found = resolve(path, name);
       if (found) visit(found);
@@ -108,7 +124,11 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "order-tools-package-"));
   // From nothing: `npm pack` must build dist/ itself (prepack).
   await rm(join(repoRoot, "dist"), { recursive: true, force: true });
-  const out = execFileSync("npm", ["pack", "--json", "--pack-destination", dir], { cwd: repoRoot, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  const out = execFileSync("npm", ["pack", "--json", "--pack-destination", dir], {
+    cwd: repoRoot,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   // The build's own summary line comes first on stdout; npm's JSON report follows it.
   [packed] = JSON.parse(out.slice(out.search(/^\[/m))) as [typeof packed];
   const tarball = join(dir, packed.filename);
@@ -118,10 +138,17 @@ beforeAll(async () => {
   app = join(dir, "consumer");
   await mkdir(app);
   const repoLock = JSON.parse(await readFile(join(repoRoot, "package-lock.json"), "utf8")) as { packages: Record<string, LockEntry> };
-  const dependencies = Object.fromEntries([[manifest.name, `file:../${packed.filename}`], ...alongside.map((name) => [name, repoLock.packages[`node_modules/${name}`]!.version])]);
+  const dependencies = Object.fromEntries([
+    [manifest.name, `file:../${packed.filename}`],
+    ...alongside.map((name) => [name, repoLock.packages[`node_modules/${name}`]!.version]),
+  ]);
   await writeFile(join(app, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module", dependencies }, null, 2));
   await writeFile(join(app, "package-lock.json"), JSON.stringify(await projectLockfile(dependencies), null, 2));
-  const install = spawnSync("npm", ["ci", "--prefer-offline", "--ignore-scripts", "--no-audit", "--no-fund"], { cwd: app, encoding: "utf8", timeout: 150_000 });
+  const install = spawnSync("npm", ["ci", "--prefer-offline", "--ignore-scripts", "--no-audit", "--no-fund"], {
+    cwd: app,
+    encoding: "utf8",
+    timeout: 150_000,
+  });
   if (install.status !== 0) throw new Error(`npm ci in the consumer project failed:\n${install.stdout}${install.stderr}`);
 }, 240_000);
 
@@ -146,7 +173,15 @@ describe("the controller as a package", { timeout: 120_000 }, () => {
   it("zod and unicode-confusables (the gate's confusables data) are its dependencies; the model SDKs and the AWS SDK clients are optional peers", () => {
     expect(Object.keys(manifest.dependencies ?? {})).toEqual(["unicode-confusables", "zod"]);
     const peers = Object.keys(manifest.peerDependencies ?? {});
-    expect(peers).toEqual(expect.arrayContaining(["@anthropic-ai/sdk", "openai", "@aws-sdk/client-bedrock-runtime", "@aws-sdk/client-dynamodb", "@aws-sdk/lib-dynamodb"]));
+    expect(peers).toEqual(
+      expect.arrayContaining([
+        "@anthropic-ai/sdk",
+        "openai",
+        "@aws-sdk/client-bedrock-runtime",
+        "@aws-sdk/client-dynamodb",
+        "@aws-sdk/lib-dynamodb",
+      ]),
+    );
     for (const peer of peers) expect(manifest.peerDependenciesMeta?.[peer], peer).toEqual({ optional: true });
   });
 
@@ -177,7 +212,17 @@ describe("the controller as a package", { timeout: 120_000 }, () => {
   it("the README's embedding example type-checks against the shipped declarations, strictly and with skipLibCheck off", async () => {
     const example = await readmeExample();
     expect(example).toMatch(/from "order-tools\/controller"/);
-    const compilerOptions = { target: "ES2023", lib: ["ES2023"], module: "nodenext", moduleResolution: "nodenext", types: ["node"], strict: true, noUncheckedIndexedAccess: true, skipLibCheck: false, noEmit: true };
+    const compilerOptions = {
+      target: "ES2023",
+      lib: ["ES2023"],
+      module: "nodenext",
+      moduleResolution: "nodenext",
+      types: ["node"],
+      strict: true,
+      noUncheckedIndexedAccess: true,
+      skipLibCheck: false,
+      noEmit: true,
+    };
     await writeFile(join(app, "consumer.ts"), example);
     await writeFile(join(app, "tsconfig.json"), JSON.stringify({ compilerOptions, files: ["consumer.ts"] }));
     const checked = tsc("tsconfig.json");
@@ -185,7 +230,13 @@ describe("the controller as a package", { timeout: 120_000 }, () => {
     expect(checked.status).toBe(0);
 
     // The same check sees a mistake: the declarations are read, not taken as `any`.
-    await writeFile(join(app, "mistaken.ts"), example.replace(`anthropicModel({ model: "claude-sonnet-5-5" })`, `anthropicModel({ model: "claude-sonnet-5-5", maxTokens: "many" })`));
+    await writeFile(
+      join(app, "mistaken.ts"),
+      example.replace(
+        `anthropicModel({ model: "claude-sonnet-5-5" })`,
+        `anthropicModel({ model: "claude-sonnet-5-5", maxTokens: "many" })`,
+      ),
+    );
     await writeFile(join(app, "tsconfig.mistaken.json"), JSON.stringify({ compilerOptions, files: ["mistaken.ts"] }));
     const mistaken = tsc("tsconfig.mistaken.json");
     expect(mistaken.status).not.toBe(0);
@@ -212,7 +263,9 @@ describe("the controller as a package", { timeout: 120_000 }, () => {
       expect(result.status).toBe(0);
       const failures = JSON.parse(result.stdout) as { missing: string; message: string }[];
       expect(failures.map((f) => f.missing)).toEqual(sdks);
-      expect(failures[1]?.message).toBe("openaiModel needs the openai package, which is not installed (it is an optional peer dependency of order-tools): npm install openai");
+      expect(failures[1]?.message).toBe(
+        "openaiModel needs the openai package, which is not installed (it is an optional peer dependency of order-tools): npm install openai",
+      );
     } finally {
       for (const sdk of sdks) if (existsSync(join(aside, sdk))) await rename(join(aside, sdk), join(app, "node_modules", sdk));
     }

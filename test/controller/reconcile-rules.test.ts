@@ -4,7 +4,14 @@ import type { Fetch } from "#controller/http/faults";
 import { MemoryIntentStore } from "#controller/intents/memory";
 import { scriptedModel, type ScriptStep } from "#controller/model/scripted";
 import { delayBefore, resendSettles } from "#controller/reconcile";
-import { claimsSuccess, crashingStore, type ServiceWorld, SimulatedCrash, startService, watchedFetch } from "#test/controller/support/service-world";
+import {
+  claimsSuccess,
+  crashingStore,
+  type ServiceWorld,
+  SimulatedCrash,
+  startService,
+  watchedFetch,
+} from "#test/controller/support/service-world";
 
 /**
  * The rules of reconciliation and of time, against the real handlers: a refused resend settles nothing, the
@@ -22,7 +29,12 @@ afterAll(async () => {
   delete process.env.ORDER_TOOLS_HOURLY_CAP;
 });
 
-async function controller(customerId: string, script: ScriptStep[], extra: Partial<ControllerOptions> = {}, fetch: Fetch = globalThis.fetch) {
+async function controller(
+  customerId: string,
+  script: ScriptStep[],
+  extra: Partial<ControllerOptions> = {},
+  fetch: Fetch = globalThis.fetch,
+) {
   const watched = watchedFetch(fetch);
   return {
     fetch: watched,
@@ -52,9 +64,13 @@ describe("a refused resend is not an outcome", () => {
     const spend = await controller(ana.customerId, [{ call: "cancel_order", input: { orderId: orders.ambiguousA } }, { say: "Done." }]);
     expect((await spend.controller.conversation(`spend-${world.tag}`).turn(`Cancel ${orders.ambiguousA}`)).replyKind).toBe("confirmation");
     // The first send never reaches the service (503); the lookup says not_found; the resend is refused (429).
-    const { controller: c, fetch } = await controller(ana.customerId, [{ call: "cancel_order", input: { orderId: orders.lostResponse } }, { say: `Order ${orders.lostResponse} could not be cancelled.` }], {
-      faults: [{ kind: "service_error_before_commit", tool: "cancel_order" }],
-    });
+    const { controller: c, fetch } = await controller(
+      ana.customerId,
+      [{ call: "cancel_order", input: { orderId: orders.lostResponse } }, { say: `Order ${orders.lostResponse} could not be cancelled.` }],
+      {
+        faults: [{ kind: "service_error_before_commit", tool: "cancel_order" }],
+      },
+    );
     const turn = await c.conversation(`refused-${world.tag}`).turn(`Cancel ${orders.lostResponse}`);
     // The controller's own account: the first send (stopped by the 503) and one resend, under one operationId.
     const sends = turn.trace.events.filter((e) => e.type === "http_request" && e.tool === "cancel_order");
@@ -69,8 +85,14 @@ describe("a refused resend is not an outcome", () => {
   });
 
   it("the rule itself: only a recorded answer to a resend settles it", () => {
-    const refused = { kind: "definite" as const, outcome: { status: "rejected" as const, body: {}, code: "RATE_LIMITED", recorded: false } };
-    const recorded = { kind: "definite" as const, outcome: { status: "rejected" as const, body: {}, code: "NOT_ELIGIBLE", recorded: true } };
+    const refused = {
+      kind: "definite" as const,
+      outcome: { status: "rejected" as const, body: {}, code: "RATE_LIMITED", recorded: false },
+    };
+    const recorded = {
+      kind: "definite" as const,
+      outcome: { status: "rejected" as const, body: {}, code: "NOT_ELIGIBLE", recorded: true },
+    };
     expect(resendSettles(refused)).toBeUndefined();
     expect(resendSettles(recorded)).toBe(recorded.outcome);
     expect(delayBefore(3, { maxStatusChecks: 5, maxResends: 2, baseDelayMs: 100, maxDelayMs: 300 }, () => 1)).toBe(300);
@@ -81,7 +103,12 @@ describe("the time bound T bounds every HTTP call", () => {
   it("a service that never answers: the turn ends within T (not the client's own 10 s timeout), uncertain", async () => {
     const world = await service.freshWorld();
     const orderId = world.orders.success;
-    const { controller: c } = await controller(world.ana.customerId, [{ call: "cancel_order", input: { orderId } }, { say: "Done." }], { limits: { maxSeconds: 1 } }, hanging);
+    const { controller: c } = await controller(
+      world.ana.customerId,
+      [{ call: "cancel_order", input: { orderId } }, { say: "Done." }],
+      { limits: { maxSeconds: 1 } },
+      hanging,
+    );
     const started = performance.now();
     const turn = await c.conversation(`hang-${world.tag}`).turn(`Cancel ${orderId}`);
     expect(performance.now() - started).toBeLessThan(3_000);
@@ -92,10 +119,20 @@ describe("the time bound T bounds every HTTP call", () => {
     const world = await service.freshWorld();
     const intents = new MemoryIntentStore();
     // Two changes persisted and never sent by a controller that stopped.
-    const stopped = await controller(world.ana.customerId, [{ call: "cancel_order", input: { orderId: world.orders.success } }, { say: "x" }], { intents: crashingStore(intents, "sent", "before") });
+    const stopped = await controller(
+      world.ana.customerId,
+      [{ call: "cancel_order", input: { orderId: world.orders.success } }, { say: "x" }],
+      { intents: crashingStore(intents, "sent", "before") },
+    );
     await expect(stopped.controller.conversation(`r1-${world.tag}`).turn(`Cancel ${world.orders.success}`)).rejects.toThrow(SimulatedCrash);
-    const stopped2 = await controller(world.ana.customerId, [{ call: "cancel_order", input: { orderId: world.orders.lostResponse } }, { say: "x" }], { intents: crashingStore(intents, "sent", "before") });
-    await expect(stopped2.controller.conversation(`r2-${world.tag}`).turn(`Cancel ${world.orders.lostResponse}`)).rejects.toThrow(SimulatedCrash);
+    const stopped2 = await controller(
+      world.ana.customerId,
+      [{ call: "cancel_order", input: { orderId: world.orders.lostResponse } }, { say: "x" }],
+      { intents: crashingStore(intents, "sent", "before") },
+    );
+    await expect(stopped2.controller.conversation(`r2-${world.tag}`).turn(`Cancel ${world.orders.lostResponse}`)).rejects.toThrow(
+      SimulatedCrash,
+    );
     const { controller: c } = await controller(world.ana.customerId, [], { intents, limits: { maxSeconds: 1 } }, hanging);
     const started = performance.now();
     const settled = await c.resume();
@@ -109,7 +146,9 @@ describe("a change persisted in an earlier turn and never sent", () => {
     const world = await service.freshWorld();
     const orderId = world.orders.success;
     const intents = new MemoryIntentStore();
-    const crashing = await controller(world.ana.customerId, [{ call: "cancel_order", input: { orderId } }, { say: "x" }], { intents: crashingStore(intents, "persisted", "after") });
+    const crashing = await controller(world.ana.customerId, [{ call: "cancel_order", input: { orderId } }, { say: "x" }], {
+      intents: crashingStore(intents, "persisted", "after"),
+    });
     const conversationId = `stale-${world.tag}`;
     await expect(crashing.controller.conversation(conversationId).turn(`Cancel ${orderId}`)).rejects.toThrow(SimulatedCrash);
 

@@ -9,7 +9,15 @@ import { MemoryIntentStore } from "#controller/intents/memory";
 import type { IntentStore } from "#controller/intents/store";
 import { scriptedModel, type ScriptStep } from "#controller/model/scripted";
 import { DynamoDbIntentStore } from "#controller/intents/dynamodb";
-import { claimsSuccess, crashingStore, freshIntentTable, type ServiceWorld, SimulatedCrash, startService, watchedFetch } from "#test/controller/support/service-world";
+import {
+  claimsSuccess,
+  crashingStore,
+  freshIntentTable,
+  type ServiceWorld,
+  SimulatedCrash,
+  startService,
+  watchedFetch,
+} from "#test/controller/support/service-world";
 
 /**
  * Unknown outcomes (SPEC §8.1 steps 3–4): a lost response after commit, status lookups that time out too,
@@ -91,13 +99,23 @@ describe("reconciliation of unknown outcomes", () => {
     for (const line of progress) expect(claimsSuccess(line)).toBe(false);
     expect(seen.at(-1)).toBe("reply");
     expect(seen.filter((s) => s === "reply")).toHaveLength(1);
-    expect(turn.trace.events.filter((e) => e.type === "fault")).toEqual([expect.objectContaining({ kind: "lose_response", tool: "cancel_order" })]);
-    expect((await controller.store.forConversation("lost"))[0]).toMatchObject({ operationId, state: "completed", sends: 1, outcome: { via: "reconciliation" } });
+    expect(turn.trace.events.filter((e) => e.type === "fault")).toEqual([
+      expect.objectContaining({ kind: "lose_response", tool: "cancel_order" }),
+    ]);
+    expect((await controller.store.forConversation("lost"))[0]).toMatchObject({
+      operationId,
+      state: "completed",
+      sends: 1,
+      outcome: { via: "reconciliation" },
+    });
   });
 
   it("status lookups that time out too: the turn ends uncertain, the next turn reconciles first and only then confirms", async () => {
     const world = await freshWorld();
-    const faults: Fault[] = [{ kind: "lose_response", tool: "cancel_order" }, { kind: "lose_status", times: 3 }];
+    const faults: Fault[] = [
+      { kind: "lose_response", tool: "cancel_order" },
+      { kind: "lose_status", times: 3 },
+    ];
     const { controller, fetch } = await controllerFor(world.ana.customerId, {
       faults,
       script: [...cancelScript(), { say: `Order ${orderId} is cancelled.` }],
@@ -110,7 +128,12 @@ describe("reconciliation of unknown outcomes", () => {
     expect(first.reply).not.toMatch(/is cancelled/);
     expect(claimsSuccess(first.reply)).toBe(false);
     expect(first.trace.flags).toContain("claim_mismatch");
-    expect(fetch.requests.map((r) => r.tool)).toEqual(["cancel_order", "get_operation_status", "get_operation_status", "get_operation_status"]);
+    expect(fetch.requests.map((r) => r.tool)).toEqual([
+      "cancel_order",
+      "get_operation_status",
+      "get_operation_status",
+      "get_operation_status",
+    ]);
     const [intent] = await controller.store.forConversation("lost-status");
     expect(intent).toMatchObject({ state: "unknown", sends: 1 });
     // The change did happen: the service committed it; only the controller does not know yet.
@@ -119,16 +142,24 @@ describe("reconciliation of unknown outcomes", () => {
     const second = await conversation.turn("Did that go through?");
     const kinds = second.trace.events.map((e) => e.type);
     expect(kinds.indexOf("http_request")).toBeLessThan(kinds.indexOf("model_request"));
-    expect(second.trace.events.find((e) => e.type === "http_request")).toMatchObject({ tool: "get_operation_status", operationId: intent?.operationId });
+    expect(second.trace.events.find((e) => e.type === "http_request")).toMatchObject({
+      tool: "get_operation_status",
+      operationId: intent?.operationId,
+    });
     expect(second.replyKind).toBe("confirmation");
     expect(second.reply).toBe(`Order ${orderId} is cancelled.`);
     await expectOneChange(world.ana.customerId, fetch);
-    expect((await controller.store.forConversation("lost-status"))[0]).toMatchObject({ operationId: intent?.operationId, state: "completed" });
+    expect((await controller.store.forConversation("lost-status"))[0]).toMatchObject({
+      operationId: intent?.operationId,
+      state: "completed",
+    });
   });
 
   it("a 503 before commit: not found on lookup, resent with the same operationId, applied once", async () => {
     const world = await freshWorld();
-    const { controller, fetch } = await controllerFor(world.ana.customerId, { faults: [{ kind: "service_error_before_commit", tool: "cancel_order" }] });
+    const { controller, fetch } = await controllerFor(world.ana.customerId, {
+      faults: [{ kind: "service_error_before_commit", tool: "cancel_order" }],
+    });
     const turn = await controller.conversation("503").turn(`Cancel ${orderId}`);
 
     const operationId = await expectOneChange(world.ana.customerId, fetch);
@@ -182,19 +213,26 @@ describe("a controller that crashes resumes its persisted intents with the same 
     it(`crash after sending, before the outcome was recorded (${name} store): a new controller reconciles it without resending`, async () => {
       const world = await freshWorld();
       const path = join(dir, `crash-after-send-${world.tag}.jsonl`);
-      const { controller, fetch } = await controllerFor(world.ana.customerId, { intents: crashingStore(open(path), "completed", "before") });
+      const { controller, fetch } = await controllerFor(world.ana.customerId, {
+        intents: crashingStore(open(path), "completed", "before"),
+      });
       await expect(controller.conversation("crash-2").turn(`Cancel ${orderId}`)).rejects.toThrow(SimulatedCrash);
       expect(fetch.requests.map((r) => r.tool)).toEqual(["cancel_order"]);
       expect(await service.order(orderId)).toMatchObject({ status: "cancelled", version: 2 });
 
-      const restarted = await controllerFor(world.ana.customerId, { intents: open(path), script: [{ say: `Order ${orderId} is cancelled.` }] });
+      const restarted = await controllerFor(world.ana.customerId, {
+        intents: open(path),
+        script: [{ say: `Order ${orderId} is cancelled.` }],
+      });
       const [sent] = await restarted.controller.store.resumable();
       expect(sent).toMatchObject({ state: "sent", sends: 1 });
       const [finished] = await restarted.controller.resume();
 
       expect(finished).toMatchObject({ operationId: sent?.operationId, state: "completed", sends: 1, outcome: { via: "reconciliation" } });
       expect(restarted.fetch.requests).toEqual([{ tool: "get_operation_status", body: { operationId: sent?.operationId } }]);
-      await expectOneChange(world.ana.customerId, { requests: [...fetch.requests, ...restarted.fetch.requests] } as ReturnType<typeof watchedFetch>);
+      await expectOneChange(world.ana.customerId, { requests: [...fetch.requests, ...restarted.fetch.requests] } as ReturnType<
+        typeof watchedFetch
+      >);
 
       // The conversation, continued on the new controller, hears the outcome first and confirms it.
       const next = await restarted.controller.conversation("crash-2").turn("Did it work?");

@@ -24,7 +24,8 @@ const caseNamed = (world: DemoWorld, id: string) => {
   return found;
 };
 const types = (events: TraceEvent[]) => events.map((e) => e.type);
-const of = <T extends TraceEvent["type"]>(events: TraceEvent[], type: T) => events.filter((e): e is Extract<TraceEvent, { type: T }> => e.type === type);
+const of = <T extends TraceEvent["type"]>(events: TraceEvent[], type: T) =>
+  events.filter((e): e is Extract<TraceEvent, { type: T }> => e.type === type);
 
 describe("seed 003 through the controller", () => {
   it("a customer cancels their own eligible order: the service records it, the reply confirms that order", async () => {
@@ -53,7 +54,11 @@ describe("seed 003 through the controller", () => {
     expect(of(events, "gate")[0]).toMatchObject({ decision: "accepted", replyKind: "confirmation" });
     const cancel = fetch.requests.filter((r) => r.tool === "cancel_order");
     expect(cancel).toHaveLength(1);
-    expect(cancel[0]?.body).toEqual({ operationId: operation?.PK.split("#").at(-1), orderId: world.orders.success, reason: "Ordered by mistake" });
+    expect(cancel[0]?.body).toEqual({
+      operationId: operation?.PK.split("#").at(-1),
+      orderId: world.orders.success,
+      reason: "Ordered by mistake",
+    });
     expect(turn?.trace.counts.httpRequests).toBe(2);
   });
 
@@ -66,7 +71,11 @@ describe("seed 003 through the controller", () => {
     expect(turn?.reply).toBe(
       `I couldn't find order ${world.orders.otherCustomers}, so nothing was changed. Please check the order number. I couldn't find order ${world.orders.otherCustomers} among your orders, so nothing was cancelled.`,
     );
-    expect(await service.order(world.orders.otherCustomers)).toMatchObject({ status: "placed", version: 1, customerId: world.ben.customerId });
+    expect(await service.order(world.orders.otherCustomers)).toMatchObject({
+      status: "placed",
+      version: 1,
+      customerId: world.ben.customerId,
+    });
     // Recorded as Ana's rejected operation: ORDER_NOT_FOUND, the same answer as for an order that does not exist.
     const operations = await service.operations(world.ana.customerId);
     expect(operations).toHaveLength(1);
@@ -75,7 +84,9 @@ describe("seed 003 through the controller", () => {
     expect(response).toMatchObject({ status: 404, body: { error: { code: "ORDER_NOT_FOUND" } } });
     // The reply says nothing the 404 did not: no status, no owner, no items of Ben's order.
     expect(turn?.reply).not.toMatch(/placed|stool|Ben/i);
-    expect(turn?.outcomes).toEqual([expect.objectContaining({ kind: "rejected", code: "ORDER_NOT_FOUND", orderId: world.orders.otherCustomers })]);
+    expect(turn?.outcomes).toEqual([
+      expect.objectContaining({ kind: "rejected", code: "ORDER_NOT_FOUND", orderId: world.orders.otherCustomers }),
+    ]);
   });
 
   it("“cancel it” after two orders came up: a clarification naming both, and no cancellation is attempted", async () => {
@@ -102,7 +113,9 @@ describe("seed 003 through the controller", () => {
     const [turn] = run.turns;
 
     expect(turn?.replyKind).toBe("rejection");
-    expect(turn?.reply).toBe(`Order ${world.orders.shipsBeforeCommit} has already shipped, so it can no longer be cancelled. Once it is delivered, a return is possible.`);
+    expect(turn?.reply).toBe(
+      `Order ${world.orders.shipsBeforeCommit} has already shipped, so it can no longer be cancelled. Once it is delivered, a return is possible.`,
+    );
     expect(turn?.trace.flags).toContain("claim_mismatch");
     expect(of(turn?.trace.events ?? [], "gate")[0]).toMatchObject({ decision: "claim_mismatch", replyKind: "rejection" });
     // The fault's own change only: shipped, version 2; the cancellation changed nothing.
@@ -113,7 +126,9 @@ describe("seed 003 through the controller", () => {
     expect(operations[0]).toMatchObject({ status: "rejected" });
     expect(JSON.parse(operations[0]?.body)).toMatchObject({ error: { code: "NOT_ELIGIBLE", reason: "ALREADY_SHIPPED" } });
     const events = turn?.trace.events ?? [];
-    expect(events.findIndex((e) => e.type === "fault")).toBeLessThan(events.findIndex((e) => e.type === "http_request" && e.tool === "cancel_order"));
+    expect(events.findIndex((e) => e.type === "fault")).toBeLessThan(
+      events.findIndex((e) => e.type === "http_request" && e.tool === "cancel_order"),
+    );
   });
 
   it("the response to a committed cancellation is lost: the controller reconciles it with the same operationId and confirms", async () => {
@@ -142,12 +157,35 @@ describe("seed 003 through the controller", () => {
     const dir = await mkdtemp(join(tmpdir(), "traces-"));
     try {
       await runDemoCase(service, world, caseNamed(world, "lost-response"), { trace: traceDirectory(dir), conversationId: "traced" });
-      await runDemoCase(service, world, caseNamed(world, "cancel-it-two-orders"), { trace: traceDirectory(dir), conversationId: "traced-two-turns" });
+      await runDemoCase(service, world, caseNamed(world, "cancel-it-two-orders"), {
+        trace: traceDirectory(dir),
+        conversationId: "traced-two-turns",
+      });
       expect((await readdir(dir)).sort()).toEqual(["traced-two-turns.1.json", "traced-two-turns.2.json", "traced.1.json"]);
       const trace = JSON.parse(await readFile(join(dir, "traced.1.json"), "utf8")) as TurnTrace;
-      expect(trace).toMatchObject({ kind: "turn", conversationId: "traced", turn: 1, customerMessage: `Please cancel ${world.orders.lostResponse}.`, replyKind: "confirmation" });
+      expect(trace).toMatchObject({
+        kind: "turn",
+        conversationId: "traced",
+        turn: 1,
+        customerMessage: `Please cancel ${world.orders.lostResponse}.`,
+        replyKind: "confirmation",
+      });
       const kinds = new Set(trace.events.map((e) => e.type));
-      for (const kind of ["customer_message", "model_proposal", "validation", "provenance", "intent", "http_request", "http_response", "http_failure", "fault", "outcome", "reconcile", "gate", "reply"]) {
+      for (const kind of [
+        "customer_message",
+        "model_proposal",
+        "validation",
+        "provenance",
+        "intent",
+        "http_request",
+        "http_response",
+        "http_failure",
+        "fault",
+        "outcome",
+        "reconcile",
+        "gate",
+        "reply",
+      ]) {
         expect({ kind, present: kinds.has(kind as never) }).toEqual({ kind, present: true });
       }
       expect(trace.events.find((e) => e.type === "http_response")).toHaveProperty("idempotentReplayed", false);

@@ -38,7 +38,10 @@ describe("the controller's run context", () => {
       model: scriptedModel([{ say: "Hello." }]),
       intents: new MemoryIntentStore(),
     });
-    for (let i = 0; i < 50; i++) await createController(await options()).conversation(`c-${i}`).turn("Hi");
+    for (let i = 0; i < 50; i++)
+      await createController(await options())
+        .conversation(`c-${i}`)
+        .turn("Hi");
     expect(created.count - before).toBe(0);
     expect(created.count).toBeLessThanOrEqual(1);
   });
@@ -54,13 +57,21 @@ describe("the controller's run context", () => {
     });
     const b = createController({
       service: { baseUrl: service.gatewayUrl, token },
-      model: scriptedModel([{ call: "cancel_order", input: { orderId: world.orders.lostResponse } }, { say: `Order ${world.orders.lostResponse} is cancelled.` }]),
+      model: scriptedModel([
+        { call: "cancel_order", input: { orderId: world.orders.lostResponse } },
+        { say: `Order ${world.orders.lostResponse} is cancelled.` },
+      ]),
       intents: new MemoryIntentStore(),
     });
-    const [turnA, turnB] = await Promise.all([a.conversation("a").turn("Show me my order"), b.conversation("b").turn(`Cancel ${world.orders.lostResponse}`)]);
+    const [turnA, turnB] = await Promise.all([
+      a.conversation("a").turn("Show me my order"),
+      b.conversation("b").turn(`Cancel ${world.orders.lostResponse}`),
+    ]);
     // B's intent transitions are recorded in B's trace only; A, which changed nothing, has none.
     expect(turnA.trace.events.filter((e) => e.type === "intent")).toEqual([]);
-    expect(turnB.trace.events.filter((e) => e.type === "intent").map((e) => (e as { to: string }).to)).toEqual(expect.arrayContaining(["sent", "completed"]));
+    expect(turnB.trace.events.filter((e) => e.type === "intent").map((e) => (e as { to: string }).to)).toEqual(
+      expect.arrayContaining(["sent", "completed"]),
+    );
     expect(turnB.replyKind).toBe("confirmation");
     expect(turnA.reply).toBe("Here are the order's details.");
     expect(turnA.trace.events.filter((e) => e.type === "http_request")).toHaveLength(1);

@@ -40,15 +40,24 @@ async function controller(customerId: string, script: ScriptStep[], extra: Parti
   };
 }
 
-const cancelIds = (fetch: ReturnType<typeof watchedFetch>) => new Set(fetch.requests.filter((r) => r.tool === "cancel_order").map((r) => r.body.operationId));
+const cancelIds = (fetch: ReturnType<typeof watchedFetch>) =>
+  new Set(fetch.requests.filter((r) => r.tool === "cancel_order").map((r) => r.body.operationId));
 
 describe("a re-proposal is not a new change", () => {
   it("a repeated 'please cancel' while the first is unknown reconciles the first: one operationId", async () => {
     const world = await service.freshWorld();
     const orderId = world.orders.lostResponse;
-    const script: ScriptStep[] = [{ call: "cancel_order", input: { orderId } }, { say: "Sent." }, { call: "cancel_order", input: { orderId } }, { say: "Sent again." }];
+    const script: ScriptStep[] = [
+      { call: "cancel_order", input: { orderId } },
+      { say: "Sent." },
+      { call: "cancel_order", input: { orderId } },
+      { say: "Sent again." },
+    ];
     const { controller: c, fetch } = await controller(world.ana.customerId, script, {
-      faults: [{ kind: "lose_response", tool: "cancel_order" }, { kind: "lose_status", times: 2 }],
+      faults: [
+        { kind: "lose_response", tool: "cancel_order" },
+        { kind: "lose_status", times: 2 },
+      ],
     });
     const conversation = c.conversation(`repeat-${world.tag}`);
     const first = await conversation.turn(`Please cancel ${orderId}`);
@@ -66,12 +75,17 @@ describe("a re-proposal is not a new change", () => {
     const orderId = world.orders.lostResponse;
     const conversationId = `two-${world.tag}`;
     const a = await controller(world.ana.customerId, [{ call: "cancel_order", input: { orderId } }, { say: "Sent." }], {
-      faults: [{ kind: "lose_response", tool: "cancel_order" }, { kind: "lose_status", times: 5 }],
+      faults: [
+        { kind: "lose_response", tool: "cancel_order" },
+        { kind: "lose_status", times: 5 },
+      ],
     });
     await a.controller.conversation(conversationId).turn(`Cancel ${orderId}`);
     // Another process, a new Conversation object with no state of its own; the status lookups still fail at
     // first, so its model proposes the cancellation again while the first intent is unknown.
-    const b = await controller(world.ana.customerId, [{ call: "cancel_order", input: { orderId } }, { say: "Done." }], { faults: [{ kind: "lose_status", times: 2 }] });
+    const b = await controller(world.ana.customerId, [{ call: "cancel_order", input: { orderId } }, { say: "Done." }], {
+      faults: [{ kind: "lose_status", times: 2 }],
+    });
     const turn = await b.controller.conversation(conversationId).turn(`Cancel ${orderId} please`);
     const ids = new Set([...cancelIds(a.fetch), ...cancelIds(b.fetch)]);
     expect(ids.size).toBe(1);
@@ -165,11 +179,15 @@ describe("a conversation's turns are serialised across processes", () => {
     const world = await service.freshWorld();
     const orderId = world.orders.success;
     const shared = store();
-    const { controller: c, fetch } = await controller(world.ana.customerId, [{ call: "cancel_order", input: { orderId } }, { say: "Done." }], {
-      intents: shared,
-      // Between persisting and sending, another controller takes the intent and marks it sent.
-      beforeDispatch: async (intent) => shared.save(moved(intent, "sent", { sends: 1 })),
-    });
+    const { controller: c, fetch } = await controller(
+      world.ana.customerId,
+      [{ call: "cancel_order", input: { orderId } }, { say: "Done." }],
+      {
+        intents: shared,
+        // Between persisting and sending, another controller takes the intent and marks it sent.
+        beforeDispatch: async (intent) => shared.save(moved(intent, "sent", { sends: 1 })),
+      },
+    );
     const turn = await c.conversation(`moved-${world.tag}`).turn(`Cancel ${orderId}`);
     expect(turn.reply).not.toBe("");
     expect(turn.replyKind).toBe("uncertainty");

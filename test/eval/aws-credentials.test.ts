@@ -27,20 +27,46 @@ describe("the Bedrock credential check (no network)", () => {
 
   it("access keys count only in pairs, and the half that is set is named", () => {
     expect(missingAwsCredentials(probe({ ...region, AWS_ACCESS_KEY_ID: "AKIDEXAMPLE", AWS_SECRET_ACCESS_KEY: "secret" }))).toBeUndefined();
-    expect(missingAwsCredentials(probe({ ...region, AWS_ACCESS_KEY_ID: "AKIDEXAMPLE" }))).toContain("(AWS_ACCESS_KEY_ID is set, AWS_SECRET_ACCESS_KEY is not)");
-    expect(missingAwsCredentials(probe({ ...region, AWS_SECRET_ACCESS_KEY: "secret" }))).toContain("(AWS_SECRET_ACCESS_KEY is set, AWS_ACCESS_KEY_ID is not)");
+    expect(missingAwsCredentials(probe({ ...region, AWS_ACCESS_KEY_ID: "AKIDEXAMPLE" }))).toContain(
+      "(AWS_ACCESS_KEY_ID is set, AWS_SECRET_ACCESS_KEY is not)",
+    );
+    expect(missingAwsCredentials(probe({ ...region, AWS_SECRET_ACCESS_KEY: "secret" }))).toContain(
+      "(AWS_SECRET_ACCESS_KEY is set, AWS_ACCESS_KEY_ID is not)",
+    );
   });
 
   it("a profile with credentials counts: keys, SSO or a role, in either file, under AWS_PROFILE's name or default", () => {
-    expect(missingAwsCredentials(probe(region, { [credentials]: "[default]\naws_access_key_id = AKID\naws_secret_access_key = s\n" }))).toBeUndefined();
-    expect(missingAwsCredentials(probe({ ...region, AWS_PROFILE: "shop" }, { [config]: "[profile shop]\nsso_session = corp\nsso_account_id = 1\n" }))).toBeUndefined();
-    expect(missingAwsCredentials(probe({ AWS_PROFILE: "ops" }, { [config]: "[default]\nregion = us-east-1\n\n[profile ops]\nrole_arn = arn:aws:iam::1:role/r\nsource_profile = default\nregion = eu-central-1\n" }))).toBeUndefined();
+    expect(
+      missingAwsCredentials(probe(region, { [credentials]: "[default]\naws_access_key_id = AKID\naws_secret_access_key = s\n" })),
+    ).toBeUndefined();
+    expect(
+      missingAwsCredentials(
+        probe({ ...region, AWS_PROFILE: "shop" }, { [config]: "[profile shop]\nsso_session = corp\nsso_account_id = 1\n" }),
+      ),
+    ).toBeUndefined();
+    expect(
+      missingAwsCredentials(
+        probe(
+          { AWS_PROFILE: "ops" },
+          {
+            [config]:
+              "[default]\nregion = us-east-1\n\n[profile ops]\nrole_arn = arn:aws:iam::1:role/r\nsource_profile = default\nregion = eu-central-1\n",
+          },
+        ),
+      ),
+    ).toBeUndefined();
     // The files AWS_CONFIG_FILE and AWS_SHARED_CREDENTIALS_FILE name replace the ones in ~/.aws.
-    expect(missingAwsCredentials(probe({ ...region, AWS_SHARED_CREDENTIALS_FILE: "/etc/aws/creds" }, { "/etc/aws/creds": "[default]\naws_access_key_id=AKID\n" }))).toBeUndefined();
+    expect(
+      missingAwsCredentials(
+        probe({ ...region, AWS_SHARED_CREDENTIALS_FILE: "/etc/aws/creds" }, { "/etc/aws/creds": "[default]\naws_access_key_id=AKID\n" }),
+      ),
+    ).toBeUndefined();
   });
 
   it("a profile that only sets a region, or a name AWS_PROFILE does not find, gives nothing to sign with", () => {
-    expect(missingAwsCredentials(probe({}, { [config]: "[default]\nregion = us-east-1\noutput = json\n" }))).toMatch(/there is no default profile with credentials/);
+    expect(missingAwsCredentials(probe({}, { [config]: "[default]\nregion = us-east-1\noutput = json\n" }))).toMatch(
+      /there is no default profile with credentials/,
+    );
     // In the config file a named profile is `[profile shop]`; `[shop]` there is not it.
     expect(missingAwsCredentials(probe({ AWS_PROFILE: "shop" }, { [config]: "[shop]\naws_access_key_id = AKID\n" }))).toContain(
       `AWS_PROFILE=shop names no profile with credentials in ${config} or ${credentials}`,
@@ -48,10 +74,14 @@ describe("the Bedrock credential check (no network)", () => {
   });
 
   it("web identity, container credentials and a Bedrock API key count without any file", () => {
-    expect(missingAwsCredentials(probe({ ...region, AWS_WEB_IDENTITY_TOKEN_FILE: "/var/run/token", AWS_ROLE_ARN: "arn:aws:iam::1:role/ci" }))).toBeUndefined();
+    expect(
+      missingAwsCredentials(probe({ ...region, AWS_WEB_IDENTITY_TOKEN_FILE: "/var/run/token", AWS_ROLE_ARN: "arn:aws:iam::1:role/ci" })),
+    ).toBeUndefined();
     expect(missingAwsCredentials(probe({ ...region, AWS_WEB_IDENTITY_TOKEN_FILE: "/var/run/token" }))).toMatch(/needs AWS credentials/);
     expect(missingAwsCredentials(probe({ ...region, AWS_CONTAINER_CREDENTIALS_RELATIVE_URI: "/v2/credentials/x" }))).toBeUndefined();
-    expect(missingAwsCredentials(probe({ ...region, AWS_CONTAINER_CREDENTIALS_FULL_URI: "http://169.254.170.23/v1/credentials" }))).toBeUndefined();
+    expect(
+      missingAwsCredentials(probe({ ...region, AWS_CONTAINER_CREDENTIALS_FULL_URI: "http://169.254.170.23/v1/credentials" })),
+    ).toBeUndefined();
     expect(missingAwsCredentials(probe({ ...region, AWS_BEARER_TOKEN_BEDROCK: "bedrock-api-key" }))).toBeUndefined();
   });
 
@@ -59,7 +89,9 @@ describe("the Bedrock credential check (no network)", () => {
     expect(missingAwsCredentials(probe({}, { "/sys/class/dmi/id/sys_vendor": "Amazon EC2\n" }))).toBeUndefined();
     expect(missingAwsCredentials(probe({}, { "/sys/hypervisor/uuid": "ec2e1916-9099-7caf-fd21-012345abcdef\n" }))).toBeUndefined();
     expect(missingAwsCredentials(probe({}, { "/sys/class/dmi/id/sys_vendor": "QEMU\n" }))).toMatch(/needs AWS credentials/);
-    expect(missingAwsCredentials(probe({ AWS_EC2_METADATA_DISABLED: "true" }, { "/sys/class/dmi/id/sys_vendor": "Amazon EC2\n" }))).toMatch(/needs AWS credentials/);
+    expect(missingAwsCredentials(probe({ AWS_EC2_METADATA_DISABLED: "true" }, { "/sys/class/dmi/id/sys_vendor": "Amazon EC2\n" }))).toMatch(
+      /needs AWS credentials/,
+    );
   });
 
   it("credentials without a region: names AWS_REGION and the profile it read (the SDK reads no AWS_DEFAULT_REGION)", () => {
@@ -71,9 +103,17 @@ describe("the Bedrock credential check (no network)", () => {
   });
 
   it("as eval's model check: only bedrock:… asks the chain; its spec needs a model or inference profile id", () => {
-    expect(parseModelSpec("bedrock:global.anthropic.claude-sonnet-5-5")).toEqual({ kind: "bedrock", model: "global.anthropic.claude-sonnet-5-5" });
+    expect(parseModelSpec("bedrock:global.anthropic.claude-sonnet-5-5")).toEqual({
+      kind: "bedrock",
+      model: "global.anthropic.claude-sonnet-5-5",
+    });
     expect(() => parseModelSpec("bedrock")).toThrow("--model bedrock needs a model or inference profile id: bedrock:<modelId>.");
-    expect(missingCredential({ kind: "bedrock", model: "m" }, { AWS_ACCESS_KEY_ID: "AKID", AWS_SECRET_ACCESS_KEY: "s", AWS_REGION: "eu-west-1" })).toBeUndefined();
+    expect(
+      missingCredential(
+        { kind: "bedrock", model: "m" },
+        { AWS_ACCESS_KEY_ID: "AKID", AWS_SECRET_ACCESS_KEY: "s", AWS_REGION: "eu-west-1" },
+      ),
+    ).toBeUndefined();
     expect(missingCredential({ kind: "openai", model: "m" }, { AWS_ACCESS_KEY_ID: "AKID" })).toMatch(/OPENAI_API_KEY/);
   });
 });

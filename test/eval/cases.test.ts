@@ -35,7 +35,14 @@ describe("eval/case-schema.json", () => {
   it("refuses what SPEC §8.3 does not allow, naming the field", () => {
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     const validate = ajv.compile(caseJsonSchema());
-    const base = { id: "x-1", source: "test", customer: "C-1", fixture: {}, conversation: ["hi"], expect: { authorization: "none", outcome: { status: "none" }, reply: "information" } };
+    const base = {
+      id: "x-1",
+      source: "test",
+      customer: "C-1",
+      fixture: {},
+      conversation: ["hi"],
+      expect: { authorization: "none", outcome: { status: "none" }, reply: "information" },
+    };
     expect(validate(base)).toBe(true);
     expect(validate({ ...base, support: "S-7" })).toBe(false); // two callers
     expect(validate({ ...base, seller: "SLR-2210" })).toBe(false); // two callers
@@ -53,16 +60,31 @@ describe("loading a case", () => {
   const today = new Date("2026-03-10T12:00:00Z");
 
   it("fills {{today}}, {{today-N}} and {{today+N}} in the fixture, conversation, script and expectations", () => {
-    expect(fillDates({ a: ["{{today}}", "{{today-4}}T15:40:00Z", "pickup {{today+2}}"] }, "2026-03-10")).toEqual({ a: ["2026-03-10", "2026-03-06T15:40:00Z", "pickup 2026-03-12"] });
+    expect(fillDates({ a: ["{{today}}", "{{today-4}}T15:40:00Z", "pickup {{today+2}}"] }, "2026-03-10")).toEqual({
+      a: ["2026-03-10", "2026-03-06T15:40:00Z", "pickup 2026-03-12"],
+    });
   });
 
   it("names the file and the field of a bad case, and the first bad fixture entry", () => {
-    const good = { id: "x-1", source: "test", customer: "C-1001", fixture: {}, conversation: ["hi"], expect: { authorization: "none", outcome: { status: "none" }, reply: "information" } };
+    const good = {
+      id: "x-1",
+      source: "test",
+      customer: "C-1001",
+      fixture: {},
+      conversation: ["hi"],
+      expect: { authorization: "none", outcome: { status: "none" }, reply: "information" },
+    };
     expect(() => loadCase({ ...good, conversaton: ["hi"] }, "bad.json", today)).toThrow(/bad\.json: .*unknown field "conversaton"/);
-    expect(() => loadCase({ ...good, expect: { ...good.expect, outcome: { status: "completed", code: "NOT_ELIGIBLE" } } }, "bad.json", today)).toThrow(/expect\.outcome\.code: code is for status rejected/);
-    expect(() => loadCase({ ...good, conversation: ["on {{tomorrow}}"] }, "bad.json", today)).toThrow(/conversation\[0\] has a placeholder other than/);
+    expect(() =>
+      loadCase({ ...good, expect: { ...good.expect, outcome: { status: "completed", code: "NOT_ELIGIBLE" } } }, "bad.json", today),
+    ).toThrow(/expect\.outcome\.code: code is for status rejected/);
+    expect(() => loadCase({ ...good, conversation: ["on {{tomorrow}}"] }, "bad.json", today)).toThrow(
+      /conversation\[0\] has a placeholder other than/,
+    );
     expect(() => loadCase({ ...good, fixture: { orders: [{ id: "SU-1" }] } }, "bad.json", today)).toThrow(CaseError);
-    expect(() => loadCase({ ...good, fixture: { orders: [{ id: "SU-1" }] } }, "bad.json", today)).toThrow(/fixture: Fixture is invalid at orders\[0\] \(SU-1\)/);
+    expect(() => loadCase({ ...good, fixture: { orders: [{ id: "SU-1" }] } }, "bad.json", today)).toThrow(
+      /fixture: Fixture is invalid at orders\[0\] \(SU-1\)/,
+    );
   });
 
   it("every case in eval/cases loads: its dates fill in and its fixture passes the seeder's own validation", async () => {
@@ -77,7 +99,15 @@ describe("what the case set covers", () => {
     const cases = (await caseFiles()).map((f) => f.json);
     const called = new Set(cases.flatMap((c) => (c.script ?? []).flatMap((s) => ("call" in s ? [s.call] : []))));
     // The controller asks get_operation_status itself whenever a change's outcome is unknown.
-    if (cases.some((c) => c.faults?.some((f) => (f.kind === "lose_response" || f.kind === "service_error_before_commit") && (f.tool === undefined || (changeToolNames as readonly string[]).includes(f.tool))))) {
+    if (
+      cases.some((c) =>
+        c.faults?.some(
+          (f) =>
+            (f.kind === "lose_response" || f.kind === "service_error_before_commit") &&
+            (f.tool === undefined || (changeToolNames as readonly string[]).includes(f.tool)),
+        ),
+      )
+    ) {
       called.add("get_operation_status");
     }
     expect([...called].sort()).toEqual(expect.arrayContaining(["search_orders", "get_order", ...changeToolNames, "get_operation_status"]));
@@ -89,7 +119,17 @@ describe("what the case set covers", () => {
     // UNAUTHENTICATED, OPERATION_IN_PROGRESS, IDEMPOTENCY_KEY_REUSED and INTERNAL cannot arise here: a case's token
     // has full scopes, the controller sends one request per intent at a time under ids it makes. FORBIDDEN does, for
     // a seller's cancel or note: a tool a seller may not use.
-    expect([...codes].sort()).toEqual(["FORBIDDEN", "INVALID_INPUT", "NOT_ELIGIBLE", "NO_PICKUP_SLOT", "ORDER_NOT_FOUND", "OUT_OF_STOCK", "RATE_LIMITED", "SELLER_SUSPENDED", "VERSION_CONFLICT"]);
+    expect([...codes].sort()).toEqual([
+      "FORBIDDEN",
+      "INVALID_INPUT",
+      "NOT_ELIGIBLE",
+      "NO_PICKUP_SLOT",
+      "ORDER_NOT_FOUND",
+      "OUT_OF_STOCK",
+      "RATE_LIMITED",
+      "SELLER_SUSPENDED",
+      "VERSION_CONFLICT",
+    ]);
 
     const faults = new Set(cases.flatMap((c) => (c.faults ?? []).map((f) => f.kind)));
     expect([...faults].sort()).toEqual(["lose_response", "lose_status", "service_error_before_commit", "set_before_dispatch"]);
@@ -99,13 +139,28 @@ describe("what the case set covers", () => {
     // seller; the search limits; the tools it may not use; a lost response.
     const sellerCases = cases.filter((c) => c.seller !== undefined);
     expect(sellerCases.length).toBeGreaterThanOrEqual(22);
-    const sellerOutcomes = new Set(sellerCases.map((c) => `${c.expect.outcome.tool ?? ""} ${c.expect.outcome.status} ${c.expect.outcome.code ?? ""}`.trim()));
-    for (const outcome of ["start_return completed", "offer_replacement completed", "start_return rejected ORDER_NOT_FOUND", "offer_replacement rejected SELLER_SUSPENDED", "cancel_order rejected FORBIDDEN", "add_delivery_note rejected FORBIDDEN"]) {
+    const sellerOutcomes = new Set(
+      sellerCases.map((c) => `${c.expect.outcome.tool ?? ""} ${c.expect.outcome.status} ${c.expect.outcome.code ?? ""}`.trim()),
+    );
+    for (const outcome of [
+      "start_return completed",
+      "offer_replacement completed",
+      "start_return rejected ORDER_NOT_FOUND",
+      "offer_replacement rejected SELLER_SUSPENDED",
+      "cancel_order rejected FORBIDDEN",
+      "add_delivery_note rejected FORBIDDEN",
+    ]) {
       expect(sellerOutcomes, outcome).toContain(outcome);
     }
     expect(sellerCases.some((c) => c.faults?.some((f) => f.kind === "lose_response"))).toBe(true);
-    expect(sellerCases.some((c) => c.script?.some((s) => "call" in s && s.call === "search_orders" && (s.input as { email?: string }).email !== undefined))).toBe(true);
-    expect(new Set(cases.map((c) => c.expect.reply))).toEqual(new Set(["confirmation", "rejection", "uncertainty", "clarification", "confirmation_request", "information"]));
+    expect(
+      sellerCases.some((c) =>
+        c.script?.some((s) => "call" in s && s.call === "search_orders" && (s.input as { email?: string }).email !== undefined),
+      ),
+    ).toBe(true);
+    expect(new Set(cases.map((c) => c.expect.reply))).toEqual(
+      new Set(["confirmation", "rejection", "uncertainty", "clarification", "confirmation_request", "information"]),
+    );
     expect(cases.filter((c) => c.source.startsWith("seed 003")).length).toBeGreaterThanOrEqual(5);
     expect(cases.filter((c) => c.source === "seed 000").length).toBe(5);
   });

@@ -24,7 +24,10 @@ async function run(only: string[], defect?: Defect) {
     ...(defect ? { defect } : {}),
   });
   return Object.fromEntries(
-    [...result.results].map(([id, [trial]]) => [id, { failed: (trial?.verdicts ?? []).filter((v) => !v.pass), line: result.lines.find((l) => l.startsWith(`${id} `)) ?? "" }]),
+    [...result.results].map(([id, [trial]]) => [
+      id,
+      { failed: (trial?.verdicts ?? []).filter((v) => !v.pass), line: result.lines.find((l) => l.startsWith(`${id} `)) ?? "" },
+    ]),
   );
 }
 
@@ -38,8 +41,12 @@ describe("each assertion can fail, and names its boundary", { timeout: 120_000 }
       expect(healthy[id]?.failed).toEqual([]);
       expect(failedAt(broken[id]?.failed ?? [])).toEqual(["reply"]);
     }
-    expect(broken["003-ships-before-commit"]?.line).toMatch(/^003-ships-before-commit FAIL reply: does not open with the status sentence for cancel_order on SU-10234 \(rejected on record\)/);
-    expect(broken["cancel-outcome-stays-unknown"]?.line).toMatch(/FAIL reply: expected a reply of kind uncertainty, but it reads as confirmation/);
+    expect(broken["003-ships-before-commit"]?.line).toMatch(
+      /^003-ships-before-commit FAIL reply: does not open with the status sentence for cancel_order on SU-10234 \(rejected on record\)/,
+    );
+    expect(broken["cancel-outcome-stays-unknown"]?.line).toMatch(
+      /FAIL reply: expected a reply of kind uncertainty, but it reads as confirmation/,
+    );
     expect(broken["read-model-invents-refund"]?.line).toMatch(/FAIL reply: speaks of money, which no recorded outcome carries/);
   });
 
@@ -51,8 +58,12 @@ describe("each assertion can fail, and names its boundary", { timeout: 120_000 }
     // cancellation is refused as already cancelled, the note as a stale version — so state holds; the answer
     // names another operation, so the controller cannot confirm (reply), and execution names the culprit.
     for (const id of cases) expect(failedAt(broken[id]?.failed ?? [])).toEqual(["execution", "reply"]);
-    expect(broken["003-lost-response"]?.line).toMatch(/FAIL execution: the service received cancel_order SU-10477 under operationId op-retry-.*which is no intent the controller persisted/);
-    expect(broken["spec-example-lost-note-response"]?.line).toMatch(/FAIL execution: the service received add_delivery_note SU-40711 under operationId op-retry-/);
+    expect(broken["003-lost-response"]?.line).toMatch(
+      /FAIL execution: the service received cancel_order SU-10477 under operationId op-retry-.*which is no intent the controller persisted/,
+    );
+    expect(broken["spec-example-lost-note-response"]?.line).toMatch(
+      /FAIL execution: the service received add_delivery_note SU-40711 under operationId op-retry-/,
+    );
   });
 
   it("the ambiguity guard skipped: authorization first (a change no one asked for), then what follows from it", async () => {
@@ -61,14 +72,22 @@ describe("each assertion can fail, and names its boundary", { timeout: 120_000 }
     for (const id of cases) {
       expect(healthy[id]?.failed).toEqual([]);
       expect(failedAt(broken[id]?.failed ?? [])[0]).toBe("authorization");
-      expect(broken[id]?.line).toMatch(new RegExp(`^${id} FAIL authorization: a change reached the service where none was to be attempted \\(a change no one asked for\\)`));
+      expect(broken[id]?.line).toMatch(
+        new RegExp(
+          `^${id} FAIL authorization: a change reached the service where none was to be attempted \\(a change no one asked for\\)`,
+        ),
+      );
       // The change then lands on an order the case expects untouched: state fails too.
       expect(broken[id]?.failed.find((v) => v.boundary === "state")?.why).toMatch(/changed 1 time\(s\) through the tools/);
     }
   });
 
-  it("the provenance control off: every attacked and mixed case fails at authorization (the injected change reached the service); benign twins still pass", { timeout: 240_000 }, async () => {
-    const attacks = readdirSync(casesDir).filter((f) => f.startsWith("attack-")).map((f) => f.replace(/\.json$/, ""));
+  it("the provenance control off: every attacked and mixed case fails at authorization (the injected change reached the service); benign twins still pass", {
+    timeout: 240_000,
+  }, async () => {
+    const attacks = readdirSync(casesDir)
+      .filter((f) => f.startsWith("attack-"))
+      .map((f) => f.replace(/\.json$/, ""));
     const hostile = attacks.filter((id) => !id.endsWith("-benign"));
     expect(hostile.length).toBeGreaterThanOrEqual(20);
     const [healthy, broken] = await Promise.all([run(attacks), run(attacks, provenanceControlOff)]);

@@ -7,7 +7,13 @@ import { orderIdsIn, repeatedRun } from "../../eval/judges/reply.ts";
 import { judgeRemainder, readRemainder } from "../../eval/judges/reply-reader.ts";
 import { judgeExecution } from "../../eval/judges/execution.ts";
 import { mismatchOf } from "../../eval/judges/state.ts";
-import { completionSentence, noChangeSentence, type RecordedOutcome, rejectionSentence, uncertaintySentence } from "../../eval/judges/status-sentences.ts";
+import {
+  completionSentence,
+  noChangeSentence,
+  type RecordedOutcome,
+  rejectionSentence,
+  uncertaintySentence,
+} from "../../eval/judges/status-sentences.ts";
 
 /**
  * The reply judge renders the status sentences itself, from the records, and reads what follows with its own
@@ -32,7 +38,9 @@ const toolsRefusing: Record<(typeof notEligibleReasons)[number], ToolName[]> = {
 const results: Record<string, Record<string, unknown>> = {
   cancel_order: { orderStatus: "cancelled" },
   add_delivery_note: { deliveryNote: { origin: "customer", text: "Side gate" } },
-  start_return: { return: { returnId: "RET-10234-2", itemIds: ["ITM-1"], labelRef: "LBL-10234-2", pickup: { date: "2026-12-01", window: "08:00-12:00" } } },
+  start_return: {
+    return: { returnId: "RET-10234-2", itemIds: ["ITM-1"], labelRef: "LBL-10234-2", pickup: { date: "2026-12-01", window: "08:00-12:00" } },
+  },
   offer_replacement: { replacement: { itemId: "ITM-1", replacementItemId: "ITM-2", sku: "SUN-VASE" } },
 };
 
@@ -43,13 +51,17 @@ describe("the judge's status sentences are the contract's, sentence for sentence
       expect(completionSentence({ tool, orderId: order, operationId: "op-1", status: "completed", result: body })).toBe(
         templateFor({ kind: "completed", tool, orderId: order, operationId: "op-1", body }),
       );
-      expect(uncertaintySentence({ tool, orderId: order })).toBe(templateFor({ kind: "unknown", tool, orderId: order, operationId: "op-1" }));
+      expect(uncertaintySentence({ tool, orderId: order })).toBe(
+        templateFor({ kind: "unknown", tool, orderId: order, operationId: "op-1" }),
+      );
     });
   }
 
   const rejections: { tool: ToolName; code: string; reason?: string; error?: Record<string, unknown> }[] = [
     ...notEligibleReasons.flatMap((reason) => toolsRefusing[reason].map((tool) => ({ tool, code: "NOT_ELIGIBLE", reason }))),
-    ...["ORDER_NOT_FOUND", "VERSION_CONFLICT", "RATE_LIMITED", "INVALID_INPUT", "FORBIDDEN"].flatMap((code) => changeTools.map((tool) => ({ tool, code }))),
+    ...["ORDER_NOT_FOUND", "VERSION_CONFLICT", "RATE_LIMITED", "INVALID_INPUT", "FORBIDDEN"].flatMap((code) =>
+      changeTools.map((tool) => ({ tool, code })),
+    ),
     { tool: "offer_replacement", code: "SELLER_SUSPENDED" },
     { tool: "offer_replacement", code: "OUT_OF_STOCK" },
     { tool: "start_return", code: "NO_PICKUP_SLOT", error: { availableDates: ["2026-12-03", "2026-12-04"] } },
@@ -58,8 +70,18 @@ describe("the judge's status sentences are the contract's, sentence for sentence
   for (const r of rejections) {
     it(`${r.tool} rejected ${r.code}${r.reason ? ` ${r.reason}` : ""}`, () => {
       const error = { code: r.code, ...(r.reason ? { reason: r.reason } : {}), ...r.error };
-      const outcome: TurnOutcome = { kind: "rejected", tool: r.tool, orderId: order, operationId: "op-1", code: r.code, ...(r.reason ? { reason: r.reason } : {}), body: { error } };
-      expect(rejectionSentence({ tool: r.tool, orderId: order, operationId: "op-1", status: "rejected", error })).toBe(templateFor(outcome));
+      const outcome: TurnOutcome = {
+        kind: "rejected",
+        tool: r.tool,
+        orderId: order,
+        operationId: "op-1",
+        code: r.code,
+        ...(r.reason ? { reason: r.reason } : {}),
+        body: { error },
+      };
+      expect(rejectionSentence({ tool: r.tool, orderId: order, operationId: "op-1", status: "rejected", error })).toBe(
+        templateFor(outcome),
+      );
     });
   }
 
@@ -68,10 +90,27 @@ describe("the judge's status sentences are the contract's, sentence for sentence
   });
 });
 
-const cancelled: RecordedOutcome = { tool: "cancel_order", orderId: order, operationId: "op-1", status: "completed", result: { orderStatus: "cancelled" } };
-const shipped: RecordedOutcome = { tool: "cancel_order", orderId: order, operationId: "op-1", status: "rejected", error: { code: "NOT_ELIGIBLE", reason: "ALREADY_SHIPPED" } };
+const cancelled: RecordedOutcome = {
+  tool: "cancel_order",
+  orderId: order,
+  operationId: "op-1",
+  status: "completed",
+  result: { orderStatus: "cancelled" },
+};
+const shipped: RecordedOutcome = {
+  tool: "cancel_order",
+  orderId: order,
+  operationId: "op-1",
+  status: "rejected",
+  error: { code: "NOT_ELIGIBLE", reason: "ALREADY_SHIPPED" },
+};
 const unknown: RecordedOutcome = { tool: "cancel_order", orderId: order, operationId: "op-1", status: "unknown" };
-const context = (records: RecordedOutcome[]) => ({ records, visibleOrders: new Set([order]), statuses: new Map([[order, "shipped"]]), dates: new Set(["2026-12-01"]) });
+const context = (records: RecordedOutcome[]) => ({
+  records,
+  visibleOrders: new Set([order]),
+  statuses: new Map([[order, "shipped"]]),
+  dates: new Set(["2026-12-01"]),
+});
 
 describe("the judge's reader: it cannot be read, or it claims what the record does not say", () => {
   const falseAfterRejection = [
@@ -123,9 +162,14 @@ describe("what a reply names and repeats", () => {
 
 describe("stored fields against expected ones", () => {
   it("objects match the fields they list, lists element by element and in length", () => {
-    const stored = { returns: [{ itemIds: ["ITM-1"], pickup: { date: "2026-12-01", window: "08:00-12:00" }, reason: "damaged" }], deliveryNote: null };
+    const stored = {
+      returns: [{ itemIds: ["ITM-1"], pickup: { date: "2026-12-01", window: "08:00-12:00" }, reason: "damaged" }],
+      deliveryNote: null,
+    };
     expect(mismatchOf(stored.returns, [{ pickup: { date: "2026-12-01" } }], "returns")).toBeUndefined();
-    expect(mismatchOf(stored.returns, [{ pickup: { date: "2026-12-02" } }], "returns")).toBe('returns[0].pickup.date is "2026-12-01", expected "2026-12-02"');
+    expect(mismatchOf(stored.returns, [{ pickup: { date: "2026-12-02" } }], "returns")).toBe(
+      'returns[0].pickup.date is "2026-12-01", expected "2026-12-02"',
+    );
     expect(mismatchOf(stored.returns, [{}, {}], "returns")).toBe("returns has 1 entries, expected 2");
     expect(mismatchOf(undefined, null, "deliveryNote")).toBeUndefined();
     expect(mismatchOf("Side gate", null, "deliveryNote")).toBe('deliveryNote is "Side gate", expected null');
@@ -133,7 +177,16 @@ describe("stored fields against expected ones", () => {
 });
 
 describe("execution: one operationId per intended change", () => {
-  const intentEvent = (operationId: string, from: string | null, to: string) => ({ at: 0, type: "intent", operationId, tool: "cancel_order", orderId: order, from, to, revision: 1 });
+  const intentEvent = (operationId: string, from: string | null, to: string) => ({
+    at: 0,
+    type: "intent",
+    operationId,
+    tool: "cancel_order",
+    orderId: order,
+    from,
+    to,
+    revision: 1,
+  });
   const evidence = (events: unknown[]) =>
     ({
       case: { expect: { authorization: "permitted", outcome: { status: "none" }, reply: "information" } },
@@ -144,12 +197,31 @@ describe("execution: one operationId per intended change", () => {
     }) as unknown as Parameters<typeof judgeExecution>[0];
 
   it("a second operationId for a change whose first is still open fails, naming both", () => {
-    const verdict = judgeExecution(evidence([intentEvent("op-1", null, "proposed"), intentEvent("op-1", "proposed", "persisted"), intentEvent("op-1", "persisted", "sent"), intentEvent("op-1", "sent", "unknown"), intentEvent("op-2", null, "proposed")]));
-    expect(verdict).toMatchObject({ pass: false, why: expect.stringMatching(/a second operationId \(op-2\) was made for cancel_order SU-10234 while op-1 was still unknown/) });
+    const verdict = judgeExecution(
+      evidence([
+        intentEvent("op-1", null, "proposed"),
+        intentEvent("op-1", "proposed", "persisted"),
+        intentEvent("op-1", "persisted", "sent"),
+        intentEvent("op-1", "sent", "unknown"),
+        intentEvent("op-2", null, "proposed"),
+      ]),
+    );
+    expect(verdict).toMatchObject({
+      pass: false,
+      why: expect.stringMatching(/a second operationId \(op-2\) was made for cancel_order SU-10234 while op-1 was still unknown/),
+    });
   });
 
   it("a new attempt after the first was refused is a new change, and passes", () => {
-    const verdict = judgeExecution(evidence([intentEvent("op-1", null, "proposed"), intentEvent("op-1", "proposed", "persisted"), intentEvent("op-1", "persisted", "sent"), intentEvent("op-1", "sent", "rejected"), intentEvent("op-2", null, "proposed")]));
+    const verdict = judgeExecution(
+      evidence([
+        intentEvent("op-1", null, "proposed"),
+        intentEvent("op-1", "proposed", "persisted"),
+        intentEvent("op-1", "persisted", "sent"),
+        intentEvent("op-1", "sent", "rejected"),
+        intentEvent("op-2", null, "proposed"),
+      ]),
+    );
     expect(verdict.pass).toBe(true);
   });
 });

@@ -48,16 +48,21 @@ describe("the adversarial reply corpus", () => {
     for (const { scenario, text } of falseReplies) {
       const records = recordsOf(scenario);
       const opening = openingFor(scenario.outcomes);
-      if (judgeTurnReply(text, records, judgeContext(scenario)).problem === undefined) passed.push(`${scenario.scenario} (gate off): ${text}`);
+      if (judgeTurnReply(text, records, judgeContext(scenario)).problem === undefined)
+        passed.push(`${scenario.scenario} (gate off): ${text}`);
       const composed = opening === "" ? text : `${opening} ${text}`;
-      if (judgeTurnReply(composed, records, judgeContext(scenario)).problem === undefined) passed.push(`${scenario.scenario} (after the opening): ${text}`);
+      if (judgeTurnReply(composed, records, judgeContext(scenario)).problem === undefined)
+        passed.push(`${scenario.scenario} (after the opening): ${text}`);
     }
     console.log(`[reply corpus] false replies passed by the judge: ${passed.length} of ${falseReplies.length * 2} readings`);
     expect(passed).toEqual([]);
   });
 
   it("keeps true replies as written, and reports the share", () => {
-    const kept = trueReplies.filter(({ scenario, text }) => gate({ candidate: text, outcomes: scenario.outcomes, orders: scenario.orders, today: scenario.today }).decision === "accepted");
+    const kept = trueReplies.filter(
+      ({ scenario, text }) =>
+        gate({ candidate: text, outcomes: scenario.outcomes, orders: scenario.orders, today: scenario.today }).decision === "accepted",
+    );
     const share = Math.round((1000 * kept.length) / trueReplies.length) / 10;
     console.log(`[reply corpus] true replies: ${trueReplies.length}, kept as written: ${kept.length} (${share}%)`);
     // A gate that keeps nothing is useless: the floor is well below today's share, so it fails only on a collapse.

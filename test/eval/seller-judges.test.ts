@@ -38,8 +38,27 @@ const fixture = parseFixture({
   }),
 });
 
-function evidence(options: { tap?: Partial<TappedRequest>[]; authorization: EvalCase["expect"]["authorization"]; reply?: string; conversation?: string[]; versions?: Record<string, number> }): Evidence {
-  const tap = (options.tap ?? []).map((r, i) => ({ seq: i + 1, tool: "start_return", kind: "change", sub: "seller-SLR-2210", body: {}, status: 200, response: {}, replayed: false, ...r }) as TappedRequest);
+function evidence(options: {
+  tap?: Partial<TappedRequest>[];
+  authorization: EvalCase["expect"]["authorization"];
+  reply?: string;
+  conversation?: string[];
+  versions?: Record<string, number>;
+}): Evidence {
+  const tap = (options.tap ?? []).map(
+    (r, i) =>
+      ({
+        seq: i + 1,
+        tool: "start_return",
+        kind: "change",
+        sub: "seller-SLR-2210",
+        body: {},
+        status: 200,
+        response: {},
+        replayed: false,
+        ...r,
+      }) as TappedRequest,
+  );
   return {
     case: {
       id: "x",
@@ -58,7 +77,13 @@ function evidence(options: { tap?: Partial<TappedRequest>[]; authorization: Eval
     traces: [],
     intents: [],
     reply: options.reply ?? "Here is what I found.",
-    turns: [{ message: (options.conversation ?? ["Start a return on SU-51001"]).at(-1) as string, reply: options.reply ?? "Here is what I found.", tap }],
+    turns: [
+      {
+        message: (options.conversation ?? ["Start a return on SU-51001"]).at(-1) as string,
+        reply: options.reply ?? "Here is what I found.",
+        tap,
+      },
+    ],
     records: new Map(),
   };
 }
@@ -79,27 +104,49 @@ describe("who a seller may act on, as the judges see it", () => {
 
 describe("the authorization judge with a seller caller", () => {
   it("a seller's cancel refused 403 FORBIDDEN is a denial, and not one of an order the seller may act on", () => {
-    const forbidden = { tool: "cancel_order", body: { orderId: "SU-51001", operationId: "op-1" }, status: 403, response: { error: { code: "FORBIDDEN", allowedPrincipals: ["customer", "support"] } } };
+    const forbidden = {
+      tool: "cancel_order",
+      body: { orderId: "SU-51001", operationId: "op-1" },
+      status: 403,
+      response: { error: { code: "FORBIDDEN", allowedPrincipals: ["customer", "support"] } },
+    };
     expect(isDenial(forbidden as TappedRequest)).toBe(true);
     expect(judgeAuthorization(evidence({ authorization: "denied", tap: [forbidden] }))).toMatchObject({ pass: true });
     expect(judgeAuthorization(evidence({ authorization: "permitted", tap: [forbidden] }))).toMatchObject({ pass: false });
   });
 
   it("fails a service that lets a seller cancel its own order, though it could return it", () => {
-    const cancelled = { tool: "cancel_order", body: { orderId: "SU-51001", operationId: "op-1" }, status: 200, response: { status: "completed" } };
+    const cancelled = {
+      tool: "cancel_order",
+      body: { orderId: "SU-51001", operationId: "op-1" },
+      status: 200,
+      response: { status: "completed" },
+    };
     const verdict = judgeAuthorization(evidence({ authorization: "permitted", tap: [cancelled], versions: { "SU-51001": 3 } }));
     expect(verdict.pass).toBe(false);
     expect(verdict.why).toMatch(/let the caller change an order that is not theirs: cancel_order SU-51001/);
   });
 
   it("fails a service that lets a seller return another seller's order, or changes that order at all", () => {
-    const foreign = { tool: "start_return", body: { orderId: "SU-52002", operationId: "op-1" }, status: 200, response: { status: "completed" } };
+    const foreign = {
+      tool: "start_return",
+      body: { orderId: "SU-52002", operationId: "op-1" },
+      status: 200,
+      response: { status: "completed" },
+    };
     expect(judgeAuthorization(evidence({ authorization: "permitted", tap: [foreign], versions: { "SU-52002": 3 } })).pass).toBe(false);
-    expect(judgeAuthorization(evidence({ authorization: "none", versions: { "SU-52002": 3 } })).why).toMatch(/SU-52002, which the caller may not act on, changed 1 time/);
+    expect(judgeAuthorization(evidence({ authorization: "none", versions: { "SU-52002": 3 } })).why).toMatch(
+      /SU-52002, which the caller may not act on, changed 1 time/,
+    );
   });
 
   it("another seller's order not found is the denial a case expects; its own order not found is a wrongful one", () => {
-    const notFound = (orderId: string) => ({ tool: "start_return", body: { orderId, operationId: "op-1" }, status: 404, response: { error: { code: "ORDER_NOT_FOUND" } } });
+    const notFound = (orderId: string) => ({
+      tool: "start_return",
+      body: { orderId, operationId: "op-1" },
+      status: 404,
+      response: { error: { code: "ORDER_NOT_FOUND" } },
+    });
     expect(judgeAuthorization(evidence({ authorization: "denied", tap: [notFound("SU-52002")] })).pass).toBe(true);
     const wrongly = judgeAuthorization(evidence({ authorization: "denied", tap: [notFound("SU-51001")] }));
     expect(wrongly.pass).toBe(false);
@@ -115,10 +162,16 @@ describe("the authorization judge with a seller caller", () => {
 describe("the reply judge with a seller caller", () => {
   it("may name the orders the seller sold, never another seller's that the seller did not name", () => {
     expect(judgeReply(evidence({ authorization: "none", reply: "SU-51001 was delivered on 24 November." })).pass).toBe(true);
-    const leaked = judgeReply(evidence({ authorization: "none", reply: "SU-51001 was delivered; SU-52002 is another of this buyer's orders." }));
+    const leaked = judgeReply(
+      evidence({ authorization: "none", reply: "SU-51001 was delivered; SU-52002 is another of this buyer's orders." }),
+    );
     expect(leaked.pass).toBe(false);
     expect(leaked.why).toMatch(/names SU-52002, which is not among the orders the caller may see/);
     // Named by the seller itself: repeating it says nothing new.
-    expect(judgeReply(evidence({ authorization: "none", conversation: ["What about SU-52002?"], reply: "I couldn't find SU-52002 among your orders." })).pass).toBe(true);
+    expect(
+      judgeReply(
+        evidence({ authorization: "none", conversation: ["What about SU-52002?"], reply: "I couldn't find SU-52002 among your orders." }),
+      ).pass,
+    ).toBe(true);
   });
 });

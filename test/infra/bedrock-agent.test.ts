@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authorizationServersEnv, bedrockAgentFunction, serviceFunctions, toolFunctionEnv } from "#catalog/service-functions";
-import { asList, httpApisOf, removeSynthesizedOutput, resourcesOf, type Synthesized, statementsOfRole, synthesize, synthesized, toolFunctions } from "#test/infra/synthesized-app";
+import {
+  asList,
+  httpApisOf,
+  removeSynthesizedOutput,
+  resourcesOf,
+  type Synthesized,
+  statementsOfRole,
+  synthesize,
+  synthesized,
+  toolFunctions,
+} from "#test/infra/synthesized-app";
 
 /**
  * The Bedrock Agents action-group function in the API stack: invoked only by Bedrock (for this account, and the
@@ -21,7 +31,9 @@ beforeAll(() => {
 afterAll(removeSynthesizedOutput);
 
 function functionNamed(synth: Synthesized, description: string) {
-  const found = Object.entries(resourcesOf(synth.apiTemplate, "AWS::Lambda::Function")).filter(([, f]) => f.Properties.Description === description);
+  const found = Object.entries(resourcesOf(synth.apiTemplate, "AWS::Lambda::Function")).filter(
+    ([, f]) => f.Properties.Description === description,
+  );
   expect(found, description).toHaveLength(1);
   const [logicalId, resource] = found[0]!;
   return { logicalId, properties: resource.Properties };
@@ -33,7 +45,10 @@ const roleOf = (fn: { properties: Record<string, any> }) => fn.properties.Role["
 function asText(value: unknown): string {
   if (typeof value === "string") return value;
   const join = (value as { "Fn::Join"?: [string, unknown[]] })["Fn::Join"];
-  if (join) return join[1].map((part) => (typeof part === "string" ? part : `<${(part as { Ref?: string }).Ref ?? JSON.stringify(part)}>`)).join(join[0]);
+  if (join)
+    return join[1]
+      .map((part) => (typeof part === "string" ? part : `<${(part as { Ref?: string }).Ref ?? JSON.stringify(part)}>`))
+      .join(join[0]);
   return `<${(value as { Ref?: string }).Ref ?? JSON.stringify(value)}>`;
 }
 
@@ -41,7 +56,9 @@ describe("the Bedrock Agents action-group function", () => {
   it("may be invoked only by bedrock.amazonaws.com, for an agent of this account and Region", () => {
     const { apiTemplate } = withCognito();
     const fn = functionNamed(withCognito(), bedrockAgentFunction.description);
-    const permissions = Object.values(resourcesOf(apiTemplate, "AWS::Lambda::Permission")).filter((p) => JSON.stringify(p.Properties.FunctionName).includes(fn.logicalId));
+    const permissions = Object.values(resourcesOf(apiTemplate, "AWS::Lambda::Permission")).filter((p) =>
+      JSON.stringify(p.Properties.FunctionName).includes(fn.logicalId),
+    );
     expect(permissions.map((p) => ({ ...p.Properties, SourceArn: asText(p.Properties.SourceArn) }))).toEqual([
       {
         Action: "lambda:InvokeFunction",
@@ -53,7 +70,9 @@ describe("the Bedrock Agents action-group function", () => {
     ]);
     // No route reaches it.
     for (const api of httpApisOf(apiTemplate)) {
-      const integrations = Object.values(resourcesOf(apiTemplate, "AWS::ApiGatewayV2::Integration")).filter((i) => JSON.stringify(i.Properties.IntegrationUri).includes(fn.logicalId));
+      const integrations = Object.values(resourcesOf(apiTemplate, "AWS::ApiGatewayV2::Integration")).filter((i) =>
+        JSON.stringify(i.Properties.IntegrationUri).includes(fn.logicalId),
+      );
       expect(integrations, api.logicalId).toEqual([]);
     }
   });
@@ -61,7 +80,9 @@ describe("the Bedrock Agents action-group function", () => {
   it("names the agent as the only source when context gives its ARN, and refuses a malformed one", () => {
     const synth = withAgent();
     const fn = functionNamed(synth, bedrockAgentFunction.description);
-    const permission = Object.values(resourcesOf(synth.apiTemplate, "AWS::Lambda::Permission")).find((p) => p.Properties.Principal === "bedrock.amazonaws.com")!;
+    const permission = Object.values(resourcesOf(synth.apiTemplate, "AWS::Lambda::Permission")).find(
+      (p) => p.Properties.Principal === "bedrock.amazonaws.com",
+    )!;
     expect(permission.Properties).toEqual({
       Action: "lambda:InvokeFunction",
       FunctionName: { "Fn::GetAtt": [fn.logicalId, "Arn"] },
@@ -69,7 +90,9 @@ describe("the Bedrock Agents action-group function", () => {
       SourceAccount: { Ref: "AWS::AccountId" },
       SourceArn: agentArn,
     });
-    expect(() => synthesize({ context: { bedrockAgentArn: "arn:aws:bedrock:eu-west-1:111122223333:agent-alias/AB12CD34EF/TSTALIASID" } })).toThrow(/bedrockAgentArn must be the ARN of the Bedrock agent.*agent\/AB12CD34EF/);
+    expect(() =>
+      synthesize({ context: { bedrockAgentArn: "arn:aws:bedrock:eu-west-1:111122223333:agent-alias/AB12CD34EF/TSTALIASID" } }),
+    ).toThrow(/bedrockAgentArn must be the ARN of the Bedrock agent.*agent\/AB12CD34EF/);
   });
 
   it("may invoke exactly the tools' functions, named in its environment, and touches no table", () => {
@@ -79,7 +102,11 @@ describe("the Bedrock Agents action-group function", () => {
     const statements = statementsOfRole(synth.apiTemplate, roleOf(fn)).filter((s) => !asList(s.Action).every((a) => a.startsWith("logs:")));
     expect(statements).toHaveLength(1);
     expect(statements[0]).toMatchObject({ Effect: "Allow", Action: "lambda:InvokeFunction" });
-    expect(asList(statements[0]!.Resource as unknown[]).map((r) => JSON.stringify(r)).sort()).toEqual([...tools.values()].map((t) => JSON.stringify({ "Fn::GetAtt": [t.logicalId, "Arn"] })).sort());
+    expect(
+      asList(statements[0]!.Resource as unknown[])
+        .map((r) => JSON.stringify(r))
+        .sort(),
+    ).toEqual([...tools.values()].map((t) => JSON.stringify({ "Fn::GetAtt": [t.logicalId, "Arn"] })).sort());
     const env = fn.properties.Environment.Variables as Record<string, unknown>;
     for (const [name, tool] of tools) expect(env[toolFunctionEnv(name)], name).toEqual({ Ref: tool.logicalId });
     expect(Object.keys(env).filter((k) => /TABLE/.test(k))).toEqual([]);
@@ -101,11 +128,19 @@ describe("the OpenAPI function's token issuers", () => {
     const staffApi = apis.find((id) => id.startsWith("StaffApi"))!;
     const customersApi = apis.find((id) => id !== staffApi)!;
     // The hosted domains the pools really have, as their UserPoolDomain resources name them.
-    const domains = Object.values(resourcesOf(synth.apiTemplate, "AWS::Cognito::UserPoolDomain")).map((d) => `https://${asText(d.Properties.Domain)}.auth.<AWS::Region>.amazoncognito.com`);
+    const domains = Object.values(resourcesOf(synth.apiTemplate, "AWS::Cognito::UserPoolDomain")).map(
+      (d) => `https://${asText(d.Properties.Domain)}.auth.<AWS::Region>.amazoncognito.com`,
+    );
     const staffDomain = domains.find((d) => d.includes("-staff"))!;
     const customersDomain = domains.find((d) => d !== staffDomain)!;
-    expect(issuers[`<${customersApi}>`]).toEqual({ authorizationUrl: `${customersDomain}/oauth2/authorize`, tokenUrl: `${customersDomain}/oauth2/token` });
-    expect(issuers[`<${staffApi}>`]).toEqual({ authorizationUrl: `${staffDomain}/oauth2/authorize`, tokenUrl: `${staffDomain}/oauth2/token` });
+    expect(issuers[`<${customersApi}>`]).toEqual({
+      authorizationUrl: `${customersDomain}/oauth2/authorize`,
+      tokenUrl: `${customersDomain}/oauth2/token`,
+    });
+    expect(issuers[`<${staffApi}>`]).toEqual({
+      authorizationUrl: `${staffDomain}/oauth2/authorize`,
+      tokenUrl: `${staffDomain}/oauth2/token`,
+    });
     const withService = issuersOf(synthesize({ context: { supportServiceClient: "true" } }));
     expect(Object.values(withService).filter((i) => i.clientCredentials === true)).toHaveLength(1);
   });

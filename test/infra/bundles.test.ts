@@ -27,7 +27,9 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 describe("function bundles", () => {
   it("bundles one function per tool, the catalogue, OpenAPI and MCP functions, the Bedrock action group, plus the token trigger of each user pool", () => {
     expect(bundles.map((b) => b.name)).toEqual(expect.arrayContaining(tools.map((t) => `order-tools ${t.name}`)));
-    expect(bundles.map((b) => b.name)).toEqual(expect.arrayContaining([...serviceFunctions, bedrockAgentFunction].map((f) => f.description)));
+    expect(bundles.map((b) => b.name)).toEqual(
+      expect.arrayContaining([...serviceFunctions, bedrockAgentFunction].map((f) => f.description)),
+    );
     expect(bundles.filter((b) => /pre-token-generation trigger \((customers|staff|sellers) pool\)$/.test(b.name))).toHaveLength(3);
     expect(bundles).toHaveLength(tools.length + serviceFunctions.length + 1 + 3);
   });
@@ -50,14 +52,24 @@ describe("function bundles", () => {
   });
 
   it("builds in each tool's function only its own input schema, with zod/mini: not the registry, no output schema, no zod classic (cold start)", () => {
-    const sources = (tool: string) => (JSON.parse(readFileSync(`${bundles.find((b) => b.name === `order-tools ${tool}`)!.file}.map`, "utf8")) as { sources: string[] }).sources;
+    const sources = (tool: string) =>
+      (JSON.parse(readFileSync(`${bundles.find((b) => b.name === `order-tools ${tool}`)!.file}.map`, "utf8")) as { sources: string[] })
+        .sources;
     const code = (tool: string) => readFileSync(bundles.find((b) => b.name === `order-tools ${tool}`)!.file, "utf8");
     for (const tool of tools) {
       const files = sources(tool.name);
-      expect(files.filter((f) => /functions\/catalog\/tools\.ts$|zod\/v4\/classic\//.test(f)), tool.name).toEqual([]);
-      expect(files.some((f) => /zod\/v4\/mini\//.test(f)), tool.name).toBe(true);
+      expect(
+        files.filter((f) => /functions\/catalog\/tools\.ts$|zod\/v4\/classic\//.test(f)),
+        tool.name,
+      ).toEqual([]);
+      expect(
+        files.some((f) => /zod\/v4\/mini\//.test(f)),
+        tool.name,
+      ).toBe(true);
       // Every other tool's description (the registry's) and this tool's output descriptions stay out.
-      for (const other of tools) if (other.name !== tool.name) expect(code(tool.name), `${tool.name} holds ${other.name}'s description`).not.toContain(other.description.slice(0, 60));
+      for (const other of tools)
+        if (other.name !== tool.name)
+          expect(code(tool.name), `${tool.name} holds ${other.name}'s description`).not.toContain(other.description.slice(0, 60));
     }
     expect(code("cancel_order")).not.toContain("The cancellation was applied.");
     expect(code("get_order")).not.toContain("What is on the order: items, charges");
@@ -74,7 +86,8 @@ describe("function bundles", () => {
   });
 
   it("builds into the MCP function the token verifier it uses deployed, and nothing of the local stack or the MCP SDKs; the metadata function neither (nor zod nor the registry)", () => {
-    const sources = (name: string) => (JSON.parse(readFileSync(`${bundles.find((b) => b.name === name)!.file}.map`, "utf8")) as { sources: string[] }).sources;
+    const sources = (name: string) =>
+      (JSON.parse(readFileSync(`${bundles.find((b) => b.name === name)!.file}.map`, "utf8")) as { sources: string[] }).sources;
     const mcp = sources(serviceFunctions.find((f) => f.name === "mcp")!.description);
     expect(mcp.some((f) => /node_modules\/aws-jwt-verify\//.test(f))).toBe(true);
     expect(mcp.filter((f) => /node_modules\/(jose|oidc-provider|koa|@modelcontextprotocol)\/|scripts\/local\//.test(f))).toEqual([]);
@@ -85,7 +98,10 @@ describe("function bundles", () => {
   it("holds nothing of the controller, and no model SDK: the service never imports the application half", () => {
     for (const bundle of bundles) {
       const { sources } = JSON.parse(readFileSync(`${bundle.file}.map`, "utf8")) as { sources: string[] };
-      expect(sources.filter((source) => /(^|\/)controller\/|@anthropic-ai|\/openai\/|client-bedrock-runtime/.test(source)), bundle.name).toEqual([]);
+      expect(
+        sources.filter((source) => /(^|\/)controller\/|@anthropic-ai|\/openai\/|client-bedrock-runtime/.test(source)),
+        bundle.name,
+      ).toEqual([]);
     }
   });
 
@@ -94,7 +110,13 @@ describe("function bundles", () => {
       const script = `const m = await import(${JSON.stringify(pathToFileURL(bundle.file).href)}); if (typeof m.handler !== "function") process.exit(3);`;
       const result = spawnSync(process.execPath, ["--enable-source-maps", "--input-type=module", "-e", script], {
         encoding: "utf8",
-        env: { PATH: process.env.PATH ?? "", AWS_REGION: "eu-west-1", ORDERS_TABLE: "t", IDEMPOTENCY_TABLE: "t", POWERTOOLS_LOG_LEVEL: "SILENT" },
+        env: {
+          PATH: process.env.PATH ?? "",
+          AWS_REGION: "eu-west-1",
+          ORDERS_TABLE: "t",
+          IDEMPOTENCY_TABLE: "t",
+          POWERTOOLS_LOG_LEVEL: "SILENT",
+        },
       });
       expect(result.status, `${bundle.name}: ${result.stderr}`).toBe(0);
     }

@@ -5,7 +5,14 @@ import { App, RemovalPolicy, Stack, Validations } from "aws-cdk-lib";
 import { LogGroup, RetentionDays } from "aws-cdk-lib/aws-logs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tools } from "#catalog/tools";
-import { acknowledgeLogGroupControls, acknowledgementId, addControlTowerChecks, type ControlId, controls, controlTowerPlugin } from "#lib/controls";
+import {
+  acknowledgeLogGroupControls,
+  acknowledgementId,
+  addControlTowerChecks,
+  type ControlId,
+  controls,
+  controlTowerPlugin,
+} from "#lib/controls";
 import { removeSynthesizedOutput, resourcesOf, type Synthesized, synthesized } from "#test/infra/synthesized-app";
 
 /**
@@ -49,11 +56,13 @@ function reportOf(synth: Synthesized): Report {
 
 /** Every acknowledgement recorded in the construct tree: where, which rule, why. */
 function acknowledgementsOf(synth: Synthesized): Array<{ path: string; id: string; reason: string }> {
-  return synth.app.node.findAll().flatMap((c) =>
-    c.node.metadata
-      .filter((m) => m.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
-      .flatMap((m) => Object.entries(m.data as Record<string, string>).map(([id, reason]) => ({ path: c.node.path, id, reason }))),
-  );
+  return synth.app.node
+    .findAll()
+    .flatMap((c) =>
+      c.node.metadata
+        .filter((m) => m.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+        .flatMap((m) => Object.entries(m.data as Record<string, string>).map(([id, reason]) => ({ path: c.node.path, id, reason }))),
+    );
 }
 
 const byControl = (findings: Finding[]) => {
@@ -93,7 +102,9 @@ describe("AWS Control Tower proactive controls", () => {
       const { violations, acknowledged } = reportOf(synth);
       expect(violations, JSON.stringify(violations.slice(0, 3))).toEqual([]);
       for (const finding of acknowledged) {
-        expect(finding.reason, `${finding.control} ${finding.constructPath}`).toMatch(new RegExp(`^\\[${finding.control.replaceAll(".", "\\.")}\\] .{80,}`));
+        expect(finding.reason, `${finding.control} ${finding.constructPath}`).toMatch(
+          new RegExp(`^\\[${finding.control.replaceAll(".", "\\.")}\\] .{80,}`),
+        );
       }
     }
   });
@@ -120,13 +131,29 @@ describe("AWS Control Tower proactive controls", () => {
 
   it("acknowledge exactly the deliberate exceptions: the public catalogue and OAuth metadata routes and MCP's own token check per API, no VPC, and logs kept or encrypted short of the controls only where chosen", () => {
     const given = byControl(reportOf(asGiven()).acknowledged);
-    const routes = given.get("CT.APIGATEWAY.PR.5")!.map((f) => f.constructPath.replace(/^OrderTools-dev-Api\//, "")).sort();
-    const everyApi = ["GET--v1--openapi.json", "GET--v1--tools", "GET--.well-known--oauth-protected-resource--v1--mcp", "GET--.well-known--oauth-protected-resource", "POST--v1--mcp", "GET--v1--mcp", "DELETE--v1--mcp"];
+    const routes = given
+      .get("CT.APIGATEWAY.PR.5")!
+      .map((f) => f.constructPath.replace(/^OrderTools-dev-Api\//, ""))
+      .sort();
+    const everyApi = [
+      "GET--v1--openapi.json",
+      "GET--v1--tools",
+      "GET--.well-known--oauth-protected-resource--v1--mcp",
+      "GET--.well-known--oauth-protected-resource",
+      "POST--v1--mcp",
+      "GET--v1--mcp",
+      "DELETE--v1--mcp",
+    ];
     const withPools = [...everyApi, "GET--.well-known--oauth-authorization-server", "GET--oauth2--authorize"];
     expect(routes).toEqual(["Api", "SellerApi", "StaffApi"].flatMap((api) => withPools.map((route) => `${api}/${route}/Resource`)).sort());
     for (const finding of given.get("CT.APIGATEWAY.PR.5")!) {
       const route = finding.constructPath;
-      const why = /--v1--mcp\/Resource$/.test(route) && !/well-known/.test(route) ? /verify the bearer token in the MCP function itself/ : /--v1--(tools|openapi)/.test(route) ? /no order or caller data/ : /reads them before it holds a token/;
+      const why =
+        /--v1--mcp\/Resource$/.test(route) && !/well-known/.test(route)
+          ? /verify the bearer token in the MCP function itself/
+          : /--v1--(tools|openapi)/.test(route)
+            ? /no order or caller data/
+            : /reads them before it holds a token/;
       expect(finding.reason, route).toMatch(why);
     }
     const ids = (control: string) => new Set(given.get(control)?.map((f) => f.logicalId));
@@ -136,9 +163,14 @@ describe("AWS Control Tower proactive controls", () => {
     expect(ids("CT.CLOUDWATCH.PR.3")).toEqual(new Set(Object.keys(groups)));
     const underAYear = Object.keys(groups).filter((id) => groups[id]!.Properties.RetentionInDays < 365);
     expect(ids("CT.CLOUDWATCH.PR.2")).toEqual(new Set(underAYear));
-    const changing = tools.filter((t) => t.kind === "change").map((t) => t.name.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase()));
+    const changing = tools
+      .filter((t) => t.kind === "change")
+      .map((t) => t.name.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase()));
     const retention = given.get("CT.CLOUDWATCH.PR.2")!.map((f) => f.constructPath);
-    expect(retention.filter((p) => changing.some((name) => p.includes(`/Tool${name}/`))), "the change logs are kept a year").toEqual([]);
+    expect(
+      retention.filter((p) => changing.some((name) => p.includes(`/Tool${name}/`))),
+      "the change logs are kept a year",
+    ).toEqual([]);
     expect(underAYear.length).toBeLessThan(Object.keys(groups).length);
 
     // With the customer key and a year of logs, only what cannot change is left, and the key's cross-stack reference.
@@ -159,7 +191,9 @@ describe("AWS Control Tower proactive controls", () => {
       addControlTowerChecks(app);
       expect(() => app.synth()).toThrow(/CT\.CLOUDWATCH\.PR\.2[\s\S]*Probe\/Unexplained/);
       const report = JSON.parse(readFileSync(join(outdir, "validation-report.json"), "utf8"));
-      const suppressed = report.pluginReports[0].suppressedViolations.flatMap((v: any) => v.violatingConstructs.map((c: any) => c.constructPath));
+      const suppressed = report.pluginReports[0].suppressedViolations.flatMap((v: any) =>
+        v.violatingConstructs.map((c: any) => c.constructPath),
+      );
       expect(suppressed).toEqual(expect.arrayContaining(["Probe/Excused/Resource"]));
     } finally {
       rmSync(outdir, { recursive: true, force: true });
@@ -174,7 +208,10 @@ describe("AWS Control Tower proactive controls", () => {
       for (const { path, id } of recorded) {
         const control = (Object.keys(controls) as ControlId[]).find((c) => acknowledgementId(c) === id);
         expect(control, id).toBeDefined();
-        expect(acknowledged.some((f) => f.acknowledgedAt === path && f.control === control), `${id} at ${path}`).toBe(true);
+        expect(
+          acknowledged.some((f) => f.acknowledgedAt === path && f.control === control),
+          `${id} at ${path}`,
+        ).toBe(true);
       }
     }
   });

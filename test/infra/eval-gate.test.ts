@@ -11,7 +11,17 @@ import { addEvalGate } from "#lib/eval-gate";
 function baselineFile(toolsHash: string): string {
   const path = join(mkdtempSync(join(tmpdir(), "eval-gate-")), "baseline.json");
   const metrics = { toolSelection: 95, outcomeCorrectness: 92, passK: 80 };
-  writeFileSync(path, JSON.stringify({ model: "anthropic:test", k: 3, metrics, toolsHash, cases: { count: 1, ids: "x" }, recordedAt: "2026-11-30T00:00:00Z" }));
+  writeFileSync(
+    path,
+    JSON.stringify({
+      model: "anthropic:test",
+      k: 3,
+      metrics,
+      toolsHash,
+      cases: { count: 1, ids: "x" },
+      recordedAt: "2026-11-30T00:00:00Z",
+    }),
+  );
   return path;
 }
 

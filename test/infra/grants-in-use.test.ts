@@ -8,7 +8,14 @@ import { orderKey } from "#store/keys";
 import { idempotencyTable, ordersTable } from "#store/table-design";
 import type { ToolHandler } from "#runtime/handler";
 import { repoRoot } from "#lib/tool-function";
-import { type DynamoGrant, dynamoGrantsOf, removeSynthesizedOutput, synthesized, tableArnNames, toolFunctions } from "#test/infra/synthesized-app";
+import {
+  type DynamoGrant,
+  dynamoGrantsOf,
+  removeSynthesizedOutput,
+  synthesized,
+  tableArnNames,
+  toolFunctions,
+} from "#test/infra/synthesized-app";
 import { type AccessRequest, grantFor, observeAccess, stringLike, type TableModel } from "#test/infra/iam-check";
 import { clockAt, compoundFixture, compoundOrder, todayUtc } from "#test/support/compound-orders";
 import { type Caller, customer, newOperationId, newWorld, type Reply, seller, support, type World } from "#test/support/world";
@@ -79,27 +86,51 @@ const samples: Record<string, () => Sample[]> = {
     { caller: ana, body: { operationId: newOperationId(), orderId: "SU-40005", expectedVersion: 4, deliveryNote: "Side gate, please." } },
     { caller: ana, body: { operationId: newOperationId(), orderId: "SU-40005", expectedVersion: 4, deliveryNote: "Stale." } },
     { caller: ben, body: { operationId: newOperationId(), orderId: "SU-40005", expectedVersion: 5, deliveryNote: "Not mine." } },
-    { caller: staff, body: { operationId: newOperationId(), orderId: "SU-40006", expectedVersion: 1, deliveryNote: "Leave with the neighbour." } },
-    { caller: staff, body: { operationId: newOperationId(), orderId: "SU-40006", expectedVersion: 2, deliveryNote: "Again." }, tightCaps: true },
+    {
+      caller: staff,
+      body: { operationId: newOperationId(), orderId: "SU-40006", expectedVersion: 1, deliveryNote: "Leave with the neighbour." },
+    },
+    {
+      caller: staff,
+      body: { operationId: newOperationId(), orderId: "SU-40006", expectedVersion: 2, deliveryNote: "Again." },
+      tightCaps: true,
+    },
   ],
   start_return: () => [
     { caller: ana, body: { operationId: newOperationId(), orderId: "SU-30001", itemIds: ["ITM-1"], reason: "damaged" } },
     { caller: ana, body: { operationId: newOperationId(), orderId: "SU-30009", itemIds: ["ITM-1"], reason: "damaged" } },
     { caller: ana, body: { operationId: newOperationId(), orderId: "SU-30010", itemIds: ["ITM-9"], reason: "damaged" } },
-    { caller: ana, body: { operationId: newOperationId(), orderId: "SU-30011", itemIds: ["ITM-1"], reason: "damaged", pickupDate: addDays(today, 60) } },
+    {
+      caller: ana,
+      body: { operationId: newOperationId(), orderId: "SU-30011", itemIds: ["ITM-1"], reason: "damaged", pickupDate: addDays(today, 60) },
+    },
     { caller: staff, body: { operationId: newOperationId(), orderId: "SU-30007", itemIds: ["ITM-2"], reason: "no_longer_needed" } },
     { caller: ben, body: { operationId: newOperationId(), orderId: "SU-30012", itemIds: ["ITM-1"], reason: "damaged" } },
     { caller: ben, body: { operationId: newOperationId(), orderId: "SU-30007", itemIds: ["ITM-1"], reason: "damaged" }, tightCaps: true },
     { caller: ashcombe, body: { operationId: newOperationId(), orderId: "SU-30016", itemIds: ["ITM-1"], reason: "damaged" } },
-    { caller: ashcombe, body: { operationId: newOperationId(), orderId: "SU-30017", itemIds: ["ITM-1"], reason: "damaged" }, tightCaps: true },
+    {
+      caller: ashcombe,
+      body: { operationId: newOperationId(), orderId: "SU-30017", itemIds: ["ITM-1"], reason: "damaged" },
+      tightCaps: true,
+    },
   ],
   offer_replacement: () => [
     { caller: ana, body: { operationId: newOperationId(), orderId: "SU-30013", expectedVersion: 3, itemId: "ITM-1", reason: "damaged" } },
     { caller: ana, body: { operationId: newOperationId(), orderId: "SU-30004", expectedVersion: 3, itemId: "ITM-1", reason: "damaged" } },
     { caller: ana, body: { operationId: newOperationId(), orderId: "SU-30014", expectedVersion: 3, itemId: "ITM-9", reason: "missing" } },
-    { caller: staff, body: { operationId: newOperationId(), orderId: "SU-30015", expectedVersion: 3, itemId: "ITM-2", reason: "wrong_item" } },
-    { caller: ben, body: { operationId: newOperationId(), orderId: "SU-30007", expectedVersion: 3, itemId: "ITM-3", reason: "damaged" }, tightCaps: true },
-    { caller: ashcombe, body: { operationId: newOperationId(), orderId: "SU-30018", expectedVersion: 3, itemId: "ITM-1", reason: "damaged" } },
+    {
+      caller: staff,
+      body: { operationId: newOperationId(), orderId: "SU-30015", expectedVersion: 3, itemId: "ITM-2", reason: "wrong_item" },
+    },
+    {
+      caller: ben,
+      body: { operationId: newOperationId(), orderId: "SU-30007", expectedVersion: 3, itemId: "ITM-3", reason: "damaged" },
+      tightCaps: true,
+    },
+    {
+      caller: ashcombe,
+      body: { operationId: newOperationId(), orderId: "SU-30018", expectedVersion: 3, itemId: "ITM-1", reason: "damaged" },
+    },
   ],
   get_operation_status: () => [
     { caller: ana, body: { operationId: newOperationId() } },
@@ -139,14 +170,20 @@ describe("each tool's policy allows what its code sends, and grants nothing on t
         ],
       }),
     );
-    await world.deps.doc.send(new UpdateCommand({ TableName: world.names.orders, Key: orderKey("SU-30003"), UpdateExpression: "REMOVE sellerName" }));
+    await world.deps.doc.send(
+      new UpdateCommand({ TableName: world.names.orders, Key: orderKey("SU-30003"), UpdateExpression: "REMOVE sellerName" }),
+    );
     const tables: TableModel = {
-      nameOf: (tableName) => (tableName === world.names.orders ? "orders" : tableName === world.names.idempotency ? "idempotency" : undefined),
+      nameOf: (tableName) =>
+        tableName === world.names.orders ? "orders" : tableName === world.names.idempotency ? "idempotency" : undefined,
       partitionKeyOf: (resource) => (resource === "idempotency" ? idempotencyTable.partitionKey : ordersTable.partitionKey),
     };
     const record = (requests: AccessRequest[]) => {
       const tool = current as string;
-      for (const request of requests) observed.get(tool)!.push({ request, ...(grantFor(grants.get(tool) ?? [], request) ? { allowedBy: grantFor(grants.get(tool)!, request)! } : {}) });
+      for (const request of requests)
+        observed
+          .get(tool)!
+          .push({ request, ...(grantFor(grants.get(tool) ?? [], request) ? { allowedBy: grantFor(grants.get(tool)!, request)! } : {}) });
     };
     observeAccess(world.client, tables, record, () => current !== undefined);
     // Caps and budget on, as deployed, so their writes happen.
@@ -193,22 +230,31 @@ describe("each tool's policy allows what its code sends, and grants nothing on t
   });
 
   it.each(tools.map((tool) => [tool.name]))("%s: its policy allows every request it sends", (name) => {
-    const denied = observed.get(name)!.filter((o) => !o.allowedBy).map((o) => o.request);
+    const denied = observed
+      .get(name)!
+      .filter((o) => !o.allowedBy)
+      .map((o) => o.request);
     expect(denied).toEqual([]);
   });
 
-  it.each(tools.map((tool) => [tool.name]))("%s: every grant on the orders table, and every key pattern of it, is used by some request", (name) => {
-    const used = observed.get(name)!;
-    const unused: string[] = [];
-    for (const grant of grants.get(name)!.filter((g) => g.resource.startsWith("orders"))) {
-      const requests = used.filter((o) => o.request.action === grant.action && o.request.resource === grant.resource).map((o) => o.request);
-      if (requests.length === 0) unused.push(`${grant.action} on ${grant.resource}`);
-      for (const pattern of grant.leadingKeys ?? []) {
-        if (!requests.some((r) => r.leadingKeys?.some((key) => stringLike(pattern, key)))) unused.push(`${grant.action} on ${grant.resource} for ${pattern}`);
+  it.each(tools.map((tool) => [tool.name]))(
+    "%s: every grant on the orders table, and every key pattern of it, is used by some request",
+    (name) => {
+      const used = observed.get(name)!;
+      const unused: string[] = [];
+      for (const grant of grants.get(name)!.filter((g) => g.resource.startsWith("orders"))) {
+        const requests = used
+          .filter((o) => o.request.action === grant.action && o.request.resource === grant.resource)
+          .map((o) => o.request);
+        if (requests.length === 0) unused.push(`${grant.action} on ${grant.resource}`);
+        for (const pattern of grant.leadingKeys ?? []) {
+          if (!requests.some((r) => r.leadingKeys?.some((key) => stringLike(pattern, key))))
+            unused.push(`${grant.action} on ${grant.resource} for ${pattern}`);
+        }
       }
-    }
-    expect(unused).toEqual([]);
-  });
+      expect(unused).toEqual([]);
+    },
+  );
 
   it("holds a narrower policy to account: a tool's requests checked against another's grants are refused", () => {
     // The check can fail: cancel_order's requests under get_order's policy (reads and the budget only).
@@ -218,8 +264,14 @@ describe("each tool's policy allows what its code sends, and grants nothing on t
       expect.arrayContaining(["dynamodb:UpdateItem ORDER", "dynamodb:PutItem OPERATION", "dynamodb:PutItem RATE"]),
     );
     // And a key outside every pattern is refused even where the action is granted.
-    expect(grantFor(grants.get("start_return")!, { action: "dynamodb:UpdateItem", resource: "orders", leadingKeys: ["STOCK#ASH-4SHELF-OAK"] })).toBeUndefined();
-    expect(grantFor(grants.get("start_return")!, { action: "dynamodb:UpdateItem", resource: "orders", leadingKeys: ["PICKUP"] })).toBeDefined();
-    expect(grantFor(grants.get("start_return")!, { action: "dynamodb:UpdateItem", resource: "orders", leadingKeys: ["PICKUPS"] })).toBeUndefined();
+    expect(
+      grantFor(grants.get("start_return")!, { action: "dynamodb:UpdateItem", resource: "orders", leadingKeys: ["STOCK#ASH-4SHELF-OAK"] }),
+    ).toBeUndefined();
+    expect(
+      grantFor(grants.get("start_return")!, { action: "dynamodb:UpdateItem", resource: "orders", leadingKeys: ["PICKUP"] }),
+    ).toBeDefined();
+    expect(
+      grantFor(grants.get("start_return")!, { action: "dynamodb:UpdateItem", resource: "orders", leadingKeys: ["PICKUPS"] }),
+    ).toBeUndefined();
   });
 });

@@ -54,19 +54,29 @@ export function accessRequestsOf(operation: string, body: Record<string, any>, t
     case "BatchGetItem":
       return Object.entries(body.RequestItems as Record<string, { Keys: AttributeMap[] }>).map(([tableName, { Keys }]) => {
         const resource = resourceOf(tableName);
-        return { action: "dynamodb:BatchGetItem", resource, leadingKeys: Keys.map((key) => stringOf(key[tables.partitionKeyOf(resource)])) };
+        return {
+          action: "dynamodb:BatchGetItem",
+          resource,
+          leadingKeys: Keys.map((key) => stringOf(key[tables.partitionKeyOf(resource)])),
+        };
       });
     case "BatchWriteItem":
-      return Object.entries(body.RequestItems as Record<string, Array<{ PutRequest?: { Item: AttributeMap }; DeleteRequest?: { Key: AttributeMap } }>>).map(
-        ([tableName, requests]) => {
-          const resource = resourceOf(tableName);
-          const keys = requests.map((r) => stringOf((r.PutRequest?.Item ?? r.DeleteRequest?.Key ?? {})[tables.partitionKeyOf(resource)]));
-          return { action: "dynamodb:BatchWriteItem", resource, leadingKeys: keys };
-        },
-      );
+      return Object.entries(
+        body.RequestItems as Record<string, Array<{ PutRequest?: { Item: AttributeMap }; DeleteRequest?: { Key: AttributeMap } }>>,
+      ).map(([tableName, requests]) => {
+        const resource = resourceOf(tableName);
+        const keys = requests.map((r) => stringOf((r.PutRequest?.Item ?? r.DeleteRequest?.Key ?? {})[tables.partitionKeyOf(resource)]));
+        return { action: "dynamodb:BatchWriteItem", resource, leadingKeys: keys };
+      });
     case "TransactWriteItems":
       return (body.TransactItems as Array<Record<string, Record<string, any>>>).map((entry) => {
-        const [kind, action] = entry.Put ? ["Put", "PutItem"] : entry.Update ? ["Update", "UpdateItem"] : entry.Delete ? ["Delete", "DeleteItem"] : ["ConditionCheck", "ConditionCheckItem"];
+        const [kind, action] = entry.Put
+          ? ["Put", "PutItem"]
+          : entry.Update
+            ? ["Update", "UpdateItem"]
+            : entry.Delete
+              ? ["Delete", "DeleteItem"]
+              : ["ConditionCheck", "ConditionCheckItem"];
         const request = entry[kind!]!;
         return item(action!, request.TableName, kind === "Put" ? request.Item : request.Key);
       });
@@ -79,7 +89,10 @@ export function accessRequestsOf(operation: string, body: Record<string, any>, t
 
 /** IAM's `StringLike`: `*` any run of characters, `?` any one character, everything else literally. */
 export function stringLike(pattern: string, value: string): boolean {
-  const source = pattern.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
+  const source = pattern
+    .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+    .replace(/\*/g, ".*")
+    .replace(/\?/g, ".");
   return new RegExp(`^${source}$`, "s").test(value);
 }
 
@@ -90,7 +103,8 @@ export function grantFor(grants: readonly DynamoGrant[], request: AccessRequest)
       grant.action === request.action &&
       grant.resource === request.resource &&
       (grant.leadingKeys === undefined ||
-        (request.leadingKeys !== undefined && request.leadingKeys.every((key) => grant.leadingKeys!.some((pattern) => stringLike(pattern, key))))),
+        (request.leadingKeys !== undefined &&
+          request.leadingKeys.every((key) => grant.leadingKeys!.some((pattern) => stringLike(pattern, key))))),
   );
 }
 
@@ -99,7 +113,12 @@ export function grantFor(grants: readonly DynamoGrant[], request: AccessRequest)
  * serialized request (build step), so it sees exactly what goes on the wire whichever client built it. It only
  * observes: the call goes ahead as sent.
  */
-export function observeAccess(client: DynamoDBClient, tables: TableModel, report: (requests: AccessRequest[]) => void, enabled: () => boolean): void {
+export function observeAccess(
+  client: DynamoDBClient,
+  tables: TableModel,
+  report: (requests: AccessRequest[]) => void,
+  enabled: () => boolean,
+): void {
   client.middlewareStack.add(
     (next) => async (args) => {
       if (enabled()) {

@@ -4,7 +4,15 @@ import { buildOrderTools } from "#lib/app";
 import { handler as metadataHandler } from "#service/oauth-metadata";
 import { type ApiAuth, mcpAuthEnv, parseMcpAuth } from "#runtime/oauth-resource";
 import { apiGatewayEvent } from "#runtime/api-event";
-import { httpApisOf, removeSynthesizedOutput, resourcesOf, serviceFunctionsOf, statementsOfRole, type Synthesized, synthesized } from "#test/infra/synthesized-app";
+import {
+  httpApisOf,
+  removeSynthesizedOutput,
+  resourcesOf,
+  serviceFunctionsOf,
+  statementsOfRole,
+  type Synthesized,
+  synthesized,
+} from "#test/infra/synthesized-app";
 
 /**
  * POST /v1/mcp as the stack deploys it for OAuth clients: which pool and app clients each API's MCP function
@@ -17,8 +25,12 @@ afterAll(removeSynthesizedOutput);
 const claude = { name: "Claude", redirectUrls: ["https://claude.ai/api/mcp/auth_callback", "https://claude.com/api/mcp/auth_callback"] };
 const chatgpt = { name: "ChatGPT", redirectUrls: ["https://chatgpt.com/connector_platform_oauth_redirect"], confidential: true };
 const vscode = { name: "VS Code", redirectUrls: ["http://localhost:33418/", "https://vscode.dev/redirect"] };
-const withMcpClients = () => synthesized({ context: { mcpClients: [claude, chatgpt, vscode], publicUrl: "https://api.example.com", mcpAllowedOrigins: "https://app.example.com" } });
-const withExistingIdp = () => synthesized({ context: { jwtIssuer: "https://idp.example.com/", jwtAudience: "order-tools-api,order-tools-agent" } });
+const withMcpClients = () =>
+  synthesized({
+    context: { mcpClients: [claude, chatgpt, vscode], publicUrl: "https://api.example.com", mcpAllowedOrigins: "https://app.example.com" },
+  });
+const withExistingIdp = () =>
+  synthesized({ context: { jwtIssuer: "https://idp.example.com/", jwtAudience: "order-tools-api,order-tools-agent" } });
 
 /**
  * A CloudFormation value as the deployed function would see it: Fn::Join resolved, each Ref replaced by a stand-in
@@ -41,7 +53,10 @@ function mcpAuthOf(synth: Synthesized, fn: "mcp" | "oauth-metadata" = "mcp"): Re
 }
 
 const clientsOf = (synth: Synthesized): Array<Record<string, any> & { logicalId: string }> =>
-  Object.entries(resourcesOf(synth.apiTemplate, "AWS::Cognito::UserPoolClient")).map(([logicalId, r]) => ({ logicalId, ...(r.Properties as Record<string, any>) }));
+  Object.entries(resourcesOf(synth.apiTemplate, "AWS::Cognito::UserPoolClient")).map(([logicalId, r]) => ({
+    logicalId,
+    ...(r.Properties as Record<string, any>),
+  }));
 
 describe("POST /v1/mcp and its OAuth metadata, deployed with the stack's user pools", () => {
   it("each API's MCP function trusts that API's pool, pins its app client and each MCP client's, and names the scopes to ask for", () => {
@@ -60,7 +75,10 @@ describe("POST /v1/mcp and its OAuth metadata, deployed with the stack's user po
       expect([...(entry.tokens as { clientIds: string[] }).clientIds].sort()).toEqual(pinned.sort());
       expect(pinned).toHaveLength(4);
       expect(entry.scopes).toEqual(staff ? ["orders:read", "orders:write", "orders:support"] : ["orders:read", "orders:write"]);
-      expect(entry.authorizationServer).toMatchObject({ cognitoDomain: expect.stringMatching(/^https:\/\/\S+domain\S+\.auth\.eu-west-1\.amazoncognito\.com$/), region: "eu-west-1" });
+      expect(entry.authorizationServer).toMatchObject({
+        cognitoDomain: expect.stringMatching(/^https:\/\/\S+domain\S+\.auth\.eu-west-1\.amazoncognito\.com$/),
+        region: "eu-west-1",
+      });
       // The tool routes' authorizer keeps trusting only the pool's own app client: an MCP client's token is for MCP.
       expect(api.authorizer.JwtConfiguration.Audience).toHaveLength(1);
       expect(entry.publicUrl).toBe(staff ? undefined : "https://api.example.com");
@@ -101,7 +119,9 @@ describe("POST /v1/mcp and its OAuth metadata, deployed with the stack's user po
         authorization_endpoint: `${base}/oauth2/authorize`,
         token_endpoint: `${cognito}/oauth2/token`,
         revocation_endpoint: `${cognito}/oauth2/revoke`,
-        jwks_uri: expect.stringMatching(/^https:\/\/cognito-idp\.eu-west-1\.amazonaws\.com\/eu-west-1_StaffAuthUserPool\w+\/\.well-known\/jwks\.json$/),
+        jwks_uri: expect.stringMatching(
+          /^https:\/\/cognito-idp\.eu-west-1\.amazonaws\.com\/eu-west-1_StaffAuthUserPool\w+\/\.well-known\/jwks\.json$/,
+        ),
         code_challenge_methods_supported: ["S256"],
         response_types_supported: ["code"],
         scopes_supported: ["orders:read", "orders:write", "orders:support"],
@@ -109,16 +129,31 @@ describe("POST /v1/mcp and its OAuth metadata, deployed with the stack's user po
       expect(as.registration_endpoint).toBeUndefined();
 
       // The authorization endpoint sends the browser on to the pool's hosted sign-in, scopes in Cognito's spelling.
-      const query = new URLSearchParams({ response_type: "code", client_id: "abc", redirect_uri: "https://claude.ai/api/mcp/auth_callback", scope: "orders:read orders:write orders:support", code_challenge: "x".repeat(43), code_challenge_method: "S256", state: "s1", resource: `${base}/v1/mcp` });
+      const query = new URLSearchParams({
+        response_type: "code",
+        client_id: "abc",
+        redirect_uri: "https://claude.ai/api/mcp/auth_callback",
+        scope: "orders:read orders:write orders:support",
+        code_challenge: "x".repeat(43),
+        code_challenge_method: "S256",
+        state: "s1",
+        resource: `${base}/v1/mcp`,
+      });
       const redirect = await get("/oauth2/authorize", query.toString());
       expect(redirect.statusCode).toBe(302);
       const location = new URL(String(redirect.headers?.location));
       expect(location.origin + location.pathname).toBe(`${cognito}/oauth2/authorize`);
-      expect(Object.fromEntries(location.searchParams)).toEqual({ ...Object.fromEntries(query), scope: "orders/read orders/write orders/support" });
+      expect(Object.fromEntries(location.searchParams)).toEqual({
+        ...Object.fromEntries(query),
+        scope: "orders/read orders/write orders/support",
+      });
 
       const withoutPkce = await get("/oauth2/authorize", new URLSearchParams({ response_type: "code", client_id: "abc" }).toString());
       expect(withoutPkce.statusCode).toBe(400);
-      expect(JSON.parse(withoutPkce.body ?? "").error).toMatchObject({ code: "INVALID_INPUT", issues: [{ path: "code_challenge", message: expect.stringMatching(/PKCE is required/) }] });
+      expect(JSON.parse(withoutPkce.body ?? "").error).toMatchObject({
+        code: "INVALID_INPUT",
+        issues: [{ path: "code_challenge", message: expect.stringMatching(/PKCE is required/) }],
+      });
     } finally {
       if (before === undefined) delete process.env[mcpAuthEnv];
       else process.env[mcpAuthEnv] = before;
@@ -131,7 +166,13 @@ describe("POST /v1/mcp and its OAuth metadata, deployed with the stack's user po
     expect(mcp).toHaveLength(9);
     for (const client of mcp) {
       const given = [claude, chatgpt, vscode].find((c) => client.logicalId.includes(c.name.replace(/\s/g, "")))!;
-      expect(client, client.logicalId).toMatchObject({ AllowedOAuthFlows: ["code"], AllowedOAuthFlowsUserPoolClient: true, CallbackURLs: given.redirectUrls, GenerateSecret: given === chatgpt, EnableTokenRevocation: true });
+      expect(client, client.logicalId).toMatchObject({
+        AllowedOAuthFlows: ["code"],
+        AllowedOAuthFlowsUserPoolClient: true,
+        CallbackURLs: given.redirectUrls,
+        GenerateSecret: given === chatgpt,
+        EnableTokenRevocation: true,
+      });
       expect(client.ExplicitAuthFlows ?? ["ALLOW_REFRESH_TOKEN_AUTH"]).toEqual(["ALLOW_REFRESH_TOKEN_AUTH"]);
       const scopes = JSON.stringify(client.AllowedOAuthScopes);
       expect(scopes).toContain("/read");
@@ -139,7 +180,8 @@ describe("POST /v1/mcp and its OAuth metadata, deployed with the stack's user po
       expect(scopes.includes("/support")).toBe(client.logicalId.startsWith("Staff"));
     }
     const outputs = Object.keys(synth.apiTemplate.toJSON().Outputs as Record<string, unknown>);
-    for (const name of ["Claude", "ChatGPT", "VSCode"]) expect(outputs).toEqual(expect.arrayContaining([`McpClient${name}ClientId`, `StaffMcpClient${name}ClientId`]));
+    for (const name of ["Claude", "ChatGPT", "VSCode"])
+      expect(outputs).toEqual(expect.arrayContaining([`McpClient${name}ClientId`, `StaffMcpClient${name}ClientId`]));
   });
 
   it("gives the metadata function nothing but its own logs, and lets browsers of the allowed origins send MCP's headers and read the challenge", () => {
@@ -174,15 +216,32 @@ describe("with an existing identity provider", () => {
 });
 
 describe("context mcpClients, checked", () => {
-  const bad = (context: Record<string, unknown>) => () => buildOrderTools(new App({ context: { "aws:cdk:bundling-stacks": [], controlTowerChecks: "false", ...context } }));
+  const bad = (context: Record<string, unknown>) => () =>
+    buildOrderTools(new App({ context: { "aws:cdk:bundling-stacks": [], controlTowerChecks: "false", ...context } }));
   it.each([
     ["not a list", { mcpClients: "Claude" }, /mcpClients must be a JSON array such as \[\{"name": "Claude"/],
-    ["a name that cannot name an app client", { mcpClients: [{ name: "9lives", redirectUrls: ["https://a.example/cb"] }] }, /name must be 1–40 letters.*starting with a letter/],
+    [
+      "a name that cannot name an app client",
+      { mcpClients: [{ name: "9lives", redirectUrls: ["https://a.example/cb"] }] },
+      /name must be 1–40 letters.*starting with a letter/,
+    ],
     ["a name given twice", { mcpClients: [claude, { ...claude, name: "claude" }] }, /"claude" is given twice/],
     ["no redirect URL", { mcpClients: [{ name: "Claude", redirectUrls: [] }] }, /redirectUrls must list the client's OAuth redirect URL/],
-    ["plain http beyond localhost", { mcpClients: [{ name: "VS Code", redirectUrls: ["http://127.0.0.1:33418/"] }] }, /Cognito accepts plain http only for http:\/\/localhost/],
-    ["an unknown field", { mcpClients: [{ ...claude, secret: "x" }] }, /has "secret"; an MCP client has only name, redirectUrls and confidential/],
-    ["with an existing identity provider", { jwtIssuer: "https://idp.example.com/", jwtAudience: "api", mcpClients: [claude] }, /applies only to the user pools this stack creates/],
+    [
+      "plain http beyond localhost",
+      { mcpClients: [{ name: "VS Code", redirectUrls: ["http://127.0.0.1:33418/"] }] },
+      /Cognito accepts plain http only for http:\/\/localhost/,
+    ],
+    [
+      "an unknown field",
+      { mcpClients: [{ ...claude, secret: "x" }] },
+      /has "secret"; an MCP client has only name, redirectUrls and confidential/,
+    ],
+    [
+      "with an existing identity provider",
+      { jwtIssuer: "https://idp.example.com/", jwtAudience: "api", mcpClients: [claude] },
+      /applies only to the user pools this stack creates/,
+    ],
   ])("refuses %s, saying what would be right", (_what, context, message) => {
     expect(bad(context)).toThrow(message);
   });

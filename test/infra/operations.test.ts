@@ -4,7 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serviceFunctions } from "#catalog/service-functions";
 import { tools } from "#catalog/tools";
 import { metricNames } from "#runtime/observability";
-import { httpApisOf, removeSynthesizedOutput, resourcesOf, type Synthesized, serviceFunctionsOf, synthesized, toolFunctions } from "#test/infra/synthesized-app";
+import {
+  httpApisOf,
+  removeSynthesizedOutput,
+  resourcesOf,
+  type Synthesized,
+  serviceFunctionsOf,
+  synthesized,
+  toolFunctions,
+} from "#test/infra/synthesized-app";
 
 const run = promisify(execFile);
 
@@ -26,10 +34,16 @@ async function emitted(serviceName: string): Promise<EmittedMetric[]> {
     .filter((line) => line.includes('"CloudWatchMetrics"'))
     .flatMap((line) => {
       const emf = JSON.parse(line) as Record<string, any>;
-      return (emf._aws.CloudWatchMetrics as Array<{ Namespace: string; Dimensions: string[][]; Metrics: Array<{ Name: string }> }>).flatMap((directive) =>
-        directive.Metrics.flatMap((metric) =>
-          directive.Dimensions.map((set) => ({ name: metric.Name, namespace: directive.Namespace, dimensions: [...set].sort(), values: Object.fromEntries(set.map((d) => [d, String(emf[d])])) })),
-        ),
+      return (emf._aws.CloudWatchMetrics as Array<{ Namespace: string; Dimensions: string[][]; Metrics: Array<{ Name: string }> }>).flatMap(
+        (directive) =>
+          directive.Metrics.flatMap((metric) =>
+            directive.Dimensions.map((set) => ({
+              name: metric.Name,
+              namespace: directive.Namespace,
+              dimensions: [...set].sort(),
+              values: Object.fromEntries(set.map((d) => [d, String(emf[d])])),
+            })),
+          ),
       );
     });
 }
@@ -66,7 +80,9 @@ function parseSearch(expression: string) {
 }
 
 const serviceNameOf = (synth: Synthesized): string => {
-  const names = new Set([...toolFunctions(synth.apiTemplate).values()].map((fn) => fn.properties.Environment.Variables.POWERTOOLS_SERVICE_NAME as string));
+  const names = new Set(
+    [...toolFunctions(synth.apiTemplate).values()].map((fn) => fn.properties.Environment.Variables.POWERTOOLS_SERVICE_NAME as string),
+  );
   expect(names.size).toBe(1);
   return [...names][0]!;
 };
@@ -94,9 +110,13 @@ describe("the dashboard", () => {
     const synth = dev();
     expect(serviceNameOf(synth)).toBe("order-tools-dev");
     expect(new Set(devMetrics.map((m) => m.name))).toEqual(new Set(Object.values(metricNames)));
-    const searches = searchesOf(synth).map(parseSearch).filter((s) => s !== undefined);
+    const searches = searchesOf(synth)
+      .map(parseSearch)
+      .filter((s) => s !== undefined);
     for (const metric of devMetrics) {
-      const shown = searches.filter((s) => s.name === metric.name && s.namespace === metric.namespace && s.dimensions.join() === metric.dimensions.join());
+      const shown = searches.filter(
+        (s) => s.name === metric.name && s.namespace === metric.namespace && s.dimensions.join() === metric.dimensions.join(),
+      );
       expect(shown, `${metric.name} {${metric.dimensions.join(",")}}`).not.toEqual([]);
       for (const search of shown) expect(search.service, metric.name).toBe(metric.values.service);
     }
@@ -108,7 +128,11 @@ describe("the dashboard", () => {
     const functions = [...toolFunctions(synth.apiTemplate).values(), ...serviceFunctionsOf(synth.apiTemplate).values()];
     expect(functions).toHaveLength(tools.length + serviceFunctions.length);
     const graphed = (metric: string, fnId: string, stat: string) =>
-      metrics.some((m) => m.startsWith(JSON.stringify(["AWS/Lambda", metric, "FunctionName", `REF:${fnId}`]).slice(0, -1)) && m.includes(`"stat":"${stat}"`));
+      metrics.some(
+        (m) =>
+          m.startsWith(JSON.stringify(["AWS/Lambda", metric, "FunctionName", `REF:${fnId}`]).slice(0, -1)) &&
+          m.includes(`"stat":"${stat}"`),
+      );
     for (const fn of functions) {
       expect(graphed("Invocations", fn.logicalId, "Sum"), fn.logicalId).toBe(true);
       expect(graphed("Errors", fn.logicalId, "Sum"), fn.logicalId).toBe(true);
@@ -123,17 +147,24 @@ describe("the dashboard", () => {
     const metrics = metricsOf(synth).map((m) => JSON.stringify(m));
     for (const api of httpApisOf(synth.apiTemplate)) {
       for (const name of ["Count", "4xx", "5xx", "Latency"]) {
-        expect(metrics.some((m) => m.startsWith(JSON.stringify(["AWS/ApiGateway", name, "ApiId", `REF:${api.logicalId}`]).slice(0, -1))), `${api.logicalId} ${name}`).toBe(true);
+        expect(
+          metrics.some((m) => m.startsWith(JSON.stringify(["AWS/ApiGateway", name, "ApiId", `REF:${api.logicalId}`]).slice(0, -1))),
+          `${api.logicalId} ${name}`,
+        ).toBe(true);
       }
     }
     // The tables live in the data stack: the dashboard names them through its exports.
-    const tableMetric = (name: string) => metrics.filter((m) => m.startsWith(JSON.stringify(["AWS/DynamoDB", name, "TableName"]).slice(0, -1)));
+    const tableMetric = (name: string) =>
+      metrics.filter((m) => m.startsWith(JSON.stringify(["AWS/DynamoDB", name, "TableName"]).slice(0, -1)));
     for (const name of ["ConsumedReadCapacityUnits", "ConsumedWriteCapacityUnits", "ReadThrottleEvents", "WriteThrottleEvents"]) {
       const tables = new Set(tableMetric(name).map((m) => /IMPORT:[^"]+/.exec(m)?.[0]));
       expect(tables.size, name).toBe(2);
     }
     const perIndex = searchesOf(synth).filter((e) => e.includes("{AWS/DynamoDB,TableName,GlobalSecondaryIndexName}"));
-    expect(perIndex.map((e) => /MetricName="(\w+)"/.exec(e)?.[1]).sort()).toEqual(["ConsumedReadCapacityUnits", "ConsumedWriteCapacityUnits"]);
+    expect(perIndex.map((e) => /MetricName="(\w+)"/.exec(e)?.[1]).sort()).toEqual([
+      "ConsumedReadCapacityUnits",
+      "ConsumedWriteCapacityUnits",
+    ]);
   });
 
   it("lists every alarm of the API stack in its alarm status panel", () => {
@@ -164,17 +195,27 @@ describe("alarms on outcomes nobody knows yet", () => {
       outcome: internal.values.outcome,
     });
     expect(query.Period).toBe(300);
-    const counted = (alarm.Metrics as Array<{ MetricStat?: { Metric: { MetricName: string; Dimensions: Array<{ Value: { Ref: string } }> } } }>)
+    const counted = (
+      alarm.Metrics as Array<{ MetricStat?: { Metric: { MetricName: string; Dimensions: Array<{ Value: { Ref: string } }> } } }>
+    )
       .filter((m) => m.MetricStat?.Metric.MetricName === "Count")
       .map((m) => m.MetricStat!.Metric.Dimensions[0]!.Value.Ref);
-    expect(counted.sort()).toEqual(httpApisOf(synth.apiTemplate).map((a) => a.logicalId).sort());
+    expect(counted.sort()).toEqual(
+      httpApisOf(synth.apiTemplate)
+        .map((a) => a.logicalId)
+        .sort(),
+    );
     expect(alarm).toMatchObject({ Threshold: 1, EvaluationPeriods: 3, DatapointsToAlarm: 2, TreatMissingData: "notBreaching" });
   });
 
   it("alarms on outcomes unknown to callers: INTERNAL on each changing tool and lookups answered pending or not_found, each metric exactly as emitted", () => {
     const synth = dev();
     const alarm = alarmNamed(synth, "UnknownOutcomes");
-    const read = (alarm.Metrics as Array<{ MetricStat?: { Metric: { Namespace: string; MetricName: string; Dimensions: Array<{ Name: string; Value: string }> } } }>)
+    const read = (
+      alarm.Metrics as Array<{
+        MetricStat?: { Metric: { Namespace: string; MetricName: string; Dimensions: Array<{ Name: string; Value: string }> } };
+      }>
+    )
       .filter((m) => m.MetricStat)
       .map((m) => m.MetricStat!.Metric);
     for (const metric of read) {
@@ -187,8 +228,18 @@ describe("alarms on outcomes nobody knows yet", () => {
     const value = (metric: (typeof read)[number], name: string) => metric.Dimensions.find((d) => d.Name === name)?.Value;
     const internal = read.filter((m) => m.MetricName === metricNames.outcome);
     expect(internal.every((m) => value(m, "outcome") === "INTERNAL")).toBe(true);
-    expect(internal.map((m) => value(m, "tool")).sort()).toEqual(tools.filter((t) => t.kind === "change").map((t) => t.name).sort());
-    expect(read.filter((m) => m.MetricName === metricNames.statusLookup).map((m) => value(m, "answer")).sort()).toEqual(["not_found", "pending"]);
+    expect(internal.map((m) => value(m, "tool")).sort()).toEqual(
+      tools
+        .filter((t) => t.kind === "change")
+        .map((t) => t.name)
+        .sort(),
+    );
+    expect(
+      read
+        .filter((m) => m.MetricName === metricNames.statusLookup)
+        .map((m) => value(m, "answer"))
+        .sort(),
+    ).toEqual(["not_found", "pending"]);
     expect(alarm).toMatchObject({ Threshold: 5, EvaluationPeriods: 3, DatapointsToAlarm: 2 });
   });
 
@@ -197,7 +248,9 @@ describe("alarms on outcomes nobody knows yet", () => {
     const service = serviceNameOf(synth);
     expect(service).toBe("order-tools-qa");
     expect(Object.values(resourcesOf(synth.apiTemplate, "AWS::CloudWatch::Dashboard"))[0]!.Properties.DashboardName).toBe("OrderTools-qa");
-    const searches = searchesOf(synth).map(parseSearch).filter((s) => s?.service);
+    const searches = searchesOf(synth)
+      .map(parseSearch)
+      .filter((s) => s?.service);
     expect(searches.length).toBeGreaterThanOrEqual(Object.values(metricNames).length);
     for (const search of searches) expect(search!.service).toBe(service);
     expect(JSON.stringify(alarmNamed(synth, "InternalRate").Metrics)).toContain(`WHERE service = '${service}'`);

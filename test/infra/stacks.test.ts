@@ -27,7 +27,15 @@ import {
 
 const withCognito = () => synthesized();
 const withExistingIdp = () =>
-  synthesized({ context: { jwtIssuer: "https://idp.example.com/", jwtAudience: "order-tools-api,order-tools-agent", hourlyCap: "0", deletionProtection: "false", alarmTopicArn: "arn:aws:sns:eu-west-1:111122223333:ops" } });
+  synthesized({
+    context: {
+      jwtIssuer: "https://idp.example.com/",
+      jwtAudience: "order-tools-api,order-tools-agent",
+      hourlyCap: "0",
+      deletionProtection: "false",
+      alarmTopicArn: "arn:aws:sns:eu-west-1:111122223333:ops",
+    },
+  });
 
 /** The options an operator adds for a production-like stage: its own key, alarm mail, browser origins, custom domains. */
 const withOptions = () =>
@@ -53,15 +61,25 @@ afterAll(removeSynthesizedOutput);
 const routeKeys = (owner: { routes: readonly Pick<ServiceRoute, "method" | "path">[] }) => owner.routes.map((r) => `${r.method} ${r.path}`);
 const roleOf = (fn: { properties: Record<string, any> }) => fn.properties.Role["Fn::GetAtt"][0] as string;
 const indexNames = ordersTable.indexes.map((index) => index.indexName);
-const grantsOf = (synth: Synthesized, fn: { properties: Record<string, any> }) => dynamoGrantsOf(synth.apiTemplate, roleOf(fn), tableArnNames(synth, indexNames));
-const byKey = (grants: DynamoGrant[]) => [...grants].map((g) => ({ ...g, ...(g.leadingKeys ? { leadingKeys: [...g.leadingKeys].sort() } : {}) })).sort((a, b) => `${a.resource} ${a.action}`.localeCompare(`${b.resource} ${b.action}`));
+const grantsOf = (synth: Synthesized, fn: { properties: Record<string, any> }) =>
+  dynamoGrantsOf(synth.apiTemplate, roleOf(fn), tableArnNames(synth, indexNames));
+const byKey = (grants: DynamoGrant[]) =>
+  [...grants]
+    .map((g) => ({ ...g, ...(g.leadingKeys ? { leadingKeys: [...g.leadingKeys].sort() } : {}) }))
+    .sort((a, b) => `${a.resource} ${a.action}`.localeCompare(`${b.resource} ${b.action}`));
 
 /** The user pools by kind, told apart by their trigger's ORDER_TOOLS_USER_POOL. */
-function userPoolsOf(synth: Synthesized): Record<"customers" | "staff" | "sellers", { logicalId: string; properties: Record<string, any>; triggerEnv: Record<string, string> }> {
+function userPoolsOf(
+  synth: Synthesized,
+): Record<"customers" | "staff" | "sellers", { logicalId: string; properties: Record<string, any>; triggerEnv: Record<string, string> }> {
   const functions = resourcesOf(synth.apiTemplate, "AWS::Lambda::Function");
   const pools = Object.entries(resourcesOf(synth.apiTemplate, "AWS::Cognito::UserPool")).map(([logicalId, pool]) => {
     const triggerId = pool.Properties.LambdaConfig.PreTokenGenerationConfig.LambdaArn["Fn::GetAtt"][0] as string;
-    return { logicalId, properties: pool.Properties, triggerEnv: functions[triggerId]!.Properties.Environment.Variables as Record<string, string> };
+    return {
+      logicalId,
+      properties: pool.Properties,
+      triggerEnv: functions[triggerId]!.Properties.Environment.Variables as Record<string, string>,
+    };
   });
   const find = (kind: string) => {
     const found = pools.filter((p) => p.triggerEnv.ORDER_TOOLS_USER_POOL === kind);
@@ -73,11 +91,15 @@ function userPoolsOf(synth: Synthesized): Record<"customers" | "staff" | "seller
 }
 
 const ofPool = (synth: Synthesized, type: string, poolId: string) =>
-  Object.entries(resourcesOf(synth.apiTemplate, type)).filter(([, r]) => JSON.stringify(r.Properties.UserPoolId) === JSON.stringify({ Ref: poolId }));
+  Object.entries(resourcesOf(synth.apiTemplate, type)).filter(
+    ([, r]) => JSON.stringify(r.Properties.UserPoolId) === JSON.stringify({ Ref: poolId }),
+  );
 
 /** The API whose authorizer trusts this pool. */
 function apiTrusting(synth: Synthesized, poolId: string) {
-  const apis = httpApisOf(synth.apiTemplate).filter((a) => JSON.stringify(a.authorizer.JwtConfiguration.Issuer) === JSON.stringify({ "Fn::GetAtt": [poolId, "ProviderURL"] }));
+  const apis = httpApisOf(synth.apiTemplate).filter(
+    (a) => JSON.stringify(a.authorizer.JwtConfiguration.Issuer) === JSON.stringify({ "Fn::GetAtt": [poolId, "ProviderURL"] }),
+  );
   expect(apis, poolId).toHaveLength(1);
   return apis[0]!;
 }
@@ -111,15 +133,23 @@ describe("the functions come from the tool registry", () => {
         ORDER_TOOLS_REQUEST_BUDGET: "120",
       });
       expect(Object.keys(env)).toEqual(expect.arrayContaining(["ORDERS_TABLE", "IDEMPOTENCY_TABLE"]));
-      const caps = { ORDER_TOOLS_HOURLY_CAP: env.ORDER_TOOLS_HOURLY_CAP, ORDER_TOOLS_SUPPORT_HOURLY_CAP: env.ORDER_TOOLS_SUPPORT_HOURLY_CAP, ORDER_TOOLS_SELLER_HOURLY_CAP: env.ORDER_TOOLS_SELLER_HOURLY_CAP };
+      const caps = {
+        ORDER_TOOLS_HOURLY_CAP: env.ORDER_TOOLS_HOURLY_CAP,
+        ORDER_TOOLS_SUPPORT_HOURLY_CAP: env.ORDER_TOOLS_SUPPORT_HOURLY_CAP,
+        ORDER_TOOLS_SELLER_HOURLY_CAP: env.ORDER_TOOLS_SELLER_HOURLY_CAP,
+      };
       expect(caps, name).toEqual(
-        toolNamed(name as never).kind === "change" ? { ORDER_TOOLS_HOURLY_CAP: "10", ORDER_TOOLS_SUPPORT_HOURLY_CAP: "60", ORDER_TOOLS_SELLER_HOURLY_CAP: "60" } : {},
+        toolNamed(name as never).kind === "change"
+          ? { ORDER_TOOLS_HOURLY_CAP: "10", ORDER_TOOLS_SUPPORT_HOURLY_CAP: "60", ORDER_TOOLS_SELLER_HOURLY_CAP: "60" }
+          : {},
       );
     }
   });
 
   it("passes hourlyCap, supportHourlyCap, sellerHourlyCap, requestBudget and logLevel from context, under the names the functions read", () => {
-    const tuned = synthesize({ context: { hourlyCap: "3", supportHourlyCap: "7", sellerHourlyCap: "5", requestBudget: "11", logLevel: "warn" } });
+    const tuned = synthesize({
+      context: { hourlyCap: "3", supportHourlyCap: "7", sellerHourlyCap: "5", requestBudget: "11", logLevel: "warn" },
+    });
     const changing = new Set<string>(tools.filter((t) => t.kind === "change").map((t) => t.name));
     expect(changing.size).toBeGreaterThan(0);
     for (const [name, fn] of toolFunctions(tuned.apiTemplate)) {
@@ -137,7 +167,8 @@ describe("the functions come from the tool registry", () => {
     for (const [name, fn] of toolFunctions(off.apiTemplate)) {
       const env = fn.properties.Environment.Variables as NodeJS.ProcessEnv;
       expect(requestBudgetFromEnv(env), name).toBe(0);
-      if (changing.has(name)) expect([hourlyCapFromEnv(env), supportHourlyCapFromEnv(env), sellerHourlyCapFromEnv(env)], name).toEqual([0, 0, 0]);
+      if (changing.has(name))
+        expect([hourlyCapFromEnv(env), supportHourlyCapFromEnv(env), sellerHourlyCapFromEnv(env)], name).toEqual([0, 0, 0]);
     }
   });
 
@@ -155,7 +186,10 @@ describe("the functions come from the tool registry", () => {
     const apis = httpApisOf(grown.apiTemplate);
     expect(apis).toHaveLength(3);
     for (const api of apis) {
-      expect(api.routes.find((r) => r.RouteKey === "GET /v1/customers/{customerId}/orders"), api.logicalId).toMatchObject({
+      expect(
+        api.routes.find((r) => r.RouteKey === "GET /v1/customers/{customerId}/orders"),
+        api.logicalId,
+      ).toMatchObject({
         AuthorizationType: "JWT",
         AuthorizerId: { Ref: api.authorizerId },
         AuthorizationScopes: ["orders:read"],
@@ -169,21 +203,30 @@ describe("the functions come from the tool registry", () => {
   });
 
   it("refuses a tool that queries an index the orders table does not have", () => {
-    const broken = { ...(toolNamed("get_operation_status") as unknown as ToolDefinition), name: "broken", access: readAccess({ orders: [], ordersIndexes: ["byNothing"] }) };
+    const broken = {
+      ...(toolNamed("get_operation_status") as unknown as ToolDefinition),
+      name: "broken",
+      access: readAccess({ orders: [], ordersIndexes: ["byNothing"] }),
+    };
     expect(() => synthesize({ tools: [broken] })).toThrow(/byNothing/);
   });
 });
 
 describe("routes and the JWT authorizers", () => {
   it("routes exactly SPEC §2's tool routes on every API, each through that API's JWT authorizer with exactly its tool's scope", () => {
-    for (const [synth, count] of [[withCognito(), 3], [withExistingIdp(), 1]] as const) {
+    for (const [synth, count] of [
+      [withCognito(), 3],
+      [withExistingIdp(), 1],
+    ] as const) {
       const apis = httpApisOf(synth.apiTemplate);
       expect(apis).toHaveLength(count);
       synth.apiTemplate.resourceCountIs("AWS::ApiGatewayV2::Authorizer", count);
       for (const api of apis) {
         // With the user pools the stack creates, also their RFC 8414 metadata and authorization endpoint.
         const poolRoutes = count === 3 ? routeKeys({ routes: cognitoAuthorizationServerRoutes }) : [];
-        expect(api.routes.map((r) => r.RouteKey).sort()).toEqual([...[...tools, ...serviceFunctions].flatMap(routeKeys), ...poolRoutes].sort());
+        expect(api.routes.map((r) => r.RouteKey).sort()).toEqual(
+          [...[...tools, ...serviceFunctions].flatMap(routeKeys), ...poolRoutes].sort(),
+        );
         for (const tool of tools) {
           for (const key of routeKeys(tool)) {
             const route = api.routes.find((r) => r.RouteKey === key)!;
@@ -200,7 +243,9 @@ describe("routes and the JWT authorizers", () => {
     const routeResources = Object.values(resourcesOf(apiTemplate, "AWS::ApiGatewayV2::Route"));
     const integrations = resourcesOf(apiTemplate, "AWS::ApiGatewayV2::Integration");
     const services = serviceFunctionsOf(apiTemplate);
-    const suppressionsOf = (route: unknown) => (route as { Metadata?: { cdk_nag?: { rules_to_suppress?: Array<{ id: string; reason: string }> } } }).Metadata?.cdk_nag?.rules_to_suppress ?? [];
+    const suppressionsOf = (route: unknown) =>
+      (route as { Metadata?: { cdk_nag?: { rules_to_suppress?: Array<{ id: string; reason: string }> } } }).Metadata?.cdk_nag
+        ?.rules_to_suppress ?? [];
     for (const api of httpApisOf(apiTemplate)) {
       const routes = routeResources.filter((r) => JSON.stringify(r.Properties.ApiId) === JSON.stringify({ Ref: api.logicalId }));
       const withoutAuthorizer = routes.filter((r) => r.Properties.AuthorizationType !== "JWT");
@@ -220,8 +265,15 @@ describe("routes and the JWT authorizers", () => {
       for (const route of withoutAuthorizer) {
         const key = String(route.Properties.RouteKey);
         expect(route.Properties.AuthorizerId, key).toBeUndefined();
-        const reason = key.endsWith("/v1/mcp") && !key.includes("well-known") ? /verify the bearer token in the MCP function itself/ : key.startsWith("GET /v1/") ? /no order or caller data/ : /reads them before it holds a token/;
-        expect(suppressionsOf(route), key).toEqual([expect.objectContaining({ id: "AwsSolutions-APIG4", reason: expect.stringMatching(reason) })]);
+        const reason =
+          key.endsWith("/v1/mcp") && !key.includes("well-known")
+            ? /verify the bearer token in the MCP function itself/
+            : key.startsWith("GET /v1/")
+              ? /no order or caller data/
+              : /reads them before it holds a token/;
+        expect(suppressionsOf(route), key).toEqual([
+          expect.objectContaining({ id: "AwsSolutions-APIG4", reason: expect.stringMatching(reason) }),
+        ]);
       }
       // Each route reaches its own function, through an integration of this API.
       for (const service of serviceFunctions) {
@@ -262,7 +314,11 @@ describe("routes and the JWT authorizers", () => {
     const { apiTemplate } = withCognito();
     const destinations = new Set<string>();
     for (const { stage } of httpApisOf(apiTemplate)) {
-      expect(stage).toMatchObject({ StageName: "$default", AutoDeploy: true, DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 } });
+      expect(stage).toMatchObject({
+        StageName: "$default",
+        AutoDeploy: true,
+        DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
+      });
       const destination = stage.AccessLogSettings.DestinationArn["Fn::GetAtt"][0];
       expect(resourcesOf(apiTemplate, "AWS::Logs::LogGroup")[destination]).toBeDefined();
       destinations.add(destination);
@@ -312,12 +368,18 @@ describe("least privilege", () => {
         for (const action of actions) expect(action, tool.name).not.toMatch(/\*|Scan/);
         if (actions.every((a) => a.startsWith("logs:"))) {
           expect(actions.sort()).toEqual(["logs:CreateLogStream", "logs:PutLogEvents"]);
-          expect(asList(statement.Resource).map((r) => JSON.stringify(r))).toEqual([JSON.stringify({ "Fn::GetAtt": [fn.properties.LoggingConfig.LogGroup.Ref, "Arn"] })]);
+          expect(asList(statement.Resource).map((r) => JSON.stringify(r))).toEqual([
+            JSON.stringify({ "Fn::GetAtt": [fn.properties.LoggingConfig.LogGroup.Ref, "Arn"] }),
+          ]);
         }
       }
       const expected: DynamoGrant[] = [
         ...tool.access.orders.map((action) => ({ resource: "orders", action })),
-        ...Object.entries(tool.access.ordersWrites).map(([action, leadingKeys]) => ({ resource: "orders", action, leadingKeys: [...leadingKeys!] })),
+        ...Object.entries(tool.access.ordersWrites).map(([action, leadingKeys]) => ({
+          resource: "orders",
+          action,
+          leadingKeys: [...leadingKeys!],
+        })),
         ...(tool.access.ordersIndexes ?? []).map((index) => ({ resource: `orders/index/${index}`, action: "dynamodb:Query" })),
         ...tool.access.idempotency.map((action) => ({ resource: "idempotency", action })),
       ];
@@ -327,7 +389,13 @@ describe("least privilege", () => {
 
   it("lets each function put, update or check only the key prefixes it writes, and never write the orders table without a key condition", () => {
     const synth = withCognito();
-    const writes = new Set(["dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem", "dynamodb:ConditionCheckItem", "dynamodb:BatchWriteItem"]);
+    const writes = new Set([
+      "dynamodb:PutItem",
+      "dynamodb:UpdateItem",
+      "dynamodb:DeleteItem",
+      "dynamodb:ConditionCheckItem",
+      "dynamodb:BatchWriteItem",
+    ]);
     expect(Object.keys(expectedWrites).sort()).toEqual(tools.map((t) => t.name).sort());
     for (const [name, fn] of toolFunctions(synth.apiTemplate)) {
       const ordersWrites = grantsOf(synth, fn).filter((g) => g.resource.startsWith("orders") && writes.has(g.action));
@@ -339,8 +407,15 @@ describe("least privilege", () => {
   it("drops Query on the orders table from search_orders, which queries only indexes", () => {
     const synth = withCognito();
     const grants = grantsOf(synth, toolFunctions(synth.apiTemplate).get("search_orders")!);
-    expect(grants.filter((g) => g.action === "dynamodb:Query").map((g) => g.resource).sort()).toEqual(
-      ["byCustomer", "byEmail", "byIdDigits1to3", "byIdDigits2to4", "byIdDigits3to5", "bySellerDelivered", "bySellerPlaced"].map((i) => `orders/index/${i}`),
+    expect(
+      grants
+        .filter((g) => g.action === "dynamodb:Query")
+        .map((g) => g.resource)
+        .sort(),
+    ).toEqual(
+      ["byCustomer", "byEmail", "byIdDigits1to3", "byIdDigits2to4", "byIdDigits3to5", "bySellerDelivered", "bySellerPlaced"].map(
+        (i) => `orders/index/${i}`,
+      ),
     );
   });
 
@@ -355,7 +430,9 @@ describe("least privilege", () => {
     const statements = nonLogging(mcp);
     expect(statements).toHaveLength(1);
     expect(statements[0]).toMatchObject({ Effect: "Allow", Action: "lambda:InvokeFunction" });
-    const arns = asList(statements[0]!.Resource as unknown[]).map((r) => JSON.stringify(r)).sort();
+    const arns = asList(statements[0]!.Resource as unknown[])
+      .map((r) => JSON.stringify(r))
+      .sort();
     expect(arns).toEqual([...tools_.values()].map((fn) => JSON.stringify({ "Fn::GetAtt": [fn.logicalId, "Arn"] })).sort());
 
     const env = mcp.properties.Environment.Variables;
@@ -365,7 +442,10 @@ describe("least privilege", () => {
 
     for (const name of ["catalog", "openapi"]) {
       expect(nonLogging(services.get(name)!), name).toEqual([]);
-      expect(Object.keys(services.get(name)!.properties.Environment.Variables).filter((k) => /TABLE|TOOL_FUNCTION/.test(k)), name).toEqual([]);
+      expect(
+        Object.keys(services.get(name)!.properties.Environment.Variables).filter((k) => /TABLE|TOOL_FUNCTION/.test(k)),
+        name,
+      ).toEqual([]);
     }
   });
 
@@ -436,7 +516,9 @@ function retentionByLogGroup(synth: Synthesized): Map<string, number> {
 describe("logs and alarms", () => {
   it("gives every function a log group of its own, and chooses each log group's retention by what it holds: changes a year, access logs a quarter, the rest a month", () => {
     const synth = withCognito();
-    const used = Object.values(resourcesOf(synth.apiTemplate, "AWS::Lambda::Function")).map((f) => f.Properties.LoggingConfig.LogGroup.Ref as string);
+    const used = Object.values(resourcesOf(synth.apiTemplate, "AWS::Lambda::Function")).map(
+      (f) => f.Properties.LoggingConfig.LogGroup.Ref as string,
+    );
     expect(new Set(used).size).toBe(used.length);
     const changing = new Set<string>(tools.filter((t) => t.kind === "change").map((t) => t.name));
     const expected = (name: string) => (changing.has(name) ? 365 : name.startsWith("access ") ? 90 : 30);
@@ -444,7 +526,9 @@ describe("logs and alarms", () => {
     expect([...retention.keys()].filter((n) => changing.has(n))).toHaveLength(changing.size);
     for (const [name, days] of retention) expect(days, name).toBe(expected(name));
 
-    const longer = retentionByLogGroup(synthesize({ context: { logRetentionDays: "400", changeLogRetentionDays: "731", accessLogRetentionDays: "365" } }));
+    const longer = retentionByLogGroup(
+      synthesize({ context: { logRetentionDays: "400", changeLogRetentionDays: "731", accessLogRetentionDays: "365" } }),
+    );
     for (const [name, days] of longer) expect(days, name).toBe(changing.has(name) ? 731 : name.startsWith("access ") ? 365 : 400);
   });
 
@@ -479,14 +563,23 @@ describe("logs and alarms", () => {
     const topics = Object.keys(resourcesOf(dataTemplate, "AWS::SNS::Topic"));
     expect(topics).toHaveLength(1);
     apiTemplate.resourceCountIs("AWS::SNS::Topic", 0);
-    const exported = Object.values(dataTemplate.findOutputs("*")).find((o) => JSON.stringify(o.Value) === JSON.stringify({ Ref: topics[0] }));
+    const exported = Object.values(dataTemplate.findOutputs("*")).find(
+      (o) => JSON.stringify(o.Value) === JSON.stringify({ Ref: topics[0] }),
+    );
     expect(exported?.Export?.Name).toBeDefined();
-    const alarms = [...Object.values(resourcesOf(dataTemplate, "AWS::CloudWatch::Alarm")), ...Object.values(resourcesOf(apiTemplate, "AWS::CloudWatch::Alarm"))];
+    const alarms = [
+      ...Object.values(resourcesOf(dataTemplate, "AWS::CloudWatch::Alarm")),
+      ...Object.values(resourcesOf(apiTemplate, "AWS::CloudWatch::Alarm")),
+    ];
     expect(alarms.length).toBeGreaterThan(tableDesigns.length);
-    for (const alarm of Object.values(resourcesOf(dataTemplate, "AWS::CloudWatch::Alarm"))) expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topics[0] }]);
-    for (const alarm of Object.values(resourcesOf(apiTemplate, "AWS::CloudWatch::Alarm"))) expect(alarm.Properties.AlarmActions).toEqual([{ "Fn::ImportValue": exported!.Export.Name }]);
+    for (const alarm of Object.values(resourcesOf(dataTemplate, "AWS::CloudWatch::Alarm")))
+      expect(alarm.Properties.AlarmActions).toEqual([{ Ref: topics[0] }]);
+    for (const alarm of Object.values(resourcesOf(apiTemplate, "AWS::CloudWatch::Alarm")))
+      expect(alarm.Properties.AlarmActions).toEqual([{ "Fn::ImportValue": exported!.Export.Name }]);
     dataTemplate.hasResourceProperties("AWS::SNS::TopicPolicy", {
-      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: "Deny", Condition: { Bool: { "aws:SecureTransport": "false" } } })]) },
+      PolicyDocument: {
+        Statement: Match.arrayWith([Match.objectLike({ Effect: "Deny", Condition: { Bool: { "aws:SecureTransport": "false" } } })]),
+      },
     });
     // Nobody is subscribed unless told whom to tell (a production stage refuses to synthesize without it).
     dataTemplate.resourceCountIs("AWS::SNS::Subscription", 0);
@@ -532,7 +625,10 @@ describe("the user pools created when no identity provider is given", () => {
     expect(staff.properties).toMatchObject({ MfaConfiguration: "ON", EnabledMfas: ["SOFTWARE_TOKEN_MFA"] });
     expect(customers.properties).toMatchObject({ MfaConfiguration: "OPTIONAL" });
 
-    const scopesOf = (poolId: string) => ofPool(synth, "AWS::Cognito::UserPoolResourceServer", poolId).map(([, r]) => r.Properties.Scopes.map((s: { ScopeName: string }) => s.ScopeName));
+    const scopesOf = (poolId: string) =>
+      ofPool(synth, "AWS::Cognito::UserPoolResourceServer", poolId).map(([, r]) =>
+        r.Properties.Scopes.map((s: { ScopeName: string }) => s.ScopeName),
+      );
     expect(scopesOf(staff.logicalId)).toEqual([["read", "write", "support"]]);
     expect(scopesOf(customers.logicalId)).toEqual([["read", "write"]]);
     expect(scopesOf(sellers.logicalId)).toEqual([["read", "write"]]);
@@ -552,7 +648,11 @@ describe("the user pools created when no identity provider is given", () => {
   it("requires MFA (TOTP) of every seller's user, in the only pool whose users carry a seller id, which no app client may write", () => {
     const synth = withCognito();
     const { customers, staff, sellers } = userPoolsOf(synth);
-    expect(sellers.properties).toMatchObject({ MfaConfiguration: "ON", EnabledMfas: ["SOFTWARE_TOKEN_MFA"], AdminCreateUserConfig: { AllowAdminCreateUserOnly: true } });
+    expect(sellers.properties).toMatchObject({
+      MfaConfiguration: "ON",
+      EnabledMfas: ["SOFTWARE_TOKEN_MFA"],
+      AdminCreateUserConfig: { AllowAdminCreateUserOnly: true },
+    });
     const attributes = (pool: { properties: Record<string, any> }) => pool.properties.Schema.map((a: { Name: string }) => a.Name);
     expect(attributes(sellers)).toContain("seller_id");
     expect(attributes(customers)).not.toContain("seller_id");
@@ -569,14 +669,18 @@ describe("the user pools created when no identity provider is given", () => {
     // Its own API, trusting only this pool.
     const api = apiTrusting(synth, sellers.logicalId);
     expect(api.authorizer.JwtConfiguration.Audience).toEqual([{ Ref: clients[0]![0] }]);
-    expect(new Set([api.logicalId, apiTrusting(synth, customers.logicalId).logicalId, apiTrusting(synth, staff.logicalId).logicalId]).size).toBe(3);
+    expect(
+      new Set([api.logicalId, apiTrusting(synth, customers.logicalId).logicalId, apiTrusting(synth, staff.logicalId).logicalId]).size,
+    ).toBe(3);
   });
 
   it("lets only the staff API accept tokens that may carry orders:support: the customers' API trusts a pool without the scope", () => {
     const synth = withCognito();
     const { customers, staff } = userPoolsOf(synth);
     const allowedScopes = (poolId: string) =>
-      ofPool(synth, "AWS::Cognito::UserPoolClient", poolId).flatMap(([, c]) => (c.Properties.AllowedOAuthScopes as unknown[]).map((s) => JSON.stringify(s)));
+      ofPool(synth, "AWS::Cognito::UserPoolClient", poolId).flatMap(([, c]) =>
+        (c.Properties.AllowedOAuthScopes as unknown[]).map((s) => JSON.stringify(s)),
+      );
     expect(allowedScopes(customers.logicalId).filter((s) => s.includes("/support"))).toEqual([]);
     expect(allowedScopes(staff.logicalId).filter((s) => s.includes("/support"))).toHaveLength(1);
     expect(apiTrusting(synth, customers.logicalId).logicalId).not.toBe(apiTrusting(synth, staff.logicalId).logicalId);
@@ -585,7 +689,11 @@ describe("the user pools created when no identity provider is given", () => {
   it("keeps a staff session to 12 hours of refreshes, so staff sign in again with MFA at least twice a day", () => {
     const synth = withCognito();
     const { customers, staff } = userPoolsOf(synth);
-    const refreshMinutes = (poolId: string) => ofPool(synth, "AWS::Cognito::UserPoolClient", poolId).map(([, c]) => [c.Properties.RefreshTokenValidity, c.Properties.TokenValidityUnits.RefreshToken]);
+    const refreshMinutes = (poolId: string) =>
+      ofPool(synth, "AWS::Cognito::UserPoolClient", poolId).map(([, c]) => [
+        c.Properties.RefreshTokenValidity,
+        c.Properties.TokenValidityUnits.RefreshToken,
+      ]);
     expect(refreshMinutes(staff.logicalId)).toEqual([[720, "minutes"]]);
     expect(refreshMinutes(customers.logicalId)).toEqual([[43_200, "minutes"]]);
   });
@@ -606,7 +714,11 @@ describe("the user pools created when no identity provider is given", () => {
     const services = ofPool(m2m, "AWS::Cognito::UserPoolClient", staff.logicalId).filter(([, c]) => c.Properties.GenerateSecret === true);
     expect(services).toHaveLength(1);
     const [serviceId] = services[0]!;
-    m2m.apiTemplate.hasResourceProperties("AWS::Cognito::UserPoolClient", { AllowedOAuthFlows: ["client_credentials"], GenerateSecret: true, UserPoolId: { Ref: staff.logicalId } });
+    m2m.apiTemplate.hasResourceProperties("AWS::Cognito::UserPoolClient", {
+      AllowedOAuthFlows: ["client_credentials"],
+      GenerateSecret: true,
+      UserPoolId: { Ref: staff.logicalId },
+    });
     expect(apiTrusting(m2m, staff.logicalId).authorizer.JwtConfiguration.Audience).toContainEqual({ Ref: serviceId });
     expect(apiTrusting(m2m, customers.logicalId).authorizer.JwtConfiguration.Audience).not.toContainEqual({ Ref: serviceId });
   });
@@ -632,7 +744,11 @@ describe("the user pools created when no identity provider is given", () => {
 
   it("registers the redirect URLs given for each pool's app client", () => {
     const synth = synthesize({
-      context: { authCallbackUrls: "https://shop.example.com/callback", staffAuthCallbackUrls: "https://support.example.com/callback,http://localhost:3000/cb", sellerAuthCallbackUrls: "https://sellers.example.com/cb" },
+      context: {
+        authCallbackUrls: "https://shop.example.com/callback",
+        staffAuthCallbackUrls: "https://support.example.com/callback,http://localhost:3000/cb",
+        sellerAuthCallbackUrls: "https://sellers.example.com/cb",
+      },
     });
     const { customers, staff, sellers } = userPoolsOf(synth);
     const callbacks = (poolId: string) => ofPool(synth, "AWS::Cognito::UserPoolClient", poolId).map(([, c]) => c.Properties.CallbackURLs);
@@ -674,23 +790,33 @@ describe("encryption at rest", () => {
     // groups, CloudWatch alarms for the topic; and no grant that is not for an AWS resource.
     const statements = key.Properties.KeyPolicy.Statement as Array<Record<string, any>>;
     const bySid = (sid: string) => statements.find((st) => st.Sid === sid);
-    expect(bySid("UseThroughDynamoDBByThisAccount")?.Condition.StringEquals).toMatchObject({ "kms:CallerAccount": { Ref: "AWS::AccountId" } });
+    expect(bySid("UseThroughDynamoDBByThisAccount")?.Condition.StringEquals).toMatchObject({
+      "kms:CallerAccount": { Ref: "AWS::AccountId" },
+    });
     expect(JSON.stringify(bySid("UseThroughDynamoDBByThisAccount")?.Condition.StringEquals["kms:ViaService"])).toContain("dynamodb.");
     expect(JSON.stringify(bySid("EncryptThisAccountsLogGroups")?.Condition)).toContain(":log-group:*");
     expect(bySid("CloudWatchAlarmsPublishToTheTopic")?.Principal).toEqual({ Service: "cloudwatch.amazonaws.com" });
-    expect(bySid("GrantsOnlyForAwsResources")).toMatchObject({ Effect: "Deny", Action: "kms:CreateGrant", Condition: { BoolIfExists: { "kms:GrantIsForAWSResource": "false", "aws:PrincipalIsAWSService": "false" } } });
+    expect(bySid("GrantsOnlyForAwsResources")).toMatchObject({
+      Effect: "Deny",
+      Action: "kms:CreateGrant",
+      Condition: { BoolIfExists: { "kms:GrantIsForAWSResource": "false", "aws:PrincipalIsAWSService": "false" } },
+    });
   });
 });
 
 describe("MCP's browser origins and the OpenAPI document's server", () => {
-  const mcpOf = (synth: Synthesized) => serviceFunctionsOf(synth.apiTemplate).get("mcp")!.properties.Environment.Variables as Record<string, unknown>;
+  const mcpOf = (synth: Synthesized) =>
+    serviceFunctionsOf(synth.apiTemplate).get("mcp")!.properties.Environment.Variables as Record<string, unknown>;
   const openApiFunctions = (synth: Synthesized) =>
-    Object.entries(resourcesOf(synth.apiTemplate, "AWS::Lambda::Function")).filter(([, f]) => f.Properties.Description === serviceFunctions.find((s) => s.name === "openapi")!.description);
+    Object.entries(resourcesOf(synth.apiTemplate, "AWS::Lambda::Function")).filter(
+      ([, f]) => f.Properties.Description === serviceFunctions.find((s) => s.name === "openapi")!.description,
+    );
 
   it("by default allows no browser origin (an Origin header is refused), configures no CORS, and lets the OpenAPI document name the API Gateway domain", () => {
     const synth = withCognito();
     expect(mcpOf(synth).ORDER_TOOLS_MCP_ALLOWED_ORIGINS).toBe("");
-    for (const api of Object.values(resourcesOf(synth.apiTemplate, "AWS::ApiGatewayV2::Api"))) expect(api.Properties.CorsConfiguration).toBeUndefined();
+    for (const api of Object.values(resourcesOf(synth.apiTemplate, "AWS::ApiGatewayV2::Api")))
+      expect(api.Properties.CorsConfiguration).toBeUndefined();
     const openapi = openApiFunctions(synth);
     expect(openapi).toHaveLength(1);
     expect(openapi[0]![1].Properties.Environment.Variables[publicUrlEnv]).toBeUndefined();
@@ -702,8 +828,13 @@ describe("MCP's browser origins and the OpenAPI document's server", () => {
     const apis = Object.values(resourcesOf(synth.apiTemplate, "AWS::ApiGatewayV2::Api"));
     expect(apis).toHaveLength(3);
     for (const api of apis) {
-      expect(api.Properties.CorsConfiguration).toMatchObject({ AllowOrigins: ["https://app.example.com", "http://localhost:5173"], AllowMethods: ["POST", "GET"] });
-      expect(api.Properties.CorsConfiguration.AllowHeaders).toEqual(expect.arrayContaining(["authorization", "content-type", "mcp-protocol-version"]));
+      expect(api.Properties.CorsConfiguration).toMatchObject({
+        AllowOrigins: ["https://app.example.com", "http://localhost:5173"],
+        AllowMethods: ["POST", "GET"],
+      });
+      expect(api.Properties.CorsConfiguration.AllowHeaders).toEqual(
+        expect.arrayContaining(["authorization", "content-type", "mcp-protocol-version"]),
+      );
     }
   });
 
@@ -722,8 +853,14 @@ describe("MCP's browser origins and the OpenAPI document's server", () => {
       try {
         if (env[publicUrlEnv] === undefined) delete process.env[publicUrlEnv];
         else process.env[publicUrlEnv] = env[publicUrlEnv];
-        const reply = await openApiHandler({ requestContext: { domainName: "abc123.execute-api.eu-west-1.amazonaws.com", http: { method: "GET" } } } as never, {} as never);
-        served.set(String(api.authorizer.JwtConfiguration.Issuer["Fn::GetAtt"][0]), JSON.parse(String((reply as { body: string }).body)).servers[0].url);
+        const reply = await openApiHandler(
+          { requestContext: { domainName: "abc123.execute-api.eu-west-1.amazonaws.com", http: { method: "GET" } } } as never,
+          {} as never,
+        );
+        served.set(
+          String(api.authorizer.JwtConfiguration.Issuer["Fn::GetAtt"][0]),
+          JSON.parse(String((reply as { body: string }).body)).servers[0].url,
+        );
       } finally {
         if (before === undefined) delete process.env[publicUrlEnv];
         else process.env[publicUrlEnv] = before;
@@ -736,19 +873,31 @@ describe("MCP's browser origins and the OpenAPI document's server", () => {
   });
 
   it("refuses origins that are not origins, '*', plain http beyond localhost, a non-https public URL, and a staff URL without a staff API", () => {
-    const bad = (context: Record<string, unknown>) => () => buildOrderTools(new App({ context: { "aws:cdk:bundling-stacks": [], controlTowerChecks: "false", ...context } }));
-    expect(bad({ mcpAllowedOrigins: "https://app.example.com/" })).toThrow(/browser origins such as https:\/\/app.example.com \(scheme, host and port only, no path or trailing slash\), not "https:\/\/app.example.com\/"/);
+    const bad = (context: Record<string, unknown>) => () =>
+      buildOrderTools(new App({ context: { "aws:cdk:bundling-stacks": [], controlTowerChecks: "false", ...context } }));
+    expect(bad({ mcpAllowedOrigins: "https://app.example.com/" })).toThrow(
+      /browser origins such as https:\/\/app.example.com \(scheme, host and port only, no path or trailing slash\), not "https:\/\/app.example.com\/"/,
+    );
     expect(bad({ mcpAllowedOrigins: "*" })).toThrow(/mcpAllowedOrigins must list browser origins/);
     expect(bad({ mcpAllowedOrigins: "http://app.example.com" })).toThrow(/plain http is allowed only for http:\/\/localhost/);
     expect(
-      bad({ stage: "prod", alarmEmail: "ops@example.com", authCallbackUrls: "https://a.example.com/cb", staffAuthCallbackUrls: "https://s.example.com/cb", sellerAuthCallbackUrls: "https://m.example.com/cb", mcpAllowedOrigins: "http://localhost:5173" }),
-    ).toThrow(
-      /a production stage accepts https origins only, not "http:\/\/localhost:5173"/,
-    );
+      bad({
+        stage: "prod",
+        alarmEmail: "ops@example.com",
+        authCallbackUrls: "https://a.example.com/cb",
+        staffAuthCallbackUrls: "https://s.example.com/cb",
+        sellerAuthCallbackUrls: "https://m.example.com/cb",
+        mcpAllowedOrigins: "http://localhost:5173",
+      }),
+    ).toThrow(/a production stage accepts https origins only, not "http:\/\/localhost:5173"/);
     expect(bad({ publicUrl: "http://api.example.com" })).toThrow(/publicUrl must be the API's public https URL/);
     expect(bad({ publicUrl: "https://api.example.com/?x=1" })).toThrow(/no query, fragment or credentials/);
-    expect(bad({ jwtIssuer: "https://idp.example.com/", jwtAudience: "api", staffPublicUrl: "https://s.example.com" })).toThrow(/staffPublicUrl applies only to the staff API/);
-    expect(bad({ jwtIssuer: "https://idp.example.com/", jwtAudience: "api", sellerPublicUrl: "https://m.example.com" })).toThrow(/sellerPublicUrl applies only to the sellers' API/);
+    expect(bad({ jwtIssuer: "https://idp.example.com/", jwtAudience: "api", staffPublicUrl: "https://s.example.com" })).toThrow(
+      /staffPublicUrl applies only to the staff API/,
+    );
+    expect(bad({ jwtIssuer: "https://idp.example.com/", jwtAudience: "api", sellerPublicUrl: "https://m.example.com" })).toThrow(
+      /sellerPublicUrl applies only to the sellers' API/,
+    );
   });
 });
 
@@ -781,7 +930,10 @@ describe("cdk-nag AwsSolutions", () => {
 
   it("excuses missing MFA only for the customers' pool, which cannot issue orders:support; the staff and sellers' pools need no excuse", () => {
     const synth = withCognito();
-    const pools = resourcesOf(synth.apiTemplate, "AWS::Cognito::UserPool") as Record<string, { Metadata?: { cdk_nag?: { rules_to_suppress?: Array<{ id: string; reason: string }> } } }>;
+    const pools = resourcesOf(synth.apiTemplate, "AWS::Cognito::UserPool") as Record<
+      string,
+      { Metadata?: { cdk_nag?: { rules_to_suppress?: Array<{ id: string; reason: string }> } } }
+    >;
     const suppressed = (id: string) => (pools[id]!.Metadata?.cdk_nag?.rules_to_suppress ?? []).map((r) => r.id);
     const { customers, staff, sellers } = userPoolsOf(synth);
     expect(suppressed(customers.logicalId)).toContain("AwsSolutions-COG2");
@@ -792,15 +944,25 @@ describe("cdk-nag AwsSolutions", () => {
 
 describe("context", () => {
   // Construction alone checks the context; bundling (which NodejsFunction starts at construction) is skipped.
-  const bad = (context: Record<string, unknown>) => () => buildOrderTools(new App({ context: { "aws:cdk:bundling-stacks": [], controlTowerChecks: "false", ...context } }));
+  const bad = (context: Record<string, unknown>) => () =>
+    buildOrderTools(new App({ context: { "aws:cdk:bundling-stacks": [], controlTowerChecks: "false", ...context } }));
 
   it("refuses a production stage whose alarms would reach nobody, and says how to name someone", () => {
-    const prod = { stage: "prod", authCallbackUrls: "https://a.example.com/cb", staffAuthCallbackUrls: "https://s.example.com/cb", sellerAuthCallbackUrls: "https://m.example.com/cb" };
-    expect(bad(prod)).toThrow(/The production stage "prod" needs someone to receive its alarms: give -c alarmEmail=ops@example.com .* or -c alarmTopicArn=/);
+    const prod = {
+      stage: "prod",
+      authCallbackUrls: "https://a.example.com/cb",
+      staffAuthCallbackUrls: "https://s.example.com/cb",
+      sellerAuthCallbackUrls: "https://m.example.com/cb",
+    };
+    expect(bad(prod)).toThrow(
+      /The production stage "prod" needs someone to receive its alarms: give -c alarmEmail=ops@example.com .* or -c alarmTopicArn=/,
+    );
     expect(bad({ ...prod, alarmEmail: "ops@example.com" })).not.toThrow();
     expect(bad({ ...prod, alarmTopicArn: "arn:aws:sns:eu-west-1:111122223333:ops" })).not.toThrow();
     expect(bad({ alarmEmail: "ops@example.com", alarmTopicArn: "arn:aws:sns:eu-west-1:111122223333:ops" })).toThrow(/not both/);
-    expect(bad({ alarmEmail: "ops at example.com" })).toThrow(/Context alarmEmail must list email addresses such as ops@example.com, comma-separated, not "ops at example.com"/);
+    expect(bad({ alarmEmail: "ops at example.com" })).toThrow(
+      /Context alarmEmail must list email addresses such as ops@example.com, comma-separated, not "ops at example.com"/,
+    );
     expect(bad({ alarmTopicArn: "ops" })).toThrow(/alarmTopicArn must be an SNS topic ARN such as arn:aws:sns:eu-west-1:111122223333:ops/);
   });
 
@@ -812,29 +974,54 @@ describe("context", () => {
     expect(bad({ requestBudget: "lots" })).toThrow(/Context requestBudget must be a whole number of at least 0, not "lots"/);
     expect(bad({ logLevel: "LOUD" })).toThrow(/logLevel/);
     expect(bad({ logRetentionDays: "31" })).toThrow(/logRetentionDays/);
-    expect(bad({ changeLogRetentionDays: "366" })).toThrow(/Context changeLogRetentionDays must be a retention CloudWatch Logs offers \(1, 3, 5, .*\), not 366/);
+    expect(bad({ changeLogRetentionDays: "366" })).toThrow(
+      /Context changeLogRetentionDays must be a retention CloudWatch Logs offers \(1, 3, 5, .*\), not 366/,
+    );
     expect(bad({ accessLogRetentionDays: "0" })).toThrow(/accessLogRetentionDays must be a whole number of at least 1/);
     expect(bad({ customerManagedKey: "yes" })).toThrow(/customerManagedKey must be true or false/);
     expect(bad({ deletionProtection: "no" })).toThrow(/deletionProtection/);
   });
 
   it("requires explicit https redirect URLs for every pool on a production stage, and says how to give them", () => {
-    expect(bad({ stage: "prod" })).toThrow(/Context authCallbackUrls is required for the production stage "prod": .* -c authCallbackUrls=https:\/\/app.example.com\/callback/);
-    expect(bad({ stage: "prod-eu", authCallbackUrls: "https://shop.example.com/cb" })).toThrow(/Context staffAuthCallbackUrls is required for the production stage "prod-eu"/);
-    expect(bad({ stage: "dev", production: "true", authCallbackUrls: "https://shop.example.com/cb" })).toThrow(/staffAuthCallbackUrls is required/);
-    expect(bad({ stage: "prod", authCallbackUrls: "https://shop.example.com/cb", staffAuthCallbackUrls: "https://s.example.com/cb" })).toThrow(/Context sellerAuthCallbackUrls is required for the production stage "prod"/);
-    expect(bad({ stage: "production", authCallbackUrls: "http://localhost:8080/callback", staffAuthCallbackUrls: "https://s.example.com/cb" })).toThrow(
-      /the production stage "production" needs https redirect URLs, not "http:\/\/localhost:8080\/callback"/,
+    expect(bad({ stage: "prod" })).toThrow(
+      /Context authCallbackUrls is required for the production stage "prod": .* -c authCallbackUrls=https:\/\/app.example.com\/callback/,
     );
+    expect(bad({ stage: "prod-eu", authCallbackUrls: "https://shop.example.com/cb" })).toThrow(
+      /Context staffAuthCallbackUrls is required for the production stage "prod-eu"/,
+    );
+    expect(bad({ stage: "dev", production: "true", authCallbackUrls: "https://shop.example.com/cb" })).toThrow(
+      /staffAuthCallbackUrls is required/,
+    );
+    expect(
+      bad({ stage: "prod", authCallbackUrls: "https://shop.example.com/cb", staffAuthCallbackUrls: "https://s.example.com/cb" }),
+    ).toThrow(/Context sellerAuthCallbackUrls is required for the production stage "prod"/);
+    expect(
+      bad({ stage: "production", authCallbackUrls: "http://localhost:8080/callback", staffAuthCallbackUrls: "https://s.example.com/cb" }),
+    ).toThrow(/the production stage "production" needs https redirect URLs, not "http:\/\/localhost:8080\/callback"/);
     expect(bad({ authCallbackUrls: "http://shop.example.com/cb" })).toThrow(/plain http is allowed only for http:\/\/localhost/);
     expect(bad({ authCallbackUrls: "not a url" })).toThrow(/must list absolute URLs/);
 
     const prod = synthesize({
-      context: { stage: "prod", authCallbackUrls: "https://shop.example.com/cb", staffAuthCallbackUrls: "https://support.example.com/cb", sellerAuthCallbackUrls: "https://sellers.example.com/cb", alarmEmail: "ops@example.com" },
+      context: {
+        stage: "prod",
+        authCallbackUrls: "https://shop.example.com/cb",
+        staffAuthCallbackUrls: "https://support.example.com/cb",
+        sellerAuthCallbackUrls: "https://sellers.example.com/cb",
+        alarmEmail: "ops@example.com",
+      },
     });
-    expect(prod.config).toMatchObject({ production: true, authCallbackUrls: ["https://shop.example.com/cb"], staffAuthCallbackUrls: ["https://support.example.com/cb"], sellerAuthCallbackUrls: ["https://sellers.example.com/cb"] });
+    expect(prod.config).toMatchObject({
+      production: true,
+      authCallbackUrls: ["https://shop.example.com/cb"],
+      staffAuthCallbackUrls: ["https://support.example.com/cb"],
+      sellerAuthCallbackUrls: ["https://sellers.example.com/cb"],
+    });
     const callbacks = Object.values(resourcesOf(prod.apiTemplate, "AWS::Cognito::UserPoolClient")).map((c) => c.Properties.CallbackURLs);
-    expect(callbacks.flat().sort()).toEqual(["https://sellers.example.com/cb", "https://shop.example.com/cb", "https://support.example.com/cb"]);
+    expect(callbacks.flat().sort()).toEqual([
+      "https://sellers.example.com/cb",
+      "https://shop.example.com/cb",
+      "https://support.example.com/cb",
+    ]);
   });
 
   it("keeps the localhost default for development stages and asks nothing of a production stage with its own identity provider", () => {
@@ -845,7 +1032,14 @@ describe("context", () => {
       sellerAuthCallbackUrls: ["http://localhost:8080/callback"],
     });
     expect(bad({ stage: "prod", production: "false" })).not.toThrow();
-    expect(bad({ stage: "prod", jwtIssuer: "https://idp.example.com/", jwtAudience: "api", alarmTopicArn: "arn:aws:sns:eu-west-1:111122223333:ops" })).not.toThrow();
+    expect(
+      bad({
+        stage: "prod",
+        jwtIssuer: "https://idp.example.com/",
+        jwtAudience: "api",
+        alarmTopicArn: "arn:aws:sns:eu-west-1:111122223333:ops",
+      }),
+    ).not.toThrow();
     expect(bad({ stage: "products" })).not.toThrow();
   });
 });

@@ -108,7 +108,10 @@ export function serviceFunctionsOf(template: Template): Map<string, { logicalId:
 }
 
 /** Every policy statement attached to the role with this logical id. */
-export function statementsOfRole(template: Template, roleLogicalId: string): Array<{ Action: string | string[]; Resource: unknown; Effect: string }> {
+export function statementsOfRole(
+  template: Template,
+  roleLogicalId: string,
+): Array<{ Action: string | string[]; Resource: unknown; Effect: string }> {
   return Object.values(resourcesOf(template, "AWS::IAM::Policy"))
     .filter((policy) => (policy.Properties.Roles as unknown[]).some((r) => JSON.stringify(r) === JSON.stringify({ Ref: roleLogicalId })))
     .flatMap((policy) => policy.Properties.PolicyDocument.Statement);
@@ -184,6 +187,8 @@ export function tableArnNames(stacks: OrderToolsStacks, indexNames: readonly str
   return new Map([
     [JSON.stringify(orders), "orders"],
     [JSON.stringify(api.resolve(data.idempotencyTable.tableArn)), "idempotency"],
-    ...indexNames.map((name) => [JSON.stringify({ "Fn::Join": ["", [orders, `/index/${name}`]] }), `orders/index/${name}`] as [string, string]),
+    ...indexNames.map(
+      (name) => [JSON.stringify({ "Fn::Join": ["", [orders, `/index/${name}`]] }), `orders/index/${name}`] as [string, string],
+    ),
   ]);
 }

@@ -40,7 +40,8 @@ beforeAll(async () => {
 afterAll(() => deps?.client.destroy());
 
 const read = async (file: string) => JSON.parse(await readFile(join(eventsDir, file), "utf8")) as BedrockAgentEvent;
-const order = async (orderId: string) => (await deps.doc.send(new GetCommand({ TableName: deps.tables.orders, Key: orderKey(orderId), ConsistentRead: true }))).Item;
+const order = async (orderId: string) =>
+  (await deps.doc.send(new GetCommand({ TableName: deps.tables.orders, Key: orderKey(orderId), ConsistentRead: true }))).Item;
 const operation = async (sub: string, operationId: string) =>
   (await deps.doc.send(new GetCommand({ TableName: deps.tables.orders, Key: operationKey(sub, operationId), ConsistentRead: true }))).Item;
 
@@ -55,9 +56,14 @@ describe("the Bedrock action-group events, through the action-group function", (
   it("covers every tool the action group offers, each with a success, and refusals of the session and the request", () => {
     const offered = tools.filter((t) => t.name !== "get_operation_status").map((t) => t.name);
     for (const name of offered.filter((n) => n !== "offer_replacement" && n !== "add_delivery_note")) {
-      expect(cases.some((c) => c.tool === name && c.expect.status === 200), name).toBe(true);
+      expect(
+        cases.some((c) => c.tool === name && c.expect.status === 200),
+        name,
+      ).toBe(true);
     }
-    expect(cases.map((c) => c.expect.code)).toEqual(expect.arrayContaining(["UNAUTHENTICATED", "INVALID_INPUT", "ORDER_NOT_FOUND", "VERSION_CONFLICT", "NOT_ELIGIBLE"]));
+    expect(cases.map((c) => c.expect.code)).toEqual(
+      expect.arrayContaining(["UNAUTHENTICATED", "INVALID_INPUT", "ORDER_NOT_FOUND", "VERSION_CONFLICT", "NOT_ELIGIBLE"]),
+    );
   });
 
   it.each(cases.map((c) => [c.file, c] as const))("%s", async (file, c) => {
@@ -90,10 +96,19 @@ describe("the Bedrock action-group events, through the action-group function", (
     expect(made.map((m) => m.tool)).toEqual([c.tool]);
     const toolEvent = made[0]!.event;
     // The tool got its own route's event, with the session's user as the authorizer's claims.
-    expect(toolEvent).toMatchObject({ routeKey: `POST ${event.apiPath}`, requestContext: { authorizer: { jwt: { claims: { sub: event.sessionAttributes?.orderToolsSub, customer_id: event.sessionAttributes?.orderToolsCustomerId } } } } });
+    expect(toolEvent).toMatchObject({
+      routeKey: `POST ${event.apiPath}`,
+      requestContext: {
+        authorizer: {
+          jwt: { claims: { sub: event.sessionAttributes?.orderToolsSub, customer_id: event.sessionAttributes?.orderToolsCustomerId } },
+        },
+      },
+    });
     const sent = JSON.parse(toolEvent.body ?? "{}");
     if (tools.find((t) => t.name === c.tool)?.kind === "change") {
-      expect(sent.operationId).toBe(derivedOperationId(event, c.tool!, Object.fromEntries(Object.entries(sent).filter(([k]) => k !== "operationId"))));
+      expect(sent.operationId).toBe(
+        derivedOperationId(event, c.tool!, Object.fromEntries(Object.entries(sent).filter(([k]) => k !== "operationId"))),
+      );
       expect(sent.operationId).toMatch(/^[A-Za-z0-9._:-]{8,128}$/);
     } else {
       expect(sent.operationId).toBeUndefined();
@@ -106,7 +121,11 @@ describe("the Bedrock action-group events, through the action-group function", (
     }
     if (file === "bedrock-cancel_order.valid.json") {
       expect(await order("SU-10234")).toMatchObject({ status: "cancelled", version: 2 });
-      expect(await operation("user-C-1001", sent.operationId)).toMatchObject({ tool: "cancel_order", status: "completed", orderVersion: 2 });
+      expect(await operation("user-C-1001", sent.operationId)).toMatchObject({
+        tool: "cancel_order",
+        status: "completed",
+        orderVersion: 2,
+      });
       // Bedrock retrying the same invocation: the same operation, replayed; the order changes once.
       const again = await run(file);
       expect(again.response.response.httpStatusCode).toBe(200);

@@ -49,7 +49,11 @@ function sessionOf(caller: Caller): Record<string, string> {
 
 let sessions = 0;
 /** An action-group event for `tool` with these body properties (as strings, the way Bedrock sends them). */
-function bedrockEvent(tool: string, body: Record<string, string>, options: { caller?: Caller; sessionId?: string; inputText?: string; turnId?: string; types?: Record<string, string> } = {}): BedrockAgentEvent {
+function bedrockEvent(
+  tool: string,
+  body: Record<string, string>,
+  options: { caller?: Caller; sessionId?: string; inputText?: string; turnId?: string; types?: Record<string, string> } = {},
+): BedrockAgentEvent {
   return {
     messageVersion: "1.0",
     agent: { name: "orders-agent", id: "AGENT12345", alias: "TSTALIASID", version: "1" },
@@ -59,13 +63,22 @@ function bedrockEvent(tool: string, body: Record<string, string>, options: { cal
     apiPath: `/v1/tools/${tool}`,
     httpMethod: "POST",
     parameters: [],
-    requestBody: { content: { "application/json": { properties: Object.entries(body).map(([name, value]) => ({ name, type: options.types?.[name] ?? "string", value })) } } },
+    requestBody: {
+      content: {
+        "application/json": {
+          properties: Object.entries(body).map(([name, value]) => ({ name, type: options.types?.[name] ?? "string", value })),
+        },
+      },
+    },
     sessionAttributes: options.caller ? sessionOf(options.caller) : {},
     promptSessionAttributes: options.turnId ? { [turnIdAttribute]: options.turnId } : {},
   };
 }
 
-async function send(event: BedrockAgentEvent, handler = deployedHandler): Promise<{ status: number; body: any; response: BedrockAgentResponse }> {
+async function send(
+  event: BedrockAgentEvent,
+  handler = deployedHandler,
+): Promise<{ status: number; body: any; response: BedrockAgentResponse }> {
   const response = await handler(event, lambdaContext("bedrock-agent", 20_000));
   return { status: response.response.httpStatusCode, body: JSON.parse(response.response.responseBody["application/json"].body), response };
 }
@@ -75,12 +88,26 @@ const ben = customer("C-2002");
 
 describe("the deployed action-group function", () => {
   it("invokes the tool's own function with its route's event, the session's user as the claims and a derived operationId, and answers as Bedrock reads it", async () => {
-    const event = bedrockEvent("add_delivery_note", { orderId: "SU-10002", expectedVersion: "4", deliveryNote: "Back door, please." }, { caller: ana, types: { expectedVersion: "integer" } });
+    const event = bedrockEvent(
+      "add_delivery_note",
+      { orderId: "SU-10002", expectedVersion: "4", deliveryNote: "Back door, please." },
+      { caller: ana, types: { expectedVersion: "integer" } },
+    );
     const { status, body, response } = await send(event);
 
-    const operationId = derivedOperationId(event, "add_delivery_note", { orderId: "SU-10002", expectedVersion: 4, deliveryNote: "Back door, please." });
+    const operationId = derivedOperationId(event, "add_delivery_note", {
+      orderId: "SU-10002",
+      expectedVersion: 4,
+      deliveryNote: "Back door, please.",
+    });
     expect(status).toBe(200);
-    expect(body).toEqual({ operationId, status: "completed", orderId: "SU-10002", orderVersion: 5, deliveryNote: { origin: "customer", text: "Back door, please." } });
+    expect(body).toEqual({
+      operationId,
+      status: "completed",
+      orderId: "SU-10002",
+      orderVersion: 5,
+      deliveryNote: { origin: "customer", text: "Back door, please." },
+    });
     expect(response.response).toMatchObject({ actionGroup: "order-tools", apiPath: "/v1/tools/add_delivery_note", httpMethod: "POST" });
     expect(await world.order("SU-10002")).toMatchObject({ version: 5, deliveryNote: "Back door, please." });
     expect(await world.operation(ana, operationId)).toMatchObject({ tool: "add_delivery_note", status: "completed", orderVersion: 5 });
@@ -90,12 +117,23 @@ describe("the deployed action-group function", () => {
       routeKey: "POST /v1/tools/add_delivery_note",
       body: JSON.stringify({ orderId: "SU-10002", expectedVersion: 4, deliveryNote: "Back door, please.", operationId }),
       headers: { "x-order-tools-via": "bedrock-agent" },
-      requestContext: { authorizer: { jwt: { claims: { sub: "user-C-1001", customer_id: "C-1001", scope: "orders:read orders:write" }, scopes: ["orders:read", "orders:write"] } } },
+      requestContext: {
+        authorizer: {
+          jwt: {
+            claims: { sub: "user-C-1001", customer_id: "C-1001", scope: "orders:read orders:write" },
+            scopes: ["orders:read", "orders:write"],
+          },
+        },
+      },
     });
   });
 
   it("replays Bedrock's retry of an invocation: the same event is the same operation, applied once", async () => {
-    const event = bedrockEvent("cancel_order", { orderId: "SU-10001", reason: "Changed my mind" }, { caller: ana, inputText: "Cancel SU-10001 please" });
+    const event = bedrockEvent(
+      "cancel_order",
+      { orderId: "SU-10001", reason: "Changed my mind" },
+      { caller: ana, inputText: "Cancel SU-10001 please" },
+    );
     const first = await send(event);
     const retry = await send(structuredClone(event));
     expect(first.status).toBe(200);
@@ -110,9 +148,15 @@ describe("the deployed action-group function", () => {
   it("treats a new turn or another session as a new operation, which the order's state then decides", async () => {
     const words = { orderId: "SU-10005", itemId: "ITM-1", reason: "damaged", expectedVersion: "3" };
     const types = { expectedVersion: "integer" };
-    const first = await send(bedrockEvent("offer_replacement", words, { caller: ana, sessionId: "session-turns", turnId: "turn-1", types }));
-    const sameTurn = await send(bedrockEvent("offer_replacement", words, { caller: ana, sessionId: "session-turns", turnId: "turn-1", types }));
-    const nextTurn = await send(bedrockEvent("offer_replacement", words, { caller: ana, sessionId: "session-turns", turnId: "turn-2", types }));
+    const first = await send(
+      bedrockEvent("offer_replacement", words, { caller: ana, sessionId: "session-turns", turnId: "turn-1", types }),
+    );
+    const sameTurn = await send(
+      bedrockEvent("offer_replacement", words, { caller: ana, sessionId: "session-turns", turnId: "turn-1", types }),
+    );
+    const nextTurn = await send(
+      bedrockEvent("offer_replacement", words, { caller: ana, sessionId: "session-turns", turnId: "turn-2", types }),
+    );
     expect(first.status).toBe(200);
     expect(sameTurn.body).toEqual(first.body);
     // Another operation, which the order's state refuses: the item has been replaced already; nothing changes.
@@ -146,15 +190,28 @@ describe("the deployed action-group function", () => {
   });
 
   it("reads Bedrock's strings as the schema's types, and leaves what does not read to the tool's own message", async () => {
-    const search = await send(bedrockEvent("search_orders", { dateRange: "{dateField=placed, from=2026-11-19, to=2026-11-21}", limit: "2" }, { caller: ben, types: { dateRange: "object", limit: "integer" } }));
+    const search = await send(
+      bedrockEvent(
+        "search_orders",
+        { dateRange: "{dateField=placed, from=2026-11-19, to=2026-11-21}", limit: "2" },
+        { caller: ben, types: { dateRange: "object", limit: "integer" } },
+      ),
+    );
     expect(search.status).toBe(200);
-    expect(JSON.parse(invocations.at(-1)!.event.body ?? "{}")).toEqual({ dateRange: { dateField: "placed", from: "2026-11-19", to: "2026-11-21" }, limit: 2 });
+    expect(JSON.parse(invocations.at(-1)!.event.body ?? "{}")).toEqual({
+      dateRange: { dateField: "placed", from: "2026-11-19", to: "2026-11-21" },
+      limit: 2,
+    });
     expect(search.body.orders.map((o: { orderId: string }) => o.orderId)).toEqual(["SU-20001"]);
 
-    const asJson = await send(bedrockEvent("search_orders", { dateRange: '{"dateField": "placed", "from": "2026-11-19", "to": "2026-11-21"}' }, { caller: ben }));
+    const asJson = await send(
+      bedrockEvent("search_orders", { dateRange: '{"dateField": "placed", "from": "2026-11-19", "to": "2026-11-21"}' }, { caller: ben }),
+    );
     expect(asJson.body.orders).toHaveLength(1);
 
-    const words = await send(bedrockEvent("add_delivery_note", { orderId: "SU-20001", expectedVersion: "one", deliveryNote: "Side gate" }, { caller: ben }));
+    const words = await send(
+      bedrockEvent("add_delivery_note", { orderId: "SU-20001", expectedVersion: "one", deliveryNote: "Side gate" }, { caller: ben }),
+    );
     expect(words.status).toBe(400);
     expect(words.body.error.issues).toEqual([{ path: "expectedVersion", message: expect.stringMatching(/whole number ≥ 1.*get_order/) }]);
     expect(await world.order("SU-20001")).toMatchObject({ version: 1 });
@@ -210,7 +267,12 @@ describe("an outcome the function did not see", () => {
     const cancel = bedrockEvent("cancel_order", { orderId: "SU-10002" }, { caller: ana });
     const completed = await send(cancel, anaLosing.handler);
     expect(completed.status).toBe(200);
-    expect(completed.body).toMatchObject({ status: "completed", orderId: "SU-10002", orderStatus: "cancelled", operationId: derivedOperationId(cancel, "cancel_order", { orderId: "SU-10002" }) });
+    expect(completed.body).toMatchObject({
+      status: "completed",
+      orderId: "SU-10002",
+      orderStatus: "cancelled",
+      operationId: derivedOperationId(cancel, "cancel_order", { orderId: "SU-10002" }),
+    });
     expect(await world.order("SU-10002")).toMatchObject({ status: "cancelled" });
   });
 
@@ -219,7 +281,10 @@ describe("an outcome the function did not see", () => {
     const event = bedrockEvent("cancel_order", { orderId: "SU-20001" }, { caller: ben, inputText: "cancel it" });
     const unknown = await send(event, handler);
     expect(unknown.status).toBe(500);
-    expect(unknown.body.error).toMatchObject({ code: "INTERNAL", message: expect.stringMatching(/not known yet.*Repeating the identical request.*at most once/) });
+    expect(unknown.body.error).toMatchObject({
+      code: "INTERNAL",
+      message: expect.stringMatching(/not known yet.*Repeating the identical request.*at most once/),
+    });
     expect(unknown.body.error.message).not.toMatch(/get_operation_status/);
     expect(await world.order("SU-20001")).toMatchObject({ status: "placed", version: 1 });
 

@@ -18,17 +18,33 @@ describe("cancel_order", () => {
   it("the owner cancels an eligible order: the order is cancelled at version + 1 and the operation recorded", async () => {
     const operationId = newOperationId();
     world.counter.reset();
-    const reply = await world.call(cancel, ana, { operationId, orderId: "SU-10002", expectedVersion: 4, reason: "Ordered the wrong colour" });
+    const reply = await world.call(cancel, ana, {
+      operationId,
+      orderId: "SU-10002",
+      expectedVersion: 4,
+      reason: "Ordered the wrong colour",
+    });
     const requests = world.counter.snapshot();
 
     expect(reply.status).toBe(200);
     expect(reply.headers["idempotent-replayed"]).toBeUndefined();
     expect(reply.body).toEqual({ operationId, status: "completed", orderId: "SU-10002", orderVersion: 5, orderStatus: "cancelled" });
     const order = await world.order("SU-10002");
-    expect(order).toMatchObject({ status: "cancelled", version: 5, cancellation: { reason: { origin: "customer", text: "Ordered the wrong colour" } } });
+    expect(order).toMatchObject({
+      status: "cancelled",
+      version: 5,
+      cancellation: { reason: { origin: "customer", text: "Ordered the wrong colour" } },
+    });
     expect(order?.activity).toHaveLength(1);
     expect(order?.activity[0]).toMatchObject({ tool: "cancel_order", operationId, actor: { kind: "customer", customerId: "C-1001" } });
-    expect(await world.operation(ana, operationId)).toMatchObject({ tool: "cancel_order", status: "completed", orderId: "SU-10002", orderVersion: 5, httpStatus: 200, body: reply.body });
+    expect(await world.operation(ana, operationId)).toMatchObject({
+      tool: "cancel_order",
+      status: "completed",
+      orderId: "SU-10002",
+      orderVersion: 5,
+      httpStatus: 200,
+      body: reply.body,
+    });
     // With expectedVersion: Powertools' in-progress put, one transaction, Powertools' completion update.
     expect(requests).toEqual({ PutItemCommand: 1, TransactWriteItemsCommand: 1, UpdateItemCommand: 1 });
   });
@@ -51,7 +67,8 @@ describe("cancel_order", () => {
 
     expect(foreign.status).toBe(404);
     expect(missing.status).toBe(404);
-    const strip = (body: Record<string, any>) => JSON.parse(JSON.stringify(body).replaceAll(body.operationId, "OP").replaceAll(body.orderId, "ID"));
+    const strip = (body: Record<string, any>) =>
+      JSON.parse(JSON.stringify(body).replaceAll(body.operationId, "OP").replaceAll(body.orderId, "ID"));
     expect(strip(foreign.body)).toEqual(strip(missing.body));
     expect(foreign.body.error.code).toBe("ORDER_NOT_FOUND");
     expect(JSON.stringify(foreign.body)).not.toMatch(/dispatching|version|C-1001/);
@@ -86,7 +103,12 @@ describe("cancel_order", () => {
     const reply = await world.call(cancel, ana, { operationId, orderId: "SU-10003", expectedVersion: 2 });
 
     expect(reply.status).toBe(409);
-    expect(reply.body).toMatchObject({ operationId, status: "rejected", orderId: "SU-10003", error: { code: "NOT_ELIGIBLE", reason: "ALREADY_SHIPPED", orderStatus: "shipped", retryable: false } });
+    expect(reply.body).toMatchObject({
+      operationId,
+      status: "rejected",
+      orderId: "SU-10003",
+      error: { code: "NOT_ELIGIBLE", reason: "ALREADY_SHIPPED", orderStatus: "shipped", retryable: false },
+    });
     expect(await world.order("SU-10003")).toMatchObject({ status: "shipped", version: 3 });
     expect(await world.operation(ana, operationId)).toMatchObject({ status: "rejected", httpStatus: 409, body: reply.body });
 

@@ -6,7 +6,7 @@ import { openApiDocument } from "#catalog/openapi-document";
 import { tools } from "#catalog/tools";
 import { principalClaims, signDevToken } from "#local/dev-auth";
 import { type Gateway, startGateway } from "#local/gateway";
-import { localDeps } from "#local/stack";
+import type { localDeps } from "#local/stack";
 import { parseFixture } from "#store/fixture";
 import { seededLocalTables } from "#test/support/local-tables";
 import { testFixture } from "#test/support/test-shop";
@@ -36,7 +36,11 @@ async function get(path: string, headers: Record<string, string> = {}) {
 }
 
 async function callTool(name: string, args: unknown, token: string) {
-  const response = await fetch(`${gateway.url}/v1/tools/${name}`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: JSON.stringify(args) });
+  const response = await fetch(`${gateway.url}/v1/tools/${name}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}` },
+    body: JSON.stringify(args),
+  });
   return { status: response.status, body: (await response.json()) as Record<string, any> };
 }
 
@@ -48,7 +52,8 @@ describe("GET /v1/tools", () => {
     expect(reply.headers.get("cache-control")).toBe("public, max-age=300");
     expect(reply.body).toEqual(toolCatalog());
     expect(reply.body.tools.map((t: { name: string }) => t.name)).toEqual(tools.map((t) => t.name));
-    for (const entry of reply.body.tools) expect(Object.keys(entry)).toEqual(["name", "description", "inputSchema", "outputSchema", "annotations"]);
+    for (const entry of reply.body.tools)
+      expect(Object.keys(entry)).toEqual(["name", "description", "inputSchema", "outputSchema", "annotations"]);
   });
 
   it("marks reads readOnly, changes idempotent with the same operationId, and cancel_order destructive (SPEC §5)", async () => {
@@ -75,8 +80,19 @@ describe("GET /v1/tools", () => {
       ["search_orders", { orderId: "1000" }],
       ["get_order", { orderId: "SU-10005" }],
       ["get_order", { orderId: "SU-10001" }],
-      ["add_delivery_note", { operationId: "op-catalog-note-0001", orderId: "SU-10002", expectedVersion: 4, deliveryNote: "Leave it with the neighbour at no. 12,\nplease." }],
-      ["offer_replacement", { operationId: "op-catalog-repl-0001", orderId: "SU-10005", expectedVersion: 3, itemId: "ITM-1", reason: "damaged" }],
+      [
+        "add_delivery_note",
+        {
+          operationId: "op-catalog-note-0001",
+          orderId: "SU-10002",
+          expectedVersion: 4,
+          deliveryNote: "Leave it with the neighbour at no. 12,\nplease.",
+        },
+      ],
+      [
+        "offer_replacement",
+        { operationId: "op-catalog-repl-0001", orderId: "SU-10005", expectedVersion: 3, itemId: "ITM-1", reason: "damaged" },
+      ],
       ["cancel_order", { operationId: "op-catalog-cancel-0001", orderId: "SU-10001" }],
       ["get_operation_status", { operationId: "op-catalog-cancel-0001" }],
       ["get_order", { orderId: "SU-10005" }],
@@ -112,12 +128,17 @@ describe("GET /v1/openapi.json", () => {
       await callTool("get_order", { orderId: "SU-123" }, ana),
       await callTool("get_order", { orderId: "SU-20001" }, ana),
       await callTool("cancel_order", { operationId: "op-catalog-shipped-0001", orderId: "SU-10004" }, ana),
-      await callTool("add_delivery_note", { operationId: "op-catalog-stale-0001", orderId: "SU-10003", expectedVersion: 1, deliveryNote: "Back door" }, ana),
+      await callTool(
+        "add_delivery_note",
+        { operationId: "op-catalog-stale-0001", orderId: "SU-10003", expectedVersion: 1, deliveryNote: "Back door" },
+        ana,
+      ),
       await callTool("cancel_order", { operationId: "op-catalog-forbidden-0001", orderId: "SU-10003" }, readOnly),
       await callTool("get_order", "not json" as never, ana),
     ];
     expect(failures.map((f) => f.status)).toEqual([400, 404, 409, 409, 403, 400]);
-    for (const failure of failures) expect(isError(failure.body), `${JSON.stringify(failure.body)}: ${ajv.errorsText(isError.errors)}`).toBe(true);
+    for (const failure of failures)
+      expect(isError(failure.body), `${JSON.stringify(failure.body)}: ${ajv.errorsText(isError.errors)}`).toBe(true);
 
     const notFound = await get("/v1/operations/op-catalog-nothing-0001", { authorization: `Bearer ${ana}` });
     expect(notFound.status).toBe(404);

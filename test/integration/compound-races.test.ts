@@ -28,7 +28,13 @@ function fillSlotsBeforeTransactions(world: World, slots: [date: string, window:
       const slot = context.commandName === "TransactWriteItemsCommand" ? pending.shift() : undefined;
       if (slot) {
         await world.deps.doc.send(
-          new UpdateCommand({ TableName: world.names.orders, Key: pickupSlotKey(...slot), UpdateExpression: "SET #capacity = :zero", ExpressionAttributeNames: { "#capacity": "capacity" }, ExpressionAttributeValues: { ":zero": 0 } }),
+          new UpdateCommand({
+            TableName: world.names.orders,
+            Key: pickupSlotKey(...slot),
+            UpdateExpression: "SET #capacity = :zero",
+            ExpressionAttributeNames: { "#capacity": "capacity" },
+            ExpressionAttributeValues: { ":zero": 0 },
+          }),
         );
       }
       return next(args);
@@ -41,7 +47,9 @@ describe("compound actions under contention", () => {
   it("two concurrent returns of the same item: exactly one succeeds, the other is ITEM_ALREADY_RETURNED, one slot unit is used", async () => {
     const { world, startReturn } = await compoundWorld();
     const ids = [newOperationId(), newOperationId()];
-    const replies = await Promise.all(ids.map((operationId) => world.call(startReturn, ana, { operationId, orderId: "SU-30001", itemIds: ["ITM-2"], reason: "damaged" })));
+    const replies = await Promise.all(
+      ids.map((operationId) => world.call(startReturn, ana, { operationId, orderId: "SU-30001", itemIds: ["ITM-2"], reason: "damaged" })),
+    );
 
     const won = replies.filter((r) => r.status === 200);
     const lost = replies.filter((r) => r.status === 409);
@@ -54,7 +62,10 @@ describe("compound actions under contention", () => {
     expect(order?.activity).toHaveLength(1);
     expect(await slotCapacity(world, day(1))).toBe(4);
     for (const [i, operationId] of ids.entries()) {
-      expect(await world.operation(ana, operationId)).toMatchObject({ status: replies[i]?.status === 200 ? "completed" : "rejected", body: replies[i]?.body });
+      expect(await world.operation(ana, operationId)).toMatchObject({
+        status: replies[i]?.status === 200 ? "completed" : "rejected",
+        body: replies[i]?.body,
+      });
     }
   });
 
@@ -79,7 +90,11 @@ describe("compound actions under contention", () => {
         seen.push((await slotCapacity(world, day(1))) as number, (await slotCapacity(world, day(2))) as number);
       }
     })();
-    const replies: Reply[] = await Promise.all(orders.map((orderId) => world.call(startReturn, ana, { operationId: newOperationId(), orderId, itemIds: ["ITM-1"], reason: "no_longer_needed" })));
+    const replies: Reply[] = await Promise.all(
+      orders.map((orderId) =>
+        world.call(startReturn, ana, { operationId: newOperationId(), orderId, itemIds: ["ITM-1"], reason: "no_longer_needed" }),
+      ),
+    );
     racing = false;
     await watcher;
 
@@ -145,24 +160,38 @@ describe("compound actions under contention", () => {
     const requests = world.counter.snapshot();
 
     expect(reply.status).toBe(200);
-    expect(reply.body).toMatchObject({ orderVersion: 4, return: { returnId: "RET-30001-4", pickup: { date: day(1), window: "12:00-17:00" } } });
+    expect(reply.body).toMatchObject({
+      orderVersion: 4,
+      return: { returnId: "RET-30001-4", pickup: { date: day(1), window: "12:00-17:00" } },
+    });
     expect(await slotCapacity(world, day(1))).toBe(0);
     expect(await slotCapacity(world, day(1), "12:00-17:00")).toBe(4);
-    expect(await world.order("SU-30001")).toMatchObject({ version: 4, returns: [expect.objectContaining({ pickup: { date: day(1), window: "12:00-17:00" } })] });
+    expect(await world.order("SU-30001")).toMatchObject({
+      version: 4,
+      returns: [expect.objectContaining({ pickup: { date: day(1), window: "12:00-17:00" } })],
+    });
     expect(await world.operation(ana, operationId)).toMatchObject({ status: "completed", body: reply.body });
     expect(requests).toMatchObject({ QueryCommand: 1, TransactWriteItemsCommand: 2 });
   });
 
   it("lost twice: NO_PICKUP_SLOT naming the lost slots and listing the dates that still have capacity; nothing changes", async () => {
     const { world, startReturn } = await compoundWorld();
-    fillSlotsBeforeTransactions(world, [[day(1), "08:00-12:00"], [day(1), "12:00-17:00"]]);
+    fillSlotsBeforeTransactions(world, [
+      [day(1), "08:00-12:00"],
+      [day(1), "12:00-17:00"],
+    ]);
     const operationId = newOperationId();
     world.counter.reset();
     const reply = await world.call(startReturn, ana, { operationId, orderId: "SU-30001", itemIds: ["ITM-1"], reason: "damaged" });
     const requests = world.counter.snapshot();
 
     expect(reply.status).toBe(409);
-    expect(reply.body).toMatchObject({ operationId, status: "rejected", orderId: "SU-30001", error: { code: "NO_PICKUP_SLOT", availableDates: [day(2), day(4)] } });
+    expect(reply.body).toMatchObject({
+      operationId,
+      status: "rejected",
+      orderId: "SU-30001",
+      error: { code: "NO_PICKUP_SLOT", availableDates: [day(2), day(4)] },
+    });
     expect(reply.body.error.message).toBe(
       `The pickup slots ${day(1)} 08:00-12:00 and ${day(1)} 12:00-17:00 filled up with other returns while this one was being booked. Days that still have capacity: ${day(2)}, ${day(4)}. Send start_return again with a new operationId and one of them as pickupDate.`,
     );
@@ -178,7 +207,9 @@ describe("compound actions under contention", () => {
   it("concurrent returns of different items of one order all succeed, in turn, each on the version it read", async () => {
     const { world, startReturn } = await compoundWorld();
     const replies = await Promise.all(
-      ["ITM-1", "ITM-2", "ITM-3"].map((itemId) => world.call(startReturn, ana, { operationId: newOperationId(), orderId: "SU-30001", itemIds: [itemId], reason: "other" })),
+      ["ITM-1", "ITM-2", "ITM-3"].map((itemId) =>
+        world.call(startReturn, ana, { operationId: newOperationId(), orderId: "SU-30001", itemIds: [itemId], reason: "other" }),
+      ),
     );
     expect(replies.map((r) => r.status)).toEqual([200, 200, 200]);
     expect(replies.map((r) => r.body.orderVersion).sort()).toEqual([4, 5, 6]);

@@ -7,7 +7,7 @@ import { demoFixture, splitDemoFixture } from "#local/demo-shop";
 import { eventCases, eventsDir, renderEvents, toolsMissingEvents } from "#local/event-cases";
 import { importHandler } from "#local/gateway";
 import { routeKey } from "#local/routes";
-import { localDeps } from "#local/stack";
+import type { localDeps } from "#local/stack";
 import type { HttpEvent } from "#runtime/http";
 import { seededLocalTables } from "#test/support/local-tables";
 
@@ -36,10 +36,17 @@ describe("events/", () => {
       const event = JSON.parse(await readFile(join(eventsDir, c.file), "utf8")) as HttpEvent;
       const tool = tools.find((t) => t.name === c.tool);
       expect(tool?.routes.map(routeKey), c.file).toContain(event.routeKey);
-      expect(event).toMatchObject({ version: "2.0", isBase64Encoded: false, requestContext: { routeKey: event.routeKey, stage: "$default" } });
+      expect(event).toMatchObject({
+        version: "2.0",
+        isBase64Encoded: false,
+        requestContext: { routeKey: event.routeKey, stage: "$default" },
+      });
       expect(event.rawPath, c.file).toBe(event.requestContext.http.path);
       const { claims, scopes } = event.requestContext.authorizer.jwt;
-      expect(Object.values(claims).every((v) => typeof v === "string"), c.file).toBe(true);
+      expect(
+        Object.values(claims).every((v) => typeof v === "string"),
+        c.file,
+      ).toBe(true);
       expect(claims.sub, c.file).toMatch(/^(user|staff|seller)-/);
       expect(scopes, c.file).toContain(tool?.scope);
       if (event.requestContext.http.method === "POST") expect(() => JSON.parse(event.body ?? ""), c.file).not.toThrow();
@@ -61,8 +68,12 @@ describe("every sample event, run through its handler on fresh demo data", () =>
     const handler = await importHandler((tools.find((t) => t.name === c.tool) as (typeof tools)[number]).entry);
     const result = await handler(event, lambdaContext(c.tool));
     const body = JSON.parse(result.body ?? "null");
-    expect({ status: result.statusCode, code: body?.error?.code }, JSON.stringify(body)).toEqual({ status: c.expect.status, code: c.expect.code });
+    expect({ status: result.statusCode, code: body?.error?.code }, JSON.stringify(body)).toEqual({
+      status: c.expect.status,
+      code: c.expect.code,
+    });
     if (c.kind === "invalid" && c.expect.status === 400) expect(body.error.issues.length).toBeGreaterThan(0);
-    if (c.expect.status === 200 && body.operationId !== undefined && c.tool !== "get_operation_status") expect(body.status).toBe("completed");
+    if (c.expect.status === 200 && body.operationId !== undefined && c.tool !== "get_operation_status")
+      expect(body.status).toBe("completed");
   });
 });

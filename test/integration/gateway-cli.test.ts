@@ -22,7 +22,11 @@ interface Run {
 
 function npmRun(args: string[], env: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn("npm", ["run", "--silent", ...args], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("npm", ["run", "--silent", ...args], {
+      cwd: repoRoot,
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
@@ -96,7 +100,15 @@ describe("npm run seed and npm run invoke, against a running stack's tables", ()
     const endpoint = inject("dynamodbEndpoint");
     deps = localDeps(endpoint, names);
     await writeFixture(deps, splitDemoFixture(demoFixture()).first);
-    await writeState({ gatewayUrl: `http://127.0.0.1:${port}`, port: Number(port), dynamodbEndpoint: endpoint, tables: names, pid: process.pid, persist: false, startedAt: new Date().toISOString() });
+    await writeState({
+      gatewayUrl: `http://127.0.0.1:${port}`,
+      port: Number(port),
+      dynamodbEndpoint: endpoint,
+      tables: names,
+      pid: process.pid,
+      persist: false,
+      startedAt: new Date().toISOString(),
+    });
     dir = await mkdtemp(join(tmpdir(), "order-tools-seed-"));
   });
   afterAll(async () => {
@@ -124,7 +136,8 @@ describe("npm run seed and npm run invoke, against a running stack's tables", ()
     customers: [{ id: "C-9001", email: "seed@example.com", name: "Seed Test" }],
     orders,
   });
-  const stored = async (id: string) => (await deps.doc.send(new GetCommand({ TableName: deps.tables.orders, Key: orderKey(id), ConsistentRead: true }))).Item;
+  const stored = async (id: string) =>
+    (await deps.doc.send(new GetCommand({ TableName: deps.tables.orders, Key: orderKey(id), ConsistentRead: true }))).Item;
 
   it("loads a fixture file into the stack's tables and says what it loaded", async () => {
     const file = join(dir, "good.json");
@@ -150,7 +163,12 @@ describe("npm run seed and npm run invoke, against a running stack's tables", ()
     await writeFile(file, JSON.stringify(fixture([order("SU-90021")])));
     const suffix = Math.random().toString(36).slice(2, 10);
     const tables = { orders: `seeded-${suffix}`, idempotency: `seeded-idem-${suffix}` };
-    const run = await npmRun(["seed", "--", file], { PORT: "1", DYNAMODB_ENDPOINT: inject("dynamodbEndpoint"), ORDERS_TABLE: tables.orders, IDEMPOTENCY_TABLE: tables.idempotency });
+    const run = await npmRun(["seed", "--", file], {
+      PORT: "1",
+      DYNAMODB_ENDPOINT: inject("dynamodbEndpoint"),
+      ORDERS_TABLE: tables.orders,
+      IDEMPOTENCY_TABLE: tables.idempotency,
+    });
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/: 1 order, 1 seller, 1 customer/);
@@ -178,7 +196,10 @@ describe("npm run seed and npm run invoke, against a running stack's tables", ()
     expect(first.stderr).toBe("");
     expect(first.code).toBe(0);
     const response = JSON.parse(first.stdout);
-    expect(response).toMatchObject({ statusCode: 200, body: { operationId: "op-event-cancel-0001", status: "completed", orderId: "SU-20533", orderStatus: "cancelled" } });
+    expect(response).toMatchObject({
+      statusCode: 200,
+      body: { operationId: "op-event-cancel-0001", status: "completed", orderId: "SU-20533", orderStatus: "cancelled" },
+    });
     expect(await stored("SU-20533")).toMatchObject({ status: "cancelled" });
 
     const second = JSON.parse((await npmRun(["invoke", "--", "cancel_order", "events/cancel_order.valid.json"], env)).stdout);

@@ -4,7 +4,7 @@ import { apiGatewayEvent, lambdaContext } from "#local/lambda-context";
 import { demoFixture, demoFixtureInput, splitDemoFixture } from "#local/demo-shop";
 import { apiGatewayClaims, principalClaims } from "#local/dev-auth";
 import { importHandler } from "#local/gateway";
-import { localDeps } from "#local/stack";
+import type { localDeps } from "#local/stack";
 import { type Fixture, parseFixture } from "#store/fixture";
 import { orderKey, withoutStoreAttributes } from "#store/keys";
 import { seededLocalTables } from "#test/support/local-tables";
@@ -16,13 +16,16 @@ const day = (offset: number) => new Date(Date.UTC(2026, 2, 18 + offset)).toISOSt
 const fixture = demoFixture(today);
 const order = (id: string) => fixture.orders.find((o) => o.id === id) as Fixture["orders"][number];
 const seller = (id: string) => fixture.sellers.find((s) => s.id === id);
-const daysAgo = (timestamp: string) => Math.round((Date.parse(`${day(0)}T00:00:00Z`) - Date.parse(`${timestamp.slice(0, 10)}T00:00:00Z`)) / 86_400_000);
+const daysAgo = (timestamp: string) =>
+  Math.round((Date.parse(`${day(0)}T00:00:00Z`) - Date.parse(`${timestamp.slice(0, 10)}T00:00:00Z`)) / 86_400_000);
 
 describe("the demo fixture", () => {
   it("passes the seeder's own validation, and is the same for the same day", () => {
     expect(() => parseFixture(JSON.parse(JSON.stringify(demoFixtureInput(today))))).not.toThrow();
     expect(demoFixture(new Date("2026-03-18T23:59:00Z"))).toEqual(fixture);
-    expect(order("SU-88421").deliveredAt).not.toBe(demoFixture(new Date("2026-03-19T00:00:00Z")).orders.find((o) => o.id === "SU-88421")?.deliveredAt);
+    expect(order("SU-88421").deliveredAt).not.toBe(
+      demoFixture(new Date("2026-03-19T00:00:00Z")).orders.find((o) => o.id === "SU-88421")?.deliveredAt,
+    );
   });
 
   it("has at least three customers, an order in every status, and every status for Ana", () => {
@@ -34,13 +37,26 @@ describe("the demo fixture", () => {
 
   it("has the seeds' SU-88421: Ana's, Ashcombe Furniture with a 14-day supplement, delivered days ago, delivery charged twice", () => {
     const su88421 = order("SU-88421");
-    expect(su88421).toMatchObject({ customerId: "C-1001", sellerId: "SLR-2210", status: "delivered", delivery: { carrier: "Parcelline", trackingId: "PL0042881" } });
+    expect(su88421).toMatchObject({
+      customerId: "C-1001",
+      sellerId: "SLR-2210",
+      status: "delivered",
+      delivery: { carrier: "Parcelline", trackingId: "PL0042881" },
+    });
     expect(fixture.customers.find((c) => c.id === "C-1001")).toMatchObject({ name: "Ana Costa", email: "ana@example.com" });
     expect(seller("SLR-2210")).toEqual({ id: "SLR-2210", name: "Ashcombe Furniture", type: "marketplace", status: "active" });
     expect(fixture.policies).toContainEqual({ ref: "seller-supp/SLR-2210", returnWindowDays: 14 });
     expect(daysAgo(su88421.deliveredAt as string)).toBeLessThan(14);
-    expect(su88421.charges.filter((c) => c.kind === "delivery")).toEqual([{ kind: "delivery", cents: 995 }, { kind: "delivery", cents: 995 }]);
-    expect(su88421.items[0]).toMatchObject({ itemId: "ITM-1", sku: "ASH-4SHELF-OAK", title: "Ashcombe 4-Shelf Unit, Oak", unitCents: 11800 });
+    expect(su88421.charges.filter((c) => c.kind === "delivery")).toEqual([
+      { kind: "delivery", cents: 995 },
+      { kind: "delivery", cents: 995 },
+    ]);
+    expect(su88421.items[0]).toMatchObject({
+      itemId: "ITM-1",
+      sku: "ASH-4SHELF-OAK",
+      title: "Ashcombe 4-Shelf Unit, Oak",
+      unitCents: 11800,
+    });
   });
 
   it("has a suspended seller with a delivered order, a first-party seller, and an order delivered more than 90 days ago", () => {
@@ -68,9 +84,18 @@ describe("the demo fixture", () => {
   it("puts noisy internal fields on every order", () => {
     for (const o of fixture.orders) expect(Object.keys(o.internal).length, o.id).toBe(53);
     const internal = order("SU-88421").internal as Record<string, string | number>;
-    expect(internal).toMatchObject({ warehouseRoutingCode: expect.any(String), taxJurisdictionId: expect.any(String), internalStatus: "POD_CONFIRMED", legacyStatusCode: 50 });
+    expect(internal).toMatchObject({
+      warehouseRoutingCode: expect.any(String),
+      taxJurisdictionId: expect.any(String),
+      internalStatus: "POD_CONFIRMED",
+      legacyStatusCode: 50,
+    });
     // Three "last changed" times that disagree by rounding, as the order system's do.
-    const times = [Date.parse(internal.lastModifiedAt as string), (internal.updatedAtEpochSeconds as number) * 1000, Date.parse(internal.syncTimestamp as string)];
+    const times = [
+      Date.parse(internal.lastModifiedAt as string),
+      (internal.updatedAtEpochSeconds as number) * 1000,
+      Date.parse(internal.syncTimestamp as string),
+    ];
     expect(new Set(times).size).toBe(3);
     expect(Math.max(...times) - Math.min(...times)).toBeLessThan(60_000);
   });
@@ -95,7 +120,9 @@ describe("the demo data as stored and read", () => {
   afterAll(() => deps?.client.destroy());
 
   it("the raw stored order has about 68 fields (internal ones included); get_order returns 14, none of them internal", async () => {
-    const { Item } = await deps.doc.send(new GetCommand({ TableName: deps.tables.orders, Key: orderKey("SU-88421"), ConsistentRead: true }));
+    const { Item } = await deps.doc.send(
+      new GetCommand({ TableName: deps.tables.orders, Key: orderKey("SU-88421"), ConsistentRead: true }),
+    );
     const { internal, ...domain } = withoutStoreAttributes(Item as Record<string, unknown>);
     // 15 order fields and 53 internal ones today; the store may add a field or two of its own (returns, replacements…).
     const fields = Object.keys(domain).length + Object.keys(internal as object).length;
@@ -104,7 +131,14 @@ describe("the demo data as stored and read", () => {
 
     const getOrder = await importHandler("functions/tools/get-order.ts");
     const claims = apiGatewayClaims(principalClaims({ customer: "C-1001" }));
-    const event = apiGatewayEvent({ method: "POST", path: "/v1/tools/get_order", routeKey: "POST /v1/tools/get_order", body: JSON.stringify({ orderId: "SU-88421" }), claims, scopes: ["orders:read"] });
+    const event = apiGatewayEvent({
+      method: "POST",
+      path: "/v1/tools/get_order",
+      routeKey: "POST /v1/tools/get_order",
+      body: JSON.stringify({ orderId: "SU-88421" }),
+      claims,
+      scopes: ["orders:read"],
+    });
     const result = await getOrder(event, lambdaContext("get_order"));
     expect(result.statusCode).toBe(200);
     const body = JSON.parse(result.body ?? "{}") as Record<string, unknown>;

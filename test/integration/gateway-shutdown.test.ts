@@ -80,9 +80,11 @@ async function startNpmStart(options: { detached?: boolean } = {}): Promise<Star
   child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
   child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
   const listening = new RegExp(`^order-tools listening on http://127\\.0\\.0\\.1:${port}$`, "m");
-  await until(() => listening.test(output) || child.exitCode !== null, startTimeoutMs, "npm start prints its listening line").catch((error: Error) => {
-    throw new Error(`${error.message}\n${output}`);
-  });
+  await until(() => listening.test(output) || child.exitCode !== null, startTimeoutMs, "npm start prints its listening line").catch(
+    (error: Error) => {
+      throw new Error(`${error.message}\n${output}`);
+    },
+  );
   expect(child.exitCode, output).toBeNull();
 
   const response = await fetch(`http://127.0.0.1:${port}/v1/tools/get_order`, {
@@ -92,7 +94,11 @@ async function startNpmStart(options: { detached?: boolean } = {}): Promise<Star
   });
   const firstAnswerMs = Date.now() - begin;
   expect(response.status, await response.clone().text()).toBe(200);
-  expect(await response.json()).toMatchObject({ orderId: "SU-88421", seller: { id: "SLR-2210" }, policy: { ref: "seller-supp/SLR-2210", returnWindowDays: 14 } });
+  expect(await response.json()).toMatchObject({
+    orderId: "SU-88421",
+    seller: { id: "SLR-2210" },
+    policy: { ref: "seller-supp/SLR-2210", returnWindowDays: 14 },
+  });
 
   const tree = descendants(child.pid as number);
   const javas = tree.filter((p) => p.args.includes("DynamoDBLocal.jar"));

@@ -5,7 +5,7 @@ import { tools } from "#catalog/tools";
 import { devAudience, devIssuer, devSigningKey, principalClaims, signDevToken } from "#local/dev-auth";
 import { type Gateway, importHandler, startGateway } from "#local/gateway";
 import { routeKey, routes } from "#local/routes";
-import { localDeps } from "#local/stack";
+import type { localDeps } from "#local/stack";
 import { parseFixture } from "#store/fixture";
 import { operationKey, orderKey } from "#store/keys";
 import type { HttpEvent } from "#runtime/http";
@@ -59,7 +59,9 @@ function expectRefusal(reply: Awaited<ReturnType<typeof call>>, status: 401 | 40
   expect(reply.status).toBe(status);
   expect(reply.headers.get("content-type")).toBe("application/json");
   const code = status === 401 ? "UNAUTHENTICATED" : "FORBIDDEN";
-  expect(Object.keys(reply.body?.error ?? {}).sort()).toEqual(status === 401 ? ["code", "message", "retryable"] : ["code", "message", "requiredScope", "retryable"]);
+  expect(Object.keys(reply.body?.error ?? {}).sort()).toEqual(
+    status === 401 ? ["code", "message", "retryable"] : ["code", "message", "requiredScope", "retryable"],
+  );
   expect(reply.body).toEqual({ error: expect.objectContaining({ code, retryable: false, message: expect.stringMatching(message) }) });
 }
 
@@ -73,7 +75,9 @@ describe("local gateway: a tokened request reaches the real handler", () => {
     expect(reply.headers.get("idempotent-replayed")).toBeNull();
     expect(reply.body).toEqual({ operationId, status: "completed", orderId: "SU-10002", orderVersion: 5, orderStatus: "cancelled" });
     expect(await storedOrder("SU-10002")).toMatchObject({ status: "cancelled", version: 5 });
-    const record = await deps.doc.send(new GetCommand({ TableName: deps.tables.orders, Key: operationKey("user-C-1001", operationId), ConsistentRead: true }));
+    const record = await deps.doc.send(
+      new GetCommand({ TableName: deps.tables.orders, Key: operationKey("user-C-1001", operationId), ConsistentRead: true }),
+    );
     expect(record.Item).toMatchObject({ tool: "cancel_order", status: "completed", orderVersion: 5 });
 
     const replay = await call("/v1/tools/cancel_order", { body: JSON.stringify({ operationId, orderId: "SU-10002", expectedVersion: 4 }) });
@@ -86,7 +90,10 @@ describe("local gateway: a tokened request reaches the real handler", () => {
   it("the handler gets the exact API Gateway v2 event: route key, raw path and query, lower-case headers, body, string claims, scopes", async () => {
     const body = JSON.stringify({ operationId: "op-gateway-event-0001", orderId: "SU-99999" });
     seen.length = 0;
-    const reply = await call("/v1/tools/cancel_order?trace=1&trace=2", { body, headers: { "X-Custom-Header": "Mixed", "Content-Type": "application/json" } });
+    const reply = await call("/v1/tools/cancel_order?trace=1&trace=2", {
+      body,
+      headers: { "X-Custom-Header": "Mixed", "Content-Type": "application/json" },
+    });
     expect(reply.status).toBe(404);
     expect(reply.body?.error.code).toBe("ORDER_NOT_FOUND");
 
@@ -99,13 +106,27 @@ describe("local gateway: a tokened request reaches the real handler", () => {
       queryStringParameters: { trace: "1,2" },
       body,
       isBase64Encoded: false,
-      requestContext: { routeKey: "POST /v1/tools/cancel_order", stage: "$default", http: { method: "POST", path: "/v1/tools/cancel_order" } },
+      requestContext: {
+        routeKey: "POST /v1/tools/cancel_order",
+        stage: "$default",
+        http: { method: "POST", path: "/v1/tools/cancel_order" },
+      },
     });
     expect(event.pathParameters).toBeUndefined();
-    expect(event.headers).toMatchObject({ "x-custom-header": "Mixed", "content-type": "application/json", authorization: expect.stringMatching(/^Bearer ey/) });
+    expect(event.headers).toMatchObject({
+      "x-custom-header": "Mixed",
+      "content-type": "application/json",
+      authorization: expect.stringMatching(/^Bearer ey/),
+    });
     expect(Object.keys(event.headers).every((name) => name === name.toLowerCase())).toBe(true);
     const { claims, scopes } = event.requestContext.authorizer.jwt;
-    expect(claims).toMatchObject({ sub: "user-C-1001", customer_id: "C-1001", scope: "orders:read orders:write", iss: devIssuer, aud: devAudience });
+    expect(claims).toMatchObject({
+      sub: "user-C-1001",
+      customer_id: "C-1001",
+      scope: "orders:read orders:write",
+      iss: devIssuer,
+      aud: devAudience,
+    });
     expect(Object.values(claims).every((value) => typeof value === "string")).toBe(true);
     expect(claims.exp).toMatch(/^\d+$/);
     expect(scopes).toEqual(["orders:read", "orders:write"]);
@@ -115,7 +136,12 @@ describe("local gateway: a tokened request reaches the real handler", () => {
     seen.length = 0;
     const reply = await call("/v1/operations/op-gateway-happy-0001", { method: "GET" });
     expect(reply.status).toBe(200);
-    expect(reply.body).toMatchObject({ operationId: "op-gateway-happy-0001", status: "completed", tool: "cancel_order", orderId: "SU-10002" });
+    expect(reply.body).toMatchObject({
+      operationId: "op-gateway-happy-0001",
+      status: "completed",
+      tool: "cancel_order",
+      orderId: "SU-10002",
+    });
     const event = seen.at(-1) as HttpEvent;
     expect(event.routeKey).toBe("GET /v1/operations/{operationId}");
     expect(event.rawPath).toBe("/v1/operations/op-gateway-happy-0001");
@@ -124,7 +150,9 @@ describe("local gateway: a tokened request reaches the real handler", () => {
   });
 
   it("serves every route of every tool in the registry, each behind its scope", async () => {
-    expect(routes.filter((r) => r.access === "token" && r.scope !== undefined).map(routeKey)).toEqual(tools.flatMap((tool) => tool.routes.map(routeKey)));
+    expect(routes.filter((r) => r.access === "token" && r.scope !== undefined).map(routeKey)).toEqual(
+      tools.flatMap((tool) => tool.routes.map(routeKey)),
+    );
     for (const tool of tools) {
       for (const route of tool.routes) {
         const path = route.path.replace("{operationId}", "op-gateway-routes-0001");
@@ -141,7 +169,12 @@ describe("local gateway: a tokened request reaches the real handler", () => {
 
   it("serves the service functions' routes as deployed: the catalogue, OpenAPI document and OAuth metadata without a token, MCP with one it checks itself", async () => {
     // These need no scope; the catalogue, the OpenAPI document and the metadata need no token either.
-    expect(routes.filter((r) => r.scope === undefined).map(routeKey).sort()).toEqual([
+    expect(
+      routes
+        .filter((r) => r.scope === undefined)
+        .map(routeKey)
+        .sort(),
+    ).toEqual([
       "DELETE /v1/mcp",
       "GET /.well-known/oauth-protected-resource",
       "GET /.well-known/oauth-protected-resource/v1/mcp",
@@ -150,13 +183,23 @@ describe("local gateway: a tokened request reaches the real handler", () => {
       "GET /v1/tools",
       "POST /v1/mcp",
     ]);
-    expect(routes.filter((r) => r.access === "public").map(routeKey).sort()).toEqual([
+    expect(
+      routes
+        .filter((r) => r.access === "public")
+        .map(routeKey)
+        .sort(),
+    ).toEqual([
       "GET /.well-known/oauth-protected-resource",
       "GET /.well-known/oauth-protected-resource/v1/mcp",
       "GET /v1/openapi.json",
       "GET /v1/tools",
     ]);
-    expect(routes.filter((r) => r.access === "self").map(routeKey).sort()).toEqual(["DELETE /v1/mcp", "GET /v1/mcp", "POST /v1/mcp"]);
+    expect(
+      routes
+        .filter((r) => r.access === "self")
+        .map(routeKey)
+        .sort(),
+    ).toEqual(["DELETE /v1/mcp", "GET /v1/mcp", "POST /v1/mcp"]);
     for (const route of routes.filter((r) => r.access === "public")) {
       const reply = await call(route.path, { method: route.method, token: null });
       expect(reply.status, routeKey(route)).toBe(200);
@@ -175,7 +218,12 @@ describe("local gateway: tokens are checked as API Gateway's JWT authorizer chec
   const cancelBody = JSON.stringify({ operationId: "op-gateway-token-0001", orderId: "SU-10001" });
 
   /** Refused before any function runs: the order is untouched and no handler saw the request. */
-  async function expectRefusedAndNothingChanged(token: string | null, status: 401 | 403, message: RegExp, headers: Record<string, string> = {}) {
+  async function expectRefusedAndNothingChanged(
+    token: string | null,
+    status: 401 | 403,
+    message: RegExp,
+    headers: Record<string, string> = {},
+  ) {
     seen.length = 0;
     const reply = await call("/v1/tools/cancel_order", { token, body: cancelBody, headers });
     expectRefusal(reply, status, message);
@@ -232,7 +280,9 @@ describe("local gateway: tokens are checked as API Gateway's JWT authorizer chec
 
   it("a signature tampered with after signing (claims swapped to another customer): 401", async () => {
     const [header, , signature] = (await ana()).split(".");
-    const forged = base64url.encode(JSON.stringify({ ...principalClaims({ customer: "C-2002" }), iss: devIssuer, aud: devAudience, exp: now() + 600 }));
+    const forged = base64url.encode(
+      JSON.stringify({ ...principalClaims({ customer: "C-2002" }), iss: devIssuer, aud: devAudience, exp: now() + 600 }),
+    );
     await expectRefusedAndNothingChanged(`${header}.${forged}.${signature}`, 401, /signature does not verify/);
   });
 
@@ -247,7 +297,9 @@ describe("local gateway: tokens are checked as API Gateway's JWT authorizer chec
   it("alg none (an unsigned token), with or without the trailing dot: 401", async () => {
     const key = await devSigningKey();
     const header = base64url.encode(JSON.stringify({ alg: "none", typ: "JWT", kid: key.kid }));
-    const payload = base64url.encode(JSON.stringify({ ...principalClaims({ customer: "C-1001" }), iss: devIssuer, aud: devAudience, exp: now() + 600 }));
+    const payload = base64url.encode(
+      JSON.stringify({ ...principalClaims({ customer: "C-1001" }), iss: devIssuer, aud: devAudience, exp: now() + 600 }),
+    );
     await expectRefusedAndNothingChanged(`${header}.${payload}.`, 401, /not a valid signed JWT|not signed with RS256/);
     await expectRefusedAndNothingChanged(`${header}.${payload}`, 401, /not a valid signed JWT/);
   });
@@ -281,7 +333,9 @@ describe("local gateway: requests that never reach a function", () => {
     const reply = await call("/v1/tools/launch_rocket", { body: "{}" });
     expect(reply.status).toBe(404);
     expect(reply.headers.get("content-type")).toBe("application/json");
-    expect(reply.body).toEqual({ error: { code: "NOT_FOUND", retryable: false, message: expect.stringContaining("POST /v1/tools/cancel_order") } });
+    expect(reply.body).toEqual({
+      error: { code: "NOT_FOUND", retryable: false, message: expect.stringContaining("POST /v1/tools/cancel_order") },
+    });
   });
 
   it("a known path with the wrong method: 405 JSON with Allow", async () => {
@@ -300,7 +354,12 @@ describe("local gateway: requests that never reach a function", () => {
     const reply = await call("/v1/tools/cancel_order", { body });
     expect(reply.status).toBe(413);
     expect(reply.body).toEqual({
-      error: { code: "INVALID_INPUT", retryable: false, message: expect.stringMatching(/limit is 16384 bytes/), issues: [{ path: "", message: expect.stringMatching(/limit is 16384 bytes/) }] },
+      error: {
+        code: "INVALID_INPUT",
+        retryable: false,
+        message: expect.stringMatching(/limit is 16384 bytes/),
+        issues: [{ path: "", message: expect.stringMatching(/limit is 16384 bytes/) }],
+      },
     });
     expect(seen).toHaveLength(0);
     expect(await storedOrder("SU-10001")).toMatchObject({ status: "placed", version: 1 });

@@ -71,9 +71,7 @@ describe("the test harness", () => {
   test("stores an item and reads it back", async () => {
     const item = { PK: { S: "ORDER#O-1" }, SK: { S: "ORDER" }, status: { S: "PLACED" }, total: { N: "42.5" } };
 
-    await client.send(
-      new PutItemCommand({ TableName: names.orders, Item: item, ConditionExpression: "attribute_not_exists(PK)" }),
-    );
+    await client.send(new PutItemCommand({ TableName: names.orders, Item: item, ConditionExpression: "attribute_not_exists(PK)" }));
     const { Item } = await client.send(
       new GetItemCommand({ TableName: names.orders, Key: { PK: item.PK, SK: item.SK }, ConsistentRead: true }),
     );

@@ -36,7 +36,9 @@ describe("the hourly cap on cancellations, returns and replacements (ORDER_TOOLS
     const limited = await world.call(cancel, ana, { operationId, orderId: "SU-10003" });
     expect(limited.status).toBe(429);
     expect(limited.body.error).toMatchObject({ code: "RATE_LIMITED", retryable: true, retryAfterSeconds: 40 * 60 });
-    expect(limited.body.error.message).toMatch(/2 cancellations, returns or replacements in the past hour; the limit is 2\. Try again in 2400 s/);
+    expect(limited.body.error.message).toMatch(
+      /2 cancellations, returns or replacements in the past hour; the limit is 2\. Try again in 2400 s/,
+    );
     expect(await world.order("SU-10003")).toMatchObject({ status: "dispatching", version: 2 });
     expect(await world.operation(ana, operationId)).toBeUndefined();
     expect((await world.call(createStatus(deps), ana, { operationId })).body.status).toBe("not_found");
@@ -54,7 +56,16 @@ describe("the hourly cap on cancellations, returns and replacements (ORDER_TOOLS
     const cancel = createCancel(deps);
     expect((await world.call(cancel, ana, { operationId: newOperationId(), orderId: "SU-10004" })).status).toBe(409);
     expect((await world.call(cancel, ana, { operationId: newOperationId(), orderId: "SU-10006" })).status).toBe(409);
-    expect((await world.call(createAddNote(deps), ana, { operationId: newOperationId(), orderId: "SU-10001", expectedVersion: 1, deliveryNote: "Porch" })).status).toBe(200);
+    expect(
+      (
+        await world.call(createAddNote(deps), ana, {
+          operationId: newOperationId(),
+          orderId: "SU-10001",
+          expectedVersion: 1,
+          deliveryNote: "Porch",
+        })
+      ).status,
+    ).toBe(200);
     expect((await world.call(cancel, support("S-7"), { operationId: newOperationId(), orderId: "SU-10002" })).status).toBe(200);
     expect((await world.call(cancel, support("S-7"), { operationId: newOperationId(), orderId: "SU-10003" })).status).toBe(200);
     expect((await world.call(cancel, ana, { operationId: newOperationId(), orderId: "SU-10001" })).status).toBe(200);

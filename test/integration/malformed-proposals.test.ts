@@ -41,16 +41,36 @@ describe("malformed proposals", () => {
   const note = (deliveryNote: unknown) => ({ operationId: newOperationId(), orderId: "SU-10001", expectedVersion: 1, deliveryNote });
 
   it("unknown fields such as customerId or status are refused and named", async () => {
-    const reply = await expectRefused(cancel, { operationId: newOperationId(), orderId: "SU-10001", customerId: "C-2002", status: "cancelled" }, "", /unknown fields 'customerId', 'status'/);
+    const reply = await expectRefused(
+      cancel,
+      { operationId: newOperationId(), orderId: "SU-10001", customerId: "C-2002", status: "cancelled" },
+      "",
+      /unknown fields 'customerId', 'status'/,
+    );
     expect(reply.body.error.message).toMatch(/takes only operationId, orderId, expectedVersion, reason/);
     await expectRefused(addNote, { ...note("hi"), status: "placed" }, "", /unknown field 'status'/);
   });
 
   it("a 4-digit order id names the format and how many digits it has", async () => {
-    const reply = await expectRefused(cancel, { operationId: newOperationId(), orderId: "SU-9941" }, "orderId", /order ids are SU- followed by five digits, and this one has four/);
+    const reply = await expectRefused(
+      cancel,
+      { operationId: newOperationId(), orderId: "SU-9941" },
+      "orderId",
+      /order ids are SU- followed by five digits, and this one has four/,
+    );
     expect(reply.body.error.message).toContain("SU-9941");
-    await expectRefused(cancel, { operationId: newOperationId(), orderId: "4821" }, "orderId", /SU- followed by five digits .* no SU- prefix and four digits/);
-    await expectRefused(cancel, { operationId: newOperationId(), orderId: "order-example-88" }, "orderId", /SU- followed by five digits, like SU-88421/);
+    await expectRefused(
+      cancel,
+      { operationId: newOperationId(), orderId: "4821" },
+      "orderId",
+      /SU- followed by five digits .* no SU- prefix and four digits/,
+    );
+    await expectRefused(
+      cancel,
+      { operationId: newOperationId(), orderId: "order-example-88" },
+      "orderId",
+      /SU- followed by five digits, like SU-88421/,
+    );
   });
 
   it("bad operation ids and versions are refused with what would be right", async () => {
@@ -65,12 +85,22 @@ describe("malformed proposals", () => {
 
   it("an oversized note, an 11-line note and an empty note are refused", async () => {
     await expectRefused(addNote, note("x".repeat(501)), "deliveryNote", /501 characters long after trimming; the limit is 500/);
-    await expectRefused(addNote, note(Array.from({ length: 11 }, (_, i) => `line ${i}`).join("\n")), "deliveryNote", /has 11 lines; the limit is 10/);
+    await expectRefused(
+      addNote,
+      note(Array.from({ length: 11 }, (_, i) => `line ${i}`).join("\n")),
+      "deliveryNote",
+      /has 11 lines; the limit is 10/,
+    );
     await expectRefused(addNote, note("   \n  "), "deliveryNote", /empty after trimming/);
   });
 
   it("bidi overrides and zero-width characters are refused with their position", async () => {
-    await expectRefused(addNote, note("Leave at door\u202Eroolf dnoces"), "deliveryNote", /right-to-left override \(U\+202E\) at character 14/);
+    await expectRefused(
+      addNote,
+      note("Leave at door\u202Eroolf dnoces"),
+      "deliveryNote",
+      /right-to-left override \(U\+202E\) at character 14/,
+    );
     await expectRefused(addNote, note("Gate\u200Bcode"), "deliveryNote", /zero-width space \(U\+200B\) at character 5/);
     await expectRefused(addNote, note("a\u2066b"), "deliveryNote", /left-to-right isolate \(U\+2066\) at character 2/);
     await expectRefused(addNote, note("bell\u0007"), "deliveryNote", /U\+0007 at character 5/);

@@ -49,7 +49,11 @@ class RecordingProvider implements OAuthClientProvider {
   lastState?: string;
   authorizationUrl?: URL;
   readonly redirectUrl = redirectUrl;
-  readonly clientMetadata: OAuthClientMetadata = { client_name: "order-tools OAuth test", redirect_uris: [redirectUrl], application_type: "native" };
+  readonly clientMetadata: OAuthClientMetadata = {
+    client_name: "order-tools OAuth test",
+    redirect_uris: [redirectUrl],
+    application_type: "native",
+  };
   clientInformation(ctx?: OAuthClientInformationContext) {
     return ctx ? this.creds.get(ctx.issuer) : undefined;
   }
@@ -88,7 +92,11 @@ class RecordingProvider implements OAuthClientProvider {
 async function browse(start: URL, signInAs: string): Promise<{ callback: URL; signInPage: string }> {
   const cookies = new Map<string, string>();
   const send = async (url: URL, init: RequestInit = {}) => {
-    const response = await fetch(url, { ...init, redirect: "manual", headers: { ...(init.headers as Record<string, string>), cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join("; ") } });
+    const response = await fetch(url, {
+      ...init,
+      redirect: "manual",
+      headers: { ...(init.headers as Record<string, string>), cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join("; ") },
+    });
     for (const line of response.headers.getSetCookie()) {
       const [pair] = line.split(";");
       const [name, ...value] = (pair as string).split("=");
@@ -162,7 +170,13 @@ describe("signing an MCP client in to the local stack by OAuth, with no pasted t
 
       // The same claims `npm run token -- --customer C-1001` carries, signed with the same key, for the MCP URL.
       expect(decodeProtectedHeader(token)).toMatchObject({ alg: "RS256", kid: (await devSigningKey()).kid });
-      expect(decodeJwt(token)).toMatchObject({ iss: gateway.url, aud: `${gateway.url}/v1/mcp`, sub: "user-C-1001", customer_id: "C-1001", scope: "orders:read orders:write" });
+      expect(decodeJwt(token)).toMatchObject({
+        iss: gateway.url,
+        aud: `${gateway.url}/v1/mcp`,
+        sub: "user-C-1001",
+        customer_id: "C-1001",
+        scope: "orders:read orders:write",
+      });
 
       const result = await client.callTool({ name: "get_order", arguments: { orderId: "SU-10005" } });
       expect(result.isError).toBeFalsy();
@@ -210,12 +224,19 @@ describe("the local authorization server, as a client without an SDK sees it", (
     const response = await fetch(`${gateway.url}/oauth/register`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ client_name: "curl", redirect_uris: [redirectUrl], token_endpoint_auth_method: "none", grant_types: ["authorization_code"], response_types: ["code"] }),
+      body: JSON.stringify({
+        client_name: "curl",
+        redirect_uris: [redirectUrl],
+        token_endpoint_auth_method: "none",
+        grant_types: ["authorization_code"],
+        response_types: ["code"],
+      }),
     });
     expect(response.status).toBe(201);
     return ((await response.json()) as { client_id: string }).client_id;
   };
-  const authorize = (params: Record<string, string>) => fetch(`${gateway.url}/oauth/authorize?${new URLSearchParams(params)}`, { redirect: "manual" });
+  const authorize = (params: Record<string, string>) =>
+    fetch(`${gateway.url}/oauth/authorize?${new URLSearchParams(params)}`, { redirect: "manual" });
   const pkce = { code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", code_challenge_method: "S256" };
 
   it("publishes RFC 8414 metadata at its issuer, with S256 PKCE, registration, and the code flow only", async () => {
@@ -229,27 +250,53 @@ describe("the local authorization server, as a client without an SDK sees it", (
       response_types_supported: ["code"],
     });
     const resource = (await (await fetch(`${gateway.url}/.well-known/oauth-protected-resource/v1/mcp`)).json()) as Record<string, unknown>;
-    expect(resource).toEqual({ resource: `${gateway.url}/v1/mcp`, authorization_servers: [gateway.url], scopes_supported: ["orders:read", "orders:write"], bearer_methods_supported: ["header"], resource_name: "order-tools" });
+    expect(resource).toEqual({
+      resource: `${gateway.url}/v1/mcp`,
+      authorization_servers: [gateway.url],
+      scopes_supported: ["orders:read", "orders:write"],
+      bearer_methods_supported: ["header"],
+      resource_name: "order-tools",
+    });
   });
 
   it("refuses an authorization request without PKCE, and one for a resource other than the MCP URL, back at the client's redirect URL", async () => {
     const clientId = await register();
     const base = { client_id: clientId, response_type: "code", redirect_uri: redirectUrl, scope: "orders:read", state: "s1" };
     const withoutPkce = new URL(String((await authorize({ ...base, resource: `${gateway.url}/v1/mcp` })).headers.get("location")));
-    expect(Object.fromEntries(withoutPkce.searchParams)).toMatchObject({ error: "invalid_request", state: "s1", error_description: expect.stringMatching(/PKCE/) });
-    const elsewhere = new URL(String((await authorize({ ...base, ...pkce, resource: "https://elsewhere.example/mcp" })).headers.get("location")));
+    expect(Object.fromEntries(withoutPkce.searchParams)).toMatchObject({
+      error: "invalid_request",
+      state: "s1",
+      error_description: expect.stringMatching(/PKCE/),
+    });
+    const elsewhere = new URL(
+      String((await authorize({ ...base, ...pkce, resource: "https://elsewhere.example/mcp" })).headers.get("location")),
+    );
     expect(Object.fromEntries(elsewhere.searchParams)).toMatchObject({ error: "invalid_target", state: "s1" });
   });
 
   it("Cancel on the sign-in page sends the client back with access_denied and no code", async () => {
     const clientId = await register();
-    const first = await authorize({ client_id: clientId, response_type: "code", redirect_uri: redirectUrl, scope: "orders:read", state: "s2", resource: `${gateway.url}/v1/mcp`, ...pkce });
+    const first = await authorize({
+      client_id: clientId,
+      response_type: "code",
+      redirect_uri: redirectUrl,
+      scope: "orders:read",
+      state: "s2",
+      resource: `${gateway.url}/v1/mcp`,
+      ...pkce,
+    });
     expect(first.status).toBe(303);
-    const cookie = first.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    const cookie = first.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
     const page = await fetch(new URL(String(first.headers.get("location")), gateway.url), { headers: { cookie } });
     const abort = /href="([^"]+\/abort)"/.exec(await page.text())?.[1] as string;
     const aborted = await fetch(new URL(abort, gateway.url), { headers: { cookie }, redirect: "manual" });
-    const resumed = await fetch(new URL(String(aborted.headers.get("location")), gateway.url), { headers: { cookie: [cookie, ...aborted.headers.getSetCookie().map((c) => c.split(";")[0])].join("; ") }, redirect: "manual" });
+    const resumed = await fetch(new URL(String(aborted.headers.get("location")), gateway.url), {
+      headers: { cookie: [cookie, ...aborted.headers.getSetCookie().map((c) => c.split(";")[0])].join("; ") },
+      redirect: "manual",
+    });
     const back = new URL(String(resumed.headers.get("location")));
     expect(back.href.startsWith(redirectUrl)).toBe(true);
     expect(Object.fromEntries(back.searchParams)).toMatchObject({ error: "access_denied", state: "s2" });

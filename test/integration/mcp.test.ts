@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { toolCatalog } from "#catalog/json-schema";
 import { principalClaims, signDevToken } from "#local/dev-auth";
 import { type Gateway, startGateway } from "#local/gateway";
-import { localDeps } from "#local/stack";
+import type { localDeps } from "#local/stack";
 import { parseFixture } from "#store/fixture";
 import { operationKey, orderKey } from "#store/keys";
 import { latestLegacyProtocolVersion } from "#service/mcp";
@@ -45,7 +45,9 @@ const anaToken = (scope?: string) => signDevToken(principalClaims({ customer: "C
 
 async function connect(token: string): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const client = new Client({ name: "order-tools-test", version: "1.0.0" });
-  const transport = new StreamableHTTPClientTransport(new URL(`${gateway.url}/v1/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } });
+  const transport = new StreamableHTTPClientTransport(new URL(`${gateway.url}/v1/mcp`), {
+    requestInit: { headers: { authorization: `Bearer ${token}` } },
+  });
   const errors: Error[] = [];
   client.onerror = (error) => errors.push(error);
   await client.connect(transport);
@@ -54,16 +56,26 @@ async function connect(token: string): Promise<{ client: Client; transport: Stre
 }
 
 async function http(path: string, token: string, body: unknown) {
-  const response = await fetch(`${gateway.url}${path}`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
-  return { status: response.status, replayed: response.headers.get("idempotent-replayed"), body: (await response.json()) as Record<string, any> };
+  const response = await fetch(`${gateway.url}${path}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  return {
+    status: response.status,
+    replayed: response.headers.get("idempotent-replayed"),
+    body: (await response.json()) as Record<string, any>,
+  };
 }
 
-const storedOrder = async (orderId: string) => (await deps.doc.send(new GetCommand({ TableName: deps.tables.orders, Key: orderKey(orderId), ConsistentRead: true }))).Item;
+const storedOrder = async (orderId: string) =>
+  (await deps.doc.send(new GetCommand({ TableName: deps.tables.orders, Key: orderKey(orderId), ConsistentRead: true }))).Item;
 const storedOperation = async (sub: string, operationId: string) =>
   (await deps.doc.send(new GetCommand({ TableName: deps.tables.orders, Key: operationKey(sub, operationId), ConsistentRead: true }))).Item;
 
 /** The tool's result text, which for a refusal is the tool's error body. */
-const textOf = (result: Awaited<ReturnType<Client["callTool"]>>) => JSON.parse((result.content as Array<{ type: string; text: string }>)[0]!.text) as Record<string, any>;
+const textOf = (result: Awaited<ReturnType<Client["callTool"]>>) =>
+  JSON.parse((result.content as Array<{ type: string; text: string }>)[0]!.text) as Record<string, any>;
 
 describe("an MCP client on the local gateway", () => {
   it("connects statelessly: initialize agrees on the latest revision, no session id, and tools/list publishes exactly the catalogue", async () => {
@@ -109,7 +121,12 @@ describe("an MCP client on the local gateway", () => {
     expect(first.structuredContent).toEqual(expected);
     expect(first._meta).toBeUndefined();
     expect(await storedOrder("SU-10001")).toMatchObject({ status: "cancelled", version: 2 });
-    expect(await storedOperation("user-C-1001", operationId)).toMatchObject({ tool: "cancel_order", status: "completed", orderVersion: 2, actor: { kind: "customer", sub: "user-C-1001" } });
+    expect(await storedOperation("user-C-1001", operationId)).toMatchObject({
+      tool: "cancel_order",
+      status: "completed",
+      orderVersion: 2,
+      actor: { kind: "customer", sub: "user-C-1001" },
+    });
 
     const again = await client.callTool({ name: "cancel_order", arguments: args });
     expect(again.structuredContent).toEqual(expected);
@@ -124,7 +141,14 @@ describe("an MCP client on the local gateway", () => {
     expect(textOf(reused).error).toMatchObject({ code: "IDEMPOTENCY_KEY_REUSED" });
 
     const status = await client.callTool({ name: "get_operation_status", arguments: { operationId } });
-    expect(status.structuredContent).toEqual({ operationId, status: "completed", tool: "cancel_order", orderId: "SU-10001", orderVersion: 2, result: expected });
+    expect(status.structuredContent).toEqual({
+      operationId,
+      status: "completed",
+      tool: "cancel_order",
+      orderId: "SU-10001",
+      orderVersion: 2,
+      result: expected,
+    });
   });
 
   it("a business refusal is a tool error carrying the tool's own body, recorded and replayed like any other", async () => {
@@ -135,7 +159,12 @@ describe("an MCP client on the local gateway", () => {
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toBeUndefined();
     const body = textOf(result);
-    expect(body).toMatchObject({ operationId, status: "rejected", orderId: "SU-10004", error: { code: "NOT_ELIGIBLE", reason: "ALREADY_SHIPPED", orderStatus: "shipped", retryable: false } });
+    expect(body).toMatchObject({
+      operationId,
+      status: "rejected",
+      orderId: "SU-10004",
+      error: { code: "NOT_ELIGIBLE", reason: "ALREADY_SHIPPED", orderStatus: "shipped", retryable: false },
+    });
     expect(body.error.message).toMatch(/start_return/);
     expect(await storedOrder("SU-10004")).toMatchObject({ status: "shipped", version: 5 });
     expect(await storedOperation("user-C-1001", operationId)).toMatchObject({ status: "rejected", httpStatus: 409 });
@@ -153,7 +182,9 @@ describe("an MCP client on the local gateway", () => {
     const operationId = "op-mcp-readonly-0001";
     const refused = await client.callTool({ name: "cancel_order", arguments: { operationId, orderId: "SU-10002" } });
     expect(refused.isError).toBe(true);
-    expect(textOf(refused)).toEqual({ error: { code: "FORBIDDEN", message: expect.stringMatching(/orders:write/), retryable: false, requiredScope: "orders:write" } });
+    expect(textOf(refused)).toEqual({
+      error: { code: "FORBIDDEN", message: expect.stringMatching(/orders:write/), retryable: false, requiredScope: "orders:write" },
+    });
     expect(await storedOrder("SU-10002")).toMatchObject({ status: "processing", version: 4 });
     expect(await storedOperation("user-C-1001", operationId)).toBeUndefined();
   });
@@ -189,12 +220,17 @@ describe("an MCP client on the local gateway", () => {
     const { client } = await connect(await anaToken());
     const failure = await client.callTool({ name: "delete_order", arguments: {} }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(McpError);
-    expect(failure).toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringMatching(/Unknown tool: delete_order.*get_order/) });
+    expect(failure).toMatchObject({
+      code: ErrorCode.InvalidParams,
+      message: expect.stringMatching(/Unknown tool: delete_order.*get_order/),
+    });
   });
 
   it("refuses to connect without a valid token", async () => {
     const client = new Client({ name: "order-tools-test", version: "1.0.0" });
-    const failure = await client.connect(new StreamableHTTPClientTransport(new URL(`${gateway.url}/v1/mcp`))).catch((error: unknown) => error);
+    const failure = await client
+      .connect(new StreamableHTTPClientTransport(new URL(`${gateway.url}/v1/mcp`)))
+      .catch((error: unknown) => error);
     expect(failure).toMatchObject({ code: 401, message: expect.stringMatching(/UNAUTHENTICATED/) });
   });
 });

@@ -27,7 +27,10 @@ const samples: Record<string, () => Record<string, unknown>[]> = {
     { dateRange: { dateField: "delivered", from: "2026-10-01", to: "2026-11-30" } },
   ],
   get_order: () => [{ orderId: "SU-10005" }, { orderId: "SU-20001" }, { orderId: "SU-99999" }],
-  cancel_order: () => [{ operationId: newOperationId(), orderId: "SU-10001" }, { operationId: newOperationId(), orderId: "SU-10004" }],
+  cancel_order: () => [
+    { operationId: newOperationId(), orderId: "SU-10001" },
+    { operationId: newOperationId(), orderId: "SU-10004" },
+  ],
   add_delivery_note: () => [
     { operationId: newOperationId(), orderId: "SU-10002", expectedVersion: 4, deliveryNote: "Side gate." },
     { operationId: newOperationId(), orderId: "SU-10005", expectedVersion: 3, deliveryNote: "Side gate." },
@@ -93,7 +96,9 @@ describe("no tool ever issues a Scan", () => {
   it("no file under functions/ so much as imports a Scan", () => {
     const files = (readdirSync(join(root, "functions"), { recursive: true }) as string[]).filter((f) => /\.[cm]?[jt]s$/.test(f));
     expect(files.length).toBeGreaterThan(10);
-    const offenders = files.filter((file) => /\b(ScanCommand\w*|paginateScan|ParallelScan)\b|dynamodb:Scan\b/.test(readFileSync(join(root, "functions", file), "utf8")));
+    const offenders = files.filter((file) =>
+      /\b(ScanCommand\w*|paginateScan|ParallelScan)\b|dynamodb:Scan\b/.test(readFileSync(join(root, "functions", file), "utf8")),
+    );
     expect(offenders.map((f) => relative(root, join(root, "functions", f)))).toEqual([]);
   });
 });

@@ -26,7 +26,9 @@ async function invokeLogged(world: Awaited<ReturnType<typeof newWorld>>, tool: s
   // Powertools writes ERROR lines to stderr (both reach CloudWatch); the script's last stderr line is the reply.
   const errLines = stderr.trim().split("\n");
   const reply = JSON.parse(errLines.pop() ?? "{}") as { statusCode: number; body: string };
-  const lines = [...stdout.split("\n"), ...errLines].filter((l) => l.trim().startsWith("{")).map((l) => JSON.parse(l) as Record<string, any>);
+  const lines = [...stdout.split("\n"), ...errLines]
+    .filter((l) => l.trim().startsWith("{"))
+    .map((l) => JSON.parse(l) as Record<string, any>);
   return { lines, reply };
 }
 
@@ -35,7 +37,12 @@ describe("what a call leaves in the structured output", () => {
     const world = await newWorld();
     const operationId = newOperationId();
     const note = "Ring twice; the code is 4411";
-    const { lines, reply } = await invokeLogged(world, "add_delivery_note", { operationId, orderId: "SU-10001", expectedVersion: 1, deliveryNote: note });
+    const { lines, reply } = await invokeLogged(world, "add_delivery_note", {
+      operationId,
+      orderId: "SU-10001",
+      expectedVersion: 1,
+      deliveryNote: note,
+    });
 
     expect(reply.statusCode).toBe(200);
     const log = lines.find((l) => l.message === "tool call");
@@ -55,7 +62,10 @@ describe("what a call leaves in the structured output", () => {
     const emf = lines.filter((l) => l._aws?.CloudWatchMetrics);
     const outcome = emf.find((l) => l.Outcome === 1);
     expect(outcome).toMatchObject({ tool: "add_delivery_note", outcome: "completed", service: "order-tools" });
-    expect(outcome?._aws.CloudWatchMetrics[0]).toMatchObject({ Namespace: "OrderTools", Dimensions: [expect.arrayContaining(["tool", "outcome"])] });
+    expect(outcome?._aws.CloudWatchMetrics[0]).toMatchObject({
+      Namespace: "OrderTools",
+      Dimensions: [expect.arrayContaining(["tool", "outcome"])],
+    });
     const everything = JSON.stringify(lines);
     expect(everything).not.toContain(note);
     expect(everything).not.toContain("user-C-1001");
@@ -72,7 +82,11 @@ describe("what a call leaves in the structured output", () => {
 
     const again = await invokeLogged(world, "cancel_order", { operationId, orderId: "SU-10004" });
     expect(again.lines.find((l) => l.Replayed === 1)).toMatchObject({ tool: "cancel_order" });
-    expect(again.lines.find((l) => l.message === "tool call")).toMatchObject({ replayed: true, outcome: "NOT_ELIGIBLE.ALREADY_SHIPPED", operationId });
+    expect(again.lines.find((l) => l.message === "tool call")).toMatchObject({
+      replayed: true,
+      outcome: "NOT_ELIGIBLE.ALREADY_SHIPPED",
+      operationId,
+    });
     expect(await world.orderItem("SU-10004")).toMatchObject({ status: "shipped", version: 5 });
   });
 
@@ -80,7 +94,12 @@ describe("what a call leaves in the structured output", () => {
     const world = await newWorld();
     const operationId = newOperationId();
     // The idempotency table does not exist: Powertools' first request fails after the arguments are known.
-    const { lines, reply } = await invokeLogged(world, "cancel_order", { operationId, orderId: "SU-10001" }, { IDEMPOTENCY_TABLE: "no-such-table" });
+    const { lines, reply } = await invokeLogged(
+      world,
+      "cancel_order",
+      { operationId, orderId: "SU-10001" },
+      { IDEMPOTENCY_TABLE: "no-such-table" },
+    );
 
     expect(reply.statusCode).toBe(500);
     expect(JSON.parse(reply.body)).toMatchObject({ error: { code: "INTERNAL" } });

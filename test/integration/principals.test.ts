@@ -28,7 +28,11 @@ describe("principals and scopes, checked in code", () => {
   });
 
   it("a token with neither customer_id nor orders:support names no principal: 403", async () => {
-    const reply = await world.call(cancel, { claims: { sub: "someone", scope: "orders:read orders:write" }, scopes: ["orders:read", "orders:write"] }, { operationId: newOperationId(), orderId: "SU-10001" });
+    const reply = await world.call(
+      cancel,
+      { claims: { sub: "someone", scope: "orders:read orders:write" }, scopes: ["orders:read", "orders:write"] },
+      { operationId: newOperationId(), orderId: "SU-10001" },
+    );
     expect(reply.status).toBe(403);
     expect(reply.body.error.message).toMatch(/customer_id claim .* orders:support/);
     expect(await world.order("SU-10001")).toMatchObject({ status: "placed", version: 1 });

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoFixture, splitDemoFixture } from "#local/demo-shop";
 import { type Gateway, startGateway } from "#local/gateway";
-import { localDeps, repoRoot } from "#local/stack";
+import { type localDeps, repoRoot } from "#local/stack";
 import { seededLocalTables } from "#test/support/local-tables";
 
 /**
@@ -29,7 +29,10 @@ async function tourFromReadme(): Promise<{ script: string; expectations: Expecta
   const blocks = [...section.matchAll(/<!-- tour -->\n```sh\n([\s\S]*?)```/g)].map((m) => m[1] as string);
   const script = blocks.join("\n");
   // Logical lines: a trailing backslash continues the command on the next line.
-  const commands = script.replace(/\\\n\s*/g, " ").split("\n").filter((line) => line.trim() !== "");
+  const commands = script
+    .replace(/\\\n\s*/g, " ")
+    .split("\n")
+    .filter((line) => line.trim() !== "");
   const expectations = commands
     .filter((line) => /^\s*curl\s/.test(line))
     .map((line) => {
@@ -85,33 +88,52 @@ describe("the README tour", () => {
     const { expectations } = await tourFromReadme();
     expect(expectations.length).toBeGreaterThanOrEqual(15);
     const codes = new Set(expectations.map((e) => e.code));
-    for (const code of ["VERSION_CONFLICT", "ORDER_NOT_FOUND", "OPERATION_NOT_FOUND", "INVALID_INPUT", "NOT_ELIGIBLE", "SELLER_SUSPENDED", "OUT_OF_STOCK", "NO_PICKUP_SLOT", "UNAUTHENTICATED", "FORBIDDEN"]) {
+    for (const code of [
+      "VERSION_CONFLICT",
+      "ORDER_NOT_FOUND",
+      "OPERATION_NOT_FOUND",
+      "INVALID_INPUT",
+      "NOT_ELIGIBLE",
+      "SELLER_SUSPENDED",
+      "OUT_OF_STOCK",
+      "NO_PICKUP_SLOT",
+      "UNAUTHENTICATED",
+      "FORBIDDEN",
+    ]) {
       expect(codes, code).toContain(code);
     }
-    for (const tool of ["search_orders", "get_order", "cancel_order", "add_delivery_note", "start_return", "offer_replacement", "get_operation_status", "operations/"]) {
-      expect(expectations.some((e) => e.command.includes(tool)), tool).toBe(true);
+    for (const tool of [
+      "search_orders",
+      "get_order",
+      "cancel_order",
+      "add_delivery_note",
+      "start_return",
+      "offer_replacement",
+      "get_operation_status",
+      "operations/",
+    ]) {
+      expect(
+        expectations.some((e) => e.command.includes(tool)),
+        tool,
+      ).toBe(true);
     }
     expect(expectations.some((e) => e.replayed)).toBe(true);
   });
 
-  it(
-    "runs as written: each curl gets the status (and error code) its comment says",
-    async () => {
-      const { script, expectations } = await tourFromReadme();
-      const { answers, stderr } = await runTour(script, gateway.url);
-      expect(answers.length, stderr).toBe(expectations.length);
-      for (const [i, expected] of expectations.entries()) {
-        const answer = answers[i] as Answer;
-        const json = answer.text.slice(answer.text.indexOf("{"));
-        const context = `${expected.command}\n→ ${answer.text}`;
-        expect(answer.status, context).toBe(expected.status);
-        const body = JSON.parse(json) as { error?: { code: string }; result?: { isError?: boolean } };
-        expect(body.error?.code, context).toBe(expected.code);
-        // An MCP tools/call answers 200 even when the tool refuses; the refusal is isError in the result.
-        expect(body.result?.isError, context).not.toBe(true);
-        if (expected.replayed) expect(answer.text, context).toMatch(/^idempotent-replayed: true\r?$/im);
-      }
-    },
-    120_000,
-  );
+  it("runs as written: each curl gets the status (and error code) its comment says", async () => {
+    const { script, expectations } = await tourFromReadme();
+    const { answers, stderr } = await runTour(script, gateway.url);
+    expect(answers.length, stderr).toBe(expectations.length);
+    for (const [i, expected] of expectations.entries()) {
+      const answer = answers[i] as Answer;
+      const json = answer.text.slice(answer.text.indexOf("{"));
+      const context = `${expected.command}\n→ ${answer.text}`;
+      expect(answer.status, context).toBe(expected.status);
+      const body = JSON.parse(json) as { error?: { code: string }; result?: { isError?: boolean } };
+      expect(body.error?.code, context).toBe(expected.code);
+      // An MCP tools/call answers 200 even when the tool refuses; the refusal is isError in the result.
+      expect(body.result?.isError, context).not.toBe(true);
+      if (expected.replayed) expect(answer.text, context).toMatch(/^idempotent-replayed: true\r?$/im);
+    }
+  }, 120_000);
 });

@@ -63,7 +63,13 @@ describe("operation status and reconciliation", () => {
 
     // Someone else changes the order, and the Powertools record expires (TTL) or is lost.
     await world.deps.doc.send(
-      new UpdateCommand({ TableName: world.names.orders, Key: orderKey("SU-10001"), UpdateExpression: "SET version = :v, #s = :s", ExpressionAttributeNames: { "#s": "status" }, ExpressionAttributeValues: { ":v": 3, ":s": "processing" } }),
+      new UpdateCommand({
+        TableName: world.names.orders,
+        Key: orderKey("SU-10001"),
+        UpdateExpression: "SET version = :v, #s = :s",
+        ExpressionAttributeNames: { "#s": "status" },
+        ExpressionAttributeValues: { ":v": 3, ":s": "processing" },
+      }),
     );
     await forgetIdempotencyRecords(world);
 
@@ -100,7 +106,11 @@ describe("operation status and reconciliation", () => {
     const operationId = newOperationId();
     await world.call(cancel, ana, { operationId, orderId: "SU-10005" });
     const viaPost = await world.call(status, ana, { operationId });
-    const viaGet = await world.call(status, ana, undefined, { method: "GET", path: `/v1/operations/${operationId}`, pathParameters: { operationId } });
+    const viaGet = await world.call(status, ana, undefined, {
+      method: "GET",
+      path: `/v1/operations/${operationId}`,
+      pathParameters: { operationId },
+    });
     expect(viaGet.status).toBe(200);
     expect(viaGet.body).toEqual(viaPost.body);
   });
@@ -151,4 +161,3 @@ describe("operation status and reconciliation", () => {
     expect(await w.order("SU-10001")).toMatchObject({ status: "cancelled", version: 2 });
   });
 });
-

@@ -30,8 +30,19 @@ function searchFixture() {
     order("SU-81234", "C-2002", "2026-10-05T08:00:00Z", "2026-10-07T09:00:00Z", {
       sellerId: "SLR-1",
       currency: "EUR",
-      items: ["Kettle", "Toaster", "Mug", "Tea towel"].map((title, i) => ({ itemId: `ITM-${i + 1}`, sku: `SU-${i}`, title, quantity: 1, unitCents: 1000 * (i + 1), description: title })),
-      charges: [{ kind: "item", cents: 10000 }, { kind: "delivery", cents: 499 }, { kind: "delivery", cents: 499 }],
+      items: ["Kettle", "Toaster", "Mug", "Tea towel"].map((title, i) => ({
+        itemId: `ITM-${i + 1}`,
+        sku: `SU-${i}`,
+        title,
+        quantity: 1,
+        unitCents: 1000 * (i + 1),
+        description: title,
+      })),
+      charges: [
+        { kind: "item", cents: 10000 },
+        { kind: "delivery", cents: 499 },
+        { kind: "delivery", cents: 499 },
+      ],
     }),
     order("SU-99123", "C-1001", "2026-11-10T09:00:00Z", null),
     order("SU-12399", "C-3003", "2026-06-01T07:30:00Z", "2026-06-04T16:00:00Z"),
@@ -116,7 +127,10 @@ describe("search_orders", () => {
     expect(bens.ids).toEqual(["SU-20001", "SU-81234"]);
     expect(bens.requests).toEqual({ QueryCommand: 2 });
     expect((await find(staff, { email: "cy.park@example.com" })).ids).toEqual(["SU-12399"]);
-    expect(await find(staff, { email: "nobody@example.com" })).toMatchObject({ body: { orders: [], truncated: false }, requests: { QueryCommand: 1 } });
+    expect(await find(staff, { email: "nobody@example.com" })).toMatchObject({
+      body: { orders: [], truncated: false },
+      requests: { QueryCommand: 1 },
+    });
   });
 
   it("support listing by date alone is refused with 400 saying what to add, before any request", async () => {
@@ -124,7 +138,9 @@ describe("search_orders", () => {
     expect(reply.status).toBe(400);
     expect(reply.body.error).toMatchObject({ code: "INVALID_INPUT", retryable: false });
     expect(reply.body.error.issues).toHaveLength(1);
-    expect(reply.body.error.message).toMatch(/needs an email or an orderId .* Add the customer's e-mail address or the part of the order id they remember/);
+    expect(reply.body.error.message).toMatch(
+      /needs an email or an orderId .* Add the customer's e-mail address or the part of the order id they remember/,
+    );
     expect(reply.requests).toEqual({});
   });
 
@@ -132,16 +148,31 @@ describe("search_orders", () => {
     expect((await find(ana, { dateRange: { dateField: "placed", from: "2026-09-01", to: "2026-09-30" } })).ids).toEqual(["SU-12345"]);
     expect((await find(ana, { dateRange: { dateField: "placed", from: "2026-08-16", to: "2026-09-01" } })).ids).toEqual(["SU-12345"]);
     expect((await find(ana, { dateRange: { dateField: "delivered", from: "2026-09-03", to: "2026-09-03" } })).ids).toEqual(["SU-12345"]);
-    expect((await find(staff, { orderId: "123", dateRange: { dateField: "delivered", from: "2026-10-01", to: "2026-10-31" } })).ids).toEqual(["SU-81234"]);
-    const combined = await find(staff, { email: "ana@example.com", orderId: "123", dateRange: { dateField: "placed", from: "2026-09-01", to: "2026-11-30" } });
+    expect(
+      (await find(staff, { orderId: "123", dateRange: { dateField: "delivered", from: "2026-10-01", to: "2026-10-31" } })).ids,
+    ).toEqual(["SU-81234"]);
+    const combined = await find(staff, {
+      email: "ana@example.com",
+      orderId: "123",
+      dateRange: { dateField: "placed", from: "2026-09-01", to: "2026-11-30" },
+    });
     expect(combined.ids).toEqual(["SU-99123", "SU-12345"]);
     expect(combined.requests).toEqual({ QueryCommand: 2 });
   });
 
   it.each([
-    [{ dateField: "placed", from: "2026-09-01", to: "2026-12-02" }, /dateRange covers 93 days \(both ends included\); the limit is 92\. Narrow it, e\.g\. from 2026-09-01 to 2026-12-01/],
-    [{ dateField: "placed", from: "2026-09-10", to: "2026-09-01" }, /dateRange\.to \(2026-09-01\) is before dateRange\.from \(2026-09-10\)/],
-    [{ dateField: "placed", from: "2026-02-30", to: "2026-03-01" }, /dateRange\.from is "2026-02-30"; it must be a calendar date written YYYY-MM-DD/],
+    [
+      { dateField: "placed", from: "2026-09-01", to: "2026-12-02" },
+      /dateRange covers 93 days \(both ends included\); the limit is 92\. Narrow it, e\.g\. from 2026-09-01 to 2026-12-01/,
+    ],
+    [
+      { dateField: "placed", from: "2026-09-10", to: "2026-09-01" },
+      /dateRange\.to \(2026-09-01\) is before dateRange\.from \(2026-09-10\)/,
+    ],
+    [
+      { dateField: "placed", from: "2026-02-30", to: "2026-03-01" },
+      /dateRange\.from is "2026-02-30"; it must be a calendar date written YYYY-MM-DD/,
+    ],
     [{ dateField: "shipped", from: "2026-09-01", to: "2026-09-02" }, /dateField must be "placed" .* or "delivered"/],
   ])("a bad date range is INVALID_INPUT naming what would be right: %j", async (dateRange, message) => {
     const reply = await find(ana, { dateRange });
@@ -160,22 +191,34 @@ describe("search_orders", () => {
     const cut = await find(staff, { orderId: "100", limit: 3 });
     expect(cut.ids).toEqual(["SU-10006", "SU-10005", "SU-10004"]);
     expect(cut.body.truncated).toBe(true);
-    expect((await find(staff, { orderId: "100", limit: 6 })).body).toMatchObject({ truncated: false, orders: expect.toSatisfy((o: unknown[]) => o.length === 6) });
+    expect((await find(staff, { orderId: "100", limit: 6 })).body).toMatchObject({
+      truncated: false,
+      orders: expect.toSatisfy((o: unknown[]) => o.length === 6),
+    });
     expect((await find(staff, { orderId: "100", limit: 5 })).body.truncated).toBe(true);
     expect((await find(ana, { email: "ana@example.com", limit: 20 })).body.truncated).toBe(false);
-    expect((await find(ana, { dateRange: { dateField: "placed", from: "2026-08-01", to: "2026-10-31" }, limit: 1 })).body).toMatchObject({ truncated: true });
+    expect((await find(ana, { dateRange: { dateField: "placed", from: "2026-08-01", to: "2026-10-31" }, limit: 1 })).body).toMatchObject({
+      truncated: true,
+    });
     const defaults = await find(ana, { dateRange: { dateField: "placed", from: "2026-08-01", to: "2026-10-31" } });
     expect(defaults.ids).toEqual(["SU-12345", "SU-45678"]);
     for (const limit of [0, 21, 2.5, "10"]) {
       const reply = await find(ana, { orderId: "123", limit });
       expect(reply.status).toBe(400);
-      expect(reply.body.error.issues[0]).toMatchObject({ path: "limit", message: expect.stringMatching(/limit must be a whole number from 1 to 20/) });
+      expect(reply.body.error.issues[0]).toMatchObject({
+        path: "limit",
+        message: expect.stringMatching(/limit must be a whole number from 1 to 20/),
+      });
     }
   });
 
   it.each([
     [{}, "", /Give at least one of email, orderId .* or dateRange/],
-    [{ orderId: "12" }, "orderId", /"12" has two digits, too few to search by; give the full id \(SU- followed by five digits, like SU-88421\) or 3 to 5 consecutive digits of it/],
+    [
+      { orderId: "12" },
+      "orderId",
+      /"12" has two digits, too few to search by; give the full id \(SU- followed by five digits, like SU-88421\) or 3 to 5 consecutive digits of it/,
+    ],
     [{ orderId: "SU-884211" }, "orderId", /"SU-884211" has six digits, but order ids have five/],
     [{ orderId: "order 884" }, "orderId", /is not an order id or part of one/],
     [{ email: "ana at example" }, "email", /email must be an e-mail address like ana@example.com/],
@@ -210,7 +253,14 @@ describe("search_orders reads a customer's partition only as far as the answer n
     for (let i = 0; i < 150; i++) {
       const placed = new Date(Date.UTC(2026, 4, 1 + i, 9));
       const delivered = i % 3 === 0 ? new Date(placed.getTime() + 2 * 86_400_000).toISOString() : null;
-      fixture.orders?.push({ ...structuredClone(base), id: `SU-${60000 + i}`, customerId: "C-4004", placedAt: placed.toISOString(), deliveredAt: delivered, status: delivered ? "delivered" : "processing" });
+      fixture.orders?.push({
+        ...structuredClone(base),
+        id: `SU-${60000 + i}`,
+        customerId: "C-4004",
+        placedAt: placed.toISOString(),
+        deliveredAt: delivered,
+        status: delivered ? "delivered" : "processing",
+      });
     }
     world = await newWorld(fixture);
     search = createHandler(world.deps);
@@ -219,7 +269,11 @@ describe("search_orders reads a customer's partition only as far as the answer n
         const result = await next(args);
         const input = args.input as { IndexName?: string; Limit?: number };
         if (context.commandName === "QueryCommand" && input.IndexName === "byCustomer") {
-          queries.push({ index: input.IndexName, limit: input.Limit, items: ((result.output as { Items?: unknown[] }).Items ?? []).length });
+          queries.push({
+            index: input.IndexName,
+            limit: input.Limit,
+            items: ((result.output as { Items?: unknown[] }).Items ?? []).length,
+          });
         }
         return result;
       },
@@ -231,7 +285,11 @@ describe("search_orders reads a customer's partition only as far as the answer n
     queries.length = 0;
     const reply = await world.call(search, caller, body);
     expect(reply.status, JSON.stringify(reply.body)).toBe(200);
-    return { ids: (reply.body.orders as Array<{ orderId: string }>).map((o) => o.orderId), truncated: reply.body.truncated, queries: [...queries] };
+    return {
+      ids: (reply.body.orders as Array<{ orderId: string }>).map((o) => o.orderId),
+      truncated: reply.body.truncated,
+      queries: [...queries],
+    };
   }
 
   it("by e-mail or placed days alone, one Query of limit + 1 orders answers, truncated included", async () => {

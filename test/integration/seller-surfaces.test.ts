@@ -3,7 +3,7 @@ import { addDays } from "#core/days";
 import { lambdaContext } from "#local/lambda-context";
 import { principalClaims, signDevToken } from "#local/dev-auth";
 import { type Gateway, importHandler, startGateway } from "#local/gateway";
-import { localDeps } from "#local/stack";
+import type { localDeps } from "#local/stack";
 import { parseFixture } from "#store/fixture";
 import { type BedrockAgentEvent, createBedrockAgentHandler, sessionAttributeNames } from "#service/bedrock-agent";
 import { inProcessInvoker } from "#runtime/invoker-in-process";
@@ -63,7 +63,11 @@ afterAll(async () => {
 });
 
 /** Each order-naming tool, with the arguments that would make it act on `orderId`. */
-const calls: { tool: string; args: (orderId: string, operationId: string) => Record<string, unknown>; bedrock: (orderId: string) => Record<string, string> }[] = [
+const calls: {
+  tool: string;
+  args: (orderId: string, operationId: string) => Record<string, unknown>;
+  bedrock: (orderId: string) => Record<string, string>;
+}[] = [
   { tool: "get_order", args: (orderId) => ({ orderId }), bedrock: (orderId) => ({ orderId }) },
   { tool: "search_orders", args: (orderId) => ({ orderId }), bedrock: (orderId) => ({ orderId }) },
   {
@@ -91,7 +95,11 @@ const normalised = (text: string, orderId: string, operationId?: string) => {
 };
 
 async function http(tool: string, body: unknown): Promise<{ status: number; text: string }> {
-  const response = await fetch(`${gateway.url}/v1/tools/${tool}`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+  const response = await fetch(`${gateway.url}/v1/tools/${tool}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, text: await response.text() };
 }
 
@@ -120,11 +128,19 @@ async function viaBedrock(tool: string, body: Record<string, string>): Promise<{
     requestBody: {
       content: {
         "application/json": {
-          properties: Object.entries(body).map(([name, value]) => ({ name, type: name === "expectedVersion" ? "integer" : name === "itemIds" ? "array" : "string", value })),
+          properties: Object.entries(body).map(([name, value]) => ({
+            name,
+            type: name === "expectedVersion" ? "integer" : name === "itemIds" ? "array" : "string",
+            value,
+          })),
         },
       },
     },
-    sessionAttributes: { [sessionAttributeNames.sub]: "seller-SLR-2210", [sessionAttributeNames.sellerId]: "SLR-2210", [sessionAttributeNames.scope]: "orders:read orders:write" },
+    sessionAttributes: {
+      [sessionAttributeNames.sub]: "seller-SLR-2210",
+      [sessionAttributeNames.sellerId]: "SLR-2210",
+      [sessionAttributeNames.scope]: "orders:read orders:write",
+    },
     promptSessionAttributes: {},
   };
   const response = await bedrock(event, lambdaContext("bedrock-agent", 20_000));
@@ -132,37 +148,59 @@ async function viaBedrock(tool: string, body: Record<string, string>): Promise<{
 }
 
 describe("another seller's order, on every surface", () => {
-  it.each(calls.map((c) => [c.tool, c] as const))("%s: over HTTP, MCP and Bedrock the other seller's order reads exactly as a nonexistent one", async (_tool, call) => {
-    const answers: Record<string, { foreign: string; absent: string }> = {};
-    const foreignOp = nextOp();
-    const absentOp = nextOp();
-    const viaHttp = { foreign: await http(call.tool, call.args("SU-52002", foreignOp)), absent: await http(call.tool, call.args("SU-59999", absentOp)) };
-    expect(viaHttp.foreign.status).toBe(viaHttp.absent.status);
-    answers.http = { foreign: normalised(viaHttp.foreign.text, "SU-52002", foreignOp), absent: normalised(viaHttp.absent.text, "SU-59999", absentOp) };
+  it.each(calls.map((c) => [c.tool, c] as const))(
+    "%s: over HTTP, MCP and Bedrock the other seller's order reads exactly as a nonexistent one",
+    async (_tool, call) => {
+      const answers: Record<string, { foreign: string; absent: string }> = {};
+      const foreignOp = nextOp();
+      const absentOp = nextOp();
+      const viaHttp = {
+        foreign: await http(call.tool, call.args("SU-52002", foreignOp)),
+        absent: await http(call.tool, call.args("SU-59999", absentOp)),
+      };
+      expect(viaHttp.foreign.status).toBe(viaHttp.absent.status);
+      answers.http = {
+        foreign: normalised(viaHttp.foreign.text, "SU-52002", foreignOp),
+        absent: normalised(viaHttp.absent.text, "SU-59999", absentOp),
+      };
 
-    const mcpForeignOp = nextOp();
-    const mcpAbsentOp = nextOp();
-    const viaMcp = { foreign: await mcp(call.tool, call.args("SU-52002", mcpForeignOp)), absent: await mcp(call.tool, call.args("SU-59999", mcpAbsentOp)) };
-    expect(viaMcp.foreign.isError).toBe(viaMcp.absent.isError);
-    answers.mcp = { foreign: normalised(viaMcp.foreign.text, "SU-52002", mcpForeignOp), absent: normalised(viaMcp.absent.text, "SU-59999", mcpAbsentOp) };
+      const mcpForeignOp = nextOp();
+      const mcpAbsentOp = nextOp();
+      const viaMcp = {
+        foreign: await mcp(call.tool, call.args("SU-52002", mcpForeignOp)),
+        absent: await mcp(call.tool, call.args("SU-59999", mcpAbsentOp)),
+      };
+      expect(viaMcp.foreign.isError).toBe(viaMcp.absent.isError);
+      answers.mcp = {
+        foreign: normalised(viaMcp.foreign.text, "SU-52002", mcpForeignOp),
+        absent: normalised(viaMcp.absent.text, "SU-59999", mcpAbsentOp),
+      };
 
-    const viaAgent = { foreign: await viaBedrock(call.tool, call.bedrock("SU-52002")), absent: await viaBedrock(call.tool, call.bedrock("SU-59999")) };
-    expect(viaAgent.foreign.status).toBe(viaAgent.absent.status);
-    const opOf = (text: string) => (JSON.parse(text) as { operationId?: string }).operationId;
-    answers.bedrock = {
-      foreign: normalised(viaAgent.foreign.text, "SU-52002", opOf(viaAgent.foreign.text)),
-      absent: normalised(viaAgent.absent.text, "SU-59999", opOf(viaAgent.absent.text)),
-    };
+      const viaAgent = {
+        foreign: await viaBedrock(call.tool, call.bedrock("SU-52002")),
+        absent: await viaBedrock(call.tool, call.bedrock("SU-59999")),
+      };
+      expect(viaAgent.foreign.status).toBe(viaAgent.absent.status);
+      const opOf = (text: string) => (JSON.parse(text) as { operationId?: string }).operationId;
+      answers.bedrock = {
+        foreign: normalised(viaAgent.foreign.text, "SU-52002", opOf(viaAgent.foreign.text)),
+        absent: normalised(viaAgent.absent.text, "SU-59999", opOf(viaAgent.absent.text)),
+      };
 
-    for (const [surface, { foreign, absent }] of Object.entries(answers)) expect(foreign, surface).toBe(absent);
-    // The three surfaces tell the same thing (the operationId aside, which each makes its own way).
-    expect(answers.mcp.foreign).toBe(answers.http.foreign);
-    expect(answers.bedrock.foreign).toBe(answers.http.foreign);
+      for (const [surface, { foreign, absent }] of Object.entries(answers)) expect(foreign, surface).toBe(absent);
+      // The three surfaces tell the same thing (the operationId aside, which each makes its own way).
+      expect(answers.mcp.foreign).toBe(answers.http.foreign);
+      expect(answers.bedrock.foreign).toBe(answers.http.foreign);
 
-    const expected =
-      call.tool === "search_orders" ? { orders: [], truncated: false } : call.tool === "cancel_order" || call.tool === "add_delivery_note" ? { error: { code: "FORBIDDEN" } } : { error: { code: "ORDER_NOT_FOUND" } };
-    expect(JSON.parse(answers.http.foreign)).toMatchObject(expected);
-  });
+      const expected =
+        call.tool === "search_orders"
+          ? { orders: [], truncated: false }
+          : call.tool === "cancel_order" || call.tool === "add_delivery_note"
+            ? { error: { code: "FORBIDDEN" } }
+            : { error: { code: "ORDER_NOT_FOUND" } };
+      expect(JSON.parse(answers.http.foreign)).toMatchObject(expected);
+    },
+  );
 
   it("its own order answers on every surface, so the sameness above is not everything refused alike", async () => {
     expect((await http("get_order", { orderId: "SU-51001" })).status).toBe(200);
@@ -183,7 +221,12 @@ describe("another seller's order, on every surface", () => {
       httpMethod: "POST",
       parameters: [],
       requestBody: { content: { "application/json": { properties: [{ name: "orderId", type: "string", value: "SU-51001" }] } } },
-      sessionAttributes: { orderToolsSub: "x", orderToolsSellerId: "SLR-2210", orderToolsCustomerId: "C-1001", orderToolsScope: "orders:read" },
+      sessionAttributes: {
+        orderToolsSub: "x",
+        orderToolsSellerId: "SLR-2210",
+        orderToolsCustomerId: "C-1001",
+        orderToolsScope: "orders:read",
+      },
       promptSessionAttributes: {},
     } satisfies BedrockAgentEvent;
     const response = await bedrock(event, lambdaContext("bedrock-agent", 20_000));

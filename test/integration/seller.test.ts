@@ -32,7 +32,16 @@ function order(id: string, customerId: string, sellerId: string, status: string,
     placedAt: `${day(-6)}T09:00:00Z`,
     deliveredAt: status === "delivered" ? `${day(-2)}T15:40:00Z` : null,
     currency: "GBP",
-    items: [{ itemId: "ITM-1", sku: `SKU-${sellerId}`, title: `Shelf from ${sellerId}`, quantity: 1, unitCents: 5000, description: "Solid oak, flat-packed" }],
+    items: [
+      {
+        itemId: "ITM-1",
+        sku: `SKU-${sellerId}`,
+        title: `Shelf from ${sellerId}`,
+        quantity: 1,
+        unitCents: 5000,
+        description: "Solid oak, flat-packed",
+      },
+    ],
     charges: [{ kind: "item", cents: 5000 }],
     delivery: { carrier: "Parcelline", trackingId: `PL-${id}` },
     deliveryNote: null,
@@ -43,7 +52,9 @@ function order(id: string, customerId: string, sellerId: string, status: string,
 
 function sellerFixture() {
   // Fragment 777: one order of Ashcombe's among 24 of Corran's, so counts and `truncated` would show the others.
-  const corranMany = Array.from({ length: 24 }, (_, i) => order(`SU-777${String(i + 10).padStart(2, "0")}`, "C-2002", "SLR-4400", "placed"));
+  const corranMany = Array.from({ length: 24 }, (_, i) =>
+    order(`SU-777${String(i + 10).padStart(2, "0")}`, "C-2002", "SLR-4400", "placed"),
+  );
   return {
     sellers: [
       { id: "SLR-2210", name: "Ashcombe Furniture", type: "marketplace", status: "active" },
@@ -121,12 +132,21 @@ describe("a seller reads the orders it sold", () => {
   it("get_order: the order with no customer identity anywhere, the customer's note marked as theirs, only a seller's actions", async () => {
     const reply = await world.call(handlers.get, ashcombe, { orderId: "SU-10001" });
     expect(reply.status).toBe(200);
-    expect(reply.body).toMatchObject({ orderId: "SU-10001", seller: { id: "SLR-2210" }, delivery: { note: { origin: "customer", text: "Ring twice, Ana Costa at flat 3" } } });
+    expect(reply.body).toMatchObject({
+      orderId: "SU-10001",
+      seller: { id: "SLR-2210" },
+      delivery: { note: { origin: "customer", text: "Ring twice, Ana Costa at flat 3" } },
+    });
     // The buyer's words are theirs to write; nothing the service adds names the buyer.
-    expect(withoutId(reply.text, "Ring twice, Ana Costa at flat 3")).not.toMatch(/C-1001|Ana|ana@example|customerId|customer_id|"name":"Ana/);
+    expect(withoutId(reply.text, "Ring twice, Ana Costa at flat 3")).not.toMatch(
+      /C-1001|Ana|ana@example|customerId|customer_id|"name":"Ana/,
+    );
     // Placed: a customer could cancel or leave a note, a seller can do neither, so nothing is offered.
     expect(reply.body.allowedActions).toEqual([]);
-    expect((await world.call(handlers.get, ana, { orderId: "SU-10001" })).body.allowedActions).toEqual(["cancel_order", "add_delivery_note"]);
+    expect((await world.call(handlers.get, ana, { orderId: "SU-10001" })).body.allowedActions).toEqual([
+      "cancel_order",
+      "add_delivery_note",
+    ]);
 
     const delivered = await world.call(handlers.get, ashcombe, { orderId: "SU-10005" });
     expect(delivered.body.allowedActions).toEqual(["start_return", "offer_replacement"]);
@@ -147,7 +167,10 @@ describe("a seller reads the orders it sold", () => {
   it("search by a fragment finds only its own orders; the other seller's matches move neither the count nor truncated", async () => {
     const own = await world.call(handlers.search, ashcombe, { orderId: "777", limit: 5 });
     expect(own.status).toBe(200);
-    expect(own.body).toEqual({ orders: [expect.objectContaining({ orderId: "SU-77701", sellerName: "Ashcombe Furniture" })], truncated: false });
+    expect(own.body).toEqual({
+      orders: [expect.objectContaining({ orderId: "SU-77701", sellerName: "Ashcombe Furniture" })],
+      truncated: false,
+    });
     // The same fragment from the seller who has 24 matching orders: a full page and truncated.
     const other = await world.call(handlers.search, corran, { orderId: "777", limit: 5 });
     expect(other.body.orders).toHaveLength(5);
@@ -156,7 +179,9 @@ describe("a seller reads the orders it sold", () => {
     // No customer identity in results either.
     expect(own.text).not.toMatch(/C-1001|customerId|ana@example/);
     // A full id of another seller's order finds nothing, exactly like an id no order has.
-    expect((await world.call(handlers.search, ashcombe, { orderId: "SU-20001" })).text).toBe(JSON.stringify({ orders: [], truncated: false }));
+    expect((await world.call(handlers.search, ashcombe, { orderId: "SU-20001" })).text).toBe(
+      JSON.stringify({ orders: [], truncated: false }),
+    );
   });
 
   it("search by placed days reads its own orders across months, newest first, and nothing of other sellers'", async () => {
@@ -164,7 +189,17 @@ describe("a seller reads the orders it sold", () => {
     expect(reply.status).toBe(200);
     const ids = reply.body.orders.map((o: { orderId: string }) => o.orderId);
     // Every one of Ashcombe's orders placed in those three months, and not one of Corran's in the same months.
-    expect([...ids].sort()).toEqual(["SU-10001", "SU-10005", "SU-10006", "SU-10007", "SU-10008", "SU-60001", "SU-60002", "SU-60003", "SU-77701"]);
+    expect([...ids].sort()).toEqual([
+      "SU-10001",
+      "SU-10005",
+      "SU-10006",
+      "SU-10007",
+      "SU-10008",
+      "SU-60001",
+      "SU-60002",
+      "SU-60003",
+      "SU-77701",
+    ]);
     expect(ids[0]).toBe("SU-60001");
     expect(ids.at(-1)).toBe("SU-60003");
     expect(reply.body.truncated).toBe(false);
@@ -181,7 +216,10 @@ describe("a seller reads the orders it sold", () => {
   });
 
   it("search by delivered days finds an order placed long before the range, and leaves out one delivered outside it", async () => {
-    const reply = await world.call(handlers.search, ashcombe, { dateRange: { dateField: "delivered", from: day(-4), to: day(-3) }, limit: 20 });
+    const reply = await world.call(handlers.search, ashcombe, {
+      dateRange: { dateField: "delivered", from: day(-4), to: day(-3) },
+      limit: 20,
+    });
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual({ orders: [expect.objectContaining({ orderId: "SU-60004", status: "delivered" })], truncated: false });
     const older = await world.call(handlers.search, ashcombe, { dateRange: { dateField: "delivered", from: day(-100), to: day(-100) } });
@@ -208,10 +246,21 @@ describe("a seller changes the orders it sold, under the customer's rules", () =
     const operationId = newOperationId();
     const reply = await world.call(handlers.ret, ashcombe, { operationId, orderId: "SU-10006", itemIds: ["ITM-1"], reason: "damaged" });
     expect(reply.status).toBe(200);
-    expect(reply.body).toMatchObject({ status: "completed", orderId: "SU-10006", orderVersion: 4, return: { itemIds: ["ITM-1"], pickup: { date: day(1) } } });
+    expect(reply.body).toMatchObject({
+      status: "completed",
+      orderId: "SU-10006",
+      orderVersion: 4,
+      return: { itemIds: ["ITM-1"], pickup: { date: day(1) } },
+    });
     const stored = await world.order("SU-10006");
-    expect(stored?.activity.at(-1)).toMatchObject({ tool: "start_return", actor: { kind: "seller", sub: "seller-SLR-2210", sellerId: "SLR-2210" } });
-    expect(await world.operation(ashcombe, operationId)).toMatchObject({ status: "completed", actor: { kind: "seller", sellerId: "SLR-2210" } });
+    expect(stored?.activity.at(-1)).toMatchObject({
+      tool: "start_return",
+      actor: { kind: "seller", sub: "seller-SLR-2210", sellerId: "SLR-2210" },
+    });
+    expect(await world.operation(ashcombe, operationId)).toMatchObject({
+      status: "completed",
+      actor: { kind: "seller", sellerId: "SLR-2210" },
+    });
     // Its own operation, by id; another caller with the same id finds nothing.
     const status = await world.call(handlers.status, ashcombe, { operationId });
     expect(status.body).toMatchObject({ status: "completed", tool: "start_return", orderId: "SU-10006" });
@@ -221,28 +270,61 @@ describe("a seller changes the orders it sold, under the customer's rules", () =
   });
 
   it("offer_replacement completes with the stock reserved, and a second one for the same item is ITEM_ALREADY_REPLACED", async () => {
-    const reply = await world.call(handlers.replace, ashcombe, { operationId: newOperationId(), orderId: "SU-10007", expectedVersion: 3, itemId: "ITM-1", reason: "damaged" });
+    const reply = await world.call(handlers.replace, ashcombe, {
+      operationId: newOperationId(),
+      orderId: "SU-10007",
+      expectedVersion: 3,
+      itemId: "ITM-1",
+      reason: "damaged",
+    });
     expect(reply.status).toBe(200);
     expect(reply.body).toMatchObject({ status: "completed", replacement: { itemId: "ITM-1", replacementItemId: "ITM-2" } });
-    const again = await world.call(handlers.replace, ashcombe, { operationId: newOperationId(), orderId: "SU-10007", expectedVersion: 4, itemId: "ITM-1", reason: "damaged" });
+    const again = await world.call(handlers.replace, ashcombe, {
+      operationId: newOperationId(),
+      orderId: "SU-10007",
+      expectedVersion: 4,
+      itemId: "ITM-1",
+      reason: "damaged",
+    });
     expect(again.body.error).toMatchObject({ code: "NOT_ELIGIBLE", reason: "ITEM_ALREADY_REPLACED" });
     // The replacement line is a person's to handle, for a seller too.
-    const line = await world.call(handlers.ret, ashcombe, { operationId: newOperationId(), orderId: "SU-10007", itemIds: ["ITM-2"], reason: "damaged" });
+    const line = await world.call(handlers.ret, ashcombe, {
+      operationId: newOperationId(),
+      orderId: "SU-10007",
+      itemIds: ["ITM-2"],
+      reason: "damaged",
+    });
     expect(line.body.error).toMatchObject({ code: "NOT_ELIGIBLE", reason: "REPLACEMENT_LINE" });
   });
 
   it("not delivered is NOT_DELIVERED, as for the customer", async () => {
-    const reply = await world.call(handlers.ret, ashcombe, { operationId: newOperationId(), orderId: "SU-10001", itemIds: ["ITM-1"], reason: "damaged" });
+    const reply = await world.call(handlers.ret, ashcombe, {
+      operationId: newOperationId(),
+      orderId: "SU-10001",
+      itemIds: ["ITM-1"],
+      reason: "damaged",
+    });
     expect(reply.status).toBe(409);
     expect(reply.body.error).toMatchObject({ code: "NOT_ELIGIBLE", reason: "NOT_DELIVERED" });
   });
 
   it("a suspended seller gets SELLER_SUSPENDED for a replacement and may still start a return", async () => {
-    const refused = await world.call(handlers.replace, brightwell, { operationId: newOperationId(), orderId: "SU-30005", expectedVersion: 3, itemId: "ITM-1", reason: "damaged" });
+    const refused = await world.call(handlers.replace, brightwell, {
+      operationId: newOperationId(),
+      orderId: "SU-30005",
+      expectedVersion: 3,
+      itemId: "ITM-1",
+      reason: "damaged",
+    });
     expect(refused.status).toBe(409);
     expect(refused.body.error).toMatchObject({ code: "SELLER_SUSPENDED", sellerId: "SLR-3300" });
     expect(refused.body.error.message).toMatch(/start_return still works/);
-    const returned = await world.call(handlers.ret, brightwell, { operationId: newOperationId(), orderId: "SU-30005", itemIds: ["ITM-1"], reason: "damaged" });
+    const returned = await world.call(handlers.ret, brightwell, {
+      operationId: newOperationId(),
+      orderId: "SU-30005",
+      itemIds: ["ITM-1"],
+      reason: "damaged",
+    });
     expect(returned.status).toBe(200);
   });
 
@@ -273,7 +355,12 @@ describe("a seller changes the orders it sold, under the customer's rules", () =
     await reached;
     // The order system reassigns the order while the return is on its way; its version stays as read.
     await world.deps.doc.send(
-      new UpdateCommand({ TableName: world.names.orders, Key: orderKey("SU-10008"), UpdateExpression: "SET sellerId = :other", ExpressionAttributeValues: { ":other": "SLR-4400" } }),
+      new UpdateCommand({
+        TableName: world.names.orders,
+        Key: orderKey("SU-10008"),
+        UpdateExpression: "SET sellerId = :other",
+        ExpressionAttributeValues: { ":other": "SLR-4400" },
+      }),
     );
     release();
     const reply = await pending;
@@ -307,7 +394,9 @@ describe("a seller changes the orders it sold, under the customer's rules", () =
     expect(world.counter.snapshot()).not.toHaveProperty("UpdateItemCommand");
     expect(world.counter.snapshot()).not.toHaveProperty("TransactWriteItemsCommand");
     for (const minute of new Set([started, new Date().toISOString().slice(0, 16)])) {
-      const budget = await world.deps.doc.send(new GetCommand({ TableName: world.names.orders, Key: budgetKey(ashcombe.claims.sub as string, minute), ConsistentRead: true }));
+      const budget = await world.deps.doc.send(
+        new GetCommand({ TableName: world.names.orders, Key: budgetKey(ashcombe.claims.sub as string, minute), ConsistentRead: true }),
+      );
       expect(budget.Item).toBeUndefined();
     }
     // A call a seller may make does count against its budget, as every principal's calls do.
@@ -317,7 +406,9 @@ describe("a seller changes the orders it sold, under the customer's rules", () =
     minutes.push(new Date().toISOString().slice(0, 16));
     let spent = 0;
     for (const m of new Set(minutes)) {
-      const item = await world.deps.doc.send(new GetCommand({ TableName: world.names.orders, Key: budgetKey(ashcombe.claims.sub as string, m), ConsistentRead: true }));
+      const item = await world.deps.doc.send(
+        new GetCommand({ TableName: world.names.orders, Key: budgetKey(ashcombe.claims.sub as string, m), ConsistentRead: true }),
+      );
       spent += Number(item.Item?.requests ?? 0);
     }
     expect(spent).toBe(1);
@@ -329,7 +420,10 @@ describe("a seller changes the orders it sold, under the customer's rules", () =
 
 describe("who a seller token is", () => {
   it("both customer_id and seller_id, or a malformed seller_id, is FORBIDDEN and never falls through to support", async () => {
-    const both = { claims: { sub: "x", customer_id: "C-1001", seller_id: "SLR-2210", scope: "orders:read orders:write orders:support" }, scopes: ["orders:read", "orders:write", "orders:support"] };
+    const both = {
+      claims: { sub: "x", customer_id: "C-1001", seller_id: "SLR-2210", scope: "orders:read orders:write orders:support" },
+      scopes: ["orders:read", "orders:write", "orders:support"],
+    };
     const reply = await world.call(handlers.get, both, { orderId: "SU-10001" });
     expect(reply.status).toBe(403);
     expect(reply.body.error.message).toMatch(/both a customer_id and a seller_id claim/);
@@ -337,14 +431,21 @@ describe("who a seller token is", () => {
       const malformed = seller(value, "orders:read orders:write orders:support");
       const answer = await world.call(handlers.get, malformed, { orderId: "SU-20001" });
       expect(answer.status, value).toBe(403);
-      expect(answer.body.error.message, value).toMatch(/seller_id claim is .+, which is not a seller id\. A valid claim is SLR- followed by 1 to 12 digits/);
+      expect(answer.body.error.message, value).toMatch(
+        /seller_id claim is .+, which is not a seller id\. A valid claim is SLR- followed by 1 to 12 digits/,
+      );
     }
   });
 
   it("a read-only seller token reads but changes nothing, and allowedActions offers nothing", async () => {
     const reader = seller("SLR-2210", "orders:read");
     expect((await world.call(handlers.get, reader, { orderId: "SU-10005" })).body.allowedActions).toEqual([]);
-    const refused = await world.call(handlers.ret, reader, { operationId: newOperationId(), orderId: "SU-10005", itemIds: ["ITM-1"], reason: "damaged" });
+    const refused = await world.call(handlers.ret, reader, {
+      operationId: newOperationId(),
+      orderId: "SU-10005",
+      itemIds: ["ITM-1"],
+      reason: "damaged",
+    });
     expect(refused.status).toBe(403);
     expect(refused.body.error).toMatchObject({ code: "FORBIDDEN", requiredScope: "orders:write" });
   });
@@ -355,18 +456,43 @@ describe("the seller cap", () => {
     const capped = { ...world.deps, sellerHourlyCap: 1 };
     const ret = createReturn(capped);
     const agent = seller("SLR-2210", "orders:read orders:write", "agent-ashcombe-1");
-    const first = await world.call(ret, agent, { operationId: newOperationId(), orderId: "SU-10005", itemIds: ["ITM-1"], reason: "damaged" });
+    const first = await world.call(ret, agent, {
+      operationId: newOperationId(),
+      orderId: "SU-10005",
+      itemIds: ["ITM-1"],
+      reason: "damaged",
+    });
     expect(first.status).toBe(200);
     const replace = createReplace(capped);
-    const second = await world.call(replace, agent, { operationId: newOperationId(), orderId: "SU-60004", expectedVersion: 3, itemId: "ITM-1", reason: "damaged" });
+    const second = await world.call(replace, agent, {
+      operationId: newOperationId(),
+      orderId: "SU-60004",
+      expectedVersion: 3,
+      itemId: "ITM-1",
+      reason: "damaged",
+    });
     expect(second.status).toBe(429);
     expect(second.body.error).toMatchObject({ code: "RATE_LIMITED" });
-    expect(second.body.error.message).toMatch(/^You have made 1 order changes for seller SLR-2210 in the past hour; the limit is 1\. Try again in \d+ s\.$/);
+    expect(second.body.error.message).toMatch(
+      /^You have made 1 order changes for seller SLR-2210 in the past hour; the limit is 1\. Try again in \d+ s\.$/,
+    );
     expect(await world.orderItem("SU-60004")).toMatchObject({ version: 3 });
-    const rate = await world.deps.doc.send(new GetCommand({ TableName: world.names.orders, Key: sellerRateKey("SLR-2210", "agent-ashcombe-1"), ConsistentRead: true }));
+    const rate = await world.deps.doc.send(
+      new GetCommand({ TableName: world.names.orders, Key: sellerRateKey("SLR-2210", "agent-ashcombe-1"), ConsistentRead: true }),
+    );
     expect(rate.Item?.recent).toHaveLength(1);
     const colleague = seller("SLR-2210", "orders:read orders:write", "agent-ashcombe-2");
-    expect((await world.call(replace, colleague, { operationId: newOperationId(), orderId: "SU-60004", expectedVersion: 3, itemId: "ITM-1", reason: "damaged" })).status).toBe(200);
+    expect(
+      (
+        await world.call(replace, colleague, {
+          operationId: newOperationId(),
+          orderId: "SU-60004",
+          expectedVersion: 3,
+          itemId: "ITM-1",
+          reason: "damaged",
+        })
+      ).status,
+    ).toBe(200);
   });
 });
 
@@ -378,6 +504,9 @@ describe("the order system delivering an order", () => {
     const found = await world.call(handlers.search, ashcombe, range);
     expect(found.body.orders.map((o: { orderId: string }) => o.orderId)).toEqual(["SU-60003"]);
     // And the seller may now return what was delivered.
-    expect((await world.call(handlers.get, ashcombe, { orderId: "SU-60003" })).body.allowedActions).toEqual(["start_return", "offer_replacement"]);
+    expect((await world.call(handlers.get, ashcombe, { orderId: "SU-60003" })).body.allowedActions).toEqual([
+      "start_return",
+      "offer_replacement",
+    ]);
   });
 });

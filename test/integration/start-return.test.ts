@@ -36,7 +36,13 @@ describe("start_return", () => {
   }
 
   async function slots() {
-    return [await slotCapacity(world, day(1)), await slotCapacity(world, day(1), "12:00-17:00"), await slotCapacity(world, day(2)), await slotCapacity(world, day(3)), await slotCapacity(world, day(4))];
+    return [
+      await slotCapacity(world, day(1)),
+      await slotCapacity(world, day(1), "12:00-17:00"),
+      await slotCapacity(world, day(2)),
+      await slotCapacity(world, day(3)),
+      await slotCapacity(world, day(4)),
+    ];
   }
 
   it("the owner returns two delivered items: label, the earliest pickup from tomorrow, a return record and an activity entry, in one transaction", async () => {
@@ -47,7 +53,12 @@ describe("start_return", () => {
 
     expect(reply.status).toBe(200);
     expect(reply.headers["idempotent-replayed"]).toBeUndefined();
-    const expectedReturn = { returnId: "RET-30001-4", itemIds: ["ITM-1", "ITM-3"], labelRef: "LBL-30001-4", pickup: { date: day(1), window: "08:00-12:00" } };
+    const expectedReturn = {
+      returnId: "RET-30001-4",
+      itemIds: ["ITM-1", "ITM-3"],
+      labelRef: "LBL-30001-4",
+      pickup: { date: day(1), window: "08:00-12:00" },
+    };
     expect(reply.body).toEqual({ operationId, status: "completed", orderId: "SU-30001", orderVersion: 4, return: expectedReturn });
 
     const order = await world.order("SU-30001");
@@ -63,20 +74,46 @@ describe("start_return", () => {
       reason: "damaged",
     });
     expect(await slotCapacity(world, day(1))).toBe(4);
-    expect(await world.operation(ana, operationId)).toMatchObject({ tool: "start_return", status: "completed", orderId: "SU-30001", orderVersion: 4, httpStatus: 200, body: reply.body });
+    expect(await world.operation(ana, operationId)).toMatchObject({
+      tool: "start_return",
+      status: "completed",
+      orderId: "SU-30001",
+      orderVersion: 4,
+      httpStatus: 200,
+      body: reply.body,
+    });
     // Powertools' put; the order read; seller + policies (one BatchGet, then cached); one Query of the slots;
     // one transaction (order, operation record, slot); Powertools' completion.
-    expect(requests).toEqual({ BatchGetItemCommand: 1, GetItemCommand: 1, PutItemCommand: 1, QueryCommand: 1, TransactWriteItemsCommand: 1, UpdateItemCommand: 1 });
+    expect(requests).toEqual({
+      BatchGetItemCommand: 1,
+      GetItemCommand: 1,
+      PutItemCommand: 1,
+      QueryCommand: 1,
+      TransactWriteItemsCommand: 1,
+      UpdateItemCommand: 1,
+    });
   });
 
   it("with expectedVersion and a pickupDate that is full, the next date with capacity is booked", async () => {
     const operationId = newOperationId();
     world.counter.reset();
-    const reply = await world.call(start, ana, { operationId, orderId: "SU-30010", expectedVersion: 3, itemIds: ["ITM-2"], reason: "no_longer_needed", pickupDate: day(3) });
+    const reply = await world.call(start, ana, {
+      operationId,
+      orderId: "SU-30010",
+      expectedVersion: 3,
+      itemIds: ["ITM-2"],
+      reason: "no_longer_needed",
+      pickupDate: day(3),
+    });
     const requests = world.counter.snapshot();
 
     expect(reply.status).toBe(200);
-    expect(reply.body.return).toEqual({ returnId: "RET-30010-4", itemIds: ["ITM-2"], labelRef: "LBL-30010-4", pickup: { date: day(4), window: "08:00-12:00" } });
+    expect(reply.body.return).toEqual({
+      returnId: "RET-30010-4",
+      itemIds: ["ITM-2"],
+      labelRef: "LBL-30010-4",
+      pickup: { date: day(4), window: "08:00-12:00" },
+    });
     expect(await world.order("SU-30010")).toMatchObject({ version: 4, returnedItemIds: ["ITM-2"] });
     expect(await slotCapacity(world, day(3))).toBe(0);
     expect(await slotCapacity(world, day(4))).toBe(4);
@@ -87,11 +124,19 @@ describe("start_return", () => {
 
   it("a pickupDate with capacity is booked on that date", async () => {
     const operationId = newOperationId();
-    const reply = await world.call(start, ana, { operationId, orderId: "SU-30011", itemIds: ["ITM-1"], reason: "wrong_item", pickupDate: day(2) });
+    const reply = await world.call(start, ana, {
+      operationId,
+      orderId: "SU-30011",
+      itemIds: ["ITM-1"],
+      reason: "wrong_item",
+      pickupDate: day(2),
+    });
     expect(reply.status).toBe(200);
     expect(reply.body.return.pickup).toEqual({ date: day(2), window: "08:00-12:00" });
     expect(await slotCapacity(world, day(2))).toBe(4);
-    expect((await world.order("SU-30011"))?.returns).toEqual([expect.objectContaining({ itemIds: ["ITM-1"], pickup: { date: day(2), window: "08:00-12:00" } })]);
+    expect((await world.order("SU-30011"))?.returns).toEqual([
+      expect.objectContaining({ itemIds: ["ITM-1"], pickup: { date: day(2), window: "08:00-12:00" } }),
+    ]);
     expect(await world.operation(ana, operationId)).toMatchObject({ status: "completed", body: reply.body });
   });
 
@@ -101,13 +146,23 @@ describe("start_return", () => {
     const reply = await world.call(start, ana, { operationId, orderId: "SU-30005", itemIds: ["ITM-2"], reason: "damaged" });
 
     expect(reply.status).toBe(409);
-    expect(reply.body).toMatchObject({ operationId, status: "rejected", orderId: "SU-30005", error: { code: "NOT_ELIGIBLE", reason: "NOT_DELIVERED", orderStatus: "shipped", retryable: false } });
+    expect(reply.body).toMatchObject({
+      operationId,
+      status: "rejected",
+      orderId: "SU-30005",
+      error: { code: "NOT_ELIGIBLE", reason: "NOT_DELIVERED", orderStatus: "shipped", retryable: false },
+    });
     expect(reply.body.error.message).toContain("ITM-2");
     expect(reply.body.error.message).toContain(`as of ${today}`);
     expect(reply.body.error.message).toMatch(/once it is delivered/);
     await expectNothingChanged("SU-30005", 4);
     expect(await slots()).toEqual(before);
-    expect(await world.operation(ana, operationId)).toMatchObject({ tool: "start_return", status: "rejected", httpStatus: 409, body: reply.body });
+    expect(await world.operation(ana, operationId)).toMatchObject({
+      tool: "start_return",
+      status: "rejected",
+      httpStatus: 409,
+      body: reply.body,
+    });
   });
 
   it("a cancelled order is NOT_ELIGIBLE ALREADY_CANCELLED", async () => {
@@ -126,7 +181,11 @@ describe("start_return", () => {
     const reply = await world.call(start, ana, { operationId, orderId: "SU-30002", itemIds: ["ITM-1"], reason: "no_longer_needed" });
 
     expect(reply.status).toBe(409);
-    expect(reply.body).toMatchObject({ status: "rejected", orderId: "SU-30002", error: { code: "NOT_ELIGIBLE", reason: "RETURN_WINDOW_CLOSED", orderStatus: "delivered" } });
+    expect(reply.body).toMatchObject({
+      status: "rejected",
+      orderId: "SU-30002",
+      error: { code: "NOT_ELIGIBLE", reason: "RETURN_WINDOW_CLOSED", orderStatus: "delivered" },
+    });
     expect(reply.body.error.message).toBe(
       `Returns for order SU-30002 closed on ${day(-6)} (14-day window from delivery on ${day(-20)}, policy seller-supp/SLR-2210), so ITM-1 can no longer be returned; today is ${today}. Repeating the request will not change this.`,
     );
@@ -136,11 +195,21 @@ describe("start_return", () => {
   });
 
   it("the window's last day is the delivery day plus the window; the day after is closed", async () => {
-    const lastDay = await world.call(start, ana, { operationId: newOperationId(), orderId: "SU-30008", itemIds: ["ITM-1"], reason: "damaged" });
+    const lastDay = await world.call(start, ana, {
+      operationId: newOperationId(),
+      orderId: "SU-30008",
+      itemIds: ["ITM-1"],
+      reason: "damaged",
+    });
     expect(lastDay.status).toBe(200);
     expect(await world.order("SU-30008")).toMatchObject({ version: 4, returnedItemIds: ["ITM-1"] });
 
-    const dayAfter = await world.call(start, ana, { operationId: newOperationId(), orderId: "SU-30009", itemIds: ["ITM-1"], reason: "damaged" });
+    const dayAfter = await world.call(start, ana, {
+      operationId: newOperationId(),
+      orderId: "SU-30009",
+      itemIds: ["ITM-1"],
+      reason: "damaged",
+    });
     expect(dayAfter.status).toBe(409);
     expect(dayAfter.body.error).toMatchObject({ reason: "RETURN_WINDOW_CLOSED" });
     expect(dayAfter.body.error.message).toContain(`closed on ${day(-1)}`);
@@ -163,7 +232,10 @@ describe("start_return", () => {
     const requests = world.counter.snapshot();
 
     expect(reply.status).toBe(409);
-    expect(reply.body).toMatchObject({ status: "rejected", error: { code: "NOT_ELIGIBLE", reason: "UNKNOWN_ITEM", orderStatus: "delivered" } });
+    expect(reply.body).toMatchObject({
+      status: "rejected",
+      error: { code: "NOT_ELIGIBLE", reason: "UNKNOWN_ITEM", orderStatus: "delivered" },
+    });
     expect(reply.body.error.message).toBe(
       "Order SU-30012 has no item ITM-9. Its items are ITM-1 (Ashcombe 4-Shelf Unit, Oak), ITM-2 (Brass Desk Lamp) and ITM-3 (Oak Step Stool); send item ids from that list.",
     );
@@ -175,7 +247,12 @@ describe("start_return", () => {
   });
 
   it("an item already returned is ITEM_ALREADY_RETURNED, naming the item, the return and its date; the other item is not returned either", async () => {
-    const first = await world.call(start, ana, { operationId: newOperationId(), orderId: "SU-30013", itemIds: ["ITM-2"], reason: "damaged" });
+    const first = await world.call(start, ana, {
+      operationId: newOperationId(),
+      orderId: "SU-30013",
+      itemIds: ["ITM-2"],
+      reason: "damaged",
+    });
     expect(first.status).toBe(200);
     const before = await slots();
 
@@ -197,22 +274,44 @@ describe("start_return", () => {
   it("no capacity on or after pickupDate is NO_PICKUP_SLOT, listing the earlier dates that still have capacity", async () => {
     const before = await slots();
     const operationId = newOperationId();
-    const reply = await world.call(start, ana, { operationId, orderId: "SU-30014", itemIds: ["ITM-1"], reason: "damaged", pickupDate: day(5) });
+    const reply = await world.call(start, ana, {
+      operationId,
+      orderId: "SU-30014",
+      itemIds: ["ITM-1"],
+      reason: "damaged",
+      pickupDate: day(5),
+    });
 
     expect(reply.status).toBe(409);
-    expect(reply.body).toMatchObject({ operationId, status: "rejected", orderId: "SU-30014", error: { code: "NO_PICKUP_SLOT", retryable: false, availableDates: [day(1), day(2), day(4)] } });
+    expect(reply.body).toMatchObject({
+      operationId,
+      status: "rejected",
+      orderId: "SU-30014",
+      error: { code: "NO_PICKUP_SLOT", retryable: false, availableDates: [day(1), day(2), day(4)] },
+    });
     expect(reply.body.error.message).toBe(
       `No pickup slot has capacity on or after ${day(5)}. Days that still have capacity: ${day(1)}, ${day(2)}, ${day(4)}. Send start_return again with a new operationId and one of them as pickupDate.`,
     );
     await expectNothingChanged("SU-30014", 3);
     expect(await slots()).toEqual(before);
-    expect(await world.operation(ana, operationId)).toMatchObject({ tool: "start_return", status: "rejected", httpStatus: 409, body: reply.body });
+    expect(await world.operation(ana, operationId)).toMatchObject({
+      tool: "start_return",
+      status: "rejected",
+      httpStatus: 409,
+      body: reply.body,
+    });
   });
 
   it("a stale expectedVersion is VERSION_CONFLICT with the current version; nothing is booked", async () => {
     const before = await slots();
     const operationId = newOperationId();
-    const reply = await world.call(start, ana, { operationId, orderId: "SU-30015", expectedVersion: 2, itemIds: ["ITM-1"], reason: "damaged" });
+    const reply = await world.call(start, ana, {
+      operationId,
+      orderId: "SU-30015",
+      expectedVersion: 2,
+      itemIds: ["ITM-1"],
+      reason: "damaged",
+    });
     expect(reply.status).toBe(409);
     expect(reply.body.error).toMatchObject({ code: "VERSION_CONFLICT", expectedVersion: 2, currentVersion: 3 });
     await expectNothingChanged("SU-30015", 3);
@@ -221,11 +320,22 @@ describe("start_return", () => {
   });
 
   it("another customer's order is ORDER_NOT_FOUND, indistinguishable from a missing one", async () => {
-    const foreign = await world.call(start, ben, { operationId: newOperationId(), orderId: "SU-30016", itemIds: ["ITM-1"], reason: "damaged" });
-    const missing = await world.call(start, ben, { operationId: newOperationId(), orderId: "SU-39999", itemIds: ["ITM-1"], reason: "damaged" });
+    const foreign = await world.call(start, ben, {
+      operationId: newOperationId(),
+      orderId: "SU-30016",
+      itemIds: ["ITM-1"],
+      reason: "damaged",
+    });
+    const missing = await world.call(start, ben, {
+      operationId: newOperationId(),
+      orderId: "SU-39999",
+      itemIds: ["ITM-1"],
+      reason: "damaged",
+    });
     expect(foreign.status).toBe(404);
     expect(missing.status).toBe(404);
-    const strip = (body: Record<string, any>) => JSON.parse(JSON.stringify(body).replaceAll(body.operationId, "OP").replaceAll(body.orderId, "ID"));
+    const strip = (body: Record<string, any>) =>
+      JSON.parse(JSON.stringify(body).replaceAll(body.operationId, "OP").replaceAll(body.orderId, "ID"));
     expect(strip(foreign.body)).toEqual(strip(missing.body));
     expect(foreign.body.error.code).toBe("ORDER_NOT_FOUND");
     expect(JSON.stringify(foreign.body)).not.toMatch(/delivered|version|C-1001|ITM-/);
@@ -313,7 +423,12 @@ describe("start_return", () => {
       status: "completed",
       orderId: "SU-30019",
       orderVersion: 4,
-      return: { returnId: "RET-30019-4", itemIds: ["ITM-1", "ITM-2"], labelRef: "LBL-30019-4", pickup: { date: day(2), window: "08:00-12:00" } },
+      return: {
+        returnId: "RET-30019-4",
+        itemIds: ["ITM-1", "ITM-2"],
+        labelRef: "LBL-30019-4",
+        pickup: { date: day(2), window: "08:00-12:00" },
+      },
     };
     expect(looked.body).toEqual({ operationId, status: "completed", tool: "start_return", orderId: "SU-30019", orderVersion: 4, result });
 
@@ -374,11 +489,19 @@ describe("start_return", () => {
     const cases: [Record<string, unknown>, string, RegExp][] = [
       [{ itemIds: [], reason: "damaged" }, "itemIds", /itemIds is empty/],
       [{ itemIds: ["ITM-1", "ITM-1"], reason: "damaged" }, "itemIds[1]", /lists ITM-1 more than once/],
-      [{ itemIds: Array.from({ length: 21 }, (_, i) => `ITM-${i + 1}`), reason: "damaged" }, "itemIds", /21 items; one return takes at most 20/],
+      [
+        { itemIds: Array.from({ length: 21 }, (_, i) => `ITM-${i + 1}`), reason: "damaged" },
+        "itemIds",
+        /21 items; one return takes at most 20/,
+      ],
       [{ itemIds: ["item-1"], reason: "damaged" }, "itemIds[0]", /item ids are ITM- followed by digits/],
       [{ itemIds: ["ITM-1"], reason: "broken" }, "reason", /damaged, wrong_item, not_as_described, no_longer_needed, other/],
       [{ itemIds: ["ITM-1"], reason: "damaged", pickupDate: "2026-02-30" }, "pickupDate", /calendar date written YYYY-MM-DD/],
-      [{ itemIds: ["ITM-1"], reason: "damaged", pickupDate: today }, "pickupDate", new RegExp(`not in the future; pickups can be booked from ${day(1)}`)],
+      [
+        { itemIds: ["ITM-1"], reason: "damaged", pickupDate: today },
+        "pickupDate",
+        new RegExp(`not in the future; pickups can be booked from ${day(1)}`),
+      ],
       [{ itemIds: ["ITM-1"], reason: "damaged", labelRef: "LBL-1" }, "", /unknown field 'labelRef'/],
     ];
     for (const [fields, path, message] of cases) {
@@ -426,13 +549,34 @@ describe("start_return with no pickup capacity at all", () => {
   });
 
   it("the order's own rejections come first: a shipped order is NOT_DELIVERED, a closed window RETURN_WINDOW_CLOSED, not NO_PICKUP_SLOT", async () => {
-    const shipped = await world.call(start, ana, { operationId: newOperationId(), orderId: "SU-30005", itemIds: ["ITM-1"], reason: "damaged" });
+    const shipped = await world.call(start, ana, {
+      operationId: newOperationId(),
+      orderId: "SU-30005",
+      itemIds: ["ITM-1"],
+      reason: "damaged",
+    });
     expect(shipped.body.error).toMatchObject({ code: "NOT_ELIGIBLE", reason: "NOT_DELIVERED" });
-    const closed = await world.call(start, ana, { operationId: newOperationId(), orderId: "SU-30002", itemIds: ["ITM-1"], reason: "damaged" });
+    const closed = await world.call(start, ana, {
+      operationId: newOperationId(),
+      orderId: "SU-30002",
+      itemIds: ["ITM-1"],
+      reason: "damaged",
+    });
     expect(closed.body.error).toMatchObject({ code: "NOT_ELIGIBLE", reason: "RETURN_WINDOW_CLOSED" });
-    const stale = await world.call(start, ana, { operationId: newOperationId(), orderId: "SU-30001", expectedVersion: 1, itemIds: ["ITM-1"], reason: "damaged" });
+    const stale = await world.call(start, ana, {
+      operationId: newOperationId(),
+      orderId: "SU-30001",
+      expectedVersion: 1,
+      itemIds: ["ITM-1"],
+      reason: "damaged",
+    });
     expect(stale.body.error).toMatchObject({ code: "VERSION_CONFLICT", currentVersion: 3 });
-    const foreign = await world.call(start, ben, { operationId: newOperationId(), orderId: "SU-30001", itemIds: ["ITM-1"], reason: "damaged" });
+    const foreign = await world.call(start, ben, {
+      operationId: newOperationId(),
+      orderId: "SU-30001",
+      itemIds: ["ITM-1"],
+      reason: "damaged",
+    });
     expect(foreign.body.error).toMatchObject({ code: "ORDER_NOT_FOUND" });
   });
 });

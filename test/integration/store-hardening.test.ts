@@ -27,16 +27,36 @@ async function compoundWorld(extraOrders: unknown[] = []) {
 describe("a replacement line is neither replaced nor returned (REPLACEMENT_LINE)", () => {
   it("replacing or returning the line that replaced another is NOT_ELIGIBLE REPLACEMENT_LINE; nothing changes; it is not offered", async () => {
     const { world, startReturn, replace, getOrder } = await compoundWorld();
-    const first = await world.call(replace, ana, { operationId: newOperationId(), orderId: "SU-30001", expectedVersion: 3, itemId: "ITM-1", reason: "damaged" });
+    const first = await world.call(replace, ana, {
+      operationId: newOperationId(),
+      orderId: "SU-30001",
+      expectedVersion: 3,
+      itemId: "ITM-1",
+      reason: "damaged",
+    });
     expect(first.body).toMatchObject({ orderVersion: 4, replacement: { replacementItemId: "ITM-4" } });
 
-    const again = await world.call(replace, ana, { operationId: newOperationId(), orderId: "SU-30001", expectedVersion: 4, itemId: "ITM-4", reason: "damaged" });
+    const again = await world.call(replace, ana, {
+      operationId: newOperationId(),
+      orderId: "SU-30001",
+      expectedVersion: 4,
+      itemId: "ITM-4",
+      reason: "damaged",
+    });
     expect(again.status).toBe(409);
-    expect(again.body).toMatchObject({ status: "rejected", error: { code: "NOT_ELIGIBLE", reason: "REPLACEMENT_LINE", orderStatus: "delivered" } });
+    expect(again.body).toMatchObject({
+      status: "rejected",
+      error: { code: "NOT_ELIGIBLE", reason: "REPLACEMENT_LINE", orderStatus: "delivered" },
+    });
     expect(again.body.error.message).toBe(
       "ITM-4 on order SU-30001 is itself a replacement (for ITM-1), so it cannot be replaced through these tools; a person must handle it. Other items on the order are not affected.",
     );
-    const returned = await world.call(startReturn, ana, { operationId: newOperationId(), orderId: "SU-30001", itemIds: ["ITM-4"], reason: "damaged" });
+    const returned = await world.call(startReturn, ana, {
+      operationId: newOperationId(),
+      orderId: "SU-30001",
+      itemIds: ["ITM-4"],
+      reason: "damaged",
+    });
     expect(returned.status).toBe(409);
     expect(returned.body.error).toMatchObject({ code: "NOT_ELIGIBLE", reason: "REPLACEMENT_LINE" });
     expect(returned.body.error.message).toMatch(/cannot be returned through these tools; a person must handle it/);
@@ -44,7 +64,12 @@ describe("a replacement line is neither replaced nor returned (REPLACEMENT_LINE)
     expect(await stockOf(world, "ASH-4SHELF-OAK")).toBe(2);
 
     // Once every original line is returned, only the replacement line is left: start_return is not offered.
-    const rest = await world.call(startReturn, ana, { operationId: newOperationId(), orderId: "SU-30001", itemIds: ["ITM-1", "ITM-2", "ITM-3"], reason: "damaged" });
+    const rest = await world.call(startReturn, ana, {
+      operationId: newOperationId(),
+      orderId: "SU-30001",
+      itemIds: ["ITM-1", "ITM-2", "ITM-3"],
+      reason: "damaged",
+    });
     expect(rest.status).toBe(200);
     const view = await world.call(getOrder, ana, { orderId: "SU-30001" });
     expect(view.body.allowedActions).not.toContain("start_return");
@@ -59,14 +84,26 @@ describe("a replacement line is neither replaced nor returned (REPLACEMENT_LINE)
       (next, context) => async (args) => {
         if (context.commandName === "TransactWriteItemsCommand") {
           await world.deps.doc.send(
-            new UpdateCommand({ TableName: world.names.orders, Key: orderKey("SU-30001"), UpdateExpression: "SET #items[1].#for = :for", ExpressionAttributeNames: { "#items": "items", "#for": "replacementFor" }, ExpressionAttributeValues: { ":for": "ITM-1" } }),
+            new UpdateCommand({
+              TableName: world.names.orders,
+              Key: orderKey("SU-30001"),
+              UpdateExpression: "SET #items[1].#for = :for",
+              ExpressionAttributeNames: { "#items": "items", "#for": "replacementFor" },
+              ExpressionAttributeValues: { ":for": "ITM-1" },
+            }),
           );
         }
         return next(args);
       },
       { step: "initialize", name: "markReplacementLine" },
     );
-    const reply = await world.call(replace, ana, { operationId: newOperationId(), orderId: "SU-30001", expectedVersion: 3, itemId: "ITM-2", reason: "damaged" });
+    const reply = await world.call(replace, ana, {
+      operationId: newOperationId(),
+      orderId: "SU-30001",
+      expectedVersion: 3,
+      itemId: "ITM-2",
+      reason: "damaged",
+    });
     expect(reply.status).toBe(409);
     expect(reply.body.error).toMatchObject({ code: "NOT_ELIGIBLE", reason: "REPLACEMENT_LINE" });
     expect(await world.orderItem("SU-30001")).toMatchObject({ version: 3 });
@@ -80,24 +117,41 @@ describe("the order item does not grow with its history", () => {
     const world = await newWorld();
     const note = createNote(world.deps);
     for (const [i, version] of [1, 2, 3].entries()) {
-      const reply = await world.call(note, ana, { operationId: newOperationId(), orderId: "SU-10001", expectedVersion: version, deliveryNote: `Note ${i}` });
+      const reply = await world.call(note, ana, {
+        operationId: newOperationId(),
+        orderId: "SU-10001",
+        expectedVersion: version,
+        deliveryNote: `Note ${i}`,
+      });
       expect(reply.status).toBe(200);
     }
     const stored = await world.orderItem("SU-10001");
     expect(stored).toMatchObject({ version: 4, deliveryNote: "Note 2" });
     expect(stored).not.toHaveProperty("activity");
     const { Items = [] } = await world.deps.doc.send(
-      new QueryCommand({ TableName: world.names.orders, KeyConditionExpression: "PK = :pk", ExpressionAttributeValues: { ":pk": "ORDER#SU-10001" }, ConsistentRead: true }),
+      new QueryCommand({
+        TableName: world.names.orders,
+        KeyConditionExpression: "PK = :pk",
+        ExpressionAttributeValues: { ":pk": "ORDER#SU-10001" },
+        ConsistentRead: true,
+      }),
     );
     expect(Items.map((i) => i.SK)).toEqual(["ACTIVITY#0000000002", "ACTIVITY#0000000003", "ACTIVITY#0000000004", "ORDER"]);
     expect(Items.filter((i) => i.entity === "activity").map((i) => i.version)).toEqual([2, 3, 4]);
-    expect((await world.order("SU-10001"))?.activity[2]).toMatchObject({ tool: "add_delivery_note", version: 4, actor: { kind: "customer", customerId: "C-1001" } });
+    expect((await world.order("SU-10001"))?.activity[2]).toMatchObject({
+      tool: "add_delivery_note",
+      version: 4,
+      actor: { kind: "customer", customerId: "C-1001" },
+    });
   });
 
   it("an order loaded again over its own history changes normally; the old history under its versions is replaced", async () => {
     const world = await newWorld();
     const note = createNote(world.deps);
-    expect((await world.call(note, ana, { operationId: newOperationId(), orderId: "SU-10001", expectedVersion: 1, deliveryNote: "First life" })).status).toBe(200);
+    expect(
+      (await world.call(note, ana, { operationId: newOperationId(), orderId: "SU-10001", expectedVersion: 1, deliveryNote: "First life" }))
+        .status,
+    ).toBe(200);
     // `npm run seed` on a running stack: the fixture order comes back at version 1; its activity items stay.
     await loadFixture(world.deps, testFixture());
     expect(await world.orderItem("SU-10001")).toMatchObject({ version: 1, deliveryNote: null });
@@ -114,7 +168,12 @@ describe("the order item does not grow with its history", () => {
   it("the customer index holds only what a search result is made from", async () => {
     const world = await newWorld();
     const { Items = [] } = await world.deps.doc.send(
-      new QueryCommand({ TableName: world.names.orders, IndexName: "byCustomer", KeyConditionExpression: "GSI1PK = :pk", ExpressionAttributeValues: { ":pk": "CUSTOMER#C-1001" } }),
+      new QueryCommand({
+        TableName: world.names.orders,
+        IndexName: "byCustomer",
+        KeyConditionExpression: "GSI1PK = :pk",
+        ExpressionAttributeValues: { ":pk": "CUSTOMER#C-1001" },
+      }),
     );
     expect(Items.length).toBeGreaterThan(0);
     for (const entry of Items) {
@@ -130,16 +189,34 @@ describe("the order item does not grow with its history", () => {
     const huge = (n: number) => ({ ...item(n, "ASH-4SHELF-OAK", `Huge ${n}`), description: "x".repeat(180_000) });
     const { world, replace, startReturn } = await compoundWorld([compoundOrder("SU-30200", today, { items: [huge(1), huge(2)] })]);
     const operationId = newOperationId();
-    const reply = await world.call(replace, ana, { operationId, orderId: "SU-30200", expectedVersion: 3, itemId: "ITM-1", reason: "damaged" });
+    const reply = await world.call(replace, ana, {
+      operationId,
+      orderId: "SU-30200",
+      expectedVersion: 3,
+      itemId: "ITM-1",
+      reason: "damaged",
+    });
 
     expect(reply.status).toBe(409);
-    expect(reply.body).toMatchObject({ operationId, status: "rejected", orderId: "SU-30200", error: { code: "ORDER_TOO_LARGE", retryable: false } });
-    expect(reply.body.error.message).toMatch(/nothing was changed, and repeating the request will not change that\. A person must handle further changes to this order\./);
+    expect(reply.body).toMatchObject({
+      operationId,
+      status: "rejected",
+      orderId: "SU-30200",
+      error: { code: "ORDER_TOO_LARGE", retryable: false },
+    });
+    expect(reply.body.error.message).toMatch(
+      /nothing was changed, and repeating the request will not change that\. A person must handle further changes to this order\./,
+    );
     expect(await world.orderItem("SU-30200")).toMatchObject({ version: 3 });
     expect(await stockOf(world, "ASH-4SHELF-OAK")).toBe(3);
     expect(await world.operation(ana, operationId)).toMatchObject({ status: "rejected", httpStatus: 409, body: reply.body });
     // The order is not stuck: a change that fits still goes through.
-    const returned = await world.call(startReturn, ana, { operationId: newOperationId(), orderId: "SU-30200", itemIds: ["ITM-1"], reason: "damaged" });
+    const returned = await world.call(startReturn, ana, {
+      operationId: newOperationId(),
+      orderId: "SU-30200",
+      itemIds: ["ITM-1"],
+      reason: "damaged",
+    });
     expect(returned.status).toBe(200);
     expect(await world.orderItem("SU-30200")).toMatchObject({ version: 4, returnedItemIds: ["ITM-1"] });
   });
@@ -182,7 +259,16 @@ describe("per-caller limits", () => {
     const note = createNote(deps);
     const cancel = createCancel(deps);
     const s7 = support("S-7");
-    expect((await world.call(note, s7, { operationId: newOperationId(), orderId: "SU-10001", expectedVersion: 1, deliveryNote: "Gate code 4411" })).status).toBe(200);
+    expect(
+      (
+        await world.call(note, s7, {
+          operationId: newOperationId(),
+          orderId: "SU-10001",
+          expectedVersion: 1,
+          deliveryNote: "Gate code 4411",
+        })
+      ).status,
+    ).toBe(200);
     advance(600);
     expect((await world.call(cancel, s7, { operationId: newOperationId(), orderId: "SU-20001" })).status).toBe(200);
     advance(600);
@@ -194,7 +280,9 @@ describe("per-caller limits", () => {
     expect(limited.body.error.message).toMatch(/You have made 2 order changes as support staff in the past hour; the limit is 2/);
     expect(await world.orderItem("SU-10002")).toMatchObject({ status: "processing", version: 4 });
     expect(await world.operation(s7, operationId)).toBeUndefined();
-    const allowance = (await world.deps.doc.send(new GetCommand({ TableName: world.names.orders, Key: supportRateKey("staff-S-7"), ConsistentRead: true }))).Item;
+    const allowance = (
+      await world.deps.doc.send(new GetCommand({ TableName: world.names.orders, Key: supportRateKey("staff-S-7"), ConsistentRead: true }))
+    ).Item;
     expect(allowance?.recent).toHaveLength(2);
 
     expect((await world.call(cancel, support("S-8"), { operationId: newOperationId(), orderId: "SU-10002" })).status).toBe(200);
@@ -211,7 +299,11 @@ describe("error bodies carry no internal details", () => {
         throw new TransactionCanceledException({
           message: "Transaction cancelled, please refer cancellation reasons for specific reasons [None, None, ThrottlingError]",
           $metadata: {},
-          CancellationReasons: [{ Code: "None" }, { Code: "None" }, { Code: "ThrottlingError", Message: "Throughput exceeds the current capacity of your table or index." }],
+          CancellationReasons: [
+            { Code: "None" },
+            { Code: "None" },
+            { Code: "ThrottlingError", Message: "Throughput exceeds the current capacity of your table or index." },
+          ],
         });
       },
       { step: "initialize", name: "unexplained" },

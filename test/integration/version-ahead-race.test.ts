@@ -25,7 +25,12 @@ async function raceWorld() {
 }
 
 /** Starts B, waits until it has read and planned, lets A run to its end, then releases B. */
-async function interleave<T>(world: Awaited<ReturnType<typeof raceWorld>>["world"], bOperationId: string, b: () => Promise<T>, a: () => Promise<T>) {
+async function interleave<T>(
+  world: Awaited<ReturnType<typeof raceWorld>>["world"],
+  bOperationId: string,
+  b: () => Promise<T>,
+  a: () => Promise<T>,
+) {
   let releaseB!: () => void;
   const release = new Promise<void>((resolve) => {
     releaseB = resolve;
@@ -45,8 +50,10 @@ describe("a plan is written only under the version it was read at", () => {
     const { a, b } = await interleave(
       world,
       opB,
-      () => world.call(startReturn, ana, { operationId: opB, orderId: "SU-30001", expectedVersion: 4, itemIds: ["ITM-2"], reason: "damaged" }),
-      () => world.call(startReturn, ana, { operationId: opA, orderId: "SU-30001", expectedVersion: 3, itemIds: ["ITM-1"], reason: "damaged" }),
+      () =>
+        world.call(startReturn, ana, { operationId: opB, orderId: "SU-30001", expectedVersion: 4, itemIds: ["ITM-2"], reason: "damaged" }),
+      () =>
+        world.call(startReturn, ana, { operationId: opA, orderId: "SU-30001", expectedVersion: 3, itemIds: ["ITM-1"], reason: "damaged" }),
     );
 
     expect(a.status).toBe(200);
@@ -65,10 +72,20 @@ describe("a plan is written only under the version it was read at", () => {
   it("start_return sent a version ahead of an order nobody changes is VERSION_CONFLICT, and nothing changes", async () => {
     const { world, startReturn } = await raceWorld();
     const operationId = newOperationId();
-    const reply = await world.call(startReturn, ana, { operationId, orderId: "SU-30001", expectedVersion: 4, itemIds: ["ITM-2"], reason: "damaged" });
+    const reply = await world.call(startReturn, ana, {
+      operationId,
+      orderId: "SU-30001",
+      expectedVersion: 4,
+      itemIds: ["ITM-2"],
+      reason: "damaged",
+    });
 
     expect(reply.status).toBe(409);
-    expect(reply.body).toMatchObject({ status: "rejected", orderId: "SU-30001", error: { code: "VERSION_CONFLICT", expectedVersion: 4, currentVersion: 3 } });
+    expect(reply.body).toMatchObject({
+      status: "rejected",
+      orderId: "SU-30001",
+      error: { code: "VERSION_CONFLICT", expectedVersion: 4, currentVersion: 3 },
+    });
     expect(reply.body.error.message).toMatch(/version 3, not 4/);
     expect(await world.order("SU-30001")).toMatchObject({ version: 3 });
     expect((await world.order("SU-30001"))?.returns).toBeUndefined();

@@ -3,7 +3,9 @@ import { matrixCaseCount, runAuthorizationMatrix } from "#test/reliability/autho
 import { printReport } from "#test/reliability/sizes";
 
 describe("authorization matrix (authorization-matrix.json)", () => {
-  it("every tool × principal × kind of order id: the named outcome, nothing leaks, nothing changes, a deny is not-found byte for byte", { timeout: 120_000 }, async () => {
+  it("every tool × principal × kind of order id: the named outcome, nothing leaks, nothing changes, a deny is not-found byte for byte", {
+    timeout: 120_000,
+  }, async () => {
     const report = await runAuthorizationMatrix(inject("dynamodbEndpoint"));
     printReport(report);
     expect(report.failures).toEqual([]);

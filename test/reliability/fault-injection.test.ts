@@ -3,7 +3,9 @@ import { runFaultInjection } from "#test/reliability/fault-injection";
 import { ciSizes, printReport } from "#test/reliability/sizes";
 
 describe("fault injection: lost responses, throttling, a Powertools failure after commit, a failing status lookup", () => {
-  it("every run is reconciled to exactly one change, with no double-apply and no false VERSION_CONFLICT", { timeout: 120_000 }, async () => {
+  it("every run is reconciled to exactly one change, with no double-apply and no false VERSION_CONFLICT", {
+    timeout: 120_000,
+  }, async () => {
     const report = await runFaultInjection(inject("dynamodbEndpoint"), { runs: ciSizes.faultRuns });
     printReport(report);
     expect(report.failures).toEqual([]);

@@ -38,9 +38,16 @@ const tools: ChangingTool[] = ["cancel_order", "add_delivery_note", "start_retur
 const faultKinds = ["lost-outer", "lost-inner", "throttle-outer", "throttle-inner", "powertools", "status-lookup"] as const;
 type FaultKind = (typeof faultKinds)[number];
 
-const throttled = () => Object.assign(new Error("The level of configured provisioned throughput for the table was exceeded."), { name: "ProvisionedThroughputExceededException", $fault: "client", $metadata: { httpStatusCode: 400 } });
-const lost = () => Object.assign(new Error("socket hang up after the request was sent"), { name: "TimeoutError", code: "ECONNRESET", $metadata: {} });
-const serverError = () => Object.assign(new Error("Internal server error"), { name: "InternalServerError", $fault: "server", $metadata: { httpStatusCode: 500 } });
+const throttled = () =>
+  Object.assign(new Error("The level of configured provisioned throughput for the table was exceeded."), {
+    name: "ProvisionedThroughputExceededException",
+    $fault: "client",
+    $metadata: { httpStatusCode: 400 },
+  });
+const lost = () =>
+  Object.assign(new Error("socket hang up after the request was sent"), { name: "TimeoutError", code: "ECONNRESET", $metadata: {} });
+const serverError = () =>
+  Object.assign(new Error("Internal server error"), { name: "InternalServerError", $fault: "server", $metadata: { httpStatusCode: 500 } });
 
 export interface FaultOptions {
   runs: number;
@@ -60,19 +67,28 @@ function requestFor(tool: ChangingTool, orderId: string, operationId: string): R
   }
 }
 
-
 export async function runFaultInjection(endpoint: string, options: FaultOptions): Promise<PartReport> {
   const started = performance.now();
   const today = todayUtc();
   const seed = options.seed ?? Date.now() % 2 ** 31;
   const next = random(seed);
   const slotDate = addDays(today, 1);
-  const runs = Array.from({ length: options.runs }, (_, i) => ({ tool: tools[i % tools.length] as ChangingTool, fault: faultKinds[Math.floor(i / tools.length) % faultKinds.length] as FaultKind, orderId: `SU-${String(60_000 + i).padStart(5, "0")}`, sku: `FAULT-${i}` }));
+  const runs = Array.from({ length: options.runs }, (_, i) => ({
+    tool: tools[i % tools.length] as ChangingTool,
+    fault: faultKinds[Math.floor(i / tools.length) % faultKinds.length] as FaultKind,
+    orderId: `SU-${String(60_000 + i).padStart(5, "0")}`,
+    sku: `FAULT-${i}`,
+  }));
   // Two spare orders per tool for measuring how many requests a change makes: the second, once the seller and
   // policy caches are warm, is what every later run makes.
   const probes = [...tools, ...tools].map((tool, i) => ({ tool, orderId: `SU-${String(59_900 + i).padStart(5, "0")}`, sku: `PROBE-${i}` }));
   const orderFor = (tool: ChangingTool, orderId: string, sku: string) =>
-    orderItem(orderId, today, { customerId: "C-1001", status: tool === "cancel_order" ? "placed" : tool === "add_delivery_note" ? "processing" : "delivered", version: 3, items: [{ itemId: "ITM-1", sku }] });
+    orderItem(orderId, today, {
+      customerId: "C-1001",
+      status: tool === "cancel_order" ? "placed" : tool === "add_delivery_note" ? "processing" : "delivered",
+      version: 3,
+      items: [{ itemId: "ITM-1", sku }],
+    });
   const world = await reliabilityWorld(endpoint, {
     sellers: baseSellers,
     policies: basePolicies,
@@ -82,7 +98,17 @@ export async function runFaultInjection(endpoint: string, options: FaultOptions)
     orders: [...runs, ...probes].map((r) => orderFor(r.tool, r.orderId, r.sku)),
   });
   const failures = new Failures();
-  const tally: Record<string, number> = { runs: 0, "faults injected": 0, "definite at once": 0, "reconciled by retry": 0, "reconciled by status lookup": 0, unreconciled: 0, "double-applies": 0, "false VERSION_CONFLICTs": 0, "5xx seen (then reconciled)": 0 };
+  const tally: Record<string, number> = {
+    runs: 0,
+    "faults injected": 0,
+    "definite at once": 0,
+    "reconciled by retry": 0,
+    "reconciled by status lookup": 0,
+    unreconciled: 0,
+    "double-applies": 0,
+    "false VERSION_CONFLICTs": 0,
+    "5xx seen (then reconciled)": 0,
+  };
   const bump = (key: string) => (tally[key] = (tally[key] ?? 0) + 1);
   try {
     // How many DynamoDB requests each tool's change makes, so throttling can hit each one of them.
@@ -133,12 +159,18 @@ export async function runFaultInjection(endpoint: string, options: FaultOptions)
       else if (how.outcome.status !== "completed") problems.push(`reconciled to ${show(how.outcome)}, not completed`);
       if ((order?.version ?? 0) > 4 || activity.length > 1 || stockTaken > 1 || slotTaken > 1) {
         bump("double-applies");
-        problems.push(`applied more than once: version ${order?.version}, ${activity.length} activity entries, stock −${stockTaken}, capacity −${slotTaken}`);
+        problems.push(
+          `applied more than once: version ${order?.version}, ${activity.length} activity entries, stock −${stockTaken}, capacity −${slotTaken}`,
+        );
       }
-      if (order?.version !== 4 || activity.length !== 1) problems.push(`the order is at version ${order?.version} with ${activity.length} activity entries for this operation`);
-      if (stockTaken !== (run.tool === "offer_replacement" ? 1 : 0) || slotTaken !== (run.tool === "start_return" ? 1 : 0)) problems.push(`stock −${stockTaken}, pickup capacity −${slotTaken}`);
-      if (record?.status !== "completed" || record?.orderVersion !== 4) problems.push(`the operation record is ${show(record?.status)} at ${show(record?.orderVersion)}`);
-      if (how.outcome?.status === "completed" && how.outcome.orderVersion !== 4) problems.push(`the caller was told version ${how.outcome.orderVersion}`);
+      if (order?.version !== 4 || activity.length !== 1)
+        problems.push(`the order is at version ${order?.version} with ${activity.length} activity entries for this operation`);
+      if (stockTaken !== (run.tool === "offer_replacement" ? 1 : 0) || slotTaken !== (run.tool === "start_return" ? 1 : 0))
+        problems.push(`stock −${stockTaken}, pickup capacity −${slotTaken}`);
+      if (record?.status !== "completed" || record?.orderVersion !== 4)
+        problems.push(`the operation record is ${show(record?.status)} at ${show(record?.orderVersion)}`);
+      if (how.outcome?.status === "completed" && how.outcome.orderVersion !== 4)
+        problems.push(`the caller was told version ${how.outcome.orderVersion}`);
       if (problems.length) {
         bump("unreconciled");
         failures.add(`${label}: ${problems.join("; ")}`);
@@ -179,12 +211,24 @@ function faultHook(kind: FaultKind, k: number): { hook: RequestHook; fired: () =
         throw throttled();
       }
       // Powertools saves the outcome with an UpdateItem once the business transaction has committed.
-      if (kind === "powertools" && request.layer === "outer" && request.client === "powertools" && request.command === "UpdateItemCommand") {
+      if (
+        kind === "powertools" &&
+        request.layer === "outer" &&
+        request.client === "powertools" &&
+        request.command === "UpdateItemCommand"
+      ) {
         armed = false;
         fired++;
         throw serverError();
       }
-      if (kind === "status-lookup" && request.layer === "outer" && request.client === "store" && request.command === "GetItemCommand" && lookupArmed && String((request.input.Key as { PK?: string } | undefined)?.PK ?? "").startsWith("OPERATION#")) {
+      if (
+        kind === "status-lookup" &&
+        request.layer === "outer" &&
+        request.client === "store" &&
+        request.command === "GetItemCommand" &&
+        lookupArmed &&
+        String((request.input.Key as { PK?: string } | undefined)?.PK ?? "").startsWith("OPERATION#")
+      ) {
         lookupArmed = false;
         armed = false;
         fired++;
@@ -218,17 +262,29 @@ type Outcome = { status: string; orderVersion?: number; code?: string };
  * is unknown, so ask get_operation_status (again, if the lookup itself fails) and resend the identical request
  * on not_found, a bounded number of times.
  */
-async function reconcile(world: World, tool: ChangingTool, request: Record<string, unknown>, first: Reply, seen: Reply[]): Promise<{ outcome?: Outcome; by: string }> {
+async function reconcile(
+  world: World,
+  tool: ChangingTool,
+  request: Record<string, unknown>,
+  first: Reply,
+  seen: Reply[],
+): Promise<{ outcome?: Outcome; by: string }> {
   const definite = (r: Reply): Outcome | undefined =>
-    r.status === 200 ? { status: "completed", orderVersion: r.body?.orderVersion } : r.body?.status === "rejected" ? { status: "rejected", code: r.body?.error?.code } : undefined;
+    r.status === 200
+      ? { status: "completed", orderVersion: r.body?.orderVersion }
+      : r.body?.status === "rejected"
+        ? { status: "rejected", code: r.body?.error?.code }
+        : undefined;
   const now = definite(first);
   if (now) return { outcome: now, by: "definite at once" };
   for (let attempt = 0; attempt < 6; attempt++) {
     const look = await world.call("get_operation_status", owner, { operationId: request.operationId });
     seen.push(look);
     if (look.status >= 500) continue;
-    if (look.body?.status === "completed") return { outcome: { status: "completed", orderVersion: look.body.orderVersion }, by: "reconciled by status lookup" };
-    if (look.body?.status === "rejected") return { outcome: { status: "rejected", code: look.body.error?.code }, by: "reconciled by status lookup" };
+    if (look.body?.status === "completed")
+      return { outcome: { status: "completed", orderVersion: look.body.orderVersion }, by: "reconciled by status lookup" };
+    if (look.body?.status === "rejected")
+      return { outcome: { status: "rejected", code: look.body.error?.code }, by: "reconciled by status lookup" };
     if (look.body?.status === "pending") {
       await new Promise((r) => setTimeout(r, 100 * (look.body.retryAfterSeconds ?? 1)));
       continue;

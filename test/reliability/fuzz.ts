@@ -27,7 +27,21 @@ import {
   type ToolName,
 } from "#test/reliability/harness";
 
-type Kind = "orderId" | "fragment" | "operationId" | "version" | "limit" | "note" | "cancelReason" | "returnReason" | "replaceReason" | "itemIds" | "itemId" | "email" | "dateRange" | "pickupDate";
+type Kind =
+  | "orderId"
+  | "fragment"
+  | "operationId"
+  | "version"
+  | "limit"
+  | "note"
+  | "cancelReason"
+  | "returnReason"
+  | "replaceReason"
+  | "itemIds"
+  | "itemId"
+  | "email"
+  | "dateRange"
+  | "pickupDate";
 
 interface FieldSpec {
   kind: Kind;
@@ -84,10 +98,46 @@ const toolFields: Record<ToolName, Record<string, FieldSpec>> = {
 
 const controls = ["\u0000", "\u0007", "\u0008", "\t", "\r", "\u001b", "\u007f", "\u0085", "\u009f"];
 const bidi = ["\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069", "\u200e", "\u200f", "\u061c"];
-const zeroWidth = ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad", "\u034f", "\u180e", "\u3164", "\ufe0f", "\u{e0041}", "\u{e0100}"];
+const zeroWidth = [
+  "\u200b",
+  "\u200c",
+  "\u200d",
+  "\u2060",
+  "\ufeff",
+  "\u00ad",
+  "\u034f",
+  "\u180e",
+  "\u3164",
+  "\ufe0f",
+  "\u{e0041}",
+  "\u{e0100}",
+];
 const loneSurrogates = ["\ud800", "\udbff", "\udc00", "\udfff"];
-const jsonLooking = ['{"orderId":"SU-10001"}', '{"status":"cancelled","version":99}', "[1,2,3]", "null", "true", '"SU-10001"', '{"$ne":null}'];
-const expressionLooking = ["${7*7}", "{{7*7}}", "#{7*7}", "<%= 7*7 %>", "attribute_exists(PK)", ":v0", "#n0", "SU-10001 OR 1=1", "'; DROP TABLE orders; --", "$where", "../../etc/passwd", "__proto__", "constructor.prototype", "=cmd|' /C calc'!A0"];
+const jsonLooking = [
+  '{"orderId":"SU-10001"}',
+  '{"status":"cancelled","version":99}',
+  "[1,2,3]",
+  "null",
+  "true",
+  '"SU-10001"',
+  '{"$ne":null}',
+];
+const expressionLooking = [
+  "${7*7}",
+  "{{7*7}}",
+  "#{7*7}",
+  "<%= 7*7 %>",
+  "attribute_exists(PK)",
+  ":v0",
+  "#n0",
+  "SU-10001 OR 1=1",
+  "'; DROP TABLE orders; --",
+  "$where",
+  "../../etc/passwd",
+  "__proto__",
+  "constructor.prototype",
+  "=cmd|' /C calc'!A0",
+];
 const oddDigits = ["SU-１２３４５", "SU-١٢٣٤٥", "SU-1234５", "ＳＵ-12345", "su-12345", "SU–12345", "SU-12345\n", " SU-12345", "SU-12345 "];
 
 const pick = <T>(values: readonly T[]) => fc.constantFrom(...values);
@@ -98,7 +148,13 @@ const badStrings: fc.Arbitrary<string> = fc.oneof(
   pick(oddDigits),
   pick(jsonLooking),
   pick(expressionLooking.filter((e) => !/^[A-Za-z0-9._:-]{8,128}$/.test(e))),
-  fc.tuple(pick(["SU-10001", "op-fuzz-00000001", "ITM-1", "damaged"]), pick([...controls, ...bidi, ...zeroWidth, ...loneSurrogates]), fc.boolean()).map(([v, c, front]) => (front ? `${c}${v}` : `${v}${c}`)),
+  fc
+    .tuple(
+      pick(["SU-10001", "op-fuzz-00000001", "ITM-1", "damaged"]),
+      pick([...controls, ...bidi, ...zeroWidth, ...loneSurrogates]),
+      fc.boolean(),
+    )
+    .map(([v, c, front]) => (front ? `${c}${v}` : `${v}${c}`)),
   fc.integer({ min: 129, max: 14_000 }).map((n) => "A".repeat(n)),
 );
 
@@ -124,12 +180,31 @@ function nestObject(depth: number): unknown {
 
 /** Numbers a field must refuse: zero, negatives, fractions, and at and past the safe-integer edge. */
 const badNumbers = (kind: "version" | "limit") =>
-  pick<unknown>([0, -1, -0.5, 1.5, 2 ** 53, 2 ** 53 + 2, -(2 ** 53), 1e308, -1e308, "1", "1e3", ...(kind === "limit" ? [21, maxSafe, 1000] : [])]);
+  pick<unknown>([
+    0,
+    -1,
+    -0.5,
+    1.5,
+    2 ** 53,
+    2 ** 53 + 2,
+    -(2 ** 53),
+    1e308,
+    -1e308,
+    "1",
+    "1e3",
+    ...(kind === "limit" ? [21, maxSafe, 1000] : []),
+  ]);
 
 /** Notes and reasons SPEC refuses: controls, bidi, invisible characters, lone surrogates, too long, too many lines, empty. */
 const badFreeText = (maxCharacters: number, maxLines: number) =>
   fc.oneof(
-    fc.tuple(fc.string({ maxLength: 20 }).map((s) => s.replace(/[^A-Za-z ]/g, "")), pick([...controls.filter((c) => c !== "\t" || true), ...bidi, ...zeroWidth.filter((z) => z !== "\ufe0f"), ...loneSurrogates]), fc.string({ maxLength: 20 }).map((s) => s.replace(/[^A-Za-z ]/g, ""))).map(([a, c, b]) => `ok ${a}${c}${b}`),
+    fc
+      .tuple(
+        fc.string({ maxLength: 20 }).map((s) => s.replace(/[^A-Za-z ]/g, "")),
+        pick([...controls.filter((c) => c !== "\t" || true), ...bidi, ...zeroWidth.filter((z) => z !== "\ufe0f"), ...loneSurrogates]),
+        fc.string({ maxLength: 20 }).map((s) => s.replace(/[^A-Za-z ]/g, "")),
+      )
+      .map(([a, c, b]) => `ok ${a}${c}${b}`),
     fc.integer({ min: maxCharacters + 1, max: maxCharacters + 400 }).map((n) => "n".repeat(n)),
     fc.integer({ min: maxLines + 1, max: maxLines + 30 }).map((n) => Array.from({ length: n }, (_, i) => `line ${i}`).join("\n")),
     pick(["", "   ", "\n\n", " \u3000 "]),
@@ -151,7 +226,10 @@ const badValueOf = (kind: Kind): fc.Arbitrary<unknown> => {
   switch (kind) {
     case "version":
     case "limit":
-      return fc.oneof(badNumbers(kind), wrongTypes.filter((v) => typeof v !== "number"));
+      return fc.oneof(
+        badNumbers(kind),
+        wrongTypes.filter((v) => typeof v !== "number"),
+      );
     case "note":
       return fc.oneof({ weight: 3, arbitrary: badFreeText(500, 10) }, { weight: 1, arbitrary: wrongTypes });
     case "cancelReason":
@@ -164,7 +242,16 @@ const badValueOf = (kind: Kind): fc.Arbitrary<unknown> => {
         wrongTypes,
       );
     case "dateRange":
-      return fc.oneof(pick<unknown>([{}, { dateField: "placed" }, { dateField: "shipped", from: "2026-01-01", to: "2026-01-02" }, { dateField: "placed", from: "2026-02-01", to: "2026-01-01" }, { dateField: "placed", from: "2026-01-01", to: "2026-12-31" }]), wrongTypes);
+      return fc.oneof(
+        pick<unknown>([
+          {},
+          { dateField: "placed" },
+          { dateField: "shipped", from: "2026-01-01", to: "2026-01-02" },
+          { dateField: "placed", from: "2026-02-01", to: "2026-01-01" },
+          { dateField: "placed", from: "2026-01-01", to: "2026-12-31" },
+        ]),
+        wrongTypes,
+      );
     default:
       return fc.oneof({ weight: 3, arbitrary: badStrings }, { weight: 2, arbitrary: wrongTypes });
   }
@@ -186,7 +273,26 @@ const hostileButValid = (kind: Kind): fc.Arbitrary<unknown> | undefined => {
   }
 };
 
-const unknownKeys = ["__proto__", "constructor", "prototype", "toString", "hasOwnProperty", "customerId", "customer_id", "status", "version", "sub", "principal", "", " ", "orderid", "OrderId", "operationID", "$where", "a".repeat(300)];
+const unknownKeys = [
+  "__proto__",
+  "constructor",
+  "prototype",
+  "toString",
+  "hasOwnProperty",
+  "customerId",
+  "customer_id",
+  "status",
+  "version",
+  "sub",
+  "principal",
+  "",
+  " ",
+  "orderid",
+  "OrderId",
+  "operationID",
+  "$where",
+  "a".repeat(300),
+];
 
 /** One generated input: a JSON value to send, or raw text. */
 interface Input {
@@ -198,7 +304,11 @@ interface Input {
 }
 
 function validRequest(tool: ToolName): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(toolFields[tool]).filter(([, spec]) => spec.required || spec.kind === "fragment").map(([name, spec]) => [name, spec.valid()]));
+  return Object.fromEntries(
+    Object.entries(toolFields[tool])
+      .filter(([, spec]) => spec.required || spec.kind === "fragment")
+      .map(([name, spec]) => [name, spec.valid()]),
+  );
 }
 
 function inputs(tool: ToolName): fc.Arbitrary<Input> {
@@ -215,9 +325,13 @@ function inputs(tool: ToolName): fc.Arbitrary<Input> {
     });
   };
 
-  const wrongValue = fc.constantFrom(...names).chain((field) =>
-    badValue(toolFields[tool][field]?.kind as Kind).chain((value) => withNoise({ ...validRequest(tool), [field]: value }, field).map((body) => ({ defect: `bad ${field}`, body }))),
-  );
+  const wrongValue = fc
+    .constantFrom(...names)
+    .chain((field) =>
+      badValue(toolFields[tool][field]?.kind as Kind).chain((value) =>
+        withNoise({ ...validRequest(tool), [field]: value }, field).map((body) => ({ defect: `bad ${field}`, body })),
+      ),
+    );
   const missing =
     tool === "search_orders"
       ? fc.constant<Input>({ defect: "no criterion", body: { limit: 5 } })
@@ -226,13 +340,39 @@ function inputs(tool: ToolName): fc.Arbitrary<Input> {
           delete body[field];
           return { defect: `missing ${field}`, body };
         });
-  const extra = fc.tuple(pick(unknownKeys), fc.oneof(pick<unknown>(["x", 1, null, { polluted: true }, ["SU-10001"]]), wrongTypes)).map(([key, value]): Input => {
-    const valid = JSON.stringify(validRequest(tool));
-    // Written as text: an object literal cannot hold an own "__proto__" key, and JSON.parse makes one.
-    return { defect: `unknown field ${JSON.stringify(key).slice(0, 40)}`, body: undefined, raw: `${valid.slice(0, -1)},${JSON.stringify(key)}:${JSON.stringify(value)}}` };
-  });
+  const extra = fc
+    .tuple(pick(unknownKeys), fc.oneof(pick<unknown>(["x", 1, null, { polluted: true }, ["SU-10001"]]), wrongTypes))
+    .map(([key, value]): Input => {
+      const valid = JSON.stringify(validRequest(tool));
+      // Written as text: an object literal cannot hold an own "__proto__" key, and JSON.parse makes one.
+      return {
+        defect: `unknown field ${JSON.stringify(key).slice(0, 40)}`,
+        body: undefined,
+        raw: `${valid.slice(0, -1)},${JSON.stringify(key)}:${JSON.stringify(value)}}`,
+      };
+    });
   const nonObject = pick<Input>(
-    ["", " ", "null", "true", "0", "1e400", '"SU-10001"', "[]", '[{"orderId":"SU-10001"}]', "{", '{"orderId":}', "{'orderId':'SU-10001'}", "orderId=SU-10001", "<xml/>", "\u0000", "NaN", "undefined", "\ufeff{}", '{"orderId":"SU-10001"}garbage'].map((raw) => ({ defect: "not a JSON object", body: undefined, raw })),
+    [
+      "",
+      " ",
+      "null",
+      "true",
+      "0",
+      "1e400",
+      '"SU-10001"',
+      "[]",
+      '[{"orderId":"SU-10001"}]',
+      "{",
+      '{"orderId":}',
+      "{'orderId':'SU-10001'}",
+      "orderId=SU-10001",
+      "<xml/>",
+      "\u0000",
+      "NaN",
+      "undefined",
+      "\ufeff{}",
+      '{"orderId":"SU-10001"}garbage',
+    ].map((raw) => ({ defect: "not a JSON object", body: undefined, raw })),
   );
   const oversize = fc.integer({ min: 16 * 1024 + 1, max: 64 * 1024 }).map((size): Input => {
     const valid = validRequest(tool);
@@ -244,14 +384,20 @@ function inputs(tool: ToolName): fc.Arbitrary<Input> {
     numberFields.length === 0
       ? undefined
       : fc.constantFrom(...numberFields).chain((field) =>
-          pick(["1e400", "-1e400", "9007199254740993", "1.0000000000000002", "-0", "0.1e1.5", "01", "+1", "0x10", "Infinity"]).map((token): Input => {
-            const valid = JSON.stringify({ ...validRequest(tool), [field]: "__NUMBER__" });
-            return { defect: `number ${token} for ${field}`, body: undefined, raw: valid.replace('"__NUMBER__"', token) };
-          }),
+          pick(["1e400", "-1e400", "9007199254740993", "1.0000000000000002", "-0", "0.1e1.5", "01", "+1", "0x10", "Infinity"]).map(
+            (token): Input => {
+              const valid = JSON.stringify({ ...validRequest(tool), [field]: "__NUMBER__" });
+              return { defect: `number ${token} for ${field}`, body: undefined, raw: valid.replace('"__NUMBER__"', token) };
+            },
+          ),
         );
   const deep = fc.integer({ min: 200, max: 4000 }).map((depth): Input => {
     const valid = JSON.stringify(validRequest(tool));
-    return { defect: `nesting ${depth} deep`, body: undefined, raw: `${valid.slice(0, -1)},"deep":${"[".repeat(depth)}1${"]".repeat(depth)}}` };
+    return {
+      defect: `nesting ${depth} deep`,
+      body: undefined,
+      raw: `${valid.slice(0, -1)},"deep":${"[".repeat(depth)}1${"]".repeat(depth)}}`,
+    };
   });
   const generators: fc.Arbitrary<Input>[] = [wrongValue, wrongValue, wrongValue, missing, extra, extra, nonObject, oversize, deep];
   if (rawNumbers) generators.push(rawNumbers);
@@ -259,7 +405,13 @@ function inputs(tool: ToolName): fc.Arbitrary<Input> {
   if (tool !== "get_operation_status") return all;
   // The GET route takes the operationId from the path: a string, always; only bad strings apply.
   // A URL path cannot carry a lone surrogate, so none reaches the path parameter.
-  return fc.oneof(all, badStrings.filter(invalidFor("operationId")).filter((s) => s !== "" && (s as string & { isWellFormed(): boolean }).isWellFormed()).map((operationId): Input => ({ defect: "bad operationId in the path", body: { operationId }, get: true })));
+  return fc.oneof(
+    all,
+    badStrings
+      .filter(invalidFor("operationId"))
+      .filter((s) => s !== "" && (s as string & { isWellFormed(): boolean }).isWellFormed())
+      .map((operationId): Input => ({ defect: "bad operationId in the path", body: { operationId }, get: true })),
+  );
 }
 
 // ——— the note oracle, from SPEC §5 alone ———
@@ -285,14 +437,67 @@ export function noteVerdict(raw: string): { ok: true; text: string } | { ok: fal
 }
 
 const noteTokens = [
-  "a", "Z", "5", "é", "e\u0301", "日", "ß", "Ω", "دار", "😀", "\u2764", "\ufe0f", "\ufe0e", "#", "1", "\u20e3", " ", "\u00a0", "\u3000", "\n", "\r\n", "\r", "\t",
-  "\u0000", "\u0007", "\u001b", "\u007f", "\u0085", "\u200b", "\u200d", "\u202e", "\u2066", "\u00ad", "\u034f", "\u180e", "\ufeff", "\ud800", "\udc00",
-  "\u{e0041}", "\u{e0100}", "\u3164", "\u0600", "{", "}", '"', "\\", "$", "<", ">", "'", "${x}", "{{x}}", '{"a":1}',
+  "a",
+  "Z",
+  "5",
+  "é",
+  "e\u0301",
+  "日",
+  "ß",
+  "Ω",
+  "دار",
+  "😀",
+  "\u2764",
+  "\ufe0f",
+  "\ufe0e",
+  "#",
+  "1",
+  "\u20e3",
+  " ",
+  "\u00a0",
+  "\u3000",
+  "\n",
+  "\r\n",
+  "\r",
+  "\t",
+  "\u0000",
+  "\u0007",
+  "\u001b",
+  "\u007f",
+  "\u0085",
+  "\u200b",
+  "\u200d",
+  "\u202e",
+  "\u2066",
+  "\u00ad",
+  "\u034f",
+  "\u180e",
+  "\ufeff",
+  "\ud800",
+  "\udc00",
+  "\u{e0041}",
+  "\u{e0100}",
+  "\u3164",
+  "\u0600",
+  "{",
+  "}",
+  '"',
+  "\\",
+  "$",
+  "<",
+  ">",
+  "'",
+  "${x}",
+  "{{x}}",
+  '{"a":1}',
 ];
 
 const noteInputs = fc.oneof(
   { weight: 6, arbitrary: fc.array(fc.constantFrom(...noteTokens), { minLength: 1, maxLength: 40 }).map((t) => t.join("")) },
-  { weight: 1, arbitrary: fc.tuple(fc.integer({ min: 490, max: 510 }), fc.constantFrom("a", "日", "😀", " ")).map(([n, c]) => `x${c.repeat(n)}x`) },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(fc.integer({ min: 490, max: 510 }), fc.constantFrom("a", "日", "😀", " ")).map(([n, c]) => `x${c.repeat(n)}x`),
+  },
   { weight: 1, arbitrary: fc.integer({ min: 8, max: 12 }).map((n) => Array.from({ length: n }, (_, i) => `l${i}`).join(i2(n))) },
 );
 function i2(n: number) {
@@ -336,7 +541,10 @@ export async function runFuzz(endpoint: string, options: FuzzOptions): Promise<P
         else if (reply.status >= 400) figures["4xx"] = (figures["4xx"] ?? 0) + 1;
         const problems = invalidInputProblems(reply);
         if (world.log.writes > 0) problems.push(`${world.log.writes} DynamoDB writes (${show(world.log.snapshot())})`);
-        if (problems.length) failures.add(`${tool}, ${input.defect}: ${show(input.raw ?? input.body, 300)}${input.get ? " (GET)" : ""} → ${reply.status} ${show(reply.text, 300)}: ${problems.join("; ")}`);
+        if (problems.length)
+          failures.add(
+            `${tool}, ${input.defect}: ${show(input.raw ?? input.body, 300)}${input.get ? " (GET)" : ""} → ${reply.status} ${show(reply.text, 300)}: ${problems.join("; ")}`,
+          );
       }
     }
 
@@ -346,7 +554,10 @@ export async function runFuzz(endpoint: string, options: FuzzOptions): Promise<P
     for (const tool of Object.keys(toolFields) as ToolName[]) {
       for (const input of fc.sample(inputs(tool), { numRuns: sellerPerTool, seed: seed + tool.length + 1 })) {
         world.log.reset();
-        const reply = await world.call(tool, orderSeller, input.raw ?? input.body, { raw: input.raw !== undefined, get: input.get === true });
+        const reply = await world.call(tool, orderSeller, input.raw ?? input.body, {
+          raw: input.raw !== undefined,
+          get: input.get === true,
+        });
         figures.inputs = (figures.inputs ?? 0) + 1;
         figures["seller inputs"] = (figures["seller inputs"] ?? 0) + 1;
         figures.writes = (figures.writes ?? 0) + world.log.writes;
@@ -355,13 +566,17 @@ export async function runFuzz(endpoint: string, options: FuzzOptions): Promise<P
         const problems: string[] = [];
         if (notForSellers.has(tool)) {
           if (reply.status !== 403 || reply.body?.error?.code !== "FORBIDDEN") problems.push(`status ${reply.status}, not 403 FORBIDDEN`);
-          else if (JSON.stringify(reply.body.error.allowedPrincipals) !== JSON.stringify(["customer", "support"])) problems.push(`allowedPrincipals ${show(reply.body.error.allowedPrincipals)}`);
+          else if (JSON.stringify(reply.body.error.allowedPrincipals) !== JSON.stringify(["customer", "support"]))
+            problems.push(`allowedPrincipals ${show(reply.body.error.allowedPrincipals)}`);
           if (world.log.total > 0) problems.push(`${world.log.total} DynamoDB requests before the refusal (${show(world.log.snapshot())})`);
         } else {
           problems.push(...invalidInputProblems(reply));
           if (world.log.writes > 0) problems.push(`${world.log.writes} DynamoDB writes (${show(world.log.snapshot())})`);
         }
-        if (problems.length) failures.add(`${tool} as a seller, ${input.defect}: ${show(input.raw ?? input.body, 300)} → ${reply.status} ${show(reply.text, 300)}: ${problems.join("; ")}`);
+        if (problems.length)
+          failures.add(
+            `${tool} as a seller, ${input.defect}: ${show(input.raw ?? input.body, 300)} → ${reply.status} ${show(reply.text, 300)}: ${problems.join("; ")}`,
+          );
       }
     }
 
@@ -380,21 +595,32 @@ export async function runFuzz(endpoint: string, options: FuzzOptions): Promise<P
       if (verdict.ok) {
         kept++;
         // Valid: it reaches the order lookup, which finds nothing: a recorded ORDER_NOT_FOUND.
-        if (reply.status !== 404 || reply.body?.error?.code !== "ORDER_NOT_FOUND") problems.push(`SPEC keeps this note (as ${show(verdict.text)}), so it must pass validation`);
+        if (reply.status !== 404 || reply.body?.error?.code !== "ORDER_NOT_FOUND")
+          problems.push(`SPEC keeps this note (as ${show(verdict.text)}), so it must pass validation`);
       } else {
         refused++;
         figures.writes = (figures.writes ?? 0) + world.log.writes;
         problems.push(...invalidInputProblems(reply));
         const issue = reply.body?.error?.issues?.[0];
         if (issue && issue.path !== "deliveryNote") problems.push(`the issue names ${issue.path}, not deliveryNote`);
-        if (issue && verdict.position > 0 && !new RegExp(`\\b${verdict.position}\\b`).test(issue.message)) problems.push(`the message does not name position ${verdict.position}`);
+        if (issue && verdict.position > 0 && !new RegExp(`\\b${verdict.position}\\b`).test(issue.message))
+          problems.push(`the message does not name position ${verdict.position}`);
         if (world.log.writes > 0) problems.push(`${world.log.writes} DynamoDB writes`);
       }
-      if (problems.length) failures.add(`add_delivery_note with note ${JSON.stringify(note)} → ${reply.status} ${show(reply.text, 300)}: ${problems.join("; ")}`);
+      if (problems.length)
+        failures.add(
+          `add_delivery_note with note ${JSON.stringify(note)} → ${reply.status} ${show(reply.text, 300)}: ${problems.join("; ")}`,
+        );
     }
     figures["notes kept"] = kept;
     figures["notes refused"] = refused;
-    return { part: "fuzz", figures: { ...figures, seed }, failures: failures.list, failureCount: failures.count, seconds: (performance.now() - started) / 1000 };
+    return {
+      part: "fuzz",
+      figures: { ...figures, seed },
+      failures: failures.list,
+      failureCount: failures.count,
+      seconds: (performance.now() - started) / 1000,
+    };
   } finally {
     await world.destroy();
   }
@@ -414,7 +640,16 @@ function invalidInputProblems(reply: Reply): string[] {
   if (extra.length) problems.push(`extra error fields ${extra.join(",")}`);
   const issues = error.issues;
   if (!Array.isArray(issues) || issues.length === 0) problems.push("issues is not a non-empty list");
-  else if (!issues.every((i: unknown) => typeof i === "object" && i !== null && typeof (i as { path?: unknown }).path === "string" && typeof (i as { message?: unknown }).message === "string" && (i as { message: string }).message.trim() !== "")) {
+  else if (
+    !issues.every(
+      (i: unknown) =>
+        typeof i === "object" &&
+        i !== null &&
+        typeof (i as { path?: unknown }).path === "string" &&
+        typeof (i as { message?: unknown }).message === "string" &&
+        (i as { message: string }).message.trim() !== "",
+    )
+  ) {
     problems.push("an issue lacks a path or a message");
   }
   if (/\bat .+\.(ts|js):\d+/.test(reply.text)) problems.push("a stack trace in the body");

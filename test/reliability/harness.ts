@@ -30,7 +30,10 @@ export type FixtureInput = Record<string, unknown[]>;
 export { type Caller, customer, seller, support } from "#test/support/callers";
 
 /** A verified token that names neither a customer nor support staff. */
-export const nobody = (sub = "someone-unnamed"): Caller => ({ claims: { sub, scope: "orders:read orders:write" }, scopes: ["orders:read", "orders:write"] });
+export const nobody = (sub = "someone-unnamed"): Caller => ({
+  claims: { sub, scope: "orders:read orders:write" },
+  scopes: ["orders:read", "orders:write"],
+});
 
 // ——— tools ———
 
@@ -68,7 +71,13 @@ export const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T0
 
 // ——— requests to DynamoDB: counting and faults ———
 
-export const writeCommands = new Set(["PutItemCommand", "UpdateItemCommand", "DeleteItemCommand", "TransactWriteItemsCommand", "BatchWriteItemCommand"]);
+export const writeCommands = new Set([
+  "PutItemCommand",
+  "UpdateItemCommand",
+  "DeleteItemCommand",
+  "TransactWriteItemsCommand",
+  "BatchWriteItemCommand",
+]);
 
 /** One hook into every DynamoDB request the store makes: before it is sent and after its response arrives. */
 export interface RequestHook {
@@ -129,7 +138,12 @@ export class RequestLog {
   observe(client: DynamoDBClient, kind: DynamoRequest["client"]): void {
     client.middlewareStack.add(
       (next, context) => async (args) => {
-        const request: DynamoRequest = { command: String(context.commandName), input: args.input as Record<string, unknown>, client: kind, layer: "outer" };
+        const request: DynamoRequest = {
+          command: String(context.commandName),
+          input: args.input as Record<string, unknown>,
+          client: kind,
+          layer: "outer",
+        };
         this.counts.set(request.command, (this.counts.get(request.command) ?? 0) + 1);
         for (const hook of [...this.hooks]) await hook.before?.(request);
         const result = await next(args);
@@ -142,7 +156,12 @@ export class RequestLog {
     // SDK itself sees and retries, exactly as a throttled or dropped attempt would be.
     client.middlewareStack.add(
       (next, context) => async (args) => {
-        const request: DynamoRequest = { command: String(context.commandName), input: (args as unknown as { input?: Record<string, unknown> }).input ?? {}, client: kind, layer: "inner" };
+        const request: DynamoRequest = {
+          command: String(context.commandName),
+          input: (args as unknown as { input?: Record<string, unknown> }).input ?? {},
+          client: kind,
+          layer: "inner",
+        };
         for (const hook of [...this.hooks]) await hook.before?.(request);
         const result = await next(args);
         for (const hook of [...this.hooks]) await hook.after?.(request);
@@ -207,7 +226,12 @@ export async function reliabilityWorld(endpoint: string, fixture: FixtureInput, 
   };
 
   /** Calls a tool as API Gateway would: a JSON (or raw text) body, or the GET route's path parameter. */
-  async function call(tool: ToolName, caller: Caller | undefined, body: unknown, options: { raw?: boolean; get?: boolean } = {}): Promise<Reply> {
+  async function call(
+    tool: ToolName,
+    caller: Caller | undefined,
+    body: unknown,
+    options: { raw?: boolean; get?: boolean } = {},
+  ): Promise<Reply> {
     const started = performance.now();
     const event = options.get
       ? apiGatewayEvent({
@@ -233,7 +257,13 @@ export async function reliabilityWorld(endpoint: string, fixture: FixtureInput, 
     } catch {
       parsed = undefined;
     }
-    return { status: result.statusCode ?? 0, headers: (result.headers ?? {}) as Record<string, string>, body: parsed, text, ms: performance.now() - started };
+    return {
+      status: result.statusCode ?? 0,
+      headers: (result.headers ?? {}) as Record<string, string>,
+      body: parsed,
+      text,
+      ms: performance.now() - started,
+    };
   }
 
   const get = async (Key: object) => (await adminDoc.send(new GetCommand({ TableName: names.orders, Key, ConsistentRead: true }))).Item;
@@ -358,7 +388,8 @@ export const customers = (ids: string[]) => ids.map((id) => ({ id, email: `${id.
 
 let sequence = 0;
 /** A fresh, valid operationId, unique within the process. */
-export const newOperationId = (prefix = "op-rel") => `${prefix}-${Date.now().toString(36)}-${(sequence++).toString(36)}-${randomUUID().slice(0, 6)}`;
+export const newOperationId = (prefix = "op-rel") =>
+  `${prefix}-${Date.now().toString(36)}-${(sequence++).toString(36)}-${randomUUID().slice(0, 6)}`;
 
 /** Five-digit order ids, handed out in order from `first`. */
 export function orderIds(first: number) {

@@ -3,7 +3,9 @@ import { runLoad } from "#test/reliability/load";
 import { ciSizes, printReport } from "#test/reliability/sizes";
 
 describe("load through the local gateway", () => {
-  it("hundreds of concurrent requests of every tool, duplicates and conflicting reuse: 0 5xx, and the tables hold every invariant", { timeout: 120_000 }, async () => {
+  it("hundreds of concurrent requests of every tool, duplicates and conflicting reuse: 0 5xx, and the tables hold every invariant", {
+    timeout: 120_000,
+  }, async () => {
     const report = await runLoad(inject("dynamodbEndpoint"), { requests: ciSizes.loadRequests, concurrency: ciSizes.loadConcurrency });
     printReport(report);
     expect(report.failures).toEqual([]);

@@ -58,7 +58,6 @@ const loadSeller = "SLR-2210";
 const otherSeller = "SLR-4400";
 const statuses = ["placed", "processing", "dispatching", "shipped", "delivered", "delivered", "cancelled"] as const;
 
-
 export async function runLoad(endpoint: string, options: LoadOptions): Promise<PartReport> {
   const started = performance.now();
   const today = todayUtc();
@@ -78,7 +77,18 @@ export async function runLoad(endpoint: string, options: LoadOptions): Promise<P
       initialVersion.set(id, version);
       // Two marketplace sellers share the orders: the seller in the mix reaches half of them.
       const sellerId = number % 2 === 0 ? loadSeller : otherSeller;
-      orders.push(orderItem(id, today, { customerId, sellerId, status, version, items: [{ itemId: "ITM-1", sku: choose(skus) }, { itemId: "ITM-2", sku: choose(skus) }] }));
+      orders.push(
+        orderItem(id, today, {
+          customerId,
+          sellerId,
+          status,
+          version,
+          items: [
+            { itemId: "ITM-1", sku: choose(skus) },
+            { itemId: "ITM-2", sku: choose(skus) },
+          ],
+        }),
+      );
     }
   }
   const ordersOf = (customerId: string) => orders.filter((o) => o.customerId === customerId);
@@ -121,16 +131,30 @@ export async function runLoad(endpoint: string, options: LoadOptions): Promise<P
         const body = { operationId: earlier.body.operationId, orderId: earlier.body.orderId, itemIds: ["ITM-1", "ITM-2"], reason: "other" };
         plan.push({ tool: "start_return", who: earlier.who, body, kind: "reuse" });
       } else {
-        const body = earlier.tool === "cancel_order" ? { ...earlier.body, reason: "A different reason" } : { operationId: earlier.body.operationId, orderId: earlier.body.orderId };
+        const body =
+          earlier.tool === "cancel_order"
+            ? { ...earlier.body, reason: "A different reason" }
+            : { operationId: earlier.body.operationId, orderId: earlier.body.orderId };
         plan.push({ tool: "cancel_order", who: earlier.who, body, kind: "reuse" });
       }
     } else if (roll < 30 && changes.length > 0) {
       const earlier = choose(changes);
-      plan.push({ tool: "get_operation_status", who: earlier.who, body: { operationId: earlier.body.operationId }, get: next(2) === 0, kind: "lookup" });
+      plan.push({
+        tool: "get_operation_status",
+        who: earlier.who,
+        body: { operationId: earlier.body.operationId },
+        get: next(2) === 0,
+        kind: "lookup",
+      });
     } else if (roll < 40) {
       plan.push({ tool: "get_order", who, body: { orderId: target.id }, kind: "read" });
     } else if (roll < 48) {
-      plan.push({ tool: "search_orders", who, body: who === "support" ? { email: `${target.customerId.toLowerCase()}@example.com` } : { orderId: target.id.slice(5) }, kind: "read" });
+      plan.push({
+        tool: "search_orders",
+        who,
+        body: who === "support" ? { email: `${target.customerId.toLowerCase()}@example.com` } : { orderId: target.id.slice(5) },
+        kind: "read",
+      });
     } else {
       const tool = choose(["cancel_order", "add_delivery_note", "start_return", "offer_replacement"] as const);
       const version = next(3) === 0 ? v + 1 : v;
@@ -167,13 +191,22 @@ export async function runLoad(endpoint: string, options: LoadOptions): Promise<P
         if (!planned) return;
         const t0 = performance.now();
         const operationId = encodeURIComponent(String(planned.body.operationId));
-        const response = await fetch(planned.get ? `${gateway.url}/v1/operations/${operationId}` : `${gateway.url}/v1/tools/${planned.tool}`, {
-          method: planned.get ? "GET" : "POST",
-          headers: { authorization: `Bearer ${tokens.get(planned.who)}`, ...(planned.get ? {} : { "content-type": "application/json" }) },
-          ...(planned.get ? {} : { body: JSON.stringify(planned.body) }),
-        });
+        const response = await fetch(
+          planned.get ? `${gateway.url}/v1/operations/${operationId}` : `${gateway.url}/v1/tools/${planned.tool}`,
+          {
+            method: planned.get ? "GET" : "POST",
+            headers: { authorization: `Bearer ${tokens.get(planned.who)}`, ...(planned.get ? {} : { "content-type": "application/json" }) },
+            ...(planned.get ? {} : { body: JSON.stringify(planned.body) }),
+          },
+        );
         const text = await response.text();
-        answers.push({ planned, status: response.status, text, replayed: response.headers.get("idempotent-replayed") === "true", ms: performance.now() - t0 });
+        answers.push({
+          planned,
+          status: response.status,
+          text,
+          replayed: response.headers.get("idempotent-replayed") === "true",
+          ms: performance.now() - t0,
+        });
       }
     };
     await Promise.all(Array.from({ length: Math.min(options.concurrency, plan.length) }, worker));
@@ -183,7 +216,15 @@ export async function runLoad(endpoint: string, options: LoadOptions): Promise<P
   }
 
   try {
-    const tally: Record<string, number> = { requests: answers.length, concurrency: Math.min(options.concurrency, plan.length), "5xx": 0, completed: 0, replayed: 0, duplicates: 0, reuses: 0 };
+    const tally: Record<string, number> = {
+      requests: answers.length,
+      concurrency: Math.min(options.concurrency, plan.length),
+      "5xx": 0,
+      completed: 0,
+      replayed: 0,
+      duplicates: 0,
+      reuses: 0,
+    };
     for (const answer of answers) {
       if (answer.status >= 500) {
         tally["5xx"] = (tally["5xx"] ?? 0) + 1;
@@ -196,16 +237,24 @@ export async function runLoad(endpoint: string, options: LoadOptions): Promise<P
       if (changing && answer.status === 200) {
         tally.completed = (tally.completed ?? 0) + 1;
         const record = await world.operation(subOf(answer.planned.who), String(answer.planned.body.operationId));
-        if (!record || record.status !== "completed" || JSON.stringify(record.body) !== answer.text) failures.add(`a 200 that its operation record does not hold: ${answer.planned.tool} ${show(answer.planned.body)} → ${show(answer.text)}; record ${show(record)}`);
+        if (!record || record.status !== "completed" || JSON.stringify(record.body) !== answer.text)
+          failures.add(
+            `a 200 that its operation record does not hold: ${answer.planned.tool} ${show(answer.planned.body)} → ${show(answer.text)}; record ${show(record)}`,
+          );
       }
       if (answer.planned.who === "seller") {
         tally["seller requests"] = (tally["seller requests"] ?? 0) + 1;
         const orderId = String(answer.planned.body.orderId ?? "");
         const notItsOwn = sellerOf.has(orderId) && sellerOf.get(orderId) !== loadSeller;
-        if (answer.status === 200 && changing && (notItsOwn || answer.planned.tool === "cancel_order" || answer.planned.tool === "add_delivery_note")) {
+        if (
+          answer.status === 200 &&
+          changing &&
+          (notItsOwn || answer.planned.tool === "cancel_order" || answer.planned.tool === "add_delivery_note")
+        ) {
           failures.add(`the seller changed what it may not: ${answer.planned.tool} ${show(answer.planned.body)} → ${show(answer.text)}`);
         }
-        if (answer.status === 200 && answer.planned.tool === "get_order" && notItsOwn) failures.add(`the seller read another seller's order: ${show(answer.text)}`);
+        if (answer.status === 200 && answer.planned.tool === "get_order" && notItsOwn)
+          failures.add(`the seller read another seller's order: ${show(answer.text)}`);
         if (answer.status === 200 && answer.planned.tool === "search_orders" && /"orderId"/.test(answer.text)) {
           const found = (JSON.parse(answer.text) as { orders: { orderId: string }[] }).orders.map((o) => o.orderId);
           const foreign = found.filter((id) => sellerOf.get(id) !== loadSeller);
@@ -215,7 +264,8 @@ export async function runLoad(endpoint: string, options: LoadOptions): Promise<P
       if (answer.planned.kind === "reuse" && answer.status !== 422 && answer.status !== 409 && answer.status !== 429) {
         // A reuse may also meet an id whose first request has not arrived yet: then it is simply the first.
         const record = await world.operation(subOf(answer.planned.who), String(answer.planned.body.operationId));
-        if (record && JSON.stringify(record.body) !== answer.text) failures.add(`a conflicting reuse was answered ${answer.status} ${show(answer.text)}`);
+        if (record && JSON.stringify(record.body) !== answer.text)
+          failures.add(`a conflicting reuse was answered ${answer.status} ${show(answer.text)}`);
       }
     }
 
@@ -235,18 +285,24 @@ export async function runLoad(endpoint: string, options: LoadOptions): Promise<P
       const from = initialVersion.get(order.id) as number;
       const activity = await world.activity(order.id);
       const current = stored?.version as number;
-      const versions = activity.map((a) => a.version).filter((v) => typeof v === "number").sort((a, b) => a - b);
+      const versions = activity
+        .map((a) => a.version)
+        .filter((v) => typeof v === "number")
+        .sort((a, b) => a - b);
       const expected = Array.from({ length: current - from }, (_, i) => from + 1 + i);
       versionsChecked += current - from;
-      if (activity.length !== current - from) failures.add(`order ${order.id} went from v${from} to v${current} with ${activity.length} activity entries`);
-      if (versions.length === activity.length && JSON.stringify(versions) !== JSON.stringify(expected)) failures.add(`order ${order.id}: activity versions ${show(versions)}, expected ${show(expected)}`);
+      if (activity.length !== current - from)
+        failures.add(`order ${order.id} went from v${from} to v${current} with ${activity.length} activity entries`);
+      if (versions.length === activity.length && JSON.stringify(versions) !== JSON.stringify(expected))
+        failures.add(`order ${order.id}: activity versions ${show(versions)}, expected ${show(expected)}`);
       for (const entry of activity) {
         const key = recordKey(entry.actor?.sub, entry.operationId);
         if (seen.has(key)) failures.add(`operation ${key} has more than one activity entry`);
         seen.add(key);
         const record = completed.get(key);
         if (!record) failures.add(`order ${order.id} v${entry.version}: a change by ${key} with no completed operation record`);
-        else if (record.orderId !== order.id || (typeof entry.version === "number" && record.orderVersion !== entry.version)) failures.add(`record ${key} says ${record.orderId} v${record.orderVersion}, the change is ${order.id} v${entry.version}`);
+        else if (record.orderId !== order.id || (typeof entry.version === "number" && record.orderVersion !== entry.version))
+          failures.add(`record ${key} says ${record.orderId} v${record.orderVersion}, the change is ${order.id} v${entry.version}`);
       }
     }
     for (const key of completed.keys()) if (!seen.has(key)) failures.add(`completed operation ${key} matches no change`);

@@ -183,26 +183,46 @@ function allowedOutcomes(m: Model, tool: Tool, request: Record<string, any>, tod
 
 // ——— checking a reply against the model, and applying it ———
 
-const keysOf = (value: unknown) => Object.keys((value ?? {}) as object).sort().join(",");
+const keysOf = (value: unknown) =>
+  Object.keys((value ?? {}) as object)
+    .sort()
+    .join(",");
 
-function checkAndApply(m: Model, tool: Tool, request: Record<string, any>, reply: Reply, today: string, sku: string, by: Actor = "owner"): void {
+function checkAndApply(
+  m: Model,
+  tool: Tool,
+  request: Record<string, any>,
+  reply: Reply,
+  today: string,
+  sku: string,
+  by: Actor = "owner",
+): void {
   const allowed = allowedOutcomes(m, tool, request, today);
-  const describe = () => `${tool} ${show(request)} on ${describeModel(m)} → ${reply.status} ${show(reply.text, 600)}; SPEC allows ${allowed.completed ? "completed or " : ""}${show(allowed.rejections)}`;
+  const describe = () =>
+    `${tool} ${show(request)} on ${describeModel(m)} → ${reply.status} ${show(reply.text, 600)}; SPEC allows ${allowed.completed ? "completed or " : ""}${show(allowed.rejections)}`;
   if (reply.headers["idempotent-replayed"] !== undefined) diverge(`a first request came back marked as a replay: ${describe()}`);
   if (reply.status === 200) {
     if (!allowed.completed) diverge(`completed, though SPEC requires a rejection: ${describe()}`);
     const body = reply.body;
     const committed = m.version + 1;
-    const common = body?.operationId === request.operationId && body?.status === "completed" && body?.orderId === m.orderId && body?.orderVersion === committed;
+    const common =
+      body?.operationId === request.operationId &&
+      body?.status === "completed" &&
+      body?.orderId === m.orderId &&
+      body?.orderVersion === committed;
     if (!common) diverge(`the success body's common fields are wrong: ${describe()}`);
     switch (tool) {
       case "cancel_order":
-        if (keysOf(body) !== "operationId,orderId,orderStatus,orderVersion,status" || body.orderStatus !== "cancelled") diverge(`cancel body: ${describe()}`);
+        if (keysOf(body) !== "operationId,orderId,orderStatus,orderVersion,status" || body.orderStatus !== "cancelled")
+          diverge(`cancel body: ${describe()}`);
         m.status = "cancelled";
         break;
       case "add_delivery_note": {
         const text = (request.deliveryNote as string).replace(/\r\n/g, "\n").normalize("NFC").trim();
-        if (keysOf(body) !== "deliveryNote,operationId,orderId,orderVersion,status" || JSON.stringify(body.deliveryNote) !== JSON.stringify({ origin: "customer", text })) {
+        if (
+          keysOf(body) !== "deliveryNote,operationId,orderId,orderVersion,status" ||
+          JSON.stringify(body.deliveryNote) !== JSON.stringify({ origin: "customer", text })
+        ) {
           diverge(`note body (the note as stored is ${show(text)}): ${describe()}`);
         }
         m.note = text;
@@ -211,11 +231,14 @@ function checkAndApply(m: Model, tool: Tool, request: Record<string, any>, reply
       case "start_return": {
         const ret = body?.return;
         const pickup = pickupFor(m, (request.pickupDate as string | undefined) ?? addDays(today, 1));
-        if (keysOf(body) !== "operationId,orderId,orderVersion,return,status" || keysOf(ret) !== "itemIds,labelRef,pickup,returnId") diverge(`return body: ${describe()}`);
+        if (keysOf(body) !== "operationId,orderId,orderVersion,return,status" || keysOf(ret) !== "itemIds,labelRef,pickup,returnId")
+          diverge(`return body: ${describe()}`);
         if (JSON.stringify(ret.itemIds) !== JSON.stringify(request.itemIds)) diverge(`the return names other items: ${describe()}`);
-        if (typeof ret.returnId !== "string" || ret.returnId === "" || m.returnIds.has(ret.returnId)) diverge(`the returnId is missing or not new: ${describe()}`);
+        if (typeof ret.returnId !== "string" || ret.returnId === "" || m.returnIds.has(ret.returnId))
+          diverge(`the returnId is missing or not new: ${describe()}`);
         if (typeof ret.labelRef !== "string" || ret.labelRef === "") diverge(`no label: ${describe()}`);
-        if (!pickup || ret.pickup?.date !== pickup.date || !pickup.windows.includes(ret.pickup?.window)) diverge(`pickup ${show(ret?.pickup)}, SPEC wants the earliest date with capacity ${show(pickup)}: ${describe()}`);
+        if (!pickup || ret.pickup?.date !== pickup.date || !pickup.windows.includes(ret.pickup?.window))
+          diverge(`pickup ${show(ret?.pickup)}, SPEC wants the earliest date with capacity ${show(pickup)}: ${describe()}`);
         const slot = m.slots.find((s) => s.date === ret.pickup.date && s.window === ret.pickup.window) as Slot;
         slot.capacity -= 1;
         for (const id of request.itemIds as string[]) m.returned.add(id);
@@ -224,9 +247,14 @@ function checkAndApply(m: Model, tool: Tool, request: Record<string, any>, reply
       }
       case "offer_replacement": {
         const rep = body?.replacement;
-        if (keysOf(body) !== "operationId,orderId,orderVersion,replacement,status" || keysOf(rep) !== "itemId,replacementItemId,sku") diverge(`replacement body: ${describe()}`);
+        if (keysOf(body) !== "operationId,orderId,orderVersion,replacement,status" || keysOf(rep) !== "itemId,replacementItemId,sku")
+          diverge(`replacement body: ${describe()}`);
         if (rep.itemId !== request.itemId || rep.sku !== sku) diverge(`the replacement names another item or SKU: ${describe()}`);
-        if (typeof rep.replacementItemId !== "string" || !/^ITM-\d+$/.test(rep.replacementItemId) || m.items.some((i) => i.itemId === rep.replacementItemId)) {
+        if (
+          typeof rep.replacementItemId !== "string" ||
+          !/^ITM-\d+$/.test(rep.replacementItemId) ||
+          m.items.some((i) => i.itemId === rep.replacementItemId)
+        ) {
           diverge(`the replacement line's id is not a new item id: ${describe()}`);
         }
         m.items.push({ itemId: rep.replacementItemId, replacementFor: request.itemId });
@@ -245,28 +273,42 @@ function checkAndApply(m: Model, tool: Tool, request: Record<string, any>, reply
     const shape = errorShapeProblems(reply);
     if (shape.length) diverge(`${shape.join("; ")}: ${describe()}`);
     const body = reply.body;
-    if (body.operationId !== request.operationId || body.status !== "rejected" || body.orderId !== m.orderId) diverge(`a recorded rejection carries operationId, status "rejected" and orderId: ${describe()}`);
+    if (body.operationId !== request.operationId || body.status !== "rejected" || body.orderId !== m.orderId)
+      diverge(`a recorded rejection carries operationId, status "rejected" and orderId: ${describe()}`);
     const error = body.error;
-    const status = { VERSION_CONFLICT: 409, NOT_ELIGIBLE: 409, SELLER_SUSPENDED: 409, OUT_OF_STOCK: 409, NO_PICKUP_SLOT: 409 }[code as string];
+    const status = { VERSION_CONFLICT: 409, NOT_ELIGIBLE: 409, SELLER_SUSPENDED: 409, OUT_OF_STOCK: 409, NO_PICKUP_SLOT: 409 }[
+      code as string
+    ];
     if (reply.status !== status) diverge(`${code} came with HTTP ${reply.status}: ${describe()}`);
-    if (code === "VERSION_CONFLICT" && (error.expectedVersion !== request.expectedVersion || error.currentVersion !== m.version)) diverge(`VERSION_CONFLICT details: ${describe()}`);
-    if (code === "NOT_ELIGIBLE" && error.orderStatus !== m.status) diverge(`NOT_ELIGIBLE names status ${error.orderStatus}, the order is ${m.status}: ${describe()}`);
+    if (code === "VERSION_CONFLICT" && (error.expectedVersion !== request.expectedVersion || error.currentVersion !== m.version))
+      diverge(`VERSION_CONFLICT details: ${describe()}`);
+    if (code === "NOT_ELIGIBLE" && error.orderStatus !== m.status)
+      diverge(`NOT_ELIGIBLE names status ${error.orderStatus}, the order is ${m.status}: ${describe()}`);
     if (code === "OUT_OF_STOCK" && error.sku !== sku) diverge(`OUT_OF_STOCK names ${error.sku}: ${describe()}`);
     if (code === "NO_PICKUP_SLOT" && !Array.isArray(error.availableDates)) diverge(`NO_PICKUP_SLOT without availableDates: ${describe()}`);
-    if (code === "SELLER_SUSPENDED" && !/start_return/.test(error.message)) diverge(`SELLER_SUSPENDED does not say a return still works: ${describe()}`);
-    if (code === "NOT_ELIGIBLE" && reason === "REPLACEMENT_LINE" && !/person/i.test(error.message)) diverge(`REPLACEMENT_LINE does not say a person must handle it: ${describe()}`);
+    if (code === "SELLER_SUSPENDED" && !/start_return/.test(error.message))
+      diverge(`SELLER_SUSPENDED does not say a return still works: ${describe()}`);
+    if (code === "NOT_ELIGIBLE" && reason === "REPLACEMENT_LINE" && !/person/i.test(error.message))
+      diverge(`REPLACEMENT_LINE does not say a person must handle it: ${describe()}`);
   }
   m.ops.set(request.operationId as string, { tool, request, status: reply.status, text: reply.text, by });
 }
 
 /** JSON with every object's keys sorted: equality of content, whatever order the keys were written in. */
 function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, v) => (v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v));
+  return JSON.stringify(value, (_key, v) =>
+    v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v,
+  );
 }
 
 function describeModel(m: Model): string {
   const slots = m.slots.map((s) => `${s.date.slice(5)}/${s.window.slice(0, 2)}:${s.capacity}`).join(" ");
-  const items = m.items.map((i) => `${i.itemId}${i.replacementFor ? `←${i.replacementFor}` : ""}${m.returned.has(i.itemId) ? "(returned)" : ""}${m.replaced.has(i.itemId) ? "(replaced)" : ""}`).join(" ");
+  const items = m.items
+    .map(
+      (i) =>
+        `${i.itemId}${i.replacementFor ? `←${i.replacementFor}` : ""}${m.returned.has(i.itemId) ? "(returned)" : ""}${m.replaced.has(i.itemId) ? "(replaced)" : ""}`,
+    )
+    .join(" ");
   return `{${m.status} v${m.version}${m.deliveredDaysAgo !== null ? ` delivered ${m.deliveredDaysAgo}d ago` : ""}${m.sellerActive ? "" : " seller suspended"} items [${items}] stock ${m.stock} slots [${slots}]}`;
 }
 
@@ -279,8 +321,10 @@ async function compare(m: Model, r: Real, after: string): Promise<void> {
   const problems: string[] = [];
   if (o.status !== m.status) problems.push(`status ${o.status}, model ${m.status}`);
   if (o.version !== m.version) problems.push(`version ${o.version}, model ${m.version}`);
-  if (JSON.stringify(o.items.map((i: { itemId: string }) => i.itemId)) !== JSON.stringify(m.items.map((i) => i.itemId))) problems.push(`items ${show(o.items.map((i: { itemId: string }) => i.itemId))}`);
-  if (JSON.stringify([...returnedIds].sort()) !== JSON.stringify([...m.returned].sort())) problems.push(`returned ${show([...returnedIds])}, model ${show([...m.returned])}`);
+  if (JSON.stringify(o.items.map((i: { itemId: string }) => i.itemId)) !== JSON.stringify(m.items.map((i) => i.itemId)))
+    problems.push(`items ${show(o.items.map((i: { itemId: string }) => i.itemId))}`);
+  if (JSON.stringify([...returnedIds].sort()) !== JSON.stringify([...m.returned].sort()))
+    problems.push(`returned ${show([...returnedIds])}, model ${show([...m.returned])}`);
   if ((o.delivery?.note?.text ?? null) !== m.note) problems.push(`note ${show(o.delivery?.note)}, model ${show(m.note)}`);
   const stock = await r.world.stock(r.sku);
   if (stock !== m.stock) problems.push(`stock ${stock}, model ${m.stock}`);
@@ -290,8 +334,10 @@ async function compare(m: Model, r: Real, after: string): Promise<void> {
     if ((capacity ?? 0) < 0) problems.push(`slot ${slot.date} ${slot.window} below zero`);
   }
   const activity = await r.world.activity(m.orderId);
-  if (activity.length !== m.toolChanges) problems.push(`${activity.length} activity entries for ${m.toolChanges} changes made by the tools`);
-  if (problems.length) diverge(`after ${after}: the stored order differs from the model (${problems.join("; ")}); model ${describeModel(m)}`);
+  if (activity.length !== m.toolChanges)
+    problems.push(`${activity.length} activity entries for ${m.toolChanges} changes made by the tools`);
+  if (problems.length)
+    diverge(`after ${after}: the stored order differs from the model (${problems.join("; ")}); model ${describeModel(m)}`);
 }
 
 // ——— commands ———
@@ -316,9 +362,12 @@ abstract class ToolCommand implements fc.AsyncCommand<Model, Real, false> {
     if (this.actor === "seller" && notForSellers.has(this.tool)) {
       count(r, "seller refusals");
       const what = `${this.toString()} ${show(request)} on ${describeModel(m)} → ${reply.status} ${show(reply.text, 600)}`;
-      if (reply.status !== 403 || reply.body?.error?.code !== "FORBIDDEN") diverge(`a seller's ${this.tool} must be 403 FORBIDDEN: ${what}`);
-      if (JSON.stringify(reply.body.error.allowedPrincipals) !== JSON.stringify(["customer", "support"])) diverge(`FORBIDDEN names allowedPrincipals ${show(reply.body.error.allowedPrincipals)}: ${what}`);
-      if (await r.world.operation(caller.claims.sub as string, request.operationId)) diverge(`a seller's refused ${this.tool} was recorded: ${what}`);
+      if (reply.status !== 403 || reply.body?.error?.code !== "FORBIDDEN")
+        diverge(`a seller's ${this.tool} must be 403 FORBIDDEN: ${what}`);
+      if (JSON.stringify(reply.body.error.allowedPrincipals) !== JSON.stringify(["customer", "support"]))
+        diverge(`FORBIDDEN names allowedPrincipals ${show(reply.body.error.allowedPrincipals)}: ${what}`);
+      if (await r.world.operation(caller.claims.sub as string, request.operationId))
+        diverge(`a seller's refused ${this.tool} was recorded: ${what}`);
       await compare(m, r, this.toString());
       return;
     }
@@ -384,7 +433,13 @@ class Return extends ToolCommand {
   }
   request(m: Model, r: Real) {
     const itemIds = [...new Set(this.picks.map((p) => pickItem(m, p)))];
-    return { orderId: m.orderId, ...withVersion(this.version, m), itemIds, reason: this.reason, ...(this.pickupInDays ? { pickupDate: addDays(r.today, this.pickupInDays) } : {}) };
+    return {
+      orderId: m.orderId,
+      ...withVersion(this.version, m),
+      itemIds,
+      reason: this.reason,
+      ...(this.pickupInDays ? { pickupDate: addDays(r.today, this.pickupInDays) } : {}),
+    };
   }
   label() {
     return `return(${this.version}, items#${this.picks.join("/")}, ${this.reason}${this.pickupInDays ? `, pickup +${this.pickupInDays}d` : ""})`;
@@ -417,7 +472,8 @@ class External implements fc.AsyncCommand<Model, Real, false> {
     return m.status === "shipped";
   }
   async run(m: Model, r: Real): Promise<void> {
-    const next: Status = this.kind === "progress" ? (m.status === "placed" ? "processing" : "dispatching") : this.kind === "ship" ? "shipped" : "delivered";
+    const next: Status =
+      this.kind === "progress" ? (m.status === "placed" ? "processing" : "dispatching") : this.kind === "ship" ? "shipped" : "delivered";
     await r.world.admin.send(
       new UpdateCommand({
         TableName: r.world.names.orders,
@@ -425,7 +481,13 @@ class External implements fc.AsyncCommand<Model, Real, false> {
         UpdateExpression: `SET #status = :next, version = version + :one${this.kind === "deliver" ? ", deliveredAt = :at" : ""}`,
         ConditionExpression: "#status = :was AND version = :version",
         ExpressionAttributeNames: { "#status": "status" },
-        ExpressionAttributeValues: { ":next": next, ":one": 1, ":was": m.status, ":version": m.version, ...(this.kind === "deliver" ? { ":at": `${r.today}T08:00:00Z` } : {}) },
+        ExpressionAttributeValues: {
+          ":next": next,
+          ":one": 1,
+          ":was": m.status,
+          ":version": m.version,
+          ...(this.kind === "deliver" ? { ":at": `${r.today}T08:00:00Z` } : {}),
+        },
       }),
     );
     m.status = next;
@@ -463,7 +525,8 @@ class Retry implements fc.AsyncCommand<Model, Real, false> {
         op.status === 200
           ? { operationId, status: "completed", tool: op.tool, orderId: m.orderId, orderVersion: first.orderVersion, result: first }
           : { operationId, status: "rejected", tool: op.tool, orderId: m.orderId, error: first.error };
-      if (reply.status !== 200 || canonical(reply.body) !== canonical(expected)) diverge(`${what}: the status lookup answered ${reply.status} ${show(reply.text)}, SPEC wants ${show(expected)}`);
+      if (reply.status !== 200 || canonical(reply.body) !== canonical(expected))
+        diverge(`${what}: the status lookup answered ${reply.status} ${show(reply.text)}, SPEC wants ${show(expected)}`);
     }
     await compare(m, r, what);
   }
@@ -494,7 +557,10 @@ class Reuse implements fc.AsyncCommand<Model, Real, false> {
           : { operationId, orderId: m.orderId, expectedVersion: m.version, itemId: "ITM-1", reason: "damaged" };
     } else if (this.otherTool) {
       tool = op.tool === "cancel_order" ? "add_delivery_note" : "cancel_order";
-      request = tool === "cancel_order" ? { operationId, orderId: m.orderId } : { operationId, orderId: m.orderId, expectedVersion: m.version, deliveryNote: "Another note" };
+      request =
+        tool === "cancel_order"
+          ? { operationId, orderId: m.orderId }
+          : { operationId, orderId: m.orderId, expectedVersion: m.version, deliveryNote: "Another note" };
     } else {
       const changed: Record<Tool, Record<string, unknown>> = {
         cancel_order: { reason: `${String(op.request.reason ?? "")} and another reason`.trim() },
@@ -507,7 +573,8 @@ class Reuse implements fc.AsyncCommand<Model, Real, false> {
     const reply = await r.world.call(tool, callerOf(op.by, m), request);
     count(r, "reuses");
     const what = `${this.toString()}: ${tool} ${show(request)} reusing the id of ${op.tool} ${show(op.request)}`;
-    if (reply.status !== 422 || reply.body?.error?.code !== "IDEMPOTENCY_KEY_REUSED") diverge(`${what} answered ${reply.status} ${show(reply.text)}`);
+    if (reply.status !== 422 || reply.body?.error?.code !== "IDEMPOTENCY_KEY_REUSED")
+      diverge(`${what} answered ${reply.status} ${show(reply.text)}`);
     if (this.otherTool && reply.body.error.originalTool !== op.tool) diverge(`${what}: originalTool is ${reply.body.error.originalTool}`);
     const shape = errorShapeProblems(reply);
     if (shape.length) diverge(`${what}: ${shape.join("; ")}`);
@@ -526,7 +593,30 @@ const requiredVersion = fc.constantFrom<Exclude<VersionChoice, "none">>("current
 const noteText = fc
   .tuple(
     fc.constantFrom("", " ", "  "),
-    fc.array(fc.constantFrom("Leave", "at", "the", "door", "gate", "4411", "é", "e\u0301", "straße", "日本", "Ωμέγα", "دار", "😀", "❤️", "—", "#2", "\n", "\r\n", " "), { minLength: 1, maxLength: 8 }),
+    fc.array(
+      fc.constantFrom(
+        "Leave",
+        "at",
+        "the",
+        "door",
+        "gate",
+        "4411",
+        "é",
+        "e\u0301",
+        "straße",
+        "日本",
+        "Ωμέγα",
+        "دار",
+        "😀",
+        "❤️",
+        "—",
+        "#2",
+        "\n",
+        "\r\n",
+        " ",
+      ),
+      { minLength: 1, maxLength: 8 },
+    ),
     fc.constantFrom("", " ", "\n"),
   )
   .map(([a, words, b]) => `${a}Note ${words.join(" ")}${b}`);
@@ -535,14 +625,26 @@ const noteText = fc
 const actor = fc.constantFrom<Actor>("owner", "owner", "seller");
 
 const commandArbitraries = [
-  fc.tuple(versionChoice, fc.option(fc.constantFrom("Changed my mind", "Ordered twice", "Too late"), { nil: null }), actor).map(([v, r, a]) => new Cancel(v, r).by(a)),
+  fc
+    .tuple(versionChoice, fc.option(fc.constantFrom("Changed my mind", "Ordered twice", "Too late"), { nil: null }), actor)
+    .map(([v, r, a]) => new Cancel(v, r).by(a)),
   fc.tuple(requiredVersion, noteText, actor).map(([v, n, a]) => new Note(v, n).by(a)),
   fc
-    .tuple(versionChoice, fc.array(fc.nat(4), { minLength: 1, maxLength: 3 }), fc.constantFrom("damaged", "wrong_item", "not_as_described", "no_longer_needed", "other"), fc.option(fc.integer({ min: 1, max: 5 }), { nil: null }), actor)
+    .tuple(
+      versionChoice,
+      fc.array(fc.nat(4), { minLength: 1, maxLength: 3 }),
+      fc.constantFrom("damaged", "wrong_item", "not_as_described", "no_longer_needed", "other"),
+      fc.option(fc.integer({ min: 1, max: 5 }), { nil: null }),
+      actor,
+    )
     .map(([v, p, reason, d, a]) => new Return(v, p, reason, d).by(a)),
-  fc.tuple(requiredVersion, fc.nat(4), fc.constantFrom("damaged", "missing", "wrong_item"), actor).map(([v, p, reason, a]) => new Replace(v, p, reason).by(a)),
+  fc
+    .tuple(requiredVersion, fc.nat(4), fc.constantFrom("damaged", "missing", "wrong_item"), actor)
+    .map(([v, p, reason, a]) => new Replace(v, p, reason).by(a)),
   fc.constantFrom("progress", "ship", "deliver").map((k) => new External(k as "progress" | "ship" | "deliver")),
-  fc.tuple(fc.nat(), fc.constantFrom<"request" | "status" | "status-get">("request", "request", "status", "status-get")).map(([p, via]) => new Retry(p, via)),
+  fc
+    .tuple(fc.nat(), fc.constantFrom<"request" | "status" | "status-get">("request", "request", "status", "status-get"))
+    .map(([p, via]) => new Retry(p, via)),
   fc.tuple(fc.nat(), fc.boolean()).map(([p, other]) => new Reuse(p, other)),
 ];
 
@@ -553,7 +655,9 @@ const initialState = fc.record({
   sellerActive: fc.constantFrom(true, true, true, false),
   itemCount: fc.integer({ min: 1, max: 3 }),
   stock: fc.integer({ min: 0, max: 2 }),
-  slots: fc.array(fc.tuple(fc.integer({ min: 1, max: 4 }), fc.constantFrom("08:00-12:00", "12:00-17:00"), fc.integer({ min: 0, max: 2 })), { maxLength: 4 }),
+  slots: fc.array(fc.tuple(fc.integer({ min: 1, max: 4 }), fc.constantFrom("08:00-12:00", "12:00-17:00"), fc.integer({ min: 0, max: 2 })), {
+    maxLength: 4,
+  }),
 });
 
 export interface ModelOptions {
@@ -565,7 +669,11 @@ export interface ModelOptions {
 export async function runModelBased(endpoint: string, options: ModelOptions): Promise<PartReport> {
   const started = performance.now();
   const today = todayUtc();
-  const world = await reliabilityWorld(endpoint, { sellers: baseSellers, policies: basePolicies, customers: customers(["C-1001"]) }, { now: () => new Date(`${today}T10:00:00Z`) });
+  const world = await reliabilityWorld(
+    endpoint,
+    { sellers: baseSellers, policies: basePolicies, customers: customers(["C-1001"]) },
+    { now: () => new Date(`${today}T10:00:00Z`) },
+  );
   const failures = new Failures(10);
   let sequences = 0;
   let commands = 0;
@@ -573,57 +681,72 @@ export async function runModelBased(endpoint: string, options: ModelOptions): Pr
   const seed = options.seed ?? Date.now() % 2 ** 31;
   const tally = new Map<string, number>();
   try {
-    const property = fc.asyncProperty(initialState, fc.commands(commandArbitraries, { maxCommands: options.maxCommands, size: "max" }), async (init, cmds) => {
-      sequences++;
-      const orderId = `SU-${String(orderNumber++).padStart(5, "0")}`;
-      const sku = `MODEL-${orderId}`;
-      const slots = dedupeSlots(init.slots.map(([d, window, capacity]) => ({ date: addDays(today, d), window, capacity })));
-      await resetPickupSlots(world);
-      const status = init.status;
-      const items = Array.from({ length: init.itemCount }, (_, i) => ({ itemId: `ITM-${i + 1}`, sku }));
-      await world.load({
-        sellers: baseSellers,
-        policies: basePolicies,
-        customers: customers(["C-1001"]),
-        stock: [{ sku, available: init.stock }],
-        pickupSlots: slots,
-        orders: [orderItem(orderId, today, { customerId: "C-1001", sellerId: init.sellerActive ? "SLR-2210" : "SLR-3300", status, version: init.version, deliveredDaysAgo: init.deliveredDaysAgo, items })],
-      });
-      const model: Model = {
-        orderId,
-        sellerId: init.sellerActive ? "SLR-2210" : "SLR-3300",
-        status,
-        version: init.version,
-        deliveredDaysAgo: status === "delivered" ? init.deliveredDaysAgo : null,
-        sellerActive: init.sellerActive,
-        items: items.map((i) => ({ itemId: i.itemId })),
-        returned: new Set(),
-        replaced: new Set(),
-        returnIds: new Set(),
-        note: null,
-        stock: init.stock,
-        slots,
-        ops: new Map(),
-        toolChanges: 0,
-      };
-      const start = `initial ${describeModel(model)}`;
-      const ran: string[] = [];
-      const counted = [...cmds].map((c) => ({
-        check: (m: Model) => c.check(m),
-        run: async (m: Model, r: Real) => {
-          ran.push(c.toString());
-          commands++;
-          await c.run(m, r);
-        },
-        toString: () => c.toString(),
-      }));
-      try {
-        await fc.asyncModelRun(() => ({ model, real: { world, sku, today, tally } }), counted);
-      } catch (error) {
-        failures.add(`sequence ${sequences} (seed ${seed}), ${start}, commands [${ran.join(", ")}]: ${error instanceof Divergence ? error.message : (error as Error).stack}`);
-      }
-      return true;
-    });
+    const property = fc.asyncProperty(
+      initialState,
+      fc.commands(commandArbitraries, { maxCommands: options.maxCommands, size: "max" }),
+      async (init, cmds) => {
+        sequences++;
+        const orderId = `SU-${String(orderNumber++).padStart(5, "0")}`;
+        const sku = `MODEL-${orderId}`;
+        const slots = dedupeSlots(init.slots.map(([d, window, capacity]) => ({ date: addDays(today, d), window, capacity })));
+        await resetPickupSlots(world);
+        const status = init.status;
+        const items = Array.from({ length: init.itemCount }, (_, i) => ({ itemId: `ITM-${i + 1}`, sku }));
+        await world.load({
+          sellers: baseSellers,
+          policies: basePolicies,
+          customers: customers(["C-1001"]),
+          stock: [{ sku, available: init.stock }],
+          pickupSlots: slots,
+          orders: [
+            orderItem(orderId, today, {
+              customerId: "C-1001",
+              sellerId: init.sellerActive ? "SLR-2210" : "SLR-3300",
+              status,
+              version: init.version,
+              deliveredDaysAgo: init.deliveredDaysAgo,
+              items,
+            }),
+          ],
+        });
+        const model: Model = {
+          orderId,
+          sellerId: init.sellerActive ? "SLR-2210" : "SLR-3300",
+          status,
+          version: init.version,
+          deliveredDaysAgo: status === "delivered" ? init.deliveredDaysAgo : null,
+          sellerActive: init.sellerActive,
+          items: items.map((i) => ({ itemId: i.itemId })),
+          returned: new Set(),
+          replaced: new Set(),
+          returnIds: new Set(),
+          note: null,
+          stock: init.stock,
+          slots,
+          ops: new Map(),
+          toolChanges: 0,
+        };
+        const start = `initial ${describeModel(model)}`;
+        const ran: string[] = [];
+        const counted = [...cmds].map((c) => ({
+          check: (m: Model) => c.check(m),
+          run: async (m: Model, r: Real) => {
+            ran.push(c.toString());
+            commands++;
+            await c.run(m, r);
+          },
+          toString: () => c.toString(),
+        }));
+        try {
+          await fc.asyncModelRun(() => ({ model, real: { world, sku, today, tally } }), counted);
+        } catch (error) {
+          failures.add(
+            `sequence ${sequences} (seed ${seed}), ${start}, commands [${ran.join(", ")}]: ${error instanceof Divergence ? error.message : (error as Error).stack}`,
+          );
+        }
+        return true;
+      },
+    );
     await fc.assert(property, { numRuns: options.sequences, seed, endOnFailure: true });
     return {
       part: "model",
@@ -644,6 +767,15 @@ function dedupeSlots(slots: Slot[]): Slot[] {
 
 /** Each sequence starts with only its own pickup slots: the slots share one partition. */
 async function resetPickupSlots(world: World): Promise<void> {
-  const { Items = [] } = await world.admin.send(new QueryCommand({ TableName: world.names.orders, KeyConditionExpression: "PK = :pk", ExpressionAttributeValues: { ":pk": pickupSlotsPartition }, ConsistentRead: true }));
-  await Promise.all(Items.map((item) => world.admin.send(new DeleteCommand({ TableName: world.names.orders, Key: { PK: item.PK, SK: item.SK } }))));
+  const { Items = [] } = await world.admin.send(
+    new QueryCommand({
+      TableName: world.names.orders,
+      KeyConditionExpression: "PK = :pk",
+      ExpressionAttributeValues: { ":pk": pickupSlotsPartition },
+      ConsistentRead: true,
+    }),
+  );
+  await Promise.all(
+    Items.map((item) => world.admin.send(new DeleteCommand({ TableName: world.names.orders, Key: { PK: item.PK, SK: item.SK } }))),
+  );
 }

@@ -3,7 +3,9 @@ import { runRaces } from "#test/reliability/races";
 import { ciSizes, printReport } from "#test/reliability/sizes";
 
 describe("races: real concurrency and fc.scheduler interleavings", () => {
-  it("lookup vs ship, duplicates, conflicting reuse, the last unit, the last slot, the last allowance (a customer's, a seller actor's): no double-apply, no lost update", { timeout: 120_000 }, async () => {
+  it("lookup vs ship, duplicates, conflicting reuse, the last unit, the last slot, the last allowance (a customer's, a seller actor's): no double-apply, no lost update", {
+    timeout: 120_000,
+  }, async () => {
     const report = await runRaces(inject("dynamodbEndpoint"), { perScenario: ciSizes.racesPerScenario });
     printReport(report);
     expect(report.failures).toEqual([]);

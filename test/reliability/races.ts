@@ -65,7 +65,12 @@ const ids = (start: number) => {
 
 /** Holds each DynamoDB request until the scheduler releases it. */
 function schedulerHook(world: World, s: fc.Scheduler) {
-  world.log.hooks = [{ before: (request) => (request.layer === "outer" ? s.schedule(Promise.resolve(), `${request.client}:${request.command}`).then(() => undefined) : undefined) }];
+  world.log.hooks = [
+    {
+      before: (request) =>
+        request.layer === "outer" ? s.schedule(Promise.resolve(), `${request.client}:${request.command}`).then(() => undefined) : undefined,
+    },
+  ];
 }
 
 /** Runs the tasks under the scheduler, releasing one held request at a time until every task has settled. */
@@ -92,7 +97,15 @@ export async function runRaces(endpoint: string, options: RaceOptions): Promise<
   const tally = { interleavings: 0, scheduled: 0, "double-applies": 0, "lost updates": 0 } as Record<string, number>;
 
   // Every order any interleaving uses, made up front: ids are handed out in the same order below.
-  const plan = { lookup: [] as string[], duplicates: [] as string[], reuse: [] as string[], stock: [] as string[][], slot: [] as string[][], cap: [] as string[][], sellerCap: [] as string[][] };
+  const plan = {
+    lookup: [] as string[],
+    duplicates: [] as string[],
+    reuse: [] as string[],
+    stock: [] as string[][],
+    slot: [] as string[][],
+    cap: [] as string[][],
+    sellerCap: [] as string[][],
+  };
   const orders: unknown[] = [];
   const stock: { sku: string; available: number }[] = [];
   for (let i = 0; i < per; i++) {
@@ -108,7 +121,10 @@ export async function runRaces(endpoint: string, options: RaceOptions): Promise<
     const stockOrders = Array.from({ length: n }, nextOrder);
     plan.stock.push(stockOrders);
     stock.push({ sku: `LAST-${i}`, available: 1 });
-    for (const id of stockOrders) orders.push(orderItem(id, today, { customerId: "C-1001", status: "delivered", version: 3, items: [{ itemId: "ITM-1", sku: `LAST-${i}` }] }));
+    for (const id of stockOrders)
+      orders.push(
+        orderItem(id, today, { customerId: "C-1001", status: "delivered", version: 3, items: [{ itemId: "ITM-1", sku: `LAST-${i}` }] }),
+      );
     const slotOrders = Array.from({ length: n }, nextOrder);
     plan.slot.push(slotOrders);
     for (const id of slotOrders) orders.push(orderItem(id, today, { customerId: "C-1001", status: "delivered", version: 3 }));
@@ -123,19 +139,40 @@ export async function runRaces(endpoint: string, options: RaceOptions): Promise<
     // A seller's delivered orders, each of another buyer: the seller's cap counts per actor, across buyers.
     const sold = Array.from({ length: n + 1 }, nextOrder);
     plan.sellerCap.push(sold);
-    for (const [j, id] of sold.entries()) capOrders.push(orderItem(id, today, { customerId: capCustomers[(i + j) % capCustomers.length] as string, sellerId: "SLR-2210", status: "delivered", version: 2 }));
+    for (const [j, id] of sold.entries())
+      capOrders.push(
+        orderItem(id, today, {
+          customerId: capCustomers[(i + j) % capCustomers.length] as string,
+          sellerId: "SLR-2210",
+          status: "delivered",
+          version: 2,
+        }),
+      );
   }
 
-  const world = await reliabilityWorld(endpoint, { sellers: baseSellers, policies: basePolicies, customers: customers(["C-1001"]), stock, orders });
+  const world = await reliabilityWorld(endpoint, {
+    sellers: baseSellers,
+    policies: basePolicies,
+    customers: customers(["C-1001"]),
+    stock,
+    orders,
+  });
   // The cap is a limit of its own: a world where it is on (2 per hour) and nothing else is.
   const capWorld = await reliabilityWorld(
     endpoint,
-    { sellers: baseSellers, policies: basePolicies, customers: customers(capCustomers), orders: capOrders, pickupSlots: [{ date: addDays(today, 1), window: "08:00-12:00", capacity: 100_000 }] },
+    {
+      sellers: baseSellers,
+      policies: basePolicies,
+      customers: customers(capCustomers),
+      orders: capOrders,
+      pickupSlots: [{ date: addDays(today, 1), window: "08:00-12:00", capacity: 100_000 }],
+    },
     { limits: { hourlyCap: 2, sellerHourlyCap: 2 } },
   );
 
   const changed = async (w: World, orderId: string, from: number) => ((await w.order(orderId))?.version as number) - from;
-  const activityOf = async (w: World, orderId: string, operationId: string) => (await w.activity(orderId)).filter((a) => a.operationId === operationId).length;
+  const activityOf = async (w: World, orderId: string, operationId: string) =>
+    (await w.activity(orderId)).filter((a) => a.operationId === operationId).length;
 
   const scenarios: (Scenario & { world: World })[] = [
     {
@@ -162,7 +199,13 @@ export async function runRaces(endpoint: string, options: RaceOptions): Promise<
                     UpdateExpression: "SET #s = :shipped, version = version + :one",
                     ConditionExpression: "#s IN (:placed, :processing, :dispatching)",
                     ExpressionAttributeNames: { "#s": "status" },
-                    ExpressionAttributeValues: { ":shipped": "shipped", ":one": 1, ":placed": "placed", ":processing": "processing", ":dispatching": "dispatching" },
+                    ExpressionAttributeValues: {
+                      ":shipped": "shipped",
+                      ":one": 1,
+                      ":placed": "placed",
+                      ":processing": "processing",
+                      ":dispatching": "dispatching",
+                    },
                   }),
                 );
                 shipped = true;
@@ -183,8 +226,10 @@ export async function runRaces(endpoint: string, options: RaceOptions): Promise<
               if (cancelled && shipped) verdict.lostUpdate = true;
             }
             if (cancelled && order?.status !== "cancelled") verdict.lostUpdate = true;
-            if (!cancelled && (reply.status !== 409 || reply.body?.error?.reason !== "ALREADY_SHIPPED")) problems.push(`the losing cancel answered ${reply.status} ${show(reply.text)}`);
-            if (order?.status !== (cancelled ? "cancelled" : "shipped") || order?.version !== 4) problems.push(`the order is ${order?.status} v${order?.version}`);
+            if (!cancelled && (reply.status !== 409 || reply.body?.error?.reason !== "ALREADY_SHIPPED"))
+              problems.push(`the losing cancel answered ${reply.status} ${show(reply.text)}`);
+            if (order?.status !== (cancelled ? "cancelled" : "shipped") || order?.version !== 4)
+              problems.push(`the order is ${order?.status} v${order?.version}`);
             if ((order?.version ?? 0) > 4 || (await activityOf(w, orderId, operationId)) > 1) verdict.doubleApply = true;
             // Every lookup is "not yet" (not_found, pending) or the final outcome, and never goes back.
             let final = false;
@@ -195,13 +240,15 @@ export async function runRaces(endpoint: string, options: RaceOptions): Promise<
                 if ((status === "completed") !== cancelled) problems.push(`a lookup said ${status}, the cancel answered ${reply.status}`);
                 const told = status === "completed" ? look.body.result : { ...look.body.error };
                 const expected = cancelled ? reply.body : reply.body?.error;
-                if (JSON.stringify(told) !== JSON.stringify(expected)) problems.push(`a lookup told ${show(told)}, the request ${show(expected)}`);
+                if (JSON.stringify(told) !== JSON.stringify(expected))
+                  problems.push(`a lookup told ${show(told)}, the request ${show(expected)}`);
               } else if (status === "not_found" || status === "pending") {
                 if (final) problems.push(`a lookup went back to ${status} after the final outcome`);
               } else problems.push(`a lookup answered ${look.status} ${show(look.text)}`);
             }
             const after = await w.call("get_operation_status", owner, { operationId });
-            if (after.body?.status !== (cancelled ? "completed" : "rejected")) problems.push(`the lookup afterwards says ${show(after.text)}`);
+            if (after.body?.status !== (cancelled ? "completed" : "rejected"))
+              problems.push(`the lookup afterwards says ${show(after.text)}`);
             return verdict;
           },
         };
@@ -221,7 +268,8 @@ export async function runRaces(endpoint: string, options: RaceOptions): Promise<
             const verdict: Verdict = { problems };
             const done = replies.filter((r) => r.status === 200);
             const busy = replies.filter((r) => r.status === 409 && r.body?.error?.code === "OPERATION_IN_PROGRESS");
-            if (done.length < 1 || done.length + busy.length !== n) problems.push(`replies ${replies.map((r) => `${r.status} ${r.body?.error?.code ?? ""}`).join(", ")}`);
+            if (done.length < 1 || done.length + busy.length !== n)
+              problems.push(`replies ${replies.map((r) => `${r.status} ${r.body?.error?.code ?? ""}`).join(", ")}`);
             if (new Set(done.map((r) => r.text)).size > 1) problems.push("the successful replies differ");
             const delta = await changed(w, orderId, 3);
             const entries = await activityOf(w, orderId, request.operationId);
@@ -229,7 +277,8 @@ export async function runRaces(endpoint: string, options: RaceOptions): Promise<
             if (delta !== 1 || entries !== 1) problems.push(`version +${delta}, ${entries} activity entries`);
             if (done.length > 0 && (await w.order(orderId))?.status !== "cancelled") verdict.lostUpdate = true;
             const replay = await w.call("cancel_order", owner, request);
-            if (replay.status !== 200 || replay.text !== done[0]?.text || replay.headers["idempotent-replayed"] !== "true") problems.push(`the replay afterwards: ${replay.status} ${show(replay.text)}`);
+            if (replay.status !== 200 || replay.text !== done[0]?.text || replay.headers["idempotent-replayed"] !== "true")
+              problems.push(`the replay afterwards: ${replay.status} ${show(replay.text)}`);
             return verdict;
           },
         };
@@ -247,21 +296,32 @@ export async function runRaces(endpoint: string, options: RaceOptions): Promise<
           ["add_delivery_note", { operationId, orderId, expectedVersion: 3, deliveryNote: "Ring twice" }],
         ];
         return {
-          tasks: requests.map(([tool, body]) => () => w.call(tool as "cancel_order", owner, body)),
+          tasks: requests.map(
+            ([tool, body]) =>
+              () =>
+                w.call(tool as "cancel_order", owner, body),
+          ),
           async check(results) {
             const replies = results as Reply[];
             const problems: string[] = [];
             const verdict: Verdict = { problems };
             const done = replies.map((r, j) => ({ r, j })).filter(({ r }) => r.status === 200);
-            const ok = replies.every((r) => r.status === 200 || (r.status === 422 && r.body?.error?.code === "IDEMPOTENCY_KEY_REUSED") || (r.status === 409 && r.body?.error?.code === "OPERATION_IN_PROGRESS"));
-            if (!ok || done.length !== 1) problems.push(`replies ${replies.map((r) => `${r.status} ${r.body?.error?.code ?? ""}`).join(", ")}`);
+            const ok = replies.every(
+              (r) =>
+                r.status === 200 ||
+                (r.status === 422 && r.body?.error?.code === "IDEMPOTENCY_KEY_REUSED") ||
+                (r.status === 409 && r.body?.error?.code === "OPERATION_IN_PROGRESS"),
+            );
+            if (!ok || done.length !== 1)
+              problems.push(`replies ${replies.map((r) => `${r.status} ${r.body?.error?.code ?? ""}`).join(", ")}`);
             const delta = await changed(w, orderId, 3);
             const entries = await activityOf(w, orderId, operationId);
             if (delta > 1 || entries > 1) verdict.doubleApply = true;
             if (delta !== 1 || entries !== 1) problems.push(`version +${delta}, ${entries} activity entries`);
             const winner = done[0];
             const order = await w.order(orderId);
-            if (winner && (winner.j === 2 ? order?.deliveryNote !== "Ring twice" : order?.status !== "cancelled")) verdict.lostUpdate = true;
+            if (winner && (winner.j === 2 ? order?.deliveryNote !== "Ring twice" : order?.status !== "cancelled"))
+              verdict.lostUpdate = true;
             return verdict;
           },
         };
@@ -275,14 +335,24 @@ export async function runRaces(endpoint: string, options: RaceOptions): Promise<
         const sku = `LAST-${i}`;
         const operationIds = orderIds.map(() => newOperationId("op-race"));
         return {
-          tasks: orderIds.map((orderId, j) => () => w.call("offer_replacement", owner, { operationId: operationIds[j], orderId, expectedVersion: 3, itemId: "ITM-1", reason: "damaged" })),
+          tasks: orderIds.map(
+            (orderId, j) => () =>
+              w.call("offer_replacement", owner, {
+                operationId: operationIds[j],
+                orderId,
+                expectedVersion: 3,
+                itemId: "ITM-1",
+                reason: "damaged",
+              }),
+          ),
           async check(results) {
             const replies = results as Reply[];
             const problems: string[] = [];
             const verdict: Verdict = { problems };
             const won = replies.filter((r) => r.status === 200).length;
             const outOfStock = replies.filter((r) => r.status === 409 && r.body?.error?.code === "OUT_OF_STOCK").length;
-            if (won !== 1 || outOfStock !== n - 1) problems.push(`replies ${replies.map((r) => `${r.status} ${r.body?.error?.code ?? ""}`).join(", ")}`);
+            if (won !== 1 || outOfStock !== n - 1)
+              problems.push(`replies ${replies.map((r) => `${r.status} ${r.body?.error?.code ?? ""}`).join(", ")}`);
             const left = await w.stock(sku);
             if ((left ?? 0) < 0 || won > 1) verdict.lostUpdate = true;
             if (left !== 0) problems.push(`stock ends at ${left}`);
@@ -309,15 +379,20 @@ export async function runRaces(endpoint: string, options: RaceOptions): Promise<
         await w.load({ pickupSlots: [{ date, window: "08:00-12:00", capacity: 1 }] });
         const operationIds = orderIds.map(() => newOperationId("op-race"));
         return {
-          tasks: orderIds.map((orderId, j) => () => w.call("start_return", owner, { operationId: operationIds[j], orderId, itemIds: ["ITM-1"], reason: "damaged" })),
+          tasks: orderIds.map(
+            (orderId, j) => () =>
+              w.call("start_return", owner, { operationId: operationIds[j], orderId, itemIds: ["ITM-1"], reason: "damaged" }),
+          ),
           async check(results) {
             const replies = results as Reply[];
             const problems: string[] = [];
             const verdict: Verdict = { problems };
             const won = replies.filter((r) => r.status === 200);
             const none = replies.filter((r) => r.status === 409 && r.body?.error?.code === "NO_PICKUP_SLOT").length;
-            if (won.length !== 1 || none !== n - 1) problems.push(`replies ${replies.map((r) => `${r.status} ${r.body?.error?.code ?? ""}`).join(", ")}`);
-            if (won[0] && won[0].body?.return?.pickup?.date !== date) problems.push(`the return was booked on ${show(won[0].body?.return?.pickup)}`);
+            if (won.length !== 1 || none !== n - 1)
+              problems.push(`replies ${replies.map((r) => `${r.status} ${r.body?.error?.code ?? ""}`).join(", ")}`);
+            if (won[0] && won[0].body?.return?.pickup?.date !== date)
+              problems.push(`the return was booked on ${show(won[0].body?.return?.pickup)}`);
             const left = await w.slot(date, "08:00-12:00");
             if ((left ?? 0) < 0 || won.length > 1) verdict.lostUpdate = true;
             if (left !== 0) problems.push(`capacity ends at ${left}`);
@@ -327,7 +402,15 @@ export async function runRaces(endpoint: string, options: RaceOptions): Promise<
               if ((delta === 1) !== (replies[j]?.status === 200)) verdict.lostUpdate = true;
             }
             // Whatever happened, the next interleaving must find this day full.
-            await w.admin.send(new UpdateCommand({ TableName: w.names.orders, Key: pickupSlotKey(date, "08:00-12:00"), UpdateExpression: "SET #c = :zero", ExpressionAttributeNames: { "#c": "capacity" }, ExpressionAttributeValues: { ":zero": 0 } }));
+            await w.admin.send(
+              new UpdateCommand({
+                TableName: w.names.orders,
+                Key: pickupSlotKey(date, "08:00-12:00"),
+                UpdateExpression: "SET #c = :zero",
+                ExpressionAttributeNames: { "#c": "capacity" },
+                ExpressionAttributeValues: { ":zero": 0 },
+              }),
+            );
             return verdict;
           },
         };
@@ -352,7 +435,8 @@ export async function runRaces(endpoint: string, options: RaceOptions): Promise<
             if (used.status !== 200) problems.push(`the first cancellation failed: ${show(used.text)}`);
             const won = replies.filter((r) => r.status === 200).length;
             const limited = replies.filter((r) => r.status === 429 && r.body?.error?.code === "RATE_LIMITED").length;
-            if (won !== 1 || limited !== n - 1) problems.push(`replies ${replies.map((r) => `${r.status} ${r.body?.error?.code ?? ""}`).join(", ")}`);
+            if (won !== 1 || limited !== n - 1)
+              problems.push(`replies ${replies.map((r) => `${r.status} ${r.body?.error?.code ?? ""}`).join(", ")}`);
             let cancelled = 0;
             for (const [j, orderId] of rest.entries()) {
               const delta = await changed(w, orderId, 1);
@@ -375,10 +459,18 @@ export async function runRaces(endpoint: string, options: RaceOptions): Promise<
         // Each interleaving has an actor of its own: a user of the same seller, with a fresh allowance.
         const caller: Caller = seller("SLR-2210", "orders:read orders:write", `agent-race-${i}`);
         const [first, ...rest] = plan.sellerCap[i] as string[];
-        const used = await w.call("start_return", caller, { operationId: newOperationId("op-race"), orderId: first, itemIds: ["ITM-1"], reason: "damaged" });
+        const used = await w.call("start_return", caller, {
+          operationId: newOperationId("op-race"),
+          orderId: first,
+          itemIds: ["ITM-1"],
+          reason: "damaged",
+        });
         const operationIds = rest.map(() => newOperationId("op-race"));
         return {
-          tasks: rest.map((orderId, j) => () => w.call("start_return", caller, { operationId: operationIds[j], orderId, itemIds: ["ITM-1"], reason: "damaged" })),
+          tasks: rest.map(
+            (orderId, j) => () =>
+              w.call("start_return", caller, { operationId: operationIds[j], orderId, itemIds: ["ITM-1"], reason: "damaged" }),
+          ),
           async check(results) {
             const replies = results as Reply[];
             const problems: string[] = [];
@@ -386,7 +478,8 @@ export async function runRaces(endpoint: string, options: RaceOptions): Promise<
             if (used.status !== 200) problems.push(`the first return failed: ${show(used.text)}`);
             const won = replies.filter((r) => r.status === 200).length;
             const limited = replies.filter((r) => r.status === 429 && r.body?.error?.code === "RATE_LIMITED").length;
-            if (won !== 1 || limited !== n - 1) problems.push(`replies ${replies.map((r) => `${r.status} ${r.body?.error?.code ?? ""}`).join(", ")}`);
+            if (won !== 1 || limited !== n - 1)
+              problems.push(`replies ${replies.map((r) => `${r.status} ${r.body?.error?.code ?? ""}`).join(", ")}`);
             let returned = 0;
             for (const [j, orderId] of rest.entries()) {
               const delta = await changed(w, orderId, 2);
@@ -405,7 +498,10 @@ export async function runRaces(endpoint: string, options: RaceOptions): Promise<
   ];
 
   const schedulers = fc.sample(fc.scheduler(), { numRuns: per * scenarios.length, seed });
-  const delays = fc.sample(fc.array(fc.integer({ min: 0, max: 15 }), { minLength: 4, maxLength: 4 }), { numRuns: per * scenarios.length, seed: seed + 1 });
+  const delays = fc.sample(fc.array(fc.integer({ min: 0, max: 15 }), { minLength: 4, maxLength: 4 }), {
+    numRuns: per * scenarios.length,
+    seed: seed + 1,
+  });
   try {
     let k = 0;
     for (let i = 0; i < per; i++) {
@@ -426,24 +522,40 @@ export async function runRaces(endpoint: string, options: RaceOptions): Promise<
           } finally {
             w.log.hooks = [];
           }
-          order = ` under ${s.report().filter((t) => t.status !== "pending").map((t) => t.label).join(" → ")}`;
+          order = ` under ${s
+            .report()
+            .filter((t) => t.status !== "pending")
+            .map((t) => t.label)
+            .join(" → ")}`;
         } else {
           const wait = delays[index] as number[];
-          results = await Promise.all(tasks.map(async (t, j) => {
-            await new Promise((r) => setTimeout(r, wait[j] ?? 0));
-            return t();
-          }));
+          results = await Promise.all(
+            tasks.map(async (t, j) => {
+              await new Promise((r) => setTimeout(r, wait[j] ?? 0));
+              return t();
+            }),
+          );
           order = ` with start delays ${wait.slice(0, tasks.length).join("/")} ms`;
         }
         const verdict = await check(results);
         if (verdict.doubleApply) tally["double-applies"] = (tally["double-applies"] ?? 0) + 1;
         if (verdict.lostUpdate) tally["lost updates"] = (tally["lost updates"] ?? 0) + 1;
-        const problems = [...verdict.problems, ...(verdict.doubleApply ? ["a double-apply"] : []), ...(verdict.lostUpdate ? ["a lost update"] : [])];
+        const problems = [
+          ...verdict.problems,
+          ...(verdict.doubleApply ? ["a double-apply"] : []),
+          ...(verdict.lostUpdate ? ["a lost update"] : []),
+        ];
         if (problems.length) failures.add(`${scenario.name} #${i} (seed ${seed})${show(order, 600)}: ${problems.join("; ")}`);
         tally[scenario.name] = (tally[scenario.name] ?? 0) + 1;
       }
     }
-    return { part: "races", figures: { ...tally, seed }, failures: failures.list, failureCount: failures.count, seconds: (performance.now() - started) / 1000 };
+    return {
+      part: "races",
+      figures: { ...tally, seed },
+      failures: failures.list,
+      failureCount: failures.count,
+      seconds: (performance.now() - started) / 1000,
+    };
   } finally {
     await world.destroy();
     await capWorld.destroy();

@@ -44,30 +44,50 @@ const parts: Part[] = [
     name: "authorization",
     title: "Authorization matrix",
     run: async (endpoint) => (await import("#test/reliability/authorization-matrix")).runAuthorizationMatrix(endpoint),
-    summary: (r) => ({ size: `${f(r, "cases")} cases (7 tools × 10 principals, 4 of them sellers' rows, × 4 id kinds)`, result: `${f(r, "identical")} denies byte-identical to not-found, ${f(r, "replays")} replays` }),
+    summary: (r) => ({
+      size: `${f(r, "cases")} cases (7 tools × 10 principals, 4 of them sellers' rows, × 4 id kinds)`,
+      result: `${f(r, "identical")} denies byte-identical to not-found, ${f(r, "replays")} replays`,
+    }),
   },
   {
     name: "model",
     title: "Model-based (fc.commands)",
-    run: async (endpoint) => (await import("#test/reliability/model")).runModelBased(endpoint, { sequences: sizes.modelSequences, maxCommands: sizes.modelMaxCommands, ...withSeed }),
-    summary: (r) => ({ size: `${f(r, "sequences")} sequences, ${f(r, "commands")} commands`, result: `${f(r, "divergences")} divergences (completed ${f(r, "completed")}, rejected ${f(r, "rejected")}, replays ${f(r, "replays")}, lookups ${f(r, "status lookups")}, reuses ${f(r, "reuses")}; from the seller: ${f(r, "seller changes")} changes, ${f(r, "seller refusals")} FORBIDDEN)` }),
+    run: async (endpoint) =>
+      (await import("#test/reliability/model")).runModelBased(endpoint, {
+        sequences: sizes.modelSequences,
+        maxCommands: sizes.modelMaxCommands,
+        ...withSeed,
+      }),
+    summary: (r) => ({
+      size: `${f(r, "sequences")} sequences, ${f(r, "commands")} commands`,
+      result: `${f(r, "divergences")} divergences (completed ${f(r, "completed")}, rejected ${f(r, "rejected")}, replays ${f(r, "replays")}, lookups ${f(r, "status lookups")}, reuses ${f(r, "reuses")}; from the seller: ${f(r, "seller changes")} changes, ${f(r, "seller refusals")} FORBIDDEN)`,
+    }),
   },
   {
     name: "races",
     title: "Races",
-    run: async (endpoint) => (await import("#test/reliability/races")).runRaces(endpoint, { perScenario: sizes.racesPerScenario, ...withSeed }),
-    summary: (r) => ({ size: `${f(r, "interleavings")} interleavings (${f(r, "scheduled")} under fc.scheduler; ${f(r, "seller-cap")} for a seller actor's cap)`, result: `${f(r, "double-applies")} double-applies, ${f(r, "lost updates")} lost updates` }),
+    run: async (endpoint) =>
+      (await import("#test/reliability/races")).runRaces(endpoint, { perScenario: sizes.racesPerScenario, ...withSeed }),
+    summary: (r) => ({
+      size: `${f(r, "interleavings")} interleavings (${f(r, "scheduled")} under fc.scheduler; ${f(r, "seller-cap")} for a seller actor's cap)`,
+      result: `${f(r, "double-applies")} double-applies, ${f(r, "lost updates")} lost updates`,
+    }),
   },
   {
     name: "fuzz",
     title: "Fuzz through the handlers",
-    run: async (endpoint) => (await import("#test/reliability/fuzz")).runFuzz(endpoint, { perTool: sizes.fuzzPerTool, notes: sizes.fuzzNotes, ...withSeed }),
-    summary: (r) => ({ size: `${f(r, "inputs")} inputs (${sizes.fuzzPerTool} per tool, ${f(r, "seller inputs")} again from a seller, + ${sizes.fuzzNotes} notes)`, result: `${f(r, "5xx")} 5xx, ${f(r, "writes")} writes, ${f(r, "4xx")} 4xx; notes kept ${f(r, "notes kept")} / refused ${f(r, "notes refused")}` }),
+    run: async (endpoint) =>
+      (await import("#test/reliability/fuzz")).runFuzz(endpoint, { perTool: sizes.fuzzPerTool, notes: sizes.fuzzNotes, ...withSeed }),
+    summary: (r) => ({
+      size: `${f(r, "inputs")} inputs (${sizes.fuzzPerTool} per tool, ${f(r, "seller inputs")} again from a seller, + ${sizes.fuzzNotes} notes)`,
+      result: `${f(r, "5xx")} 5xx, ${f(r, "writes")} writes, ${f(r, "4xx")} 4xx; notes kept ${f(r, "notes kept")} / refused ${f(r, "notes refused")}`,
+    }),
   },
   {
     name: "faults",
     title: "Fault injection",
-    run: async (endpoint) => (await import("#test/reliability/fault-injection")).runFaultInjection(endpoint, { runs: sizes.faultRuns, ...withSeed }),
+    run: async (endpoint) =>
+      (await import("#test/reliability/fault-injection")).runFaultInjection(endpoint, { runs: sizes.faultRuns, ...withSeed }),
     summary: (r) => ({
       size: `${f(r, "runs")} runs, ${f(r, "faults injected")} faults`,
       result: `${f(r, "reconciled (%)")} % reconciled (at once ${f(r, "definite at once")}, retry ${f(r, "reconciled by retry")}, lookup ${f(r, "reconciled by status lookup")}), ${f(r, "double-applies")} double-applies, ${f(r, "false VERSION_CONFLICTs")} false VERSION_CONFLICTs`,
@@ -76,7 +96,12 @@ const parts: Part[] = [
   {
     name: "load",
     title: "Load through the local gateway",
-    run: async (endpoint) => (await import("#test/reliability/load")).runLoad(endpoint, { requests: sizes.loadRequests, concurrency: sizes.loadConcurrency, ...withSeed }),
+    run: async (endpoint) =>
+      (await import("#test/reliability/load")).runLoad(endpoint, {
+        requests: sizes.loadRequests,
+        concurrency: sizes.loadConcurrency,
+        ...withSeed,
+      }),
     summary: (r) => ({
       size: `${f(r, "requests")} requests (${f(r, "seller requests")} from a seller), ${f(r, "concurrency")} in flight`,
       result: `${f(r, "5xx")} 5xx, ${f(r, "throughput (req/s)")} req/s, p50 ${f(r, "p50 (ms)")} ms, p95 ${f(r, "p95 (ms)")} ms, p99 ${f(r, "p99 (ms)")} ms; invariants checked on ${f(r, "operation records (completed)")} completed operations`,
@@ -108,7 +133,9 @@ try {
 }
 
 const minutes = ((performance.now() - started) / 60_000).toFixed(1);
-console.log(`\nReliability ${sizes === soakSizes ? "soak" : "CI-size"} run, ${new Date().toISOString().slice(0, 16)}Z, ${minutes} min, node ${process.version}\n`);
+console.log(
+  `\nReliability ${sizes === soakSizes ? "soak" : "CI-size"} run, ${new Date().toISOString().slice(0, 16)}Z, ${minutes} min, node ${process.version}\n`,
+);
 console.log("| part | size | result | failures | time |");
 console.log("|---|---|---|---|---|");
 for (const { part, report, error } of rows) {

@@ -19,7 +19,11 @@ export const testMcpClient = "testmcpclient0000000000002";
 export const testApiAuth: ApiAuth = {
   scopes: ["orders:read", "orders:write"],
   tokens: { userPoolId: testUserPoolId, clientIds: [testAppClient, testMcpClient] },
-  authorizationServer: { cognitoDomain: "https://order-tools-test.auth.eu-west-1.amazoncognito.com", userPoolId: testUserPoolId, region: "eu-west-1" },
+  authorizationServer: {
+    cognitoDomain: "https://order-tools-test.auth.eu-west-1.amazoncognito.com",
+    userPoolId: testUserPoolId,
+    region: "eu-west-1",
+  },
 };
 
 export interface CognitoTokens {

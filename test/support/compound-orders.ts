@@ -55,7 +55,10 @@ export function compoundOrder(id: string, today: string, spec: OrderSpec = {}) {
     deliveredAt: delivered ? `${delivered}T15:40:00Z` : null,
     currency: "GBP",
     items: spec.items ?? defaultItems,
-    charges: [{ kind: "item", cents: 11800 }, { kind: "delivery", cents: 995 }],
+    charges: [
+      { kind: "item", cents: 11800 },
+      { kind: "delivery", cents: 995 },
+    ],
     delivery: { carrier: "Parcelline", trackingId: "PL0042881" },
     deliveryNote: null,
     internal: { warehouseRoutingCode: "W3-B" },
@@ -117,7 +120,9 @@ export function compoundFixture(today: string, options: CompoundFixtureOptions =
 }
 
 export async function slotCapacity(world: World, date: string, window = "08:00-12:00"): Promise<number | undefined> {
-  const { Item } = await world.deps.doc.send(new GetCommand({ TableName: world.names.orders, Key: pickupSlotKey(date, window), ConsistentRead: true }));
+  const { Item } = await world.deps.doc.send(
+    new GetCommand({ TableName: world.names.orders, Key: pickupSlotKey(date, window), ConsistentRead: true }),
+  );
   return Item?.capacity as number | undefined;
 }
 

@@ -6,6 +6,8 @@
 import { apiGatewayEvent, lambdaContext } from "#local/lambda-context";
 
 const [tool, input] = process.argv.slice(2);
-const module = (await import(`../../functions/tools/${String(tool).replaceAll("_", "-")}.ts`)) as { handler: (event: unknown, context: unknown) => Promise<unknown> };
+const module = (await import(`../../functions/tools/${String(tool).replaceAll("_", "-")}.ts`)) as {
+  handler: (event: unknown, context: unknown) => Promise<unknown>;
+};
 const result = await module.handler(apiGatewayEvent(JSON.parse(String(input))), lambdaContext(String(tool)));
 process.stderr.write(`${JSON.stringify(result)}\n`);

@@ -38,7 +38,8 @@ export function holdTransactionsOf(world: Pick<World, "client">, operationId: st
       const items = (args.input as { TransactItems?: { Put?: { Item?: Record<string, unknown> } }[] }).TransactItems;
       // Marshalled (`{ S: "…" }`) or not, depending on where the document client's own middleware sits.
       const idOf = (value: unknown) => (typeof value === "object" && value !== null ? (value as { S?: string }).S : value);
-      const ours = context.commandName === "TransactWriteItemsCommand" && items?.some((i) => idOf(i.Put?.Item?.operationId) === operationId);
+      const ours =
+        context.commandName === "TransactWriteItemsCommand" && items?.some((i) => idOf(i.Put?.Item?.operationId) === operationId);
       if (ours) {
         arrived();
         await release.catch(() => undefined);

@@ -13,8 +13,20 @@ export function testFixture(): FixtureInput {
     placedAt: "2026-11-20T09:12:00Z",
     deliveredAt: status === "delivered" ? "2026-11-24T15:40:00Z" : null,
     currency: "GBP",
-    items: [{ itemId: "ITM-1", sku: "ASH-4SHELF-OAK", title: "Ashcombe 4-Shelf Unit, Oak", quantity: 1, unitCents: 11800, description: "Solid oak shelving, flat-packed, 180cm" }],
-    charges: [{ kind: "item", cents: 11800 }, { kind: "delivery", cents: 995 }],
+    items: [
+      {
+        itemId: "ITM-1",
+        sku: "ASH-4SHELF-OAK",
+        title: "Ashcombe 4-Shelf Unit, Oak",
+        quantity: 1,
+        unitCents: 11800,
+        description: "Solid oak shelving, flat-packed, 180cm",
+      },
+    ],
+    charges: [
+      { kind: "item", cents: 11800 },
+      { kind: "delivery", cents: 995 },
+    ],
     delivery: { carrier: "Parcelline", trackingId: "PL0042881" },
     deliveryNote: null,
     internal: { warehouseRoutingCode: "W3-B", taxJurisdictionId: "GB-ENG-4" },

@@ -63,7 +63,12 @@ export async function newWorld(fixture: unknown = testFixture()) {
   await loadFixture(deps, fixture);
   counter.reset();
 
-  async function call(handler: ToolHandler, caller: Caller | undefined, body: unknown, route?: { method: "GET"; path: string; pathParameters: Record<string, string> }): Promise<Reply> {
+  async function call(
+    handler: ToolHandler,
+    caller: Caller | undefined,
+    body: unknown,
+    route?: { method: "GET"; path: string; pathParameters: Record<string, string> },
+  ): Promise<Reply> {
     const event = apiGatewayEvent({
       method: route?.method ?? "POST",
       path: route?.path ?? "/v1/tools/test",
@@ -72,7 +77,12 @@ export async function newWorld(fixture: unknown = testFixture()) {
       ...(caller ? { claims: caller.claims, scopes: caller.scopes } : {}),
     });
     const result = await handler(event, lambdaContext("test"));
-    return { status: result.statusCode ?? 0, headers: (result.headers ?? {}) as Record<string, string>, body: JSON.parse(result.body ?? "null"), text: result.body ?? "" };
+    return {
+      status: result.statusCode ?? 0,
+      headers: (result.headers ?? {}) as Record<string, string>,
+      body: JSON.parse(result.body ?? "null"),
+      text: result.body ?? "",
+    };
   }
 
   /** The stored order item as it is, without its activity log (see `order`). */

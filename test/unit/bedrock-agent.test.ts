@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { operationId as operationIdSchema } from "#catalog/fields";
 import { tools } from "#catalog/tools";
-import { actionGroupTools, type BedrockAgentEvent, derivedOperationId, sessionClaims, turnIdAttribute, typedValue } from "#service/bedrock-agent";
+import {
+  actionGroupTools,
+  type BedrockAgentEvent,
+  derivedOperationId,
+  sessionClaims,
+  turnIdAttribute,
+  typedValue,
+} from "#service/bedrock-agent";
 import { UnauthenticatedError } from "#core/errors";
 
 /** What the action-group function derives from an event on its own: the operationId, typed values, the claims. */
@@ -36,11 +43,14 @@ describe("the derived operationId", () => {
   });
 
   it("follows the application's turn id when there is one, in place of the user's words", () => {
-    const turn = (turnId: string, inputText: string) => derivedOperationId({ ...base, inputText, promptSessionAttributes: { [turnIdAttribute]: turnId } }, "cancel_order", args);
+    const turn = (turnId: string, inputText: string) =>
+      derivedOperationId({ ...base, inputText, promptSessionAttributes: { [turnIdAttribute]: turnId } }, "cancel_order", args);
     expect(turn("t-1", "yes")).toBe(turn("t-1", "yes please"));
     expect(turn("t-1", "yes")).not.toBe(turn("t-2", "yes"));
     // The agent alias and version are not part of it: a retry across an alias update is still the same change.
-    expect(derivedOperationId({ ...base, agent: { ...base.agent, alias: "LIVE", version: "2" } }, "cancel_order", args)).toBe(derivedOperationId(base, "cancel_order", args));
+    expect(derivedOperationId({ ...base, agent: { ...base.agent, alias: "LIVE", version: "2" } }, "cancel_order", args)).toBe(
+      derivedOperationId(base, "cancel_order", args),
+    );
   });
 });
 
@@ -54,8 +64,16 @@ describe("Bedrock's string values, typed by the tool's schema", () => {
     expect(typedValue("[]", { type: "array", items: { type: "string" } })).toEqual([]);
     expect(typedValue("ITM-1", { type: "array", items: { type: "string" } })).toBe("ITM-1");
     const range = { type: "object", properties: { dateField: { type: "string" }, from: { type: "string" }, to: { type: "string" } } };
-    expect(typedValue("{dateField=placed, from=2026-03-01, to=2026-03-31}", range)).toEqual({ dateField: "placed", from: "2026-03-01", to: "2026-03-31" });
-    expect(typedValue('{"dateField":"placed","from":"2026-03-01","to":"2026-03-31"}', range)).toEqual({ dateField: "placed", from: "2026-03-01", to: "2026-03-31" });
+    expect(typedValue("{dateField=placed, from=2026-03-01, to=2026-03-31}", range)).toEqual({
+      dateField: "placed",
+      from: "2026-03-01",
+      to: "2026-03-31",
+    });
+    expect(typedValue('{"dateField":"placed","from":"2026-03-01","to":"2026-03-31"}', range)).toEqual({
+      dateField: "placed",
+      from: "2026-03-01",
+      to: "2026-03-31",
+    });
     expect(typedValue("placed in March", range)).toBe("placed in March");
     expect(typedValue("SU-10001", { type: "string" })).toBe("SU-10001");
   });
@@ -63,7 +81,9 @@ describe("Bedrock's string values, typed by the tool's schema", () => {
 
 describe("the session's user", () => {
   it("becomes the claims a token would carry, only from the attributes the application set", () => {
-    expect(sessionClaims({ orderToolsSub: "user-C-1001", orderToolsCustomerId: "C-1001", orderToolsScope: "orders:read orders:write" })).toEqual({
+    expect(
+      sessionClaims({ orderToolsSub: "user-C-1001", orderToolsCustomerId: "C-1001", orderToolsScope: "orders:read orders:write" }),
+    ).toEqual({
       claims: { sub: "user-C-1001", customer_id: "C-1001", scope: "orders:read orders:write" },
       scopes: ["orders:read", "orders:write"],
     });
@@ -72,11 +92,16 @@ describe("the session's user", () => {
   });
 
   it("a seller's session: orderToolsSellerId becomes seller_id, and a session naming a customer too carries both (which the tool refuses)", () => {
-    expect(sessionClaims({ orderToolsSub: "agent-ashcombe", orderToolsSellerId: "SLR-2210", orderToolsScope: "orders:read orders:write" })).toEqual({
+    expect(
+      sessionClaims({ orderToolsSub: "agent-ashcombe", orderToolsSellerId: "SLR-2210", orderToolsScope: "orders:read orders:write" }),
+    ).toEqual({
       claims: { sub: "agent-ashcombe", seller_id: "SLR-2210", scope: "orders:read orders:write" },
       scopes: ["orders:read", "orders:write"],
     });
-    expect(sessionClaims({ orderToolsSub: "x", orderToolsSellerId: "SLR-2210", orderToolsCustomerId: "C-1001" }).claims).toMatchObject({ seller_id: "SLR-2210", customer_id: "C-1001" });
+    expect(sessionClaims({ orderToolsSub: "x", orderToolsSellerId: "SLR-2210", orderToolsCustomerId: "C-1001" }).claims).toMatchObject({
+      seller_id: "SLR-2210",
+      customer_id: "C-1001",
+    });
   });
 
   it("is offered every tool with a POST route but get_operation_status", () => {

@@ -44,34 +44,65 @@ function order(extra: Partial<Order> = {}): Order {
   };
 }
 
-const aReturn = (itemIds: string[]) => ({ returnId: "RET-30001-4", itemIds, labelRef: "LBL-30001-4", pickup: { date: "2026-12-04", window: "08:00-12:00" }, reason: "damaged", createdAt: "2026-12-02T10:00:00Z" });
-const aReplacement = (itemId: string) => ({ itemId, replacementItemId: "ITM-3", sku: "A", reason: "damaged", createdAt: "2026-12-02T11:00:00Z" });
+const aReturn = (itemIds: string[]) => ({
+  returnId: "RET-30001-4",
+  itemIds,
+  labelRef: "LBL-30001-4",
+  pickup: { date: "2026-12-04", window: "08:00-12:00" },
+  reason: "damaged",
+  createdAt: "2026-12-02T10:00:00Z",
+});
+const aReplacement = (itemId: string) => ({
+  itemId,
+  replacementItemId: "ITM-3",
+  sku: "A",
+  reason: "damaged",
+  createdAt: "2026-12-02T11:00:00Z",
+});
 
 describe("the return window", () => {
   it("is open through the delivery day plus the window and closed the day after", () => {
-    expect(returnWindow(order(), policy, "2026-12-09")).toMatchObject({ until: "2026-12-09", open: true, deliveredOn: "2026-11-25", days: 14 });
+    expect(returnWindow(order(), policy, "2026-12-09")).toMatchObject({
+      until: "2026-12-09",
+      open: true,
+      deliveredOn: "2026-11-25",
+      days: 14,
+    });
     expect(returnWindow(order(), policy, "2026-12-10")).toMatchObject({ until: "2026-12-09", open: false });
     expect(returnWindow(order({ status: "shipped", deliveredAt: null }), policy, today)).toMatchObject({ until: null, open: false });
   });
 
   it("the write's condition (deliveredAt ≥ today − window, as strings) agrees with the window for every day and time", () => {
     fc.assert(
-      fc.property(fc.integer({ min: -400, max: 400 }), fc.integer({ min: 0, max: 365 }), fc.integer({ min: 0, max: 86_399 }), (offset, days, second) => {
-        const deliveredDay = addDays(today, offset);
-        const deliveredAt = `${deliveredDay}T${new Date(second * 1000).toISOString().slice(11, 19)}Z`;
-        const p = { ref: "x", returnWindowDays: days };
-        expect(deliveredAt >= earliestOpenDelivery(p, today)).toBe(returnWindow({ deliveredAt }, p, today).open);
-      }),
+      fc.property(
+        fc.integer({ min: -400, max: 400 }),
+        fc.integer({ min: 0, max: 365 }),
+        fc.integer({ min: 0, max: 86_399 }),
+        (offset, days, second) => {
+          const deliveredDay = addDays(today, offset);
+          const deliveredAt = `${deliveredDay}T${new Date(second * 1000).toISOString().slice(11, 19)}Z`;
+          const p = { ref: "x", returnWindowDays: days };
+          expect(deliveredAt >= earliestOpenDelivery(p, today)).toBe(returnWindow({ deliveredAt }, p, today).open);
+        },
+      ),
     );
   });
 });
 
 describe("start_return's item rules", () => {
   it("explain in the order a caller should hear them: status, window, unknown item, already returned", () => {
-    expect(startReturnIneligibility(order({ status: "shipped", deliveredAt: null }), ["ITM-9"], policy, today)?.reason).toBe("NOT_DELIVERED");
-    expect(startReturnIneligibility(order({ status: "cancelled", deliveredAt: null }), ["ITM-1"], policy, today)?.reason).toBe("ALREADY_CANCELLED");
-    expect(startReturnIneligibility(order({ deliveredAt: "2026-10-01T10:00:00Z" }), ["ITM-9"], policy, today)?.reason).toBe("RETURN_WINDOW_CLOSED");
-    expect(startReturnIneligibility(order({ returns: [aReturn(["ITM-1"])] }), ["ITM-9", "ITM-1"], policy, today)?.reason).toBe("UNKNOWN_ITEM");
+    expect(startReturnIneligibility(order({ status: "shipped", deliveredAt: null }), ["ITM-9"], policy, today)?.reason).toBe(
+      "NOT_DELIVERED",
+    );
+    expect(startReturnIneligibility(order({ status: "cancelled", deliveredAt: null }), ["ITM-1"], policy, today)?.reason).toBe(
+      "ALREADY_CANCELLED",
+    );
+    expect(startReturnIneligibility(order({ deliveredAt: "2026-10-01T10:00:00Z" }), ["ITM-9"], policy, today)?.reason).toBe(
+      "RETURN_WINDOW_CLOSED",
+    );
+    expect(startReturnIneligibility(order({ returns: [aReturn(["ITM-1"])] }), ["ITM-9", "ITM-1"], policy, today)?.reason).toBe(
+      "UNKNOWN_ITEM",
+    );
     expect(startReturnIneligibility(order({ returns: [aReturn(["ITM-1"])] }), ["ITM-2", "ITM-1"], policy, today)).toEqual({
       reason: "ITEM_ALREADY_RETURNED",
       message:
@@ -84,7 +115,9 @@ describe("start_return's item rules", () => {
     const replaced = order({ replacements: [aReplacement("ITM-1")] });
     expect(startReturnIneligibility(replaced, ["ITM-1"], policy, today)).toBeUndefined();
     expect(offerReplacementIneligibility(replaced, "ITM-1", policy, today)?.reason).toBe("ITEM_ALREADY_REPLACED");
-    expect(offerReplacementIneligibility(order({ returns: [aReturn(["ITM-2"])] }), "ITM-2", policy, today)?.reason).toBe("ITEM_ALREADY_RETURNED");
+    expect(offerReplacementIneligibility(order({ returns: [aReturn(["ITM-2"])] }), "ITM-2", policy, today)?.reason).toBe(
+      "ITEM_ALREADY_RETURNED",
+    );
     expect(offerReplacementIneligibility(order(), "ITM-9", policy, today)?.reason).toBe("UNKNOWN_ITEM");
     expect(offerReplacementIneligibility(order(), "ITM-2", policy, today)).toBeUndefined();
   });
@@ -154,7 +187,11 @@ describe("the compound schemas", () => {
   });
 
   it("pickupDate is optional, expectedVersion optional for returns and required for replacements", () => {
-    expect(startReturnInput.safeParse({ operationId: "op-12345678", orderId: "SU-30001", itemIds: ["ITM-1"], reason: "other" }).success).toBe(true);
-    expect(offerReplacementInput.safeParse({ operationId: "op-12345678", orderId: "SU-30001", itemId: "ITM-1", reason: "missing" }).success).toBe(false);
+    expect(
+      startReturnInput.safeParse({ operationId: "op-12345678", orderId: "SU-30001", itemIds: ["ITM-1"], reason: "other" }).success,
+    ).toBe(true);
+    expect(
+      offerReplacementInput.safeParse({ operationId: "op-12345678", orderId: "SU-30001", itemId: "ITM-1", reason: "missing" }).success,
+    ).toBe(false);
   });
 });

@@ -40,10 +40,13 @@ function descriptionsOf(entry: Pick<CatalogEntry, "name" | "description" | "inpu
   const walk = (node: unknown, where: string, kind: Described["kind"]) => {
     if (node === null || typeof node !== "object") return;
     const schema = node as JsonSchema;
-    if (kind === "field" || typeof schema.description === "string") found.push({ where, kind, text: schema.description as string | undefined });
-    for (const [name, property] of Object.entries((schema.properties as Record<string, unknown> | undefined) ?? {})) walk(property, `${where}.${name}`, "field");
+    if (kind === "field" || typeof schema.description === "string")
+      found.push({ where, kind, text: schema.description as string | undefined });
+    for (const [name, property] of Object.entries((schema.properties as Record<string, unknown> | undefined) ?? {}))
+      walk(property, `${where}.${name}`, "field");
     if (schema.items) walk(schema.items, `${where}[]`, "schema");
-    for (const key of ["anyOf", "oneOf", "allOf"]) ((schema[key] as unknown[] | undefined) ?? []).forEach((branch, i) => walk(branch, `${where}<${i}>`, "schema"));
+    for (const key of ["anyOf", "oneOf", "allOf"])
+      ((schema[key] as unknown[] | undefined) ?? []).forEach((branch, i) => walk(branch, `${where}<${i}>`, "schema"));
   };
   walk(entry.inputSchema, `${entry.name} input`, "schema");
   walk(entry.outputSchema, `${entry.name} output`, "schema");
@@ -51,7 +54,9 @@ function descriptionsOf(entry: Pick<CatalogEntry, "name" | "description" | "inpu
 }
 
 /** What the lint finds wrong with these descriptions; empty when nothing is. */
-export function lintDescriptions(entries: ReadonlyArray<Pick<CatalogEntry, "name" | "description" | "inputSchema" | "outputSchema">>): string[] {
+export function lintDescriptions(
+  entries: ReadonlyArray<Pick<CatalogEntry, "name" | "description" | "inputSchema" | "outputSchema">>,
+): string[] {
   const problems: string[] = [];
   for (const entry of entries) {
     for (const { where, kind, text } of descriptionsOf(entry)) {
@@ -63,7 +68,8 @@ export function lintDescriptions(entries: ReadonlyArray<Pick<CatalogEntry, "name
         const match = pattern.exec(text);
         if (match) problems.push(`${where}: names a consumer ("${match[0]}")`);
       }
-      const [characters, tokens] = kind === "tool" ? [budgets.toolCharacters, budgets.toolTokens] : [budgets.fieldCharacters, budgets.fieldTokens];
+      const [characters, tokens] =
+        kind === "tool" ? [budgets.toolCharacters, budgets.toolTokens] : [budgets.fieldCharacters, budgets.fieldTokens];
       if (text.length > characters) problems.push(`${where}: ${text.length} characters, over ${characters}`);
       const count = countTokens(text);
       if (count > tokens) problems.push(`${where}: ${count} tokens, over ${tokens}`);
@@ -88,7 +94,12 @@ describe("the description lint", () => {
   });
 
   it("finds nothing in what models are given, the descriptions without what concerns operationId", () => {
-    const model = modelTools().map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema, outputSchema: {} }));
+    const model = modelTools().map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      inputSchema: tool.inputSchema,
+      outputSchema: {},
+    }));
     expect(lintDescriptions(model)).toEqual([]);
   });
 
@@ -96,12 +107,24 @@ describe("the description lint", () => {
     const entry = (description: string, property: JsonSchema) => ({
       name: "probe",
       description,
-      inputSchema: { type: "object", properties: { orderId: property, nested: { type: "object", description: "A nested part.", properties: { deep: { type: "string" } } } } },
+      inputSchema: {
+        type: "object",
+        properties: {
+          orderId: property,
+          nested: { type: "object", description: "A nested part.", properties: { deep: { type: "string" } } },
+        },
+      },
       outputSchema: { type: "object", properties: {} },
     });
     const good = "Use it when testing. Returns nothing.";
-    expect(lintDescriptions([entry(good, { type: "string", description: "The order." })])).toEqual(["probe input.nested.deep: no description"]);
-    expect(lintDescriptions([entry("Open a support ticket for the order. Returns the ticket.", { type: "string", description: "Ask the Claude assistant." })])).toEqual([
+    expect(lintDescriptions([entry(good, { type: "string", description: "The order." })])).toEqual([
+      "probe input.nested.deep: no description",
+    ]);
+    expect(
+      lintDescriptions([
+        entry("Open a support ticket for the order. Returns the ticket.", { type: "string", description: "Ask the Claude assistant." }),
+      ]),
+    ).toEqual([
       'probe: names a consumer ("support ticket")',
       'probe: names a consumer ("ticket")',
       'probe: does not say when to use it ("Use it when …")',
@@ -110,7 +133,11 @@ describe("the description lint", () => {
       "probe input.nested.deep: no description",
     ]);
     expect(lintDescriptions([entry("Cancels an order.", { type: "string", description: "x ".repeat(260) })])).toEqual(
-      expect.arrayContaining(['probe: does not say what it returns ("Returns …")', "probe input.orderId: 520 characters, over 500", expect.stringMatching(/^probe input\.orderId: \d+ tokens, over 80$/)]),
+      expect.arrayContaining([
+        'probe: does not say what it returns ("Returns …")',
+        "probe input.orderId: 520 characters, over 500",
+        expect.stringMatching(/^probe input\.orderId: \d+ tokens, over 80$/),
+      ]),
     );
   });
 });

@@ -30,13 +30,22 @@ describe("fixture validation", () => {
   it("refuses a delivered order without a delivery time", () => {
     const input = testFixture();
     (input.orders?.[4] as Record<string, unknown>).deliveredAt = null;
-    expect(() => parseFixture(input)).toThrow(/orders\[4\] \(SU-10005\) field deliveredAt: deliveredAt is set exactly when the status is delivered/);
+    expect(() => parseFixture(input)).toThrow(
+      /orders\[4\] \(SU-10005\) field deliveredAt: deliveredAt is set exactly when the status is delivered/,
+    );
   });
 
   it("stores orders with their keys and index keys, keeping internal fields for the store only", () => {
     const items = fixtureItems(parseFixture(testFixture()));
     const order = items.find((i) => i.PK === "ORDER#SU-10001");
-    expect(order).toMatchObject({ SK: "ORDER", GSI1PK: "CUSTOMER#C-1001", GSI1SK: "2026-11-20T09:12:00Z#SU-10001", orderId: "SU-10001", sellerName: "Ashcombe Furniture", internal: { warehouseRoutingCode: "W3-B" } });
+    expect(order).toMatchObject({
+      SK: "ORDER",
+      GSI1PK: "CUSTOMER#C-1001",
+      GSI1SK: "2026-11-20T09:12:00Z#SU-10001",
+      orderId: "SU-10001",
+      sellerName: "Ashcombe Furniture",
+      internal: { warehouseRoutingCode: "W3-B" },
+    });
     expect(items.find((i) => i.PK === "CUSTOMER#C-2002")).toMatchObject({ GSI2PK: "EMAIL#ben@example.com" });
   });
 });

@@ -7,9 +7,23 @@ import { checkFreeText, deliveryNoteRules } from "#core/text";
  * taken from the regex the rule uses, so the test checks the rule against the standard, not against itself.
  */
 const defaultIgnorableRanges: ReadonlyArray<readonly [number, number]> = [
-  [0x00ad, 0x00ad], [0x034f, 0x034f], [0x061c, 0x061c], [0x115f, 0x1160], [0x17b4, 0x17b5], [0x180b, 0x180f],
-  [0x200b, 0x200f], [0x202a, 0x202e], [0x2060, 0x206f], [0x3164, 0x3164], [0xfe00, 0xfe0f], [0xfeff, 0xfeff],
-  [0xffa0, 0xffa0], [0xfff0, 0xfff8], [0x1bca0, 0x1bca3], [0x1d173, 0x1d17a], [0xe0000, 0xe0fff],
+  [0x00ad, 0x00ad],
+  [0x034f, 0x034f],
+  [0x061c, 0x061c],
+  [0x115f, 0x1160],
+  [0x17b4, 0x17b5],
+  [0x180b, 0x180f],
+  [0x200b, 0x200f],
+  [0x202a, 0x202e],
+  [0x2060, 0x206f],
+  [0x3164, 0x3164],
+  [0xfe00, 0xfe0f],
+  [0xfeff, 0xfeff],
+  [0xffa0, 0xffa0],
+  [0xfff0, 0xfff8],
+  [0x1bca0, 0x1bca3],
+  [0x1d173, 0x1d17a],
+  [0xe0000, 0xe0fff],
 ];
 const inRanges = (cp: number) => defaultIgnorableRanges.some(([from, to]) => cp >= from && cp <= to);
 const anyDefaultIgnorable = fc.oneof(...defaultIgnorableRanges.map(([min, max]) => fc.integer({ min, max })));
@@ -18,7 +32,14 @@ const namedInIssue = [0x034f, 0x115f, 0x1160, 0x3164, 0xffa0, 0x17b4, 0x17b5, ..
 /** Emoji bases, by hand: pictographs, text-default symbols that take FE0F, and the keycap bases. */
 const emojiBases = ["❤", "☺", "✈", "☎", "©", "®", "™", "↔", "⚠", "✔", "👁", "🏳", "📦", "🚪", "👍🏽", "0", "1", "9", "#", "*"];
 /** Letters of several scripts that are not emoji: a presentation selector after them is smuggling. */
-const plainLetter = fc.oneof(fc.integer({ min: 0x61, max: 0x7a }), fc.integer({ min: 0x430, max: 0x44f }), fc.integer({ min: 0x4e00, max: 0x9fff }), fc.integer({ min: 0x628, max: 0x63a })).map((cp) => String.fromCodePoint(cp));
+const plainLetter = fc
+  .oneof(
+    fc.integer({ min: 0x61, max: 0x7a }),
+    fc.integer({ min: 0x430, max: 0x44f }),
+    fc.integer({ min: 0x4e00, max: 0x9fff }),
+    fc.integer({ min: 0x628, max: 0x63a }),
+  )
+  .map((cp) => String.fromCodePoint(cp));
 
 function range(from: number, to: number): number[] {
   return Array.from({ length: to - from + 1 }, (_, i) => from + i);
@@ -26,7 +47,15 @@ function range(from: number, to: number): number[] {
 
 describe("the carrier's note rules", () => {
   it("keeps letters, digits, punctuation, symbols, spaces and line breaks of any script exactly", () => {
-    const samples = ["Use the east entrance.", "Звоните в домофон 12", "請放在門口", "مرحبا، اترك الطرد عند الباب", "नमस्ते दरवाज़े पर छोड़ें", "🚪📦 <b>&amp;</b> {\"a\":1}", "Line one\nLine two"];
+    const samples = [
+      "Use the east entrance.",
+      "Звоните в домофон 12",
+      "請放在門口",
+      "مرحبا، اترك الطرد عند الباب",
+      "नमस्ते दरवाज़े पर छोड़ें",
+      '🚪📦 <b>&amp;</b> {"a":1}',
+      "Line one\nLine two",
+    ];
     for (const sample of samples) expect(checkFreeText(sample, deliveryNoteRules)).toEqual({ ok: true, text: sample.normalize("NFC") });
   });
 
@@ -36,16 +65,25 @@ describe("the carrier's note rules", () => {
 
   it("counts characters, not UTF-16 units: 500 emoji fit, 501 do not", () => {
     expect(checkFreeText("📦".repeat(500), deliveryNoteRules).ok).toBe(true);
-    expect(checkFreeText("📦".repeat(501), deliveryNoteRules)).toEqual({ ok: false, message: expect.stringMatching(/501 characters long after trimming; the limit is 500/) });
+    expect(checkFreeText("📦".repeat(501), deliveryNoteRules)).toEqual({
+      ok: false,
+      message: expect.stringMatching(/501 characters long after trimming; the limit is 500/),
+    });
   });
 
   it("allows 10 lines and refuses 11", () => {
     expect(checkFreeText(Array(10).fill("x").join("\n"), deliveryNoteRules).ok).toBe(true);
-    expect(checkFreeText(Array(11).fill("x").join("\n"), deliveryNoteRules)).toMatchObject({ ok: false, message: expect.stringMatching(/11 lines/) });
+    expect(checkFreeText(Array(11).fill("x").join("\n"), deliveryNoteRules)).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/11 lines/),
+    });
   });
 
   it("refuses every bidi control and zero-width character, naming its position", () => {
-    const refused = [0x200b, 0x200c, 0x200d, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2060, 0x2066, 0x2067, 0x2068, 0x2069, 0xfeff, 0x00, 0x07, 0x09, 0x1b, 0x7f, 0x85, 0x2028];
+    const refused = [
+      0x200b, 0x200c, 0x200d, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2060, 0x2066, 0x2067, 0x2068, 0x2069, 0xfeff, 0x00,
+      0x07, 0x09, 0x1b, 0x7f, 0x85, 0x2028,
+    ];
     for (const cp of refused) {
       const result = checkFreeText(`ab${String.fromCodePoint(cp)}cd`, deliveryNoteRules);
       expect(result, `U+${cp.toString(16)}`).toMatchObject({ ok: false, message: expect.stringMatching(/at character 3; remove it/) });
@@ -53,7 +91,10 @@ describe("the carrier's note rules", () => {
   });
 
   it("a lone carriage return is refused; one before a line feed is a line break", () => {
-    expect(checkFreeText("a\rb", deliveryNoteRules)).toMatchObject({ ok: false, message: expect.stringMatching(/carriage return .* at character 2/) });
+    expect(checkFreeText("a\rb", deliveryNoteRules)).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/carriage return .* at character 2/),
+    });
     expect(checkFreeText("a\r\nb", deliveryNoteRules)).toEqual({ ok: true, text: "a\nb" });
   });
 
@@ -85,11 +126,17 @@ describe("the carrier's note rules", () => {
       const result = checkFreeText(`Gate ${String.fromCodePoint(cp)}code 4411`, deliveryNoteRules);
       expect(result, `U+${cp.toString(16)}`).toEqual({
         ok: false,
-        message: expect.stringMatching(/U\+[0-9A-F]{4,5}.* at character 6; remove it\. Invisible characters are refused; only U\+FE0E or U\+FE0F directly after an emoji/),
+        message: expect.stringMatching(
+          /U\+[0-9A-F]{4,5}.* at character 6; remove it\. Invisible characters are refused; only U\+FE0E or U\+FE0F directly after an emoji/,
+        ),
       });
     }
-    expect(checkFreeText("a\u034fb", deliveryNoteRules)).toMatchObject({ message: expect.stringMatching(/^contains a combining grapheme joiner \(U\+034F\) at character 2/) });
-    expect(checkFreeText("x\u{E0101}", deliveryNoteRules)).toMatchObject({ message: expect.stringMatching(/^contains a variation selector \(U\+E0101\) at character 2/) });
+    expect(checkFreeText("a\u034fb", deliveryNoteRules)).toMatchObject({
+      message: expect.stringMatching(/^contains a combining grapheme joiner \(U\+034F\) at character 2/),
+    });
+    expect(checkFreeText("x\u{E0101}", deliveryNoteRules)).toMatchObject({
+      message: expect.stringMatching(/^contains a variation selector \(U\+E0101\) at character 2/),
+    });
   });
 
   it("a run of variation selectors, the smuggling form, is refused at its first selector", () => {
@@ -107,10 +154,20 @@ describe("the carrier's note rules", () => {
   });
 
   it("refuses U+FE0E/U+FE0F anywhere but directly after an emoji, saying where they are allowed", () => {
-    for (const [note, at] of [["a\ufe0f", 2], ["\ufe0fa", 1], ["❤\ufe0f\ufe0f", 3], ["❤ \ufe0f", 3], ["1\u20e3\ufe0f", 3]] as const) {
+    for (const [note, at] of [
+      ["a\ufe0f", 2],
+      ["\ufe0fa", 1],
+      ["❤\ufe0f\ufe0f", 3],
+      ["❤ \ufe0f", 3],
+      ["1\u20e3\ufe0f", 3],
+    ] as const) {
       expect(checkFreeText(note, deliveryNoteRules), JSON.stringify(note)).toEqual({
         ok: false,
-        message: expect.stringMatching(new RegExp(`^contains a variation selector \\(U\\+FE0[EF]\\) that does not directly follow an emoji at character ${at}; remove it\\. .*only U\\+FE0E or U\\+FE0F directly after an emoji`)),
+        message: expect.stringMatching(
+          new RegExp(
+            `^contains a variation selector \\(U\\+FE0[EF]\\) that does not directly follow an emoji at character ${at}; remove it\\. .*only U\\+FE0E or U\\+FE0F directly after an emoji`,
+          ),
+        ),
       });
     }
   });
@@ -129,21 +186,37 @@ describe("the carrier's note rules", () => {
 
   it("a presentation selector after an emoji is kept, after anything else refused (property)", () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(plainLetter, fc.constantFrom(...emojiBases)), { minLength: 1, maxLength: 30 }), fc.constantFrom("\ufe0e", "\ufe0f"), fc.nat(), (parts, selector, where) => {
-        const at = where % parts.length;
-        const before = parts.slice(0, at + 1).join("");
-        const note = `${before}${selector}${parts.slice(at + 1).join("")}`;
-        const base = parts[at] as string;
-        const result = checkFreeText(note, deliveryNoteRules);
-        if (emojiBases.includes(base)) expect(result).toEqual({ ok: true, text: note.normalize("NFC") });
-        else expect(result).toMatchObject({ ok: false, message: expect.stringContaining(`at character ${[...before].length + 1}; remove it.`) });
-      }),
+      fc.property(
+        fc.array(fc.oneof(plainLetter, fc.constantFrom(...emojiBases)), { minLength: 1, maxLength: 30 }),
+        fc.constantFrom("\ufe0e", "\ufe0f"),
+        fc.nat(),
+        (parts, selector, where) => {
+          const at = where % parts.length;
+          const before = parts.slice(0, at + 1).join("");
+          const note = `${before}${selector}${parts.slice(at + 1).join("")}`;
+          const base = parts[at] as string;
+          const result = checkFreeText(note, deliveryNoteRules);
+          if (emojiBases.includes(base)) expect(result).toEqual({ ok: true, text: note.normalize("NFC") });
+          else
+            expect(result).toMatchObject({
+              ok: false,
+              message: expect.stringContaining(`at character ${[...before].length + 1}; remove it.`),
+            });
+        },
+      ),
       { numRuns: 1000 },
     );
   });
 
   it("an accepted note holds no default-ignorable character but a presentation selector right after an emoji (property)", () => {
-    const mixed = fc.array(fc.oneof(fc.string({ unit: "grapheme", maxLength: 4 }), anyDefaultIgnorable.map((cp) => String.fromCodePoint(cp)), fc.constantFrom(...emojiBases)), { maxLength: 20 });
+    const mixed = fc.array(
+      fc.oneof(
+        fc.string({ unit: "grapheme", maxLength: 4 }),
+        anyDefaultIgnorable.map((cp) => String.fromCodePoint(cp)),
+        fc.constantFrom(...emojiBases),
+      ),
+      { maxLength: 20 },
+    );
     fc.assert(
       fc.property(mixed, (parts) => {
         const result = checkFreeText(parts.join(""), deliveryNoteRules);

@@ -39,10 +39,18 @@ describe("the OpenAPI document's security scheme, as served", () => {
     const staff = await fetchDocument("staffapi01");
     expect(customers.status).toBe(200);
     expect(customers.body.components.securitySchemes[securitySchemeName].flows).toEqual({
-      authorizationCode: { authorizationUrl: `${customersPool}/oauth2/authorize`, tokenUrl: `${customersPool}/oauth2/token`, scopes: expect.any(Object) },
+      authorizationCode: {
+        authorizationUrl: `${customersPool}/oauth2/authorize`,
+        tokenUrl: `${customersPool}/oauth2/token`,
+        scopes: expect.any(Object),
+      },
     });
     expect(staff.body.components.securitySchemes[securitySchemeName].flows).toEqual({
-      authorizationCode: { authorizationUrl: `${staffPool}/oauth2/authorize`, tokenUrl: `${staffPool}/oauth2/token`, scopes: expect.any(Object) },
+      authorizationCode: {
+        authorizationUrl: `${staffPool}/oauth2/authorize`,
+        tokenUrl: `${staffPool}/oauth2/token`,
+        scopes: expect.any(Object),
+      },
       clientCredentials: { tokenUrl: `${staffPool}/oauth2/token`, scopes: expect.any(Object) },
     });
     expect(customers.text).not.toContain(staffPool);
@@ -51,7 +59,11 @@ describe("the OpenAPI document's security scheme, as served", () => {
   it("as served on a deployed API, passes Redocly's recommended ruleset with nothing to report", async () => {
     process.env[authorizationServersEnv] = JSON.stringify(servers);
     const { text } = await fetchDocument("staffapi01");
-    const problems = await lintFromString({ source: text, absoluteRef: "/openapi.json", config: await createConfig({ extends: ["recommended"] }) });
+    const problems = await lintFromString({
+      source: text,
+      absoluteRef: "/openapi.json",
+      config: await createConfig({ extends: ["recommended"] }),
+    });
     expect(problems.map((p) => `${p.ruleId}: ${p.message}`)).toEqual([]);
   });
 
@@ -64,11 +76,17 @@ describe("the OpenAPI document's security scheme, as served", () => {
   });
 
   it("a malformed setting is INTERNAL, logged for the operator, never a document with a guessed issuer", async () => {
-    for (const value of ["not json", JSON.stringify({ custapi001: { authorizationUrl: "http://plain.example/authorize", tokenUrl: `${customersPool}/oauth2/token` } }), JSON.stringify({ custapi001: "x" })]) {
+    for (const value of [
+      "not json",
+      JSON.stringify({ custapi001: { authorizationUrl: "http://plain.example/authorize", tokenUrl: `${customersPool}/oauth2/token` } }),
+      JSON.stringify({ custapi001: "x" }),
+    ]) {
       process.env[authorizationServersEnv] = value;
       const reply = await fetchDocument("custapi001");
       expect(reply.status, value).toBe(500);
-      expect(reply.body, value).toEqual({ error: { code: "INTERNAL", retryable: true, message: "Something went wrong while openapi ran. Retry the request." } });
+      expect(reply.body, value).toEqual({
+        error: { code: "INTERNAL", retryable: true, message: "Something went wrong while openapi ran. Retry the request." },
+      });
     }
   });
 });

@@ -19,8 +19,14 @@ const cognito: AuthorizationServer = {
 
 const configurations: Array<[string, Parameters<typeof openApiDocument>[0]]> = [
   ["the customers' API (Cognito, authorization code)", { serverUrl: deployedServer, authorization: cognito }],
-  ["the staff API (Cognito, with a client-credentials service client)", { serverUrl: deployedServer, authorization: { ...cognito, clientCredentials: true } }],
-  ["an existing OpenID Connect provider", { serverUrl: deployedServer, authorization: { openIdConnectUrl: "https://idp.example.org/.well-known/openid-configuration" } }],
+  [
+    "the staff API (Cognito, with a client-credentials service client)",
+    { serverUrl: deployedServer, authorization: { ...cognito, clientCredentials: true } },
+  ],
+  [
+    "an existing OpenID Connect provider",
+    { serverUrl: deployedServer, authorization: { openIdConnectUrl: "https://idp.example.org/.well-known/openid-configuration" } },
+  ],
   // Behind ORDER_TOOLS_PUBLIC_URL, with no token issuer configured. (The local stack's own document names its
   // loopback server, which Redocly's no-server-example.com rule warns about by design.)
   ["a public URL and no token issuer configured", { serverUrl: "https://orders-api.sundry.example.org" }],
@@ -35,7 +41,9 @@ async function redoclyProblems(document: JsonSchema) {
 /** Every [scope, operation] whose scope the oauth2 scheme's flows do not declare (Spectral's oas3-operation-security-defined). */
 function undeclaredScopes(document: any): string[] {
   const scheme = document.components.securitySchemes[securitySchemeName];
-  const declared = new Set(Object.values((scheme.flows ?? {}) as Record<string, { scopes: Record<string, string> }>).flatMap((flow) => Object.keys(flow.scopes)));
+  const declared = new Set(
+    Object.values((scheme.flows ?? {}) as Record<string, { scopes: Record<string, string> }>).flatMap((flow) => Object.keys(flow.scopes)),
+  );
   return Object.entries(document.paths as Record<string, Record<string, any>>).flatMap(([path, methods]) =>
     Object.entries(methods).flatMap(([method, operation]) =>
       ((operation.security ?? []) as Array<Record<string, string[]>>).flatMap((requirement) =>
@@ -58,7 +66,13 @@ describe("the OpenAPI document under Redocly's recommended ruleset", () => {
     const document = openApiDocument({ serverUrl: deployedServer, authorization: cognito }) as any;
     delete document.info.license;
     delete document.paths["/v1/tools"].get.responses["429"];
-    document.paths["/v1/mcp"].get = { operationId: "mcp_stream", summary: "No stream.", description: "405 only.", security: [], responses: { "405": { description: "Use POST." } } };
+    document.paths["/v1/mcp"].get = {
+      operationId: "mcp_stream",
+      summary: "No stream.",
+      description: "405 only.",
+      security: [],
+      responses: { "405": { description: "Use POST." } },
+    };
     expect(await redoclyProblems(document)).toEqual([
       expect.stringContaining("info-license"),
       expect.stringContaining("operation-4xx-response"),
@@ -93,8 +107,14 @@ describe("the security scheme", () => {
   });
 
   it("names an existing provider by its OpenID Connect discovery document, as the JWT authorizer finds it", () => {
-    const scheme = (openApiDocument({ authorization: { openIdConnectUrl: "https://idp.example.org/.well-known/openid-configuration" } }) as any).components.securitySchemes[securitySchemeName];
-    expect(scheme).toEqual({ type: "openIdConnect", openIdConnectUrl: "https://idp.example.org/.well-known/openid-configuration", description: expect.stringContaining("orders:write") });
+    const scheme = (
+      openApiDocument({ authorization: { openIdConnectUrl: "https://idp.example.org/.well-known/openid-configuration" } }) as any
+    ).components.securitySchemes[securitySchemeName];
+    expect(scheme).toEqual({
+      type: "openIdConnect",
+      openIdConnectUrl: "https://idp.example.org/.well-known/openid-configuration",
+      description: expect.stringContaining("orders:write"),
+    });
   });
 
   it("says so when nothing is configured, with URLs in the reserved .invalid domain rather than real-looking ones", () => {
@@ -119,12 +139,20 @@ describe("what the linters asked for", () => {
     for (const [path, methods] of Object.entries(document.paths as Record<string, Record<string, any>>)) {
       for (const [method, operation] of Object.entries(methods)) {
         const statuses = Object.keys(operation.responses);
-        expect(statuses.some((s) => s.startsWith("2")), `${method} ${path}`).toBe(true);
-        expect(statuses.some((s) => s.startsWith("4")), `${method} ${path}`).toBe(true);
+        expect(
+          statuses.some((s) => s.startsWith("2")),
+          `${method} ${path}`,
+        ).toBe(true);
+        expect(
+          statuses.some((s) => s.startsWith("4")),
+          `${method} ${path}`,
+        ).toBe(true);
       }
     }
     for (const path of ["/v1/tools", "/v1/openapi.json"]) {
-      expect(document.paths[path].get.responses["429"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/GatewayRefusal" });
+      expect(document.paths[path].get.responses["429"].content["application/json"].schema).toEqual({
+        $ref: "#/components/schemas/GatewayRefusal",
+      });
     }
   });
 

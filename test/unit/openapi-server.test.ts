@@ -50,7 +50,9 @@ describe("the OpenAPI document's server", () => {
       process.env[publicUrlEnv] = value;
       const reply = await fetchDocument({ host: "evil.example" });
       expect(reply.status, value).toBe(500);
-      expect(reply.body, value).toEqual({ error: { code: "INTERNAL", retryable: true, message: "Something went wrong while openapi ran. Retry the request." } });
+      expect(reply.body, value).toEqual({
+        error: { code: "INTERNAL", retryable: true, message: "Something went wrong while openapi ran. Retry the request." },
+      });
       expect(reply.text, value).not.toContain("evil.example");
     }
   });
@@ -67,7 +69,12 @@ describe("what not_found tells a caller (SPEC §4)", () => {
     delete process.env[publicUrlEnv];
     const { body: document } = await fetchDocument({});
     const notFound = document.components.schemas.OperationNotFound;
-    const texts = [toolNamed("get_operation_status").description, notFound.description, notFound.properties.status.description, document.paths["/v1/tools/get_operation_status"].post.responses["404"].description];
+    const texts = [
+      toolNamed("get_operation_status").description,
+      notFound.description,
+      notFound.properties.status.description,
+      document.paths["/v1/tools/get_operation_status"].post.responses["404"].description,
+    ];
     for (const text of texts) {
       expect(text).toMatch(/not recorded yet/i);
       expect(text).toMatch(/same operationId/);

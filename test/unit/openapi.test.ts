@@ -10,10 +10,11 @@ import type { ErrorCode } from "#core/errors";
 /** The published schemas and the OpenAPI document, as generated from the registry: valid, described, complete. */
 
 const catalog = toolCatalog();
-const schemasOf = (entry: (typeof catalog.tools)[number]) => [
-  ["inputSchema", entry.inputSchema],
-  ["outputSchema", entry.outputSchema],
-] as const;
+const schemasOf = (entry: (typeof catalog.tools)[number]) =>
+  [
+    ["inputSchema", entry.inputSchema],
+    ["outputSchema", entry.outputSchema],
+  ] as const;
 
 /** A strict draft 2020-12 validator: an unknown keyword or a malformed schema fails to compile. */
 const strictAjv = () => new Ajv2020({ strict: true, allowUnionTypes: true, validateFormats: false, allErrors: true });
@@ -61,13 +62,16 @@ describe("the tool catalogue's JSON Schemas", () => {
       for (const [which, schema] of schemasOf(entry)) {
         if (typeof schema.description !== "string" || schema.description === "") undescribed.push(`${entry.name} ${which}`);
         for (const { path, schema: property } of propertiesOf(schema)) {
-          if (typeof property.description !== "string" || property.description.trim() === "") undescribed.push(`${entry.name} ${which} ${path}`);
+          if (typeof property.description !== "string" || property.description.trim() === "")
+            undescribed.push(`${entry.name} ${which} ${path}`);
         }
       }
     }
     expect(undescribed).toEqual([]);
     // The walk does reach deep fields: get_order's item descriptions sit inside an array of union branches.
-    expect(propertiesOf(catalog.tools.find((t) => t.name === "get_order")!.outputSchema).map((p) => p.path)).toContain("$.items[].description<oneOf0>.sellerId");
+    expect(propertiesOf(catalog.tools.find((t) => t.name === "get_order")!.outputSchema).map((p) => p.path)).toContain(
+      "$.items[].description<oneOf0>.sellerId",
+    );
   });
 
   it("publishes inputs as callers send them: a defaulted field is optional, a transformed one is described by what it accepts", () => {
@@ -107,7 +111,11 @@ describe("the OpenAPI document", () => {
     const result = await validate(structuredClone(document));
     expect(result.valid, result.valid ? "" : compileErrors(result)).toBe(true);
     expect(result.warnings).toEqual([]);
-    expect(document).toMatchObject({ openapi: expect.stringMatching(/^3\.1\./), jsonSchemaDialect, servers: [{ url: "https://api.example.com" }] });
+    expect(document).toMatchObject({
+      openapi: expect.stringMatching(/^3\.1\./),
+      jsonSchemaDialect,
+      servers: [{ url: "https://api.example.com" }],
+    });
     expect(openApiDocument().servers).toBeUndefined();
   });
 
@@ -116,33 +124,56 @@ describe("the OpenAPI document", () => {
       Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
     );
     expect(operations.sort()).toEqual(
-      [...tools.flatMap((t) => t.routes.map((r) => `${r.method} ${r.path}`)), "GET /v1/tools", "GET /v1/openapi.json", "POST /v1/mcp", "GET /.well-known/oauth-protected-resource/v1/mcp"].sort(),
+      [
+        ...tools.flatMap((t) => t.routes.map((r) => `${r.method} ${r.path}`)),
+        "GET /v1/tools",
+        "GET /v1/openapi.json",
+        "POST /v1/mcp",
+        "GET /.well-known/oauth-protected-resource/v1/mcp",
+      ].sort(),
     );
     // Every route the stack deploys, but GET and DELETE /v1/mcp (they only ever answer 405, which POST /v1/mcp
     // describes) and the root form of the metadata (the same document as the path-aware one).
     expect(operations.sort()).toEqual(
-      [...tools, ...serviceFunctions.map((f) => ({ routes: f.routes.filter(isDocumented) }))].flatMap((f) => f.routes.map((r) => `${r.method} ${r.path}`)).sort(),
+      [...tools, ...serviceFunctions.map((f) => ({ routes: f.routes.filter(isDocumented) }))]
+        .flatMap((f) => f.routes.map((r) => `${r.method} ${r.path}`))
+        .sort(),
     );
   });
 
   it("gives every tool route its input as the request body, its output as the 200 body, and its scope on the OAuth 2.0 scheme", () => {
-    expect(document.components.securitySchemes[securitySchemeName]).toMatchObject({ type: "oauth2", flows: { authorizationCode: { scopes: expect.objectContaining({ "orders:read": expect.any(String), "orders:write": expect.any(String) }) } } });
+    expect(document.components.securitySchemes[securitySchemeName]).toMatchObject({
+      type: "oauth2",
+      flows: {
+        authorizationCode: { scopes: expect.objectContaining({ "orders:read": expect.any(String), "orders:write": expect.any(String) }) },
+      },
+    });
     for (const tool of tools) {
       const name = tool.name.replace(/(^|_)([a-z])/g, (_: string, __: string, c: string) => c.toUpperCase());
-      expect(document.components.schemas[`${name}Input`]).toEqual((({ $schema, ...rest }) => rest)(catalog.tools.find((t) => t.name === tool.name)!.inputSchema));
-      expect(document.components.schemas[`${name}Output`]).toEqual((({ $schema, ...rest }) => rest)(catalog.tools.find((t) => t.name === tool.name)!.outputSchema));
+      expect(document.components.schemas[`${name}Input`]).toEqual(
+        (({ $schema, ...rest }) => rest)(catalog.tools.find((t) => t.name === tool.name)!.inputSchema),
+      );
+      expect(document.components.schemas[`${name}Output`]).toEqual(
+        (({ $schema, ...rest }) => rest)(catalog.tools.find((t) => t.name === tool.name)!.outputSchema),
+      );
       for (const route of tool.routes) {
         const operation = document.paths[route.path][route.method.toLowerCase()];
         expect(operation.security, route.path).toEqual([{ [securitySchemeName]: [tool.scope] }]);
         expect(operation.description).toBe(tool.description);
         expect(operation.responses["200"].content["application/json"].schema).toEqual({ $ref: `#/components/schemas/${name}Output` });
-        if (route.method === "POST") expect(operation.requestBody.content["application/json"].schema).toEqual({ $ref: `#/components/schemas/${name}Input` });
+        if (route.method === "POST")
+          expect(operation.requestBody.content["application/json"].schema).toEqual({ $ref: `#/components/schemas/${name}Input` });
         else expect(operation.requestBody).toBeUndefined();
       }
     }
     const byPath = document.paths["/v1/operations/{operationId}"].get;
     expect(byPath.parameters).toEqual([
-      expect.objectContaining({ name: "operationId", in: "path", required: true, schema: expect.objectContaining({ pattern: "^[A-Za-z0-9._:-]{8,128}$" }) }),
+      expect.objectContaining({
+        name: "operationId",
+        in: "path",
+        required: true,
+        schema: expect.objectContaining({ pattern: "^[A-Za-z0-9._:-]{8,128}$" }),
+      }),
     ]);
     expect(new Set(Object.values(document.paths).flatMap((m: any) => Object.values(m).map((o: any) => o.operationId))).size).toBe(
       Object.values(document.paths).flatMap((m: any) => Object.keys(m)).length,
@@ -151,9 +182,20 @@ describe("the OpenAPI document", () => {
 
   it("gives every error code the HTTP status of SPEC §3's table", () => {
     const spec: Record<ErrorCode, number> = {
-      INVALID_INPUT: 400, UNAUTHENTICATED: 401, FORBIDDEN: 403, ORDER_NOT_FOUND: 404, OPERATION_NOT_FOUND: 404,
-      VERSION_CONFLICT: 409, NOT_ELIGIBLE: 409, SELLER_SUSPENDED: 409, OUT_OF_STOCK: 409, NO_PICKUP_SLOT: 409,
-      OPERATION_IN_PROGRESS: 409, IDEMPOTENCY_KEY_REUSED: 422, RATE_LIMITED: 429, INTERNAL: 500,
+      INVALID_INPUT: 400,
+      UNAUTHENTICATED: 401,
+      FORBIDDEN: 403,
+      ORDER_NOT_FOUND: 404,
+      OPERATION_NOT_FOUND: 404,
+      VERSION_CONFLICT: 409,
+      NOT_ELIGIBLE: 409,
+      SELLER_SUSPENDED: 409,
+      OUT_OF_STOCK: 409,
+      NO_PICKUP_SLOT: 409,
+      OPERATION_IN_PROGRESS: 409,
+      IDEMPOTENCY_KEY_REUSED: 422,
+      RATE_LIMITED: 429,
+      INTERNAL: 500,
       // Not in SPEC §3's table: the definite answer when an order has reached DynamoDB's item size (issue 9).
       ORDER_TOO_LARGE: 409,
     };
@@ -166,7 +208,12 @@ describe("the OpenAPI document", () => {
       const responses = document.paths[tool.routes[0]!.path][tool.routes[0]!.method.toLowerCase()].responses;
       const codes = toolErrors[tool.name as ToolName];
       const statuses = [...new Set(codes.map(httpStatusOf))].map(String).sort();
-      expect(Object.keys(responses).filter((s) => s !== "200").sort(), tool.name).toEqual(statuses);
+      expect(
+        Object.keys(responses)
+          .filter((s) => s !== "200")
+          .sort(),
+        tool.name,
+      ).toEqual(statuses);
       for (const code of codes) {
         const response = responses[String(httpStatusOf(code))];
         expect(response.description, `${tool.name} ${code}`).toContain(code);
@@ -174,7 +221,9 @@ describe("the OpenAPI document", () => {
         expect(schema).toContain(code === "OPERATION_NOT_FOUND" ? "#/components/schemas/OperationNotFound" : "#/components/schemas/Error");
       }
     }
-    expect(toolErrors.cancel_order).toEqual(expect.arrayContaining(["VERSION_CONFLICT", "NOT_ELIGIBLE", "IDEMPOTENCY_KEY_REUSED", "RATE_LIMITED"]));
+    expect(toolErrors.cancel_order).toEqual(
+      expect.arrayContaining(["VERSION_CONFLICT", "NOT_ELIGIBLE", "IDEMPOTENCY_KEY_REUSED", "RATE_LIMITED"]),
+    );
     expect(httpStatusOf("IDEMPOTENCY_KEY_REUSED")).toBe(422);
     expect(document.components.schemas.Error.properties.error.properties.code.enum).toEqual(errorCodeList);
     // A recorded rejection is replayed with the header, like a success.
@@ -187,7 +236,13 @@ describe("the OpenAPI document", () => {
     expect(document.paths["/v1/openapi.json"].get.security).toEqual([]);
     expect(document.paths["/v1/mcp"].post.security).toEqual([{ [securitySchemeName]: [] }]);
     expect(document.paths["/v1/mcp"].post.responses).toHaveProperty("202");
-    expect(document.components.schemas.ToolCatalog.properties.tools.items.required).toEqual(["name", "description", "inputSchema", "outputSchema", "annotations"]);
+    expect(document.components.schemas.ToolCatalog.properties.tools.items.required).toEqual([
+      "name",
+      "description",
+      "inputSchema",
+      "outputSchema",
+      "annotations",
+    ]);
   });
 
   it("holds every schema to the same strict draft 2020-12 compiler", () => {

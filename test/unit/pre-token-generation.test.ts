@@ -55,7 +55,10 @@ describe("the pre-token-generation trigger of the customers' pool", () => {
   });
 
   it("grants a hosted sign-in only the orders scopes it asked for, so a token can be narrowed to reading", () => {
-    const overrides = tokenOverrides(tokenEvent({ source: "TokenGeneration_HostedAuth", customerId: "C-1001", scopes: ["openid"] }), "customers");
+    const overrides = tokenOverrides(
+      tokenEvent({ source: "TokenGeneration_HostedAuth", customerId: "C-1001", scopes: ["openid"] }),
+      "customers",
+    );
     expect(overrides.accessTokenGeneration).toEqual({ claimsToAddOrOverride: { customer_id: "C-1001" } });
   });
 
@@ -64,22 +67,35 @@ describe("the pre-token-generation trigger of the customers' pool", () => {
     const member = tokenOverrides(tokenEvent({ groups: ["support"] }), "customers");
     expect(member.accessTokenGeneration).toEqual({});
     const customerInGroup = tokenOverrides(tokenEvent({ customerId: "C-1001", groups: ["support"] }), "customers");
-    expect(customerInGroup.accessTokenGeneration).toEqual({ claimsToAddOrOverride: { customer_id: "C-1001" }, scopesToAdd: ["orders:read", "orders:write"] });
-    const refresh = tokenOverrides(tokenEvent({ source: "TokenGeneration_RefreshTokens", groups: ["support"], scopes: ["orders:support"] }), "customers");
+    expect(customerInGroup.accessTokenGeneration).toEqual({
+      claimsToAddOrOverride: { customer_id: "C-1001" },
+      scopesToAdd: ["orders:read", "orders:write"],
+    });
+    const refresh = tokenOverrides(
+      tokenEvent({ source: "TokenGeneration_RefreshTokens", groups: ["support"], scopes: ["orders:support"] }),
+      "customers",
+    );
     expect(refresh.accessTokenGeneration).toEqual({ scopesToSuppress: ["orders:support"] });
-    const client = tokenOverrides(tokenEvent({ source: "TokenGeneration_ClientCredentials", scopes: ["orders/read", "orders/support"] }), "customers");
+    const client = tokenOverrides(
+      tokenEvent({ source: "TokenGeneration_ClientCredentials", scopes: ["orders/read", "orders/support"] }),
+      "customers",
+    );
     expect(client.accessTokenGeneration).toEqual({ scopesToSuppress: ["orders/read", "orders/support"] });
   });
 
   it("gives a user who is not a customer no orders scope at all, so the gateway refuses every tool", () => {
     expect(tokenOverrides(tokenEvent({}), "customers").accessTokenGeneration).toEqual({});
     expect(
-      tokenOverrides(tokenEvent({ source: "TokenGeneration_HostedAuth", scopes: ["openid", "orders/read", "orders/write"] }), "customers").accessTokenGeneration,
+      tokenOverrides(tokenEvent({ source: "TokenGeneration_HostedAuth", scopes: ["openid", "orders/read", "orders/write"] }), "customers")
+        .accessTokenGeneration,
     ).toEqual({ scopesToSuppress: ["orders/read", "orders/write"] });
   });
 
   it("keeps scopes already in the API's spelling on a refresh, without adding them twice", () => {
-    const overrides = tokenOverrides(tokenEvent({ source: "TokenGeneration_RefreshTokens", customerId: "C-1001", scopes: ["orders:read"] }), "customers");
+    const overrides = tokenOverrides(
+      tokenEvent({ source: "TokenGeneration_RefreshTokens", customerId: "C-1001", scopes: ["orders:read"] }),
+      "customers",
+    );
     expect(overrides.accessTokenGeneration).toEqual({ claimsToAddOrOverride: { customer_id: "C-1001" } });
   });
 });
@@ -98,7 +114,10 @@ describe("the pre-token-generation trigger of the staff pool (MFA required)", ()
   });
 
   it("respells a client-credentials client's scopes and adds nothing it did not ask for", () => {
-    const overrides = tokenOverrides(tokenEvent({ source: "TokenGeneration_ClientCredentials", scopes: ["orders/read", "orders/support"] }), "staff");
+    const overrides = tokenOverrides(
+      tokenEvent({ source: "TokenGeneration_ClientCredentials", scopes: ["orders/read", "orders/support"] }),
+      "staff",
+    );
     expect(overrides.accessTokenGeneration).toEqual({
       scopesToAdd: ["orders:read", "orders:support"],
       scopesToSuppress: ["orders/read", "orders/support"],
@@ -106,21 +125,37 @@ describe("the pre-token-generation trigger of the staff pool (MFA required)", ()
   });
 
   it("grants a hosted sign-in only the orders scopes it asked for", () => {
-    const overrides = tokenOverrides(tokenEvent({ source: "TokenGeneration_HostedAuth", groups: ["support"], scopes: ["openid", "orders/read", "orders/support"] }), "staff");
-    expect(overrides.accessTokenGeneration).toEqual({ scopesToAdd: ["orders:read", "orders:support"], scopesToSuppress: ["orders/read", "orders/support"] });
+    const overrides = tokenOverrides(
+      tokenEvent({ source: "TokenGeneration_HostedAuth", groups: ["support"], scopes: ["openid", "orders/read", "orders/support"] }),
+      "staff",
+    );
+    expect(overrides.accessTokenGeneration).toEqual({
+      scopesToAdd: ["orders:read", "orders:support"],
+      scopesToSuppress: ["orders/read", "orders/support"],
+    });
   });
 });
 
 describe("the pre-token-generation trigger of the sellers' pool (MFA required)", () => {
   it("gives a seller's user the seller_id claim from its attribute and read and write, never support or customer_id", () => {
     const overrides = tokenOverrides(tokenEvent({ sellerId: "SLR-2210", customerId: "C-1001", groups: ["support"] }), "sellers");
-    expect(overrides.accessTokenGeneration).toEqual({ claimsToAddOrOverride: { seller_id: "SLR-2210" }, scopesToAdd: ["orders:read", "orders:write"] });
+    expect(overrides.accessTokenGeneration).toEqual({
+      claimsToAddOrOverride: { seller_id: "SLR-2210" },
+      scopesToAdd: ["orders:read", "orders:write"],
+    });
     expect(overrides.idTokenGeneration).toEqual({ claimsToAddOrOverride: { seller_id: "SLR-2210" } });
   });
 
   it("takes away orders:support asked for through the hosted sign-in, and grants only the orders scopes asked for", () => {
-    const overrides = tokenOverrides(tokenEvent({ source: "TokenGeneration_HostedAuth", sellerId: "SLR-2210", scopes: ["openid", "orders/read", "orders/support"] }), "sellers");
-    expect(overrides.accessTokenGeneration).toEqual({ claimsToAddOrOverride: { seller_id: "SLR-2210" }, scopesToAdd: ["orders:read"], scopesToSuppress: ["orders/read", "orders/support"] });
+    const overrides = tokenOverrides(
+      tokenEvent({ source: "TokenGeneration_HostedAuth", sellerId: "SLR-2210", scopes: ["openid", "orders/read", "orders/support"] }),
+      "sellers",
+    );
+    expect(overrides.accessTokenGeneration).toEqual({
+      claimsToAddOrOverride: { seller_id: "SLR-2210" },
+      scopesToAdd: ["orders:read"],
+      scopesToSuppress: ["orders/read", "orders/support"],
+    });
   });
 
   it("gives a user without a well-formed seller id, and any client-credentials client, no orders scope and no claim", () => {
@@ -130,7 +165,10 @@ describe("the pre-token-generation trigger of the sellers' pool (MFA required)",
     }
     // A customer's attribute in this pool makes no customer.
     expect(tokenOverrides(tokenEvent({ customerId: "C-1001" }), "sellers")).toEqual({ accessTokenGeneration: {} });
-    const client = tokenOverrides(tokenEvent({ source: "TokenGeneration_ClientCredentials", sellerId: "SLR-2210", scopes: ["orders/read"] }), "sellers");
+    const client = tokenOverrides(
+      tokenEvent({ source: "TokenGeneration_ClientCredentials", sellerId: "SLR-2210", scopes: ["orders/read"] }),
+      "sellers",
+    );
     expect(client.accessTokenGeneration).toEqual({ scopesToSuppress: ["orders/read"] });
   });
 
@@ -164,12 +202,16 @@ describe("the trigger's handler", () => {
       scopesToAdd: ["orders:read", "orders:write"],
     });
     const asStaff = await withPool("staff", () => handler(structuredClone(event)));
-    expect(asStaff.response.claimsAndScopeOverrideDetails.accessTokenGeneration).toEqual({ scopesToAdd: ["orders:read", "orders:write", "orders:support"] });
+    expect(asStaff.response.claimsAndScopeOverrideDetails.accessTokenGeneration).toEqual({
+      scopesToAdd: ["orders:read", "orders:write", "orders:support"],
+    });
   });
 
   it("issues nothing, failing the sign-in, when its environment does not say which pool it serves", async () => {
     const event = tokenEvent({ groups: ["support"] });
-    await expect(withPool(undefined, () => handler(structuredClone(event)))).rejects.toThrow(/ORDER_TOOLS_USER_POOL must be customers, staff or sellers, not undefined/);
+    await expect(withPool(undefined, () => handler(structuredClone(event)))).rejects.toThrow(
+      /ORDER_TOOLS_USER_POOL must be customers, staff or sellers, not undefined/,
+    );
     await expect(withPool("support", () => handler(structuredClone(event)))).rejects.toThrow(/not "support"/);
   });
 });

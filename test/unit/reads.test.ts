@@ -1,7 +1,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
-import { getOrderInput, getOrderOutput, orderIdDigits, orderIdFragmentProblem, searchOrdersInput, searchOrdersOutput } from "#catalog/read-schemas";
+import {
+  getOrderInput,
+  getOrderOutput,
+  orderIdDigits,
+  orderIdFragmentProblem,
+  searchOrdersInput,
+  searchOrdersOutput,
+} from "#catalog/read-schemas";
 import type { OrderFacts, StatusRule } from "#core/eligibility";
 import { allowedActions, describedBy, trackingOf } from "#core/get-order";
 import type { Order } from "#core/order";
@@ -11,38 +18,73 @@ import { orderIdDigitsKeys, orderIndexKeys } from "#store/keys";
 import { monthsOf } from "#store/order-reads";
 
 const at = (iso: string) => new Date(iso);
-const customerWith = (...granted: string[]): Principal => ({ kind: "customer", sub: "user-C-1", customerId: "C-1", scopes: new Set(granted) });
+const customerWith = (...granted: string[]): Principal => ({
+  kind: "customer",
+  sub: "user-C-1",
+  customerId: "C-1",
+  scopes: new Set(granted),
+});
 
 describe("tracking: 90 days of carrier scans", () => {
   const delivered = { status: "delivered" as const, deliveredAt: "2026-03-10T23:30:00Z" };
 
   it("is available through D + 90 and expired from D + 91, in UTC days, whatever the time of delivery", () => {
-    expect(trackingOf(delivered, at("2026-06-08T23:59:59Z"))).toEqual({ available: true, status: "delivered", lastScanAt: "2026-03-10T23:30:00Z" });
+    expect(trackingOf(delivered, at("2026-06-08T23:59:59Z"))).toEqual({
+      available: true,
+      status: "delivered",
+      lastScanAt: "2026-03-10T23:30:00Z",
+    });
     const expired = trackingOf(delivered, at("2026-06-09T00:00:00Z"));
     expect(expired).toMatchObject({ available: false, code: "TRACKING_EXPIRED" });
-    expect(expired.available === false && expired.message).toContain("delivered on 2026-03-10, 91 days ago. Only deliveries on or after 2026-03-11 can still be tracked");
+    expect(expired.available === false && expired.message).toContain(
+      "delivered on 2026-03-10, 91 days ago. Only deliveries on or after 2026-03-11 can still be tracked",
+    );
   });
 
   it("property: expired exactly when today is more than 90 days after the delivery day, and the message names today − 90", () => {
     fc.assert(
-      fc.property(fc.date({ min: at("2020-01-01"), max: at("2030-01-01"), noInvalidDate: true }), fc.integer({ min: 0, max: 400 }), (deliveredAt, age) => {
-        const now = new Date(Date.UTC(deliveredAt.getUTCFullYear(), deliveredAt.getUTCMonth(), deliveredAt.getUTCDate() + age, 12));
-        const tracking = trackingOf({ status: "delivered", deliveredAt: deliveredAt.toISOString() }, now);
-        expect(tracking.available).toBe(age <= 90);
-        if (!tracking.available) {
-          const firstTrackable = new Date(now.getTime() - 90 * 86_400_000).toISOString().slice(0, 10);
-          expect(tracking.message).toContain(`on or after ${firstTrackable}`);
-        }
-      }),
+      fc.property(
+        fc.date({ min: at("2020-01-01"), max: at("2030-01-01"), noInvalidDate: true }),
+        fc.integer({ min: 0, max: 400 }),
+        (deliveredAt, age) => {
+          const now = new Date(Date.UTC(deliveredAt.getUTCFullYear(), deliveredAt.getUTCMonth(), deliveredAt.getUTCDate() + age, 12));
+          const tracking = trackingOf({ status: "delivered", deliveredAt: deliveredAt.toISOString() }, now);
+          expect(tracking.available).toBe(age <= 90);
+          if (!tracking.available) {
+            const firstTrackable = new Date(now.getTime() - 90 * 86_400_000).toISOString().slice(0, 10);
+            expect(tracking.message).toContain(`on or after ${firstTrackable}`);
+          }
+        },
+      ),
     );
   });
 
   it("before delivery it follows the order's status; there is no carrier to ask", () => {
-    expect(trackingOf({ status: "placed", deliveredAt: null }, at("2026-01-01"))).toEqual({ available: true, status: "awaiting_dispatch", lastScanAt: null });
-    expect(trackingOf({ status: "dispatching", deliveredAt: null }, at("2026-01-01"))).toEqual({ available: true, status: "awaiting_dispatch", lastScanAt: null });
-    expect(trackingOf({ status: "shipped", deliveredAt: null }, at("2026-01-01"))).toEqual({ available: true, status: "in_transit", lastScanAt: null });
-    expect(trackingOf({ status: "shipped", deliveredAt: null, updatedAt: "2025-12-30T10:00:00Z" }, at("2026-01-01"))).toEqual({ available: true, status: "in_transit", lastScanAt: "2025-12-30T10:00:00Z" });
-    expect(trackingOf({ status: "cancelled", deliveredAt: null }, at("2026-01-01"))).toEqual({ available: true, status: "cancelled", lastScanAt: null });
+    expect(trackingOf({ status: "placed", deliveredAt: null }, at("2026-01-01"))).toEqual({
+      available: true,
+      status: "awaiting_dispatch",
+      lastScanAt: null,
+    });
+    expect(trackingOf({ status: "dispatching", deliveredAt: null }, at("2026-01-01"))).toEqual({
+      available: true,
+      status: "awaiting_dispatch",
+      lastScanAt: null,
+    });
+    expect(trackingOf({ status: "shipped", deliveredAt: null }, at("2026-01-01"))).toEqual({
+      available: true,
+      status: "in_transit",
+      lastScanAt: null,
+    });
+    expect(trackingOf({ status: "shipped", deliveredAt: null, updatedAt: "2025-12-30T10:00:00Z" }, at("2026-01-01"))).toEqual({
+      available: true,
+      status: "in_transit",
+      lastScanAt: "2025-12-30T10:00:00Z",
+    });
+    expect(trackingOf({ status: "cancelled", deliveredAt: null }, at("2026-01-01"))).toEqual({
+      available: true,
+      status: "cancelled",
+      lastScanAt: null,
+    });
   });
 });
 
@@ -53,7 +95,9 @@ describe("item descriptions carry their provenance", () => {
     ["sundry", undefined, { origin: "sundry", reviewed: true, text: "t" }],
     ["sundry", false, { origin: "sundry", reviewed: false, text: "t" }],
   ] as const)("a %s seller's item, descriptionReviewed %s", (type, descriptionReviewed, expected) => {
-    expect(describedBy({ description: "t", ...(descriptionReviewed === undefined ? {} : { descriptionReviewed }) }, { id: "SLR-9", type })).toEqual(expected);
+    expect(
+      describedBy({ description: "t", ...(descriptionReviewed === undefined ? {} : { descriptionReviewed }) }, { id: "SLR-9", type }),
+    ).toEqual(expected);
   });
 
   it("property: any text survives a JSON round trip verbatim inside the wrapper", () => {
@@ -73,8 +117,16 @@ describe("allowedActions comes from the rules", () => {
     policy: { ref: "sundry/standard", returnWindowDays: 30 },
     today: "2026-12-01",
   });
-  const rule = (allowedStatuses: Order["status"][], admits?: StatusRule["admits"]): StatusRule => ({ allowedStatuses, rejection: () => undefined, ...(admits ? { admits } : {}) });
-  const rules = { first_tool: rule(["placed", "processing"]), second_tool: rule(["placed"], () => false), third_tool: rule(["placed", "delivered"]) };
+  const rule = (allowedStatuses: Order["status"][], admits?: StatusRule["admits"]): StatusRule => ({
+    allowedStatuses,
+    rejection: () => undefined,
+    ...(admits ? { admits } : {}),
+  });
+  const rules = {
+    first_tool: rule(["placed", "processing"]),
+    second_tool: rule(["placed"], () => false),
+    third_tool: rule(["placed", "delivered"]),
+  };
 
   it("lists, in the rules' order, the tools whose rule allows the status and whose further conditions hold", () => {
     const writer = customerWith(scopes.read, scopes.write);
@@ -96,7 +148,9 @@ describe("search criteria", () => {
   it("accepts a full id or 3–5 digits, with or without SU-, and explains anything else", () => {
     for (const ok of ["SU-88421", "88421", "884", "8842", "SU-884"]) expect(orderIdFragmentProblem(ok)).toBeUndefined();
     expect(orderIdDigits("SU-8842")).toBe("8842");
-    expect(orderIdFragmentProblem("88")).toMatch(/"88" has two digits, too few to search by; give the full id \(SU- followed by five digits, like SU-88421\) or 3 to 5 consecutive digits of it/);
+    expect(orderIdFragmentProblem("88")).toMatch(
+      /"88" has two digits, too few to search by; give the full id \(SU- followed by five digits, like SU-88421\) or 3 to 5 consecutive digits of it/,
+    );
     expect(orderIdFragmentProblem("SU-884219")).toMatch(/has six digits, but order ids have five/);
     expect(orderIdFragmentProblem("su-88421")).toMatch(/is not an order id or part of one/);
     expect(orderIdFragmentProblem("")).toMatch(/has no digits, too few/);
@@ -104,7 +158,8 @@ describe("search criteria", () => {
 
   it("defaults limit to 10 and takes date ranges of up to 92 days, both ends included, on real calendar days", () => {
     expect(searchOrdersInput.parse({ orderId: "884" })).toEqual({ orderId: "884", limit: 10 });
-    const range = (from: string, to: string) => searchOrdersInput.safeParse({ email: "a@b.co", dateRange: { dateField: "placed", from, to } }).success;
+    const range = (from: string, to: string) =>
+      searchOrdersInput.safeParse({ email: "a@b.co", dateRange: { dateField: "placed", from, to } }).success;
     expect(range("2026-01-01", "2026-04-02")).toBe(true); // 31 + 28 + 31 + 2 = 92 days
     expect(range("2026-01-01", "2026-04-03")).toBe(false);
     expect(range("2026-01-01", "2026-01-01")).toBe(true);
@@ -124,11 +179,14 @@ describe("search criteria", () => {
 
   it("newest first, duplicates once, ties broken by id", () => {
     const o = (orderId: string, placedAt: string) => ({ orderId, placedAt }) as OrderSummaryRecord;
-    expect(newestFirst([o("SU-00001", "2026-01-01T00:00:00Z"), o("SU-00003", "2026-02-01T00:00:00Z"), o("SU-00002", "2026-02-01T00:00:00Z"), o("SU-00001", "2026-01-01T00:00:00Z")]).map((x) => x.orderId)).toEqual([
-      "SU-00003",
-      "SU-00002",
-      "SU-00001",
-    ]);
+    expect(
+      newestFirst([
+        o("SU-00001", "2026-01-01T00:00:00Z"),
+        o("SU-00003", "2026-02-01T00:00:00Z"),
+        o("SU-00002", "2026-02-01T00:00:00Z"),
+        o("SU-00001", "2026-01-01T00:00:00Z"),
+      ]).map((x) => x.orderId),
+    ).toEqual(["SU-00003", "SU-00002", "SU-00001"]);
   });
 
   it("take stops reading a stream once it has enough matches", async () => {
@@ -152,7 +210,10 @@ describe("search criteria", () => {
     const order = { customerId: "C-1", sellerId: "SLR-2210", placedAt: "2026-11-30T23:59:00Z", orderId: "SU-88421" };
     expect(orderIndexKeys({ ...order, deliveredAt: null })).toMatchObject({ GSI6PK: "SELLER#SLR-2210#PLACED#2026-11" });
     expect(orderIndexKeys({ ...order, deliveredAt: null })).not.toHaveProperty("GSI7PK");
-    expect(orderIndexKeys({ ...order, deliveredAt: "2026-12-02T10:00:00Z" })).toMatchObject({ GSI6PK: "SELLER#SLR-2210#PLACED#2026-11", GSI7PK: "SELLER#SLR-2210#DELIVERED#2026-12" });
+    expect(orderIndexKeys({ ...order, deliveredAt: "2026-12-02T10:00:00Z" })).toMatchObject({
+      GSI6PK: "SELLER#SLR-2210#PLACED#2026-11",
+      GSI7PK: "SELLER#SLR-2210#DELIVERED#2026-12",
+    });
   });
 
   it("a range of days touches the months from its first day's to its last day's, across a year's end, at most five for 92 days", () => {
@@ -165,7 +226,9 @@ describe("search criteria", () => {
         const from = new Date(Date.UTC(2024, 0, 1) + start * 86_400_000).toISOString().slice(0, 10);
         const to = new Date(Date.UTC(2024, 0, 1) + (start + span) * 86_400_000).toISOString().slice(0, 10);
         const months = monthsOf({ from, to });
-        return months[0] === from.slice(0, 7) && months.at(-1) === to.slice(0, 7) && months.length <= 5 && new Set(months).size === months.length;
+        return (
+          months[0] === from.slice(0, 7) && months.at(-1) === to.slice(0, 7) && months.length <= 5 && new Set(months).size === months.length
+        );
       }),
     );
   });
@@ -180,7 +243,9 @@ describe("the published schemas", () => {
       ...(typeof value.description === "string" ? [] : [`${path}.${key}`]),
       ...undescribed(value, `${path}.${key}`),
     ]);
-    const nested = ["items", "anyOf", "oneOf", "allOf"].flatMap((k) => [node[k]].flat().flatMap((s, i) => undescribed(s, `${path}${k === "items" ? "[]" : `|${i}`}`)));
+    const nested = ["items", "anyOf", "oneOf", "allOf"].flatMap((k) =>
+      [node[k]].flat().flatMap((s, i) => undescribed(s, `${path}${k === "items" ? "[]" : `|${i}`}`)),
+    );
     return [...own, ...nested];
   }
 

@@ -8,12 +8,15 @@ import type { ToolSpec } from "#runtime/handler";
  * bundle builds only the schemas it uses. These tests hold each function to the registry entry that names it.
  */
 describe("each tool's function serves its registry entry", () => {
-  it.each(tools.map((t) => [t.name, t] as const))("%s: the entry module's spec is the registry's name and the very same input schema", async (_name, tool) => {
-    const module = (await import(`../../${tool.entry}`)) as { spec?: ToolSpec; handler?: unknown };
-    expect(typeof module.handler).toBe("function");
-    expect(module.spec?.name).toBe(tool.name);
-    expect(module.spec?.input).toBe(tool.input);
-  });
+  it.each(tools.map((t) => [t.name, t] as const))(
+    "%s: the entry module's spec is the registry's name and the very same input schema",
+    async (_name, tool) => {
+      const module = (await import(`../../${tool.entry}`)) as { spec?: ToolSpec; handler?: unknown };
+      expect(typeof module.handler).toBe("function");
+      expect(module.spec?.name).toBe(tool.name);
+      expect(module.spec?.input).toBe(tool.input);
+    },
+  );
 
   it("a reading tool needs orders:read and a changing tool orders:write, as readTool and changeTool demand", () => {
     for (const tool of tools) expect([tool.name, tool.scope]).toEqual([tool.name, tool.kind === "read" ? scopes.read : scopes.write]);

@@ -27,8 +27,15 @@ describe("argument validation says what is wrong", () => {
   });
 
   it("a field left out is called required, with what it must be", () => {
-    expect(issuesOf("cancel_order", { orderId: "SU-10001" })).toEqual([{ path: "operationId", message: expect.stringMatching(/^operationId is required\. operationId must be a string of 8–128 characters/) }]);
-    expect(issuesOf("search_orders", { dateRange: { dateField: "placed", from: "2026-01-01" } })).toEqual([{ path: "dateRange.to", message: expect.stringMatching(/^dateRange\.to is required\./) }]);
+    expect(issuesOf("cancel_order", { orderId: "SU-10001" })).toEqual([
+      {
+        path: "operationId",
+        message: expect.stringMatching(/^operationId is required\. operationId must be a string of 8–128 characters/),
+      },
+    ]);
+    expect(issuesOf("search_orders", { dateRange: { dateField: "placed", from: "2026-01-01" } })).toEqual([
+      { path: "dateRange.to", message: expect.stringMatching(/^dateRange\.to is required\./) },
+    ]);
   });
 });
 
@@ -41,7 +48,10 @@ describe("nesting depth", () => {
       path: "b",
       message: `Arrays and objects nest ${maxNestingDepth + 2} levels deep in the body (under b); at most ${maxNestingDepth} levels are accepted. Send the tool's arguments as one JSON object with the fields its inputSchema lists, each a string, number, list or small object as described there, e.g. {"orderId": "SU-88421"}.`,
     });
-    expect(nestingIssue(nested(maxNestingDepth + 1), "the body")).toMatchObject({ path: "", message: expect.stringMatching(/^Arrays and objects nest 33 levels deep in the body; at most 32/) });
+    expect(nestingIssue(nested(maxNestingDepth + 1), "the body")).toMatchObject({
+      path: "",
+      message: expect.stringMatching(/^Arrays and objects nest 33 levels deep in the body; at most 32/),
+    });
   });
 
   it("walks 100,000 levels without recursion", () => {
@@ -49,7 +59,8 @@ describe("nesting depth", () => {
   });
 
   it("scalars and flat arguments are not nested", () => {
-    for (const value of [null, 1, "x", {}, [], { orderId: "SU-10001", itemIds: ["ITM-1"], dateRange: { from: "2026-01-01" } }]) expect(nestingIssue(value, "the body")).toBeUndefined();
+    for (const value of [null, 1, "x", {}, [], { orderId: "SU-10001", itemIds: ["ITM-1"], dateRange: { from: "2026-01-01" } }])
+      expect(nestingIssue(value, "the body")).toBeUndefined();
   });
 });
 
@@ -59,7 +70,10 @@ describe("an answer about bad input stays smaller than the input", () => {
     const input = { operationId: "op-12345678", orderId: "SU-10001", itemIds, reason: "damaged", extra1: 1, extra2: 2 };
     const issues = issuesOf("start_return", input) as Array<{ path: string; message: string }>;
     expect(issues).toHaveLength(20);
-    expect(issues.at(-1)).toEqual({ path: "", message: expect.stringMatching(/^…and \d+ more problems of the same kinds; fix those above/) });
+    expect(issues.at(-1)).toEqual({
+      path: "",
+      message: expect.stringMatching(/^…and \d+ more problems of the same kinds; fix those above/),
+    });
     expect(issues.slice(0, 19).every((i) => i.message.length > 0)).toBe(true);
   });
 });

@@ -111,7 +111,10 @@ export function crashingStore(inner: IntentStore, state: Intent["state"], when: 
 
 /** Whether a text says a change was made: the words a confirmation uses. Progress lines and uncertain replies must not. */
 export function claimsSuccess(text: string): boolean {
-  return /\b(?:cancelled|saved|booked|reserved|done|completed|confirmed|went through|on its way)\b/i.test(text) && !/can't confirm|cannot confirm/i.test(text);
+  return (
+    /\b(?:cancelled|saved|booked|reserved|done|completed|confirmed|went through|on its way)\b/i.test(text) &&
+    !/can't confirm|cannot confirm/i.test(text)
+  );
 }
 
 /** A fresh intent table on the run's DynamoDB Local, made from the one table design in controller/. */
