@@ -63,7 +63,10 @@ const runs = smoke ? 2 : count("--runs", 9, 3);
 
 let dynamo: Promise<DynamoDbLocal> | undefined;
 /** The run's DynamoDB Local, started by the first section that needs it. */
-const endpoint: Endpoint = async () => (await (dynamo ??= startDynamoDbLocal())).endpoint;
+const endpoint: Endpoint = async () => {
+  dynamo ??= startDynamoDbLocal();
+  return (await dynamo).endpoint;
+};
 
 interface Section {
   name: string;

@@ -77,7 +77,10 @@ export function noteReadResult(
     if (result.truncated === true) state.incomplete = true;
     const fragment = typeof input.orderId === "string" ? input.orderId.replace(/^SU-?/i, "") : undefined;
     const theirs = fragment !== undefined && orderReferences(principalText).some((r) => r.ref === fragment || r.ref === `SU-${fragment}`);
-    if (fragment && theirs && result.truncated !== true) (state.resolvedFragments ??= {})[fragment] = found;
+    if (fragment && theirs && result.truncated !== true) {
+      state.resolvedFragments ??= {};
+      state.resolvedFragments[fragment] = found;
+    }
   }
   if (tool === "get_order" && typeof result.orderId === "string") {
     const items = Array.isArray(result.items) ? (result.items as Record<string, unknown>[]) : [];

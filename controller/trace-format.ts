@@ -117,7 +117,14 @@ function errorMessage(body: unknown): string {
 
 function summary(body: unknown): string {
   if (body === null || typeof body !== "object") return "";
-  const b = body as Record<string, any>;
+  const b = body as {
+    error?: { code?: string; reason?: string };
+    status?: unknown;
+    orders?: unknown;
+    orderId?: unknown;
+    version?: number;
+    orderVersion?: number;
+  };
   if (b.error) return `${b.error.code}${b.error.reason ? ` ${b.error.reason}` : ""}`;
   if (b.status === "not_found") return "not_found";
   if (Array.isArray(b.orders)) return `${b.orders.length} orders`;

@@ -37,29 +37,30 @@ function usageError(message: string): never {
   process.exit(2);
 }
 
-let values;
-try {
-  ({ values } = parseArgs({
-    args: process.argv.slice(2),
-    options: {
-      cases: { type: "string" },
-      model: { type: "string" },
-      trials: { type: "string" },
-      report: { type: "string" },
-      baseline: { type: "boolean" },
-      "accept-drop": { type: "string" },
-      record: { type: "string" },
-      case: { type: "string", multiple: true },
-      concurrency: { type: "string" },
-      "write-schema": { type: "boolean" },
-      help: { type: "boolean", short: "h" },
-    },
-    strict: true,
-    allowPositionals: false,
-  }));
-} catch (error) {
-  usageError((error as Error).message);
-}
+const { values } = (() => {
+  try {
+    return parseArgs({
+      args: process.argv.slice(2),
+      options: {
+        cases: { type: "string" },
+        model: { type: "string" },
+        trials: { type: "string" },
+        report: { type: "string" },
+        baseline: { type: "boolean" },
+        "accept-drop": { type: "string" },
+        record: { type: "string" },
+        case: { type: "string", multiple: true },
+        concurrency: { type: "string" },
+        "write-schema": { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+      strict: true,
+      allowPositionals: false,
+    });
+  } catch (error) {
+    return usageError((error as Error).message);
+  }
+})();
 if (values.help) {
   console.log(usage);
   process.exit(0);
@@ -76,13 +77,14 @@ if (values["write-schema"]) {
 }
 
 const { isLiveModel, ModelSpecError, missingCredential, parseModelSpec } = await import("./models.ts");
-let model;
-try {
-  model = parseModelSpec(values.model ?? "scripted");
-} catch (error) {
-  if (error instanceof ModelSpecError) usageError(error.message);
-  throw error;
-}
+const model = (() => {
+  try {
+    return parseModelSpec(values.model ?? "scripted");
+  } catch (error) {
+    if (error instanceof ModelSpecError) usageError(error.message);
+    throw error;
+  }
+})();
 const missing = missingCredential(model);
 if (missing) {
   console.error(missing);

@@ -139,7 +139,8 @@ export async function modelSource(
       const saved: Record<string, unknown[][]> = {};
       const sink = (loaded: LoadedCase, trial: number): unknown[] | undefined => {
         if (!options.record) return undefined;
-        const trials = (saved[loaded.case.id] ??= []);
+        saved[loaded.case.id] ??= [];
+        const trials = saved[loaded.case.id]!;
         const responses: unknown[] = [];
         trials[trial - 1] = responses;
         return responses;

@@ -87,7 +87,8 @@ function handlerModule(entry: string): Promise<HandlerModule> {
 /** Starts the harness's DynamoDB Local, or uses one already running (the test suite's). */
 export async function startEvalService(options: { dynamodbEndpoint?: string } = {}): Promise<EvalService> {
   let local: DynamoDbLocal | undefined;
-  const endpoint = options.dynamodbEndpoint ?? (local = await startDynamoDbLocal()).endpoint;
+  if (options.dynamodbEndpoint === undefined) local = await startDynamoDbLocal();
+  const endpoint = options.dynamodbEndpoint ?? local!.endpoint;
   const client = new DynamoDBClient(localClientConfig(endpoint));
   const doc = documentClient(client);
   // Load (and let tsx compile) every handler module once, up front.

@@ -120,7 +120,8 @@ export class ApiStack extends Stack {
     super(scope, id, props);
     const { config, tables } = props;
     this.config = config;
-    const removalPolicy = (this.removalPolicy = config.deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY);
+    this.removalPolicy = config.deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    const removalPolicy = this.removalPolicy;
     this.alarmTopic = props.alarmTopic;
     if (props.encryptionKey) this.encryptionKey = props.encryptionKey;
     const logKey = props.encryptionKey ? { logEncryptionKey: props.encryptionKey } : {};

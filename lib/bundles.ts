@@ -16,7 +16,7 @@ export interface Bundle {
 }
 
 interface TemplateJson {
-  Resources?: Record<string, { Type: string; Properties?: Record<string, any> }>;
+  Resources?: Record<string, { Type: string; Properties?: { Code?: { S3Key?: string }; Description?: string } }>;
 }
 
 /** The bundled `index.mjs` of every Lambda function in a synthesized template, found through its asset hash. */

@@ -85,7 +85,7 @@ export class CognitoAuth extends Construct {
     if (props.supportServiceClient && !staff)
       throw new Error("The support service client belongs in the staff pool, the only one that may issue orders:support.");
 
-    const trigger = (this.trigger = new ToolFunction(this, "PreTokenGeneration", {
+    this.trigger = new ToolFunction(this, "PreTokenGeneration", {
       entry: "functions/service/pre-token-generation.ts",
       description: `order-tools Cognito pre-token-generation trigger (${props.kind} pool)`,
       logLevel: props.logLevel,
@@ -96,7 +96,8 @@ export class CognitoAuth extends Construct {
       memorySize: 256,
       timeout: Duration.seconds(5),
       environment: { [userPoolEnv]: props.kind },
-    }));
+    });
+    const trigger = this.trigger;
 
     this.userPool = new UserPool(this, "UserPool", {
       featurePlan: FeaturePlan.ESSENTIALS,

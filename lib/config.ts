@@ -135,7 +135,7 @@ function list(node: Node, key: string): string[] | undefined {
   const value = read(node, key);
   if (value === undefined) return undefined;
   const items = Array.isArray(value) ? value : typeof value === "string" ? value.split(",") : undefined;
-  if (!items || !items.every((i): i is string => typeof i === "string")) {
+  if (!items?.every((i): i is string => typeof i === "string")) {
     throw new Error(`Context ${key} must be a comma-separated list of strings, not ${JSON.stringify(value)}.`);
   }
   const trimmed = items.map((i) => i.trim()).filter(Boolean);
@@ -234,7 +234,7 @@ function publicUrl(node: Node, key: string): string | undefined {
   } catch {
     url = undefined;
   }
-  if (!url || url.protocol !== "https:" || url.search || url.hash || url.username || url.password) {
+  if (url?.protocol !== "https:" || url.search || url.hash || url.username || url.password) {
     throw new Error(
       `Context ${key} must be the API's public https URL, like https://api.example.com or https://example.com/orders (no query, fragment or credentials), not "${value}".`,
     );

@@ -8,7 +8,6 @@ import {
   type IPolicyValidationPlugin,
   type PolicyValidationPluginReport,
   Stack,
-  Token,
   Validations,
 } from "aws-cdk-lib";
 import { CfnGuardValidator } from "@cdklabs/cdk-validator-cfnguard";

@@ -58,9 +58,10 @@ export class DataStack extends Stack {
     super(scope, id, props);
     const removalPolicy = props.deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
     if (props.customerManagedKey) this.encryptionKey = this.makeKey(removalPolicy);
-    const alarmTopic = (this.alarmTopic = props.alarmTopicArn
+    this.alarmTopic = props.alarmTopicArn
       ? Topic.fromTopicArn(this, "AlarmTopic", props.alarmTopicArn)
-      : this.makeTopic(props.alarmEmails ?? []));
+      : this.makeTopic(props.alarmEmails ?? []);
+    const alarmTopic = this.alarmTopic;
 
     const build = (design: TableDesign, purpose: string): Table => {
       // Every key attribute in the design is a string (ids, `TYPE#id` keys, ISO timestamps), hence STRING throughout.

@@ -61,6 +61,9 @@ export function businessMetric(
   });
 }
 
+/** A search series' label from its dimensions' values: CloudWatch fills in each `${PROP('Dim.<name>')}`. */
+const dimensionLabel = (...names: string[]) => names.map((name) => `\${PROP('Dim.${name}')}`).join(" ");
+
 /** Every series of a business metric of this stage, whatever its dimension values (tools, outcome codes, limits, answers). */
 export function businessSearch(serviceName: string, name: keyof typeof emittedDimensions, label: string): SearchExpression {
   const schema = [metricsNamespace, ...emittedDimensions[name]].join(",");
@@ -239,7 +242,7 @@ export class Operations extends Construct {
         functions.map(({ name, fn }) => fn.metricThrottles({ period, statistic: "Sum", label: name })),
       ),
       graph("Refused by the request budget and hourly caps (429), by tool and limit", [
-        businessSearch(serviceName, metricNames.limitRefused, "${PROP('Dim.tool')} ${PROP('Dim.limit')}"),
+        businessSearch(serviceName, metricNames.limitRefused, dimensionLabel("tool", "limit")),
       ]),
       graph(
         "DynamoDB throttle events per table",
@@ -252,21 +255,21 @@ export class Operations extends Construct {
     this.dashboard.addWidgets(
       graph(
         "Business outcomes by tool and outcome",
-        [businessSearch(serviceName, metricNames.outcome, "${PROP('Dim.tool')} ${PROP('Dim.outcome')}")],
+        [businessSearch(serviceName, metricNames.outcome, dimensionLabel("tool", "outcome"))],
         { width: 24, stacked: true },
       ),
     );
     this.dashboard.addWidgets(
-      graph("Replays (Idempotent-Replayed: true) by tool", [businessSearch(serviceName, metricNames.replayed, "${PROP('Dim.tool')}")]),
+      graph("Replays (Idempotent-Replayed: true) by tool", [businessSearch(serviceName, metricNames.replayed, dimensionLabel("tool"))]),
       graph("Stale proposals (VERSION_CONFLICT) by tool", [
-        businessSearch(serviceName, metricNames.versionConflict, "${PROP('Dim.tool')}"),
+        businessSearch(serviceName, metricNames.versionConflict, dimensionLabel("tool")),
       ]),
       graph("Same operation still running (OPERATION_IN_PROGRESS) by tool", [
-        businessSearch(serviceName, metricNames.inProgress, "${PROP('Dim.tool')}"),
+        businessSearch(serviceName, metricNames.inProgress, dimensionLabel("tool")),
       ]),
     );
     this.dashboard.addWidgets(
-      graph("get_operation_status answers", [businessSearch(serviceName, metricNames.statusLookup, "${PROP('Dim.answer')}")]),
+      graph("get_operation_status answers", [businessSearch(serviceName, metricNames.statusLookup, dimensionLabel("answer"))]),
       new AlarmWidget({ title: "Outcomes unknown to callers", width: 8, height: 6, alarm: this.unknownOutcomesAlarm }),
       graph("Transaction conflicts, orders table (hot items: pickup slots, stock)", [
         props.tables.orders.metric("TransactionConflict", { period, statistic: "Sum", label: "orders" }),

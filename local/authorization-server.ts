@@ -15,7 +15,7 @@ import { randomBytes } from "node:crypto";
 import type { JWTPayload } from "jose";
 import type { Configuration, Provider } from "oidc-provider";
 import { scopes as orderScopes } from "#core/principal";
-import { defaultScopes, devSigningKey, principalClaims } from "#local/dev-auth";
+import { devSigningKey, principalClaims } from "#local/dev-auth";
 import { endpointScopes, mcpPath } from "#runtime/oauth-resource";
 
 /** Every path this server answers; the gateway sends these here before its own routes. */
@@ -161,7 +161,7 @@ async function createProvider(issuer: string) {
     },
     renderError: async (ctx, out) => {
       ctx.type = "html";
-      ctx.body = page("Sign-in failed", `<p>${escape(String(out.error))}: ${escape(String(out.error_description ?? ""))}</p>`);
+      ctx.body = page("Sign-in failed", `<p>${escapeHtml(String(out.error))}: ${escapeHtml(String(out.error_description ?? ""))}</p>`);
     },
   };
   const provider = new ProviderClass(issuer, configuration);
@@ -230,12 +230,15 @@ async function signIn(provider: Provider, req: IncomingMessage, res: ServerRespo
 
 function signInPage(uid: string, params: Record<string, unknown>, problem?: string): string {
   const options = signInChoices
-    .map((c, i) => `<label><input type="radio" name="principal" value="${c.value}"${i === 0 ? " checked" : ""}> ${escape(c.label)}</label>`)
+    .map(
+      (c, i) =>
+        `<label><input type="radio" name="principal" value="${c.value}"${i === 0 ? " checked" : ""}> ${escapeHtml(c.label)}</label>`,
+    )
     .join("\n");
   return page(
     "Sign in to order-tools (local)",
-    `${problem ? `<p class="problem">${escape(problem)}</p>` : ""}
-<p>The MCP client <b>${escape(String(params.client_id))}</b> asks for <code>${escape(String(params.scope ?? "(no scope)"))}</code> on <code>${escape(String([params.resource].flat()[0] ?? ""))}</code>.</p>
+    `${problem ? `<p class="problem">${escapeHtml(problem)}</p>` : ""}
+<p>The MCP client <b>${escapeHtml(String(params.client_id))}</b> asks for <code>${escapeHtml(String(params.scope ?? "(no scope)"))}</code> on <code>${escapeHtml(String([params.resource].flat()[0] ?? ""))}</code>.</p>
 <form method="post" action="${prefix}/interaction/${uid}/login">
 <fieldset><legend>Act as</legend>
 ${options}
@@ -247,12 +250,12 @@ ${options}
 }
 
 function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title>
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>
 <style>body{font:16px system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}label{display:block;margin:.4rem 0}fieldset{margin:1rem 0}.problem{color:#a00}.note{color:#555;font-size:.9em}</style>
-</head><body><h1>${escape(title)}</h1>${body}</body></html>`;
+</head><body><h1>${escapeHtml(title)}</h1>${body}</body></html>`;
 }
 
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function sendHtml(res: ServerResponse, status: number, html: string): void {
   res.writeHead(status, {

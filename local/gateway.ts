@@ -297,7 +297,8 @@ function queryParameters(params: URLSearchParams): Record<string, string> {
 /** Maps a function's result back as API Gateway does for payload v2.0 (a result without statusCode is a 200 JSON body). */
 function sendResult(res: ServerResponse, result: HttpResult | string | undefined): void {
   if (result === undefined || typeof result === "string" || typeof result.statusCode !== "number") {
-    return sendJson(res, 200, result ?? null);
+    sendJson(res, 200, result ?? null);
+    return;
   }
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(result.headers ?? {})) headers[name.toLowerCase()] = String(value);

@@ -24,24 +24,25 @@ function fail(message: string): never {
 }
 
 function parse(argv: string[]): { principal: DevPrincipal; scope?: string; ttlSeconds: number } {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        customer: { type: "string" },
-        support: { type: "string" },
-        seller: { type: "string" },
-        scope: { type: "string" },
-        ttl: { type: "string" },
-        help: { type: "boolean", short: "h" },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    fail((error as Error).message);
-  }
+  const { values } = (() => {
+    try {
+      return parseArgs({
+        args: argv,
+        options: {
+          customer: { type: "string" },
+          support: { type: "string" },
+          seller: { type: "string" },
+          scope: { type: "string" },
+          ttl: { type: "string" },
+          help: { type: "boolean", short: "h" },
+        },
+        strict: true,
+        allowPositionals: false,
+      });
+    } catch (error) {
+      return fail((error as Error).message);
+    }
+  })();
   if (values.help) {
     console.log(usage);
     process.exit(0);

@@ -25,16 +25,17 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-let values;
-try {
-  ({ values } = parseArgs({
-    args: process.argv.slice(2),
-    options: { format: { type: "string" }, out: { type: "string" }, help: { type: "boolean", short: "h" } },
-    strict: true,
-  }));
-} catch (error) {
-  fail((error as Error).message);
-}
+const { values } = (() => {
+  try {
+    return parseArgs({
+      args: process.argv.slice(2),
+      options: { format: { type: "string" }, out: { type: "string" }, help: { type: "boolean", short: "h" } },
+      strict: true,
+    });
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+})();
 if (values.help) {
   console.log(usage());
   process.exit(0);

@@ -1,6 +1,7 @@
-// `npm test`: typecheck, then `vitest run` (extra arguments are passed through, e.g.
-// `npm test -- test/unit/harness.test.ts`), then the closing line `N passed, N failed`, always last.
-// Plain JavaScript so it runs before anything is compiled. SKIP_TYPECHECK=1 skips the typecheck.
+// `npm test`: typecheck, lint and format check (Biome), then `vitest run` (extra arguments are passed through,
+// e.g. `npm test -- test/unit/harness.test.ts`), then the closing line `N passed, N failed`, always last.
+// Plain JavaScript so it runs before anything is compiled. SKIP_TYPECHECK=1 skips the typecheck, SKIP_LINT=1
+// the lint.
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { readFile, rm } from "node:fs/promises";
@@ -51,6 +52,18 @@ if (process.env.SKIP_TYPECHECK !== "1") {
     finish(0, 1, typecheck);
   }
   console.log(`Typecheck passed in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+}
+
+if (process.env.SKIP_LINT !== "1") {
+  const started = performance.now();
+  const lint = await run("npx", ["biome", "check", "."]);
+  if (lint !== 0) {
+    console.error(
+      "Lint or format check failed: `npm run lint:fix` applies the safe fixes and the format (SKIP_LINT=1 runs the tests anyway).",
+    );
+    finish(0, 1, lint);
+  }
+  console.log(`Lint and format check passed in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
 }
 
 const resultsFile = join(tmpdir(), `order-tools-vitest-${randomUUID()}.json`);

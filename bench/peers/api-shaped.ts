@@ -22,7 +22,7 @@ import { mayAccessOrder, type Principal, principalFromClaims, scopes } from "#co
 import type { StoreDeps } from "#store/client";
 import { orderKey, policyKey, sellerKey, withoutStoreAttributes } from "#store/keys";
 import type { ToolHandler } from "#runtime/handler";
-import { errorResponse, jsonResponse, readBody } from "#runtime/http";
+import { errorResponse, type HttpResult, jsonResponse, readBody } from "#runtime/http";
 import { type CallKeys, principalHash, recordCall, requestLogger } from "#runtime/observability";
 
 const byOrder = z.strictObject({ orderId });
@@ -80,7 +80,7 @@ export function apiShapedHandlers(deps: StoreDeps): Record<ApiShapedTool, ToolHa
       const startedAt = Date.now();
       const keys: CallKeys = {};
       const log = requestLogger(name, event, keys);
-      let result;
+      let result: HttpResult;
       let failure: unknown;
       try {
         const jwt = event.requestContext?.authorizer?.jwt;

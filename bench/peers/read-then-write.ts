@@ -44,7 +44,7 @@ import { actorOf, mayAccessOrder, type Principal, principalFromClaims } from "#c
 import type { StoreDeps } from "#store/client";
 import { orderKey, withoutStoreAttributes } from "#store/keys";
 import type { ToolHandler } from "#runtime/handler";
-import { errorResponse, jsonResponse, readBody } from "#runtime/http";
+import { errorResponse, type HttpResult, jsonResponse, readBody } from "#runtime/http";
 import { type CallKeys, principalHash, recordCall, requestLogger } from "#runtime/observability";
 
 export type PeerTool = "cancel_order" | "add_delivery_note";
@@ -153,7 +153,7 @@ export function readThenWriteHandler(deps: StoreDeps, tool: PeerTool): ToolHandl
     const startedAt = Date.now();
     const keys: CallKeys = {};
     const log = requestLogger(tool, event, keys);
-    let result;
+    let result: HttpResult;
     let failure: unknown;
     try {
       const jwt = event.requestContext?.authorizer?.jwt;

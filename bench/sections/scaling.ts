@@ -51,7 +51,7 @@ const rareDigits = "777";
 const searches = {
   "own e-mail": (c: { email: string }) => ({ email: c.email }),
   "30 days placed": () => ({ dateRange: { dateField: "placed", from: "2026-11-01", to: "2026-11-30" } }),
-  [`3 id digits (oldest only)`]: () => ({ orderId: rareDigits }),
+  "3 id digits (oldest only)": () => ({ orderId: rareDigits }),
 } as const;
 
 export async function benchScaling(options: ScalingBenchOptions = {}): Promise<void> {

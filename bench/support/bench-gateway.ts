@@ -71,7 +71,10 @@ export async function benchGateway(routes: readonly BenchRoute[]): Promise<Bench
   const tokens = new Map<string, Promise<string>>();
   const tokenFor = (customerId: string) => {
     let token = tokens.get(customerId);
-    if (!token) tokens.set(customerId, (token = signDevToken(principalClaims({ customer: customerId }), { ttlSeconds: 6 * 3600 })));
+    if (!token) {
+      token = signDevToken(principalClaims({ customer: customerId }), { ttlSeconds: 6 * 3600 });
+      tokens.set(customerId, token);
+    }
     return token;
   };
   let calls = 0;

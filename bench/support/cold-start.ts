@@ -53,7 +53,7 @@ export function initMs(file: string, mode: InitMode = "deployed"): number {
 export function initRounds(files: readonly string[], runs: number, modes: readonly InitMode[] = ["deployed"]): number[][][] {
   const times = files.map(() => modes.map(() => [] as number[]));
   for (let round = 0; round < runs; round++) {
-    files.forEach((file, i) => modes.forEach((mode, m) => times[i]![m]!.push(initMs(file, mode))));
+    for (const [i, file] of files.entries()) for (const [m, mode] of modes.entries()) times[i]![m]!.push(initMs(file, mode));
   }
   return times;
 }

@@ -32,7 +32,7 @@ const panelWidth = 330;
 const panelHeight = 210;
 const margin = { top: 58, left: 56, right: 16, bottom: 74 };
 
-const escape = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+const escapeXml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 const fixed = (n: number) => Number(n.toFixed(1)).toString();
 
 /** Round tick values covering 0 … max. */
@@ -64,8 +64,8 @@ export function chartSvg(chart: Chart): string {
   const out: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="Helvetica, Arial, sans-serif" font-size="11">`,
     `<rect width="${width}" height="${height}" fill="#ffffff"/>`,
-    `<text x="${margin.left}" y="20" font-size="14" font-weight="bold">${escape(chart.title)}</text>`,
-    `<text x="${margin.left}" y="37" fill="#555555">${escape(chart.subtitle)}</text>`,
+    `<text x="${margin.left}" y="20" font-size="14" font-weight="bold">${escapeXml(chart.title)}</text>`,
+    `<text x="${margin.left}" y="37" fill="#555555">${escapeXml(chart.subtitle)}</text>`,
   ];
   chart.panels.forEach((panel, index) => {
     const left = margin.left + index * (panelWidth + margin.left + margin.right);
@@ -76,7 +76,7 @@ export function chartSvg(chart: Chart): string {
     const x = (v: number) =>
       left + (chart.xLog ? (Math.log10(v) - Math.log10(xMin)) / (Math.log10(xMax) - Math.log10(xMin) || 1) : v / (xMax || 1)) * panelWidth;
     const y = (v: number) => top + panelHeight - (v / (yTop || 1)) * panelHeight;
-    out.push(`<g>`, `<text x="${left}" y="${top - 8}" font-weight="bold">${escape(panel.title)}</text>`);
+    out.push(`<g>`, `<text x="${left}" y="${top - 8}" font-weight="bold">${escapeXml(panel.title)}</text>`);
     for (const t of yTicks) {
       out.push(`<line x1="${left}" x2="${left + panelWidth}" y1="${fixed(y(t))}" y2="${fixed(y(t))}" stroke="#e5e5e5"/>`);
       out.push(`<text x="${left - 6}" y="${fixed(y(t) + 4)}" text-anchor="end" fill="#444444">${label(t)}</text>`);
@@ -87,9 +87,9 @@ export function chartSvg(chart: Chart): string {
     }
     out.push(`<line x1="${left}" x2="${left + panelWidth}" y1="${top + panelHeight}" y2="${top + panelHeight}" stroke="#444444"/>`);
     out.push(`<line x1="${left}" x2="${left}" y1="${top}" y2="${top + panelHeight}" stroke="#444444"/>`);
-    out.push(`<text x="${left + panelWidth / 2}" y="${top + panelHeight + 32}" text-anchor="middle">${escape(chart.xLabel)}</text>`);
+    out.push(`<text x="${left + panelWidth / 2}" y="${top + panelHeight + 32}" text-anchor="middle">${escapeXml(chart.xLabel)}</text>`);
     out.push(
-      `<text transform="translate(${left - 42} ${top + panelHeight / 2}) rotate(-90)" text-anchor="middle">${escape(panel.yLabel)}</text>`,
+      `<text transform="translate(${left - 42} ${top + panelHeight / 2}) rotate(-90)" text-anchor="middle">${escapeXml(panel.yLabel)}</text>`,
     );
     panel.series.forEach((series, i) => {
       const colour = colours[i % colours.length] as string;
@@ -101,7 +101,7 @@ export function chartSvg(chart: Chart): string {
       out.push(
         `<line x1="${legendX}" x2="${legendX + 18}" y1="${legendY - 4}" y2="${legendY - 4}" stroke="${colour}" stroke-width="2"${series.dashed ? ' stroke-dasharray="5 4"' : ""}/>`,
       );
-      out.push(`<text x="${legendX + 24}" y="${legendY}">${escape(series.name)}</text>`);
+      out.push(`<text x="${legendX + 24}" y="${legendY}">${escapeXml(series.name)}</text>`);
     });
     out.push(`</g>`);
   });

@@ -352,7 +352,7 @@ function rejectionFacts(outcome: Extract<TurnOutcome, { kind: "rejected" }>): { 
 }
 
 /** Why a mention is not supported, or undefined when it is. */
-function judgeMention(mention: Mention, at: Allowance, context: ClaimContext, amountsRead = false, aboutOrder = true): string | undefined {
+function judgeMention(mention: Mention, at: Allowance, amountsRead = false, aboutOrder = true): string | undefined {
   const { topic, mode } = mention;
   const quoted = JSON.stringify(mention.text);
   const outcome = at.outcome;
@@ -544,7 +544,7 @@ export function checkClaims(text: string, context: ClaimContext): ClaimCheck {
           const problem =
             at === "ambiguous"
               ? `claims ${JSON.stringify(mention.text)} without saying which order or change`
-              : judgeMention(mention, at, context, amountsRead, aboutOrder);
+              : judgeMention(mention, at, amountsRead, aboutOrder);
           if (problem) problems.push(`${problem} — in ${JSON.stringify(sentence)}`);
         }
       }
@@ -593,7 +593,7 @@ function allowanceFor(
   if (onOrder.length === 0) return order ? { order } : {};
   if (onOrder.length === 1) return { outcome: onOrder[0] as TurnOutcome, ...(order ? { order } : {}) };
   // Several outcomes on one order and a mention that names no tool ("done"): fine only if every outcome allows it.
-  const verdicts = onOrder.map((o) => judgeMention(mention, { outcome: o }, context));
+  const verdicts = onOrder.map((o) => judgeMention(mention, { outcome: o }));
   if (verdicts.every((v) => v === undefined)) return { outcome: onOrder[0] as TurnOutcome };
   return "ambiguous";
 }

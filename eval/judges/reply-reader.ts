@@ -210,8 +210,8 @@ const toolFamily: Record<string, Family> = {
 
 /** What each recorded rejection lets a sentence state as fact, and which change it says is still possible. */
 function rejectionFacts(record: RecordedOutcome): { facts: Family[]; possible: Family[] } {
-  const code = String((record.error ?? {}).code ?? "");
-  const reason = String((record.error ?? {}).reason ?? "");
+  const code = String(record.error?.code ?? "");
+  const reason = String(record.error?.reason ?? "");
   const own = toolFamily[record.tool] as Family;
   if (code === "NOT_ELIGIBLE") {
     const table: Record<string, { facts: Family[]; possible: Family[] }> = {
@@ -308,7 +308,7 @@ function againstRecord(s: ReadClause, record: RecordedOutcome): string | undefin
     for (const f of families) {
       if (f === "refused" || f === "unchanged") continue;
       if (s.negated) continue;
-      const reason = String((record.error ?? {}).reason ?? "");
+      const reason = String(record.error?.reason ?? "");
       if (facts.includes(f) && (f !== own || s.already || reason === "ALREADY_CANCELLED" || reason === "ITEM_ALREADY_RETURNED")) continue;
       if (s.possible && possible.includes(f)) continue;
       if (f === "done" && s.possible && possible.length > 0) continue;

@@ -313,7 +313,7 @@ function summaryOf(description: string): string {
 function toolOperation(tool: ToolDefinition, route: ToolRoute, index: number, input: JsonSchema): JsonSchema {
   const name = pascal(tool.name);
   const parameters = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, param]) => {
-    const schema = ((input.properties as Record<string, JsonSchema> | undefined) ?? {})[param as string] ?? { type: "string" };
+    const schema = (input.properties as Record<string, JsonSchema> | undefined)?.[param as string] ?? { type: "string" };
     const { description, ...rest } = schema;
     return { name: param, in: "path", required: true, description, schema: rest };
   });
@@ -413,7 +413,7 @@ export function openApiDocument(options: OpenApiOptions = {}): JsonSchema {
     const input = embedded(toolJsonSchema(tool.input, "input"));
     schemas[`${pascal(tool.name)}Input`] = input;
     schemas[`${pascal(tool.name)}Output`] = embedded(toolJsonSchema(tool.output, "output"));
-    tool.routes.forEach((route, index) => addPath(route.path, route.method, toolOperation(tool, route, index, input)));
+    for (const [index, route] of tool.routes.entries()) addPath(route.path, route.method, toolOperation(tool, route, index, input));
   }
   schemas.Error = errorSchema;
   schemas.OperationNotFound = operationNotFoundSchema;

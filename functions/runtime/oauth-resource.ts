@@ -155,7 +155,7 @@ export function parseMcpAuth(raw: string | undefined): Record<string, ApiAuth> {
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) fail("is not a JSON object");
   const out: Record<string, ApiAuth> = {};
   for (const [apiId, value] of Object.entries(parsed as Record<string, unknown>)) {
-    const entry = value as Record<string, any> | null;
+    const entry = value as Record<string, unknown> | null;
     const at = (field: string) => `has a bad ${field} for API ${apiId}`;
     if (entry === null || typeof entry !== "object") fail(at("entry"));
     const strings = (v: unknown) => Array.isArray(v) && v.length > 0 && v.every((s) => typeof s === "string" && s !== "");
@@ -182,7 +182,7 @@ export function parseMcpAuth(raw: string | undefined): Record<string, ApiAuth> {
       typeof server.userPoolId === "string" &&
       typeof server.region === "string";
     if (!cognito && !(typeof server?.issuer === "string" && httpsUrl.test(server.issuer))) fail(at("authorizationServer"));
-    out[apiId] = entry as ApiAuth;
+    out[apiId] = entry as unknown as ApiAuth;
   }
   return out;
 }

@@ -129,7 +129,7 @@ function keyLayer(deps: StoreDeps): KeyedPersistenceLayer {
 export async function readInFlight(deps: StoreDeps, sub: string, operationId: string): Promise<InFlight | undefined> {
   const id = keyLayer(deps).keyFor({ key: { sub, operationId } });
   const { Item } = await deps.doc.send(new GetCommand({ TableName: deps.tables.idempotency, Key: { id }, ConsistentRead: true }));
-  if (!Item || Item.status !== "INPROGRESS") return undefined;
+  if (Item?.status !== "INPROGRESS") return undefined;
   const expiresAtMs = typeof Item.in_progress_expiration === "number" ? Item.in_progress_expiration : 0;
   if (expiresAtMs && expiresAtMs < Date.now()) return undefined;
   return { tool: String(Item.tool ?? "unknown"), retryAfterSeconds: inProgressRetryAfterSeconds };

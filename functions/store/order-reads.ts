@@ -3,7 +3,6 @@ import type { GetOrderInput, SearchOrdersInput } from "#catalog/read-schemas";
 import type { Json } from "#core/change";
 import { addDays } from "#core/days";
 import { getOrder, type OrderReader } from "#core/get-order";
-import type { Order } from "#core/order";
 import type { Principal } from "#core/principal";
 import { type DayRange, type OrderSearchSource, type OrderStream, type OrderSummaryRecord, searchOrders } from "#core/search-orders";
 import type { StoreDeps } from "#store/client";

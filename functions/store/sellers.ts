@@ -16,7 +16,10 @@ const caches = new WeakMap<StoreDeps, Map<string, { at: number; value: SellerAnd
  */
 export async function sellerWithPolicy(deps: StoreDeps, sellerId: string): Promise<SellerAndPolicy | undefined> {
   let cache = caches.get(deps);
-  if (!cache) caches.set(deps, (cache = new Map()));
+  if (!cache) {
+    cache = new Map();
+    caches.set(deps, cache);
+  }
   const hit = cache.get(sellerId);
   const now = Date.now();
   if (hit && now - hit.at < sellerCacheMs) return hit.value;

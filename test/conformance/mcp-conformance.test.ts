@@ -5,6 +5,7 @@ import { createServer, request as httpRequest, type Server } from "node:http";
 import { createServer as createNetServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { principalClaims, signDevToken } from "#local/dev-auth";
 import { repoRoot } from "#local/stack";
@@ -129,8 +130,8 @@ async function runSuite(requirements: "2026-07-28" | "2025-11-25"): Promise<Run>
       );
     });
     const summary = stdout.slice(stdout.indexOf("=== SUMMARY ==="));
-    // The suite colours its summary.
-    const figures = [...summary.replace(/\x1b\[[0-9;]*m/g, "").matchAll(/^[✓✗] (\S+): (\d+) passed, (\d+) failed$/gm)].map(
+    // The suite colours its summary; strip the colour codes before reading it.
+    const figures = [...stripVTControlCharacters(summary).matchAll(/^[✓✗] (\S+): (\d+) passed, (\d+) failed$/gm)].map(
       (m) => `${m[1]}: ${m[2]} passed, ${m[3]} failed`,
     );
     const checks = new Map<string, Array<{ id: string; status: string; errorMessage?: string }>>();

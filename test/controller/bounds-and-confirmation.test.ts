@@ -79,7 +79,13 @@ describe("loop bounds", () => {
     const slow: ScriptFunction = () => ({ call: "get_order", input: { orderId } });
     const model = scriptedModel(slow);
     const { controller } = await controllerFor(world, [], {
-      model: { name: "slow", respond: async (request) => (await new Promise((r) => setTimeout(r, 150)), model.respond(request)) },
+      model: {
+        name: "slow",
+        respond: async (request) => {
+          await new Promise((r) => setTimeout(r, 150));
+          return model.respond(request);
+        },
+      },
       limits: { maxSeconds: 0.5, maxToolCalls: 50 },
     });
     const started = performance.now();

@@ -80,7 +80,7 @@ describe("anthropic adapter (Messages API, tool_use / tool_result), replayed fro
     expect(first).toMatchObject({ model: "claude-sonnet-5-5", max_tokens: 1024, system: expect.stringContaining("signed-in customer") });
     expect(first.tools).toEqual(exportTools("anthropic"));
     expect(first.messages).toEqual([{ role: "user", content: [{ type: "text", text: `[message from the signed-in user] ${message}` }] }]);
-    const second = (sent[1]?.body as Record<string, any>).messages;
+    const second = (sent[1]!.body as Record<string, any>).messages;
     expect(second[1]).toEqual({
       role: "assistant",
       content: [
@@ -96,7 +96,7 @@ describe("anthropic adapter (Messages API, tool_use / tool_result), replayed fro
       version: 1,
       allowedActions: expect.arrayContaining(["cancel_order"]),
     });
-    const third = (sent[2]?.body as Record<string, any>).messages.at(-1);
+    const third = (sent[2]!.body as Record<string, any>).messages.at(-1);
     expect(third.content).toEqual([
       {
         type: "tool_result",
@@ -173,7 +173,7 @@ describe("openai adapter (chat completions, strict function tools), replayed thr
     expect(first.model).toBe("gpt-4.1-mini");
     expect(first.tools).toEqual(exportTools("openai"));
     expect(first.messages.map((m: { role: string }) => m.role)).toEqual(["system", "user"]);
-    const second = (fetch.requests[1]?.body as Record<string, any>).messages;
+    const second = (fetch.requests[1]!.body as Record<string, any>).messages;
     expect(second.slice(2)).toEqual([
       {
         role: "assistant",
@@ -182,7 +182,7 @@ describe("openai adapter (chat completions, strict function tools), replayed thr
       },
       { role: "tool", tool_call_id: "call_get", content: expect.stringContaining(`"orderId":"${orderId}"`) },
     ]);
-    const third = (fetch.requests[2]?.body as Record<string, any>).messages.at(-1);
+    const third = (fetch.requests[2]!.body as Record<string, any>).messages.at(-1);
     expect(third).toEqual({
       role: "tool",
       tool_call_id: "call_cancel",
@@ -209,7 +209,7 @@ describe("openai adapter (chat completions, strict function tools), replayed thr
     const turn = await conversation.turn(`Cancel ${orderId}`);
 
     expect(service_.requests).toEqual([]);
-    const result = (fetch.requests[1]?.body as Record<string, any>).messages.at(-1);
+    const result = (fetch.requests[1]!.body as Record<string, any>).messages.at(-1);
     expect(result.role).toBe("tool");
     expect(JSON.parse(result.content)).toMatchObject({
       error: { code: "INVALID_INPUT", issues: [{ path: "", message: expect.stringContaining("not valid JSON") }] },
@@ -259,7 +259,7 @@ describe("bedrock adapter (Converse API, toolUse / toolResult), replayed through
     expect(first.inferenceConfig).toEqual({ maxTokens: 1024 });
     expect(first.toolConfig).toEqual({ tools: exportTools("bedrock-converse") });
     expect(first.messages).toEqual([{ role: "user", content: [{ text: `[message from the signed-in user] ${message}` }] }]);
-    const second = (sent[1]?.body as Record<string, any>).messages;
+    const second = (sent[1]!.body as Record<string, any>).messages;
     expect(second[1]).toEqual({
       role: "assistant",
       content: [
@@ -276,7 +276,7 @@ describe("bedrock adapter (Converse API, toolUse / toolResult), replayed through
       version: 1,
       allowedActions: expect.arrayContaining(["cancel_order"]),
     });
-    const third = (sent[2]?.body as Record<string, any>).messages.at(-1);
+    const third = (sent[2]!.body as Record<string, any>).messages.at(-1);
     expect(third).toEqual({
       role: "user",
       content: [
@@ -306,7 +306,7 @@ describe("bedrock adapter (Converse API, toolUse / toolResult), replayed through
 
     expect(service_.requests).toEqual([]);
     expect(model.requests[0]?.url).toBe("https://bedrock-runtime.us-east-1.amazonaws.com/model/amazon.nova-pro-v1%3A0/converse");
-    const result = (model.requests[1]?.body as Record<string, any>).messages.at(-1).content[0].toolResult;
+    const result = (model.requests[1]!.body as Record<string, any>).messages.at(-1).content[0].toolResult;
     expect(result.status).toBe("error");
     expect(result.toolUseId).toBe("tooluse_bad");
     expect(JSON.parse(result.content[0].text)).toMatchObject({ error: { code: "INVALID_INPUT", issues: [{ path: "orderId" }] } });

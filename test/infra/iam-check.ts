@@ -65,7 +65,7 @@ export function accessRequestsOf(operation: string, body: Record<string, any>, t
         body.RequestItems as Record<string, Array<{ PutRequest?: { Item: AttributeMap }; DeleteRequest?: { Key: AttributeMap } }>>,
       ).map(([tableName, requests]) => {
         const resource = resourceOf(tableName);
-        const keys = requests.map((r) => stringOf((r.PutRequest?.Item ?? r.DeleteRequest?.Key ?? {})[tables.partitionKeyOf(resource)]));
+        const keys = requests.map((r) => stringOf((r.PutRequest?.Item ?? r.DeleteRequest?.Key)?.[tables.partitionKeyOf(resource)]));
         return { action: "dynamodb:BatchWriteItem", resource, leadingKeys: keys };
       });
     case "TransactWriteItems":
@@ -103,8 +103,7 @@ export function grantFor(grants: readonly DynamoGrant[], request: AccessRequest)
       grant.action === request.action &&
       grant.resource === request.resource &&
       (grant.leadingKeys === undefined ||
-        (request.leadingKeys !== undefined &&
-          request.leadingKeys.every((key) => grant.leadingKeys!.some((pattern) => stringLike(pattern, key))))),
+        request.leadingKeys?.every((key) => grant.leadingKeys!.some((pattern) => stringLike(pattern, key)))),
   );
 }
 

@@ -16,14 +16,12 @@ describe("offer_replacement", () => {
   let world: World;
   let replace: ReturnType<typeof createHandler>;
   let startReturn: ReturnType<typeof createReturn>;
-  let status: ReturnType<typeof createStatus>;
 
   beforeAll(async () => {
     world = await newWorld(compoundFixture(today));
     const deps = { ...world.deps, now: clockAt(today) };
     replace = createHandler(deps);
     startReturn = createReturn(deps);
-    status = createStatus(deps);
   });
 
   /** What a refused replacement must leave behind: the order as it was (the stock is checked by each test). */

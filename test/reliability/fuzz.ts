@@ -123,6 +123,7 @@ const jsonLooking = [
   '{"$ne":null}',
 ];
 const expressionLooking = [
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a template-injection probe, meant to arrive as plain text
   "${7*7}",
   "{{7*7}}",
   "#{7*7}",
@@ -487,6 +488,7 @@ const noteTokens = [
   "<",
   ">",
   "'",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a template-injection probe, meant to arrive as plain text
   "${x}",
   "{{x}}",
   '{"a":1}',

@@ -237,7 +237,7 @@ export async function runLoad(endpoint: string, options: LoadOptions): Promise<P
       if (changing && answer.status === 200) {
         tally.completed = (tally.completed ?? 0) + 1;
         const record = await world.operation(subOf(answer.planned.who), String(answer.planned.body.operationId));
-        if (!record || record.status !== "completed" || JSON.stringify(record.body) !== answer.text)
+        if (record?.status !== "completed" || JSON.stringify(record.body) !== answer.text)
           failures.add(
             `a 200 that its operation record does not hold: ${answer.planned.tool} ${show(answer.planned.body)} → ${show(answer.text)}; record ${show(record)}`,
           );

@@ -15,7 +15,7 @@ import { modelTools } from "#catalog/model-tools";
  *   500 characters (Bedrock's limit on a parameter description) and 80 tokens; tokens are o200k_base.
  */
 
-export const budgets = { toolCharacters: 1200, toolTokens: 160, fieldCharacters: 500, fieldTokens: 80 } as const;
+const budgets = { toolCharacters: 1200, toolTokens: 160, fieldCharacters: 500, fieldTokens: 80 } as const;
 
 const consumerWording: RegExp[] = [
   /\bsupport (queue|ticket|team|desk|agent|rep|representative)s?\b/i,
@@ -46,7 +46,7 @@ function descriptionsOf(entry: Pick<CatalogEntry, "name" | "description" | "inpu
       walk(property, `${where}.${name}`, "field");
     if (schema.items) walk(schema.items, `${where}[]`, "schema");
     for (const key of ["anyOf", "oneOf", "allOf"])
-      ((schema[key] as unknown[] | undefined) ?? []).forEach((branch, i) => walk(branch, `${where}<${i}>`, "schema"));
+      for (const [i, branch] of ((schema[key] as unknown[] | undefined) ?? []).entries()) walk(branch, `${where}<${i}>`, "schema");
   };
   walk(entry.inputSchema, `${entry.name} input`, "schema");
   walk(entry.outputSchema, `${entry.name} output`, "schema");
@@ -54,9 +54,7 @@ function descriptionsOf(entry: Pick<CatalogEntry, "name" | "description" | "inpu
 }
 
 /** What the lint finds wrong with these descriptions; empty when nothing is. */
-export function lintDescriptions(
-  entries: ReadonlyArray<Pick<CatalogEntry, "name" | "description" | "inputSchema" | "outputSchema">>,
-): string[] {
+function lintDescriptions(entries: ReadonlyArray<Pick<CatalogEntry, "name" | "description" | "inputSchema" | "outputSchema">>): string[] {
   const problems: string[] = [];
   for (const entry of entries) {
     for (const { where, kind, text } of descriptionsOf(entry)) {

@@ -29,7 +29,8 @@ function propertiesOf(schema: unknown, path = "$"): Array<{ path: string; schema
   }
   if (node.items) found.push(...propertiesOf(node.items, `${path}[]`));
   for (const key of ["anyOf", "oneOf", "allOf"]) {
-    ((node[key] as unknown[] | undefined) ?? []).forEach((branch, i) => found.push(...propertiesOf(branch, `${path}<${key}${i}>`)));
+    for (const [i, branch] of ((node[key] as unknown[] | undefined) ?? []).entries())
+      found.push(...propertiesOf(branch, `${path}<${key}${i}>`));
   }
   return found;
 }
