@@ -4,7 +4,7 @@ import type { ReplyKind, TurnOutcome } from "#controller/gate/outcomes";
 import type { IntentState } from "#controller/intents/intent";
 
 /**
- * The trace of one turn (SPEC §8.1): every event from the customer's message to the reply shown, in order,
+ * The trace of one turn (contract §8.1): every event from the customer's message to the reply shown, in order,
  * as JSON. `at` is milliseconds since the turn began (to 0.1 ms).
  */
 export type TraceEvent = { at: number } & (

@@ -6,13 +6,13 @@ import { errorCodeList } from "#catalog/openapi-document";
 import type { Fault } from "#controller/http/faults";
 
 /**
- * SPEC §8.3: the evaluation case format, the contract between the service's owners and the agent's. Written
+ * The evaluation case format (docs/contract.md §8.3), the contract between the service's owners and the agent's. Written
  * once here: cases are validated with it, and `eval/case-schema.json` (what a case author's editor can use)
  * is generated from it (`npx tsx eval/cli.ts --write-schema`; a test checks the file is current).
  *
  * Strict objects throughout, so a misspelt field ("fault" for "faults") is named instead of silently ignored.
  * The fixture itself is checked by the service's own seeder after the dates are filled in, which names the
- * first bad entry; here it is only the six lists of SPEC §6.
+ * first bad entry; here it is only the six lists of contract §6.
  */
 
 export const changeToolNames = Object.keys(changeRules) as [ChangeToolName, ...ChangeToolName[]];
@@ -21,7 +21,7 @@ export const toolNames = tools.map((t) => t.name) as [string, ...string[]];
 /** Tools whose requests the HTTP faults can match: every tool but the status lookup (lose_status covers that). */
 const faultTools = toolNames.filter((name) => name !== "get_operation_status") as [string, ...string[]];
 
-// The reasons of SPEC §3, from the service's own error hierarchy, so a new reason is accepted in cases at once.
+// The reasons of contract §3, from the service's own error hierarchy, so a new reason is accepted in cases at once.
 export { notEligibleReasons };
 
 /** The codes a change can be refused with: every code of the service's error hierarchy but a status lookup's own. */
@@ -88,7 +88,7 @@ export const expectSchema = z.strictObject({
       status: z.enum(outcomeStatuses),
       code: z.enum(rejectionCodes).optional().meta({ description: "For rejected: the error code." }),
       reason: z.enum(notEligibleReasons).optional().meta({ description: "For NOT_ELIGIBLE: the reason." }),
-      orderId: orderIdKey.optional().meta({ description: "The order the operation must be about (an addition to SPEC §8.3; optional)." }),
+      orderId: orderIdKey.optional().meta({ description: "The order the operation must be about (optional)." }),
     })
     .superRefine((outcome, ctx) => {
       if (outcome.code !== undefined && outcome.status !== "rejected")
@@ -145,10 +145,10 @@ export const caseSchema = z
       .string()
       .regex(
         /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/,
-        "case ids are letters, digits, '.', '_' and '-' (at most 100), like 003-ships-before-commit",
+        "case ids are letters, digits, '.', '_' and '-' (at most 100), like cancel-ships-before-commit",
       )
       .meta({ description: "Unique across the case set." }),
-    source: z.string().min(1).meta({ description: "Where the case comes from: a seed, or the behaviour it varies." }),
+    source: z.string().min(1).meta({ description: "What the case sets up, in a line: the situation or the behaviour it varies." }),
     notes: z.string().optional().meta({ description: "Free text for people; the harness ignores it." }),
     customer: z
       .string()
@@ -171,7 +171,10 @@ export const caseSchema = z
         pickupSlots: list.optional(),
         orders: list.optional(),
       })
-      .meta({ description: "SPEC §6, loaded into fresh tables for the case. {{today}}, {{today-4}}, {{today+2}} become UTC dates." }),
+      .meta({
+        description:
+          "A fixture in the seeder's format (docs/contract.md §6), loaded into fresh tables for the case. {{today}}, {{today-4}}, {{today+2}} become UTC dates.",
+      }),
     conversation: z
       .array(z.string().min(1))
       .min(1)
@@ -229,7 +232,7 @@ export function caseJsonSchema(): Record<string, unknown> {
   return {
     $schema: schema.$schema,
     $id: "https://order-tools.example/eval/case-schema.json",
-    title: "order-tools evaluation case (SPEC §8.3)",
+    title: "order-tools evaluation case",
     ...Object.fromEntries(Object.entries(schema).filter(([key]) => key !== "$schema")),
     // What the refinement says, in JSON Schema's words: exactly one caller.
     oneOf: [{ required: ["customer"] }, { required: ["support"] }, { required: ["seller"] }],

@@ -1,6 +1,6 @@
 /**
  * `npm run eval -- [--cases <dir>] [--model scripted|recorded:<file>|anthropic:<model>|openai:<model>|bedrock:<modelId>]
- * [--trials k] [--report <file.json>] [--baseline]` (SPEC §8.4): runs every case against its own DynamoDB Local
+ * [--trials k] [--report <file.json>] [--baseline]` (contract §8.4): runs every case against its own DynamoDB Local
  * and local stack, prints one line per case and `eval: P/T cases pass` last. Exit 0 only when every case
  * passes (scripted) or no metric fell more than two points below eval/baseline.json (model runs); 2 for bad
  * usage or a missing model key (or, for Bedrock, no AWS credentials or region).

@@ -4,8 +4,8 @@ import { type Fault, type Fetch, faultyFetch } from "#controller/http/faults";
 
 /**
  * Deliberately broken controllers, built around the real one without touching it, to prove that each
- * assertion can fail and names the right boundary. Each is the smallest change that reproduces one bug of
- * seed 003's "Find the boundary that failed".
+ * assertion can fail and names the right boundary. Each is the smallest change that reproduces one bug a
+ * controller can have: the boundary that failed is the one the report must name.
  */
 export interface Defect {
   name: DefectName;

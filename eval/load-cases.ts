@@ -28,7 +28,7 @@ export class CaseError extends Error {
 const placeholder = /\{\{\s*today\s*(?:([+-])\s*(\d{1,4}))?\s*\}\}/g;
 
 /**
- * `{{today}}`, `{{today-4}}`, `{{today+2}}` → that UTC day (SPEC §8.3), wherever they stand in a string. SPEC
+ * `{{today}}`, `{{today-4}}`, `{{today+2}}` → that UTC day (contract §8.3), wherever they stand in a string. The contract
  * names the fixture and the conversation; the script, faults and expected state take them too, so a case can
  * say "pickupDate {{today+3}}" or "deliveredAt {{today-1}}T…" and stay valid on any day.
  */

@@ -1,7 +1,7 @@
 import type { TrialResult } from "./run-case.ts";
 import { type Baseline, type Metrics, metricNames } from "#catalog/deploy-gate";
 
-/** How far below the baseline a metric may fall, in percentage points, before a model run fails (seed 002). */
+/** How far below the baseline a metric may fall, in percentage points, before a model run fails. */
 export const tolerancePoints = 2;
 
 const percent = (n: number, of: number) => (of === 0 ? 0 : Math.round((1000 * n) / of) / 10);

@@ -20,7 +20,7 @@ import { startEvalService } from "./service.ts";
 import { type Baseline, baselineCommand, baselinePath, baselineStatus, type Metrics, readBaseline } from "#catalog/deploy-gate";
 import { publishedToolsHash } from "#catalog/tools-hash";
 
-/** SPEC §8.4: `npm run eval`. Everything but the argument parsing, so tests can run it in process. */
+/** contract §8.4: `npm run eval`. Everything but the argument parsing, so tests can run it in process. */
 export interface EvalOptions {
   casesDir: string;
   model: ModelSpec;

@@ -48,7 +48,7 @@ export interface ApiStackProps extends StackProps {
 
 /** Who may call a route. Every route of this API says so explicitly. */
 export type RouteAccess =
-  /** A verified token that carries this scope (the tools, SPEC §2). */
+  /** A verified token that carries this scope (the tools, contract §2). */
   | { kind: "scope"; scope: Scope }
   /** No authorizer: the function verifies the bearer token itself (POST /v1/mcp); the reason becomes the APIG4 suppression and the CT.APIGATEWAY.PR.5 acknowledgement. */
   | { kind: "self"; reason: string }
@@ -204,7 +204,7 @@ export class ApiStack extends Stack {
       this.toolFunctions.set(tool.name, fn);
     }
 
-    // The routes of SPEC §2 that are not tools: the catalogue and the OpenAPI document (public, static, no
+    // The routes of contract §2 that are not tools: the catalogue and the OpenAPI document (public, static, no
     // grants: they describe the API from the registry) and MCP (a verified token; each tools/call is checked with
     // that tool's scope in code). MCP touches no table: it invokes the tool's own function, so each tool keeps
     // exactly its own grants, and its role may invoke exactly those functions.

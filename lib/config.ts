@@ -20,7 +20,7 @@ export interface OrderToolsConfig {
   deletionProtection: boolean;
   /** POWERTOOLS_LOG_LEVEL for every function. */
   logLevel: LogLevel;
-  /** ORDER_TOOLS_HOURLY_CAP (SPEC §7): per-customer changes per rolling hour; 0 turns the cap off. */
+  /** ORDER_TOOLS_HOURLY_CAP (contract §7): per-customer changes per rolling hour; 0 turns the cap off. */
   hourlyCap: number;
   /** ORDER_TOOLS_SUPPORT_HOURLY_CAP: changes per support actor (`sub`) per rolling hour, any changing tool; 0 turns it off. */
   supportHourlyCap: number;

@@ -5,7 +5,7 @@ import type { GateDecision } from "#catalog/deploy-gate";
 const maxDescription = 1024;
 
 /**
- * Seed 002's gate at deploy time. The CDK app cannot tell `cdk synth` from `cdk deploy`, so the refusal is put
+ * The eval gate at deploy time. The CDK app cannot tell `cdk synth` from `cdk deploy`, so the refusal is put
  * where only a deployment meets it: a template rule whose assertion cannot hold, which CloudFormation checks
  * before it changes anything, and whose description (naming the command to run) is what `cdk deploy` prints.
  * `cdk synth` and the tests still work offline; synth warns. Nothing is added when the gate lets the tools through

@@ -124,7 +124,7 @@ export class Operations extends Construct {
       return created;
     };
 
-    // INTERNAL is "outcome unknown" (SPEC §3): the caller must reconcile. Counted over every tool by one Metrics
+    // INTERNAL is "outcome unknown" (contract §3): the caller must reconcile. Counted over every tool by one Metrics
     // Insights query, so a new tool is included with no edit, against the requests the API(s) received (the
     // catalogue, OpenAPI and requests the authorizer refused included, so the rate is if anything understated).
     // At least 3 in a period, so one failure in a quiet five minutes does not page anyone.

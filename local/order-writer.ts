@@ -8,7 +8,7 @@ import { sellerIndexes } from "#store/table-design";
 const settable = new Set(["status", "deliveredAt", "deliveryNote", "delivery", "items", "charges"]);
 
 /**
- * The set_before_dispatch fault's writer (SPEC §8.3): the order system changes a stored order between the
+ * The set_before_dispatch fault's writer (contract §8.3): the order system changes a stored order between the
  * model's proposal and the controller's write. The fields are set and the version goes up by one, in one
  * conditional update, as any change by the order system would. Setting deliveredAt moves the order in the
  * seller's delivered-month index too, as every writer of deliveredAt must (functions/store/table-design.ts).

@@ -1,5 +1,5 @@
 /**
- * `npm run seed -- <fixture.json>` loads a fixture (SPEC §6) into the tables of the running local stack;
+ * `npm run seed -- <fixture.json>` loads a fixture (contract §6) into the tables of the running local stack;
  * `npm run seed -- --demo` loads today's demo data again (resetting the demo orders). The file is validated
  * first; a bad one is refused with the first bad entry named, and nothing is written.
  * The stack is the one `npm start` runs on PORT (default 3000): it leaves its DynamoDB endpoint and table names
@@ -12,7 +12,7 @@ import { createTables } from "#local/create-tables";
 import { tableNamesFromEnv } from "#runtime/deps";
 import { type Fixture, writeFixture } from "#store/fixture";
 
-const usage = `Usage: npm run seed -- <fixture.json>    load a fixture (format: SPEC §6) into the running local stack
+const usage = `Usage: npm run seed -- <fixture.json>    load a fixture (format: docs/contract.md §6) into the running local stack
        npm run seed -- --demo              load the demo data again (today's dates; resets the demo orders)
 
 The stack is the \`npm start\` on PORT (default 3000). With DYNAMODB_ENDPOINT set, the fixture goes to that

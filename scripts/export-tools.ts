@@ -1,5 +1,5 @@
 /**
- * `npm run export-tools -- --format <format> [--out <dir>]`: the model-facing tool definitions (SPEC §8.1),
+ * `npm run export-tools -- --format <format> [--out <dir>]`: the model-facing tool definitions (contract §8.1),
  * generated from the registry, in a provider's format. Without --out the JSON goes to stdout. Formats are
  * registered in controller/tools/formats.ts; a new one needs only `registerToolFormat`.
  */

@@ -1,6 +1,6 @@
 /**
  * Peer 2 of the benchmark: the API-shaped surface. What get_order answers in one call, published the way the
- * order system's own API is cut (seed 002: "order, items, charges, seller, delivery, policy reference"): six
+ * order system's own API is cut ("order, items, charges, seller, delivery, policy reference"): six
  * read tools an agent chains, each returning that source's record as stored.
  *
  * Built as well as that surface allows: each tool checks the caller's access (the order's owner, or support)

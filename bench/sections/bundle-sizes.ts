@@ -7,7 +7,7 @@
  * round importing every bundle once in turn. It excludes Node's own start-up, which every function pays alike.
  * `@aws-sdk/*` stays external in the bundles, as in Lambda, where the runtime provides it; here it resolves to
  * the project's node_modules, because the bundles are written under cdk.out/ in the repository.
- * The target (issue 12) is init ≤ 1.3× the bare client's; `--only init-profile` shows where the time goes.
+ * The target is init ≤ 1.3× the bare client's; `--only init-profile` shows where the time goes.
  */
 import "#bench/support/setup";
 import { rmSync } from "node:fs";
@@ -21,7 +21,7 @@ import { initRounds, pairedDifference, pairedRatio } from "#bench/support/cold-s
 import { median, percentile, table } from "#bench/support/stats";
 
 export const baselineName = "bare DocumentClient";
-/** The issue's target for a function's cold init against the bare client's. */
+/** The target for a function's cold init against the bare client's. */
 export const initTarget = 1.3;
 
 /** The MCP function as it would be on the official server SDK: measured beside the one deployed, not deployed. */

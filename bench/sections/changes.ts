@@ -41,7 +41,7 @@ export interface ChangeBenchOptions {
   log?: (line: string) => void;
 }
 
-/** The target for a changing tool's p50 against its raw requests. */
+/** The target for a changing tool's p50 against its raw requests. */
 export const changeTarget = 1.25;
 
 interface Case {

@@ -7,7 +7,7 @@
  *   intent store: memory, file (an fsync per transition) and DynamoDB (DynamoDB Local);
  * printing p50/p95 and the added latency per change against the raw call's p50 in the same run — for the
  * whole turn, and for the dispatch alone (from the trace: proposal validated → outcome recorded, minus the
- * HTTP round trip). Then the HTTP requests per turn of each seed 003 demo case.
+ * HTTP round trip). Then the HTTP requests per turn of each controller-demo case (examples/controller-demo).
  *
  * Everything runs on this machine: the absolute times are local round trips; the differences are the
  * controller's own work (validation, guard, intent writes, classification, gate).
@@ -174,7 +174,7 @@ export async function benchController(options: ControllerBenchOptions = {}): Pro
       `\n"turn": the customer's message to the gated reply (two scripted model steps, validation, guard, intent writes, the HTTP call, the gate). "dispatch overhead": from the validated proposal to the recorded outcome, minus the HTTP round trip — the controller's own work per change, intent writes included (3 per change: persisted, sent, completed).\n`,
     );
 
-    log("HTTP requests the controller sends per turn, seed 003 demo cases:");
+    log("HTTP requests the controller sends per turn, controller-demo cases:");
     const stack: DemoStack = { gatewayUrl: gateway.url, deps };
     let block = 500;
     for (const demoCase of demoCases(demoWorld(block))) {

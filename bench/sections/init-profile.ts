@@ -1,5 +1,5 @@
 /**
- * Where a function's cold module init goes (issue 12's cold-start analysis), three ways, all against the bare
+ * Where a function's cold module init goes (the cold-start analysis in docs/benchmarks.md), three ways, all against the bare
  * DocumentClient bundle built and measured the same way:
  *
  * 1. Layers. Probe bundles (bench/probes/) that add one layer of a tool function at a time to the bare

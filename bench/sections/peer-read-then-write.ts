@@ -8,7 +8,7 @@
  *    interleavings for both designs: trial i ships just before the call's request number i mod 5 (before the
  *    idempotency claim, before the read, between the read and the write, before Powertools saves the result)
  *    or after the call. The shipper is conditional itself (it ships only an order that is placed, processing or
- *    dispatching) and comes in two kinds: one that moves the order's version on, as SPEC §8.3 models the order
+ *    dispatching) and comes in two kinds: one that moves the order's version on, as contract §8.3 models the order
  *    system, and one that writes the status alone (a warehouse integration that does not know the version).
  *    A rule violation is an order both cancelled and shipped.
  * 3. The crash window: a change commits, then the function dies before Powertools saves the result (its

@@ -1,6 +1,6 @@
 /**
  * The bench's data, deterministic (seeded) so every run measures the same orders: ~2,000 sellers with
- * supplements, customers, and orders whose raw payload has ~68 fields like the order system's (seed 002).
+ * supplements, customers, and orders whose raw payload has ~68 fields, like the order system's.
  */
 
 /** "Today" for every fixture and every handler's clock, so each run reads and changes the same data the same way. */
@@ -93,7 +93,7 @@ export interface FixtureSeller {
   status: "active" | "suspended";
 }
 
-/** One order in SPEC §6's format, with `items` items and a noisy `internal` (~68 raw fields in all). */
+/** One order in contract §6's format, with `items` items and a noisy `internal` (~68 raw fields in all). */
 export function benchOrder(
   c: Chooser,
   order: {

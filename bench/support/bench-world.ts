@@ -11,7 +11,7 @@ import { RequestLog } from "#bench/support/requests";
 import { documentClient, type StoreDeps, type TableNames } from "#store/client";
 import type { ToolHandler } from "#runtime/handler";
 
-/** The limits issue 9 added, all off: a benchmark sends far more than one caller may per minute or hour. */
+/** The request budget and hourly caps, all off: a benchmark sends far more than one caller may per minute or hour. */
 export const limitsOff = { requestBudget: 0, hourlyCap: 0, supportHourlyCap: 0 } as const;
 
 /** How a section reaches DynamoDB Local: the run's shared one, or (run alone) one it starts and stops itself. */

@@ -2,7 +2,7 @@ import type { ToolName } from "#catalog/tools";
 import { composeOutcomes, type OrderFacts, type TurnOutcome } from "#controller/gate/outcomes";
 
 /**
- * The fixed replies (SPEC §8.2): one per tool and outcome, one per rejection code and reason. Each says only
+ * The fixed replies (contract §8.2): one per tool and outcome, one per rejection code and reason. Each says only
  * what the recorded outcome supports, names the order, and for a rejection says what is still possible.
  */
 
@@ -187,7 +187,7 @@ export function openingFor(outcomes: readonly TurnOutcome[]): string {
   return composeOutcomes(outcomes).map(templateFor).join(" ");
 }
 
-/** The honest progress reply when a turn hits its bound (SPEC §8.1 loop bounds). */
+/** The honest progress reply when a turn hits its bound (contract §8.1 loop bounds). */
 export function boundTemplate(limit: { kind: "tool_calls" | "time"; value: number }, outcomes: readonly TurnOutcome[]): string {
   const why =
     limit.kind === "tool_calls"

@@ -1,7 +1,7 @@
 import { tools } from "#catalog/tools";
 
 /**
- * Faults of SPEC §8.3, injected where they happen in real life. Three are in the controller's HTTP layer (a
+ * Faults of contract §8.3, injected where they happen in real life. Three are in the controller's HTTP layer (a
  * wrapper round `fetch`): the request really leaves, or really does not, and the controller only sees what a
  * network would show it. The fourth changes the stored order between proposal and write, which the controller
  * cannot do over HTTP: it runs through a hook with a writer the caller supplies (tests, the demo and the eval
@@ -60,7 +60,7 @@ export function faultyFetch(base: Fetch, faults: readonly Fault[], onFault: (eve
         kinds.includes(a.fault.kind) &&
         (a.fault.kind === "lose_status"
           ? tool === statusTool
-          : // Without a named tool the fault is the one SPEC §8.3 describes: a change that commits (or not), never a read.
+          : // Without a named tool the fault is the one contract §8.3 describes: a change that commits (or not), never a read.
             a.fault.tool === undefined
             ? changingTools.has(tool)
             : a.fault.tool === tool),

@@ -3,14 +3,14 @@ import type { Exchange } from "#controller/http/service-client";
 import type { Intent, IntentOutcome } from "#controller/intents/intent";
 
 /**
- * Outcome classification (SPEC §8.1 step 3): what a response to a change, or to a status lookup, lets the
+ * Outcome classification (contract §8.1 step 3): what a response to a change, or to a status lookup, lets the
  * controller conclude. Only a body that names this intent's operationId and order counts as its outcome.
  */
 export type Definite = Omit<IntentOutcome, "via">;
 
 export type ChangeResult = { kind: "definite"; outcome: Definite } | { kind: "unknown"; why: string } | { kind: "mismatch"; why: string };
 
-/** Refusals the service does not record (SPEC §4): definite for this request, nothing changed, nothing kept. */
+/** Refusals the service does not record (contract §4): definite for this request, nothing changed, nothing kept. */
 const unrecordedRefusals: ReadonlySet<string> = new Set([
   "INVALID_INPUT",
   "UNAUTHENTICATED",
@@ -74,7 +74,7 @@ export type StatusResult =
   | { kind: "not_found" }
   | { kind: "unavailable"; why: string };
 
-/** What get_operation_status said about this intent's operation (SPEC §4). */
+/** What get_operation_status said about this intent's operation (contract §4). */
 export function classifyStatus(intent: Intent, exchange: Exchange): StatusResult {
   if (exchange.kind === "failure") return { kind: "unavailable", why: `${exchange.failure}: ${exchange.message}` };
   const body = asBody(exchange.body);

@@ -2,7 +2,7 @@ import { type ToolName, toolNamed } from "#catalog/tools";
 import type { Fetch } from "#controller/http/faults";
 
 /**
- * The controller's only way to the service: HTTP (SPEC §2) with the signed-in customer's own bearer token.
+ * The controller's only way to the service: HTTP (contract §2) with the signed-in customer's own bearer token.
  * It never retries by itself: whether a retry is safe is the controller's decision (reconciliation, same
  * operationId), not the transport's.
  */

@@ -53,7 +53,7 @@ export interface IntentOutcome {
   body: Record<string, unknown>;
   code?: string;
   reason?: string;
-  /** Whether the service keeps this outcome for the operationId (SPEC §4), or refused without recording it (429, 401/403, INVALID_INPUT). */
+  /** Whether the service keeps this outcome for the operationId (contract §4), or refused without recording it (429, 401/403, INVALID_INPUT). */
   recorded: boolean;
   /** How the controller learned it. */
   via: "response" | "reconciliation";
@@ -76,7 +76,7 @@ export interface Intent {
   /** How many times the request has left (first send and resends). */
   sends: number;
   outcome?: IntentOutcome;
-  /** Set when a response named another operation or order: the confirmation is withheld (SPEC §8.2). */
+  /** Set when a response named another operation or order: the confirmation is withheld (contract §8.2). */
   mismatch?: string;
   /** What to ask the principal while awaiting_confirmation. */
   confirmationQuestion?: string;
@@ -101,7 +101,7 @@ export function moved(intent: Intent, to: IntentState, changes: Partial<Intent> 
   return { ...intent, ...changes, state: to, revision: intent.revision + 1, updatedAt: now.toISOString() };
 }
 
-/** 8–128 characters of [A-Za-z0-9._:-] (SPEC §4), made once per intent. */
+/** 8–128 characters of [A-Za-z0-9._:-] (contract §4), made once per intent. */
 export function newOperationId(): string {
   return `op-${crypto.randomUUID()}`;
 }

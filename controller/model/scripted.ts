@@ -1,7 +1,7 @@
 import type { ModelAdapter, ModelRequest, ModelResponse } from "#controller/model/types";
 
 /**
- * One step of a scripted model (SPEC §8.3 `script`): a proposal, or a reply, which ends the turn.
+ * One step of a scripted model (contract §8.3 `script`): a proposal, or a reply, which ends the turn.
  */
 export type ScriptStep = { call: string; input: unknown } | { say: string };
 

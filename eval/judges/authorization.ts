@@ -11,8 +11,7 @@ import {
 import type { TappedRequest } from "../service.ts";
 
 /**
- * Authorization before mutation (seed 003: "Read the service authorization decision and its position before
- * the mutation"). Judged from the service's own account of the change requests it received, the fixture's
+ * Authorization before mutation: the service's authorization decision, and that it came before the mutation. Judged from the service's own account of the change requests it received, the fixture's
  * ownership, and the stored orders:
  * - always: no order the caller may not act on was changed, the service never let such a request through (for a
  *   seller: no change by a tool a seller may not use, even on its own order), and never denied the caller an

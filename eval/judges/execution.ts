@@ -16,9 +16,9 @@ import {
  * change the service received carries the operationId of an intent the controller persisted, with the very
  * arguments of that intent (a retry under a new operationId, or a resend with other arguments, fails here).
  *
- * Refusals the service does not record (RATE_LIMITED, INVALID_INPUT, …: SPEC §4) leave get_operation_status
+ * Refusals the service does not record (RATE_LIMITED, INVALID_INPUT, …: contract §4) leave get_operation_status
  * with `not_found`; the code is then read from the service's own answer to that request. An INVALID_INPUT
- * the controller gave before sending (the registry's schema, SPEC §8.1) is read from its validation decision.
+ * the controller gave before sending (the registry's schema, contract §8.1) is read from its validation decision.
  */
 export function judgeExecution(evidence: Evidence): Verdict {
   const expected = evidence.case.expect.outcome;

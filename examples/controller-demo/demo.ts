@@ -1,5 +1,5 @@
 /**
- * `npm run demo`: the five cases of seed 003 as scripted conversations through the controller, against the
+ * `npm run demo`: the five core cancellation cases as scripted conversations through the controller, against the
  * local stack — the one `npm start` runs on PORT (default 3000), or, when none runs, one started here for the
  * demo and stopped after it. Each case prints its trace compactly and the reply the customer sees, then the
  * stored order and the HTTP requests the controller made. Exit 1 if any case did not end as expected.
@@ -74,7 +74,7 @@ async function main(): Promise<void> {
   try {
     const world = demoWorld(await freeDemoBlock(stack));
     await seedDemoWorld(stack, world);
-    console.log(`Seed 003, five cases, through the controller and ${where}.`);
+    console.log(`Five cancellation cases, through the controller and ${where}.`);
     console.log(
       `Customer: ${world.ana.name} (${world.ana.customerId}); her token is her own. ${world.ben.name} is ${world.ben.customerId}.\n`,
     );

@@ -116,7 +116,7 @@ export const customerText = /* @__PURE__ */ schema(() =>
 );
 
 /**
- * The success body of a changing tool (SPEC §4): operationId, status, orderId and orderVersion, plus the tool's
+ * The success body of a changing tool (contract §4): operationId, status, orderId and orderVersion, plus the tool's
  * own fields and nothing else — strict, so a field the change did not touch cannot slip in unnoticed.
  */
 export function completedResult<T extends z.core.$ZodLooseShape>(own: T, description: string) {

@@ -55,7 +55,7 @@ function objectAtTop(schema: JsonSchema): JsonSchema {
 /** What a tool's annotations say, for callers that plan with them (MCP's ToolAnnotations use the same names). */
 export type ToolAnnotations = ToolDefinition["annotations"];
 
-/** One entry of the tool catalogue, SPEC §2. */
+/** One entry of the tool catalogue, contract §2. */
 export interface CatalogEntry {
   name: string;
   description: string;

@@ -2,7 +2,7 @@ import { toolJsonSchema, type JsonSchema } from "#catalog/json-schema";
 import { type ToolDefinition, type ToolName, tools as registry } from "#catalog/tools";
 
 /**
- * The tools as a model sees them (SPEC §8.1): the registry's names, descriptions and input schemas, minus
+ * The tools as a model sees them (contract §8.1): the registry's names, descriptions and input schemas, minus
  * `operationId`. The application creates the operationId once per intended change, so a model never sees or
  * chooses one. get_operation_status is left out for the same reason: its only argument is an operationId, and
  * the controller reconciles outcomes itself and tells the model what it found.

@@ -26,8 +26,8 @@ import {
 import { type Scope, scopes } from "#core/principal";
 
 /**
- * The OpenAPI 3.1 document of SPEC §2, built from the tool registry: every tool route with its input schema as
- * the request body and its output schema as the 200 body, the SPEC §3 errors it can answer with one shared
+ * The OpenAPI 3.1 document of contract §2, built from the tool registry: every tool route with its input schema as
+ * the request body and its output schema as the 200 body, the contract §3 errors it can answer with one shared
  * Error schema, and an OAuth 2.0 security scheme that declares the scopes each route requires; then the
  * operation-status GET, the catalogue, this document and the MCP endpoint. Redocly's and Spectral's OpenAPI
  * rulesets accept it without a warning (test/unit/openapi-lint.test.ts).
@@ -113,7 +113,7 @@ const everyChange: ErrorCode[] = [
 ];
 
 /**
- * Which SPEC §3 errors each tool can answer with (SPEC §4–5). Keyed by the registry's tool names, so a tool added
+ * Which contract §3 errors each tool can answer with (contract §4–5). Keyed by the registry's tool names, so a tool added
  * there does not compile until its errors are listed here.
  */
 export const toolErrors: Record<ToolName, readonly ErrorCode[]> = {
@@ -139,7 +139,7 @@ function embedded(schema: JsonSchema): JsonSchema {
 const errorSchema: JsonSchema = {
   type: "object",
   description:
-    'Every failure (SPEC §3). A business rejection of a changing tool, which is recorded and replayed for its operationId, also carries operationId, status "rejected" and orderId at the top level.',
+    'Every failure. A business rejection of a changing tool, which is recorded and replayed for its operationId, also carries operationId, status "rejected" and orderId at the top level.',
   required: ["error"],
   properties: {
     error: {
@@ -748,7 +748,7 @@ function bedrockProperty(schema: JsonSchema): JsonSchema {
   };
 }
 
-/** The error body every operation may answer with (SPEC §3), without the details that vary by code. */
+/** The error body every operation may answer with (contract §3), without the details that vary by code. */
 const platformErrorSchema: JsonSchema = {
   type: "object",
   description: "The tool refused or failed; nothing about the order changed unless a recorded outcome says so.",
@@ -805,7 +805,7 @@ export function bedrockActionGroups(tools: readonly PlatformTool[], name = servi
               },
             },
             default: {
-              description: "A refusal or failure, with what would be right (SPEC §3).",
+              description: "A refusal or failure, with what would be right.",
               content: { "application/json": { schema: platformErrorSchema } },
             },
           },

@@ -9,7 +9,7 @@ import { orderStatuses, sellerTypes } from "#core/order";
  * every response against them, so a field the allow-list did not name fails there rather than reaching a caller.
  */
 
-/** SPEC §5: a date range covers at most this many days, both ends included. */
+/** contract §5: a date range covers at most this many days, both ends included. */
 export const maxDateRangeDays = 92;
 export const maxSearchLimit = 20;
 export const defaultSearchLimit = 10;

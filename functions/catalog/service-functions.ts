@@ -1,7 +1,7 @@
 import type { ToolRoute } from "#catalog/tools";
 
 /**
- * The functions behind the routes of SPEC §2 that are not tools: they publish the registry (the catalogue, the
+ * The functions behind the routes of contract §2 that are not tools: they publish the registry (the catalogue, the
  * OpenAPI document) or serve it over MCP. The CDK stack, the local gateway and the OpenAPI document take their
  * routes from here, as they take the tools' routes from the registry.
  */

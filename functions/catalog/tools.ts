@@ -87,7 +87,7 @@ export const tools = [
     entry: "functions/tools/add-delivery-note.ts",
     routes: [{ method: "POST", path: "/v1/tools/add_delivery_note" }],
     // expectedVersion is required, so the change itself reads nothing first; GetItem serves the reuse diagnosis
-    // and support's cap. Customers' notes are not capped (SPEC §7).
+    // and support's cap. Customers' notes are not capped (contract §7).
     access: changeAccess({ orders: ["dynamodb:GetItem"], capsCustomers: false }),
   },
   {

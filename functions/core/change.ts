@@ -79,7 +79,7 @@ export interface OrderChange {
   orderId: string;
   /** The caller's expectedVersion. When absent, one consistent read supplies the version to condition on. */
   expectedVersion?: number;
-  /** Counts against the customer's hourly cap on cancellations, returns and replacements (SPEC §7). */
+  /** Counts against the customer's hourly cap on cancellations, returns and replacements (contract §7). */
   capped?: boolean;
   /** Read the order before planning even when expectedVersion is given (the plan needs its seller or items). */
   readsOrder?: boolean;

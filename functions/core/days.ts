@@ -1,5 +1,5 @@
 /**
- * Calendar days as `YYYY-MM-DD` strings in UTC, the form SPEC §5 uses for dates. Comparing two such strings
+ * Calendar days as `YYYY-MM-DD` strings in UTC, the form contract §5 uses for dates. Comparing two such strings
  * compares the days, so ranges and windows are plain string comparisons.
  */
 

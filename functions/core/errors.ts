@@ -1,6 +1,6 @@
 /**
  * The one error hierarchy of the order domain. Each error knows its HTTP status, its stable code and
- * whether a retry of the same request can help; `toJSON()` is the body the caller sees (SPEC §3).
+ * whether a retry of the same request can help; `toJSON()` is the body the caller sees (contract §3).
  * The message always says what was wrong and what would be right.
  */
 
@@ -21,7 +21,7 @@ export type ErrorCode =
   | "ORDER_TOO_LARGE"
   | "INTERNAL";
 
-/** SPEC §3's NOT_ELIGIBLE reasons, in the order SPEC lists them. */
+/** contract §3's NOT_ELIGIBLE reasons, in the order the contract lists them. */
 export const notEligibleReasons = [
   "ALREADY_SHIPPED",
   "DISPATCH_STARTED",
@@ -68,7 +68,7 @@ export interface InputIssue {
 export class InvalidInputError extends ToolError {
   readonly code = "INVALID_INPUT";
   readonly httpStatus = 400;
-  /** SPEC §3: never without an issue, so a caller always learns what to fix. */
+  /** contract §3: never without an issue, so a caller always learns what to fix. */
   constructor(readonly issues: readonly [InputIssue, ...InputIssue[]]) {
     const first = issues[0];
     super(
@@ -226,7 +226,7 @@ export class InternalError extends ToolError {
   }
 }
 
-/** Recorded business outcomes (SPEC §4): final for their operationId and replayed as they were. */
+/** Recorded business outcomes (contract §4): final for their operationId and replayed as they were. */
 export const recordedRejectionCodes: ReadonlySet<ErrorCode> = new Set([
   "VERSION_CONFLICT",
   "NOT_ELIGIBLE",

@@ -25,7 +25,7 @@ export const carrierScanHistoryDays = 90;
 /**
  * get_order — what is actually on this order, in one call: order, items, charges, seller, delivery and the
  * resolved return policy, trimmed to what a person handling the order uses.
- * Input: orderId. Output: SPEC §5's 14 fields, built from an allow-list (nothing from `internal` or the store).
+ * Input: orderId. Output: contract §5's 14 fields, built from an allow-list (nothing from `internal` or the store).
  * Primary course: the caller may see the order → it is read with its seller and policy and shaped.
  * Alternatives: no such order, or one the caller may not see → ORDER_NOT_FOUND, the same either way; the
  * order's seller is missing → INTERNAL (a data fault, logged).

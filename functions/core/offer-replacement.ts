@@ -148,7 +148,7 @@ function sellerSuspended(order: Order, item: OrderItem, seller: Record<string, u
       { cause: { sellerId: order.sellerId } },
     );
   }
-  // The seller's id is a detail of the error body (SPEC §3); the message names the seller as a person would.
+  // The seller's id is a detail of the error body (contract §3); the message names the seller as a person would.
   const name = typeof seller.name === "string" ? seller.name : "The seller";
   return new SellerSuspendedError(
     `${name}, the seller of order ${order.orderId}, is suspended, so it cannot send a replacement for ${item.itemId}. start_return still works for this order: it books a carrier pickup and takes ${item.itemId} back.`,

@@ -12,7 +12,7 @@ export interface ReturnPolicy {
   returnWindowDays: number;
 }
 
-/** The built-in defaults by seller type (SPEC §5); a fixture may override them by listing the same refs. */
+/** The built-in defaults by seller type (contract §5); a fixture may override them by listing the same refs. */
 export const defaultPolicies: Record<SellerType, ReturnPolicy> = {
   sundry: { ref: "sundry/standard", returnWindowDays: 30 },
   marketplace: { ref: "marketplace/default", returnWindowDays: 14 },

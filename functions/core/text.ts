@@ -1,5 +1,5 @@
 /**
- * The carrier's rules for free text a customer writes (SPEC §5, add_delivery_note): letters, digits,
+ * The carrier's rules for free text a customer writes (contract §5, add_delivery_note): letters, digits,
  * punctuation, symbols, spaces and line breaks of any script are kept exactly; every other control or format
  * character, and every default-ignorable one, is refused with its position, counted in characters from 1.
  *
@@ -13,7 +13,7 @@
  * ("❤️", "©️"). "Emoji" means Unicode's Emoji property (\p{Emoji}), not Extended_Pictographic: keycaps such
  * as "1️⃣", "#️⃣" and "*️⃣" put U+FE0F after a digit, '#' or '*', which only Emoji includes. One selector per
  * visible emoji can hide next to nothing. Zero-width joiners are default-ignorable too, so emoji ZWJ
- * sequences (family emoji, "🏳️‍🌈") and tag sequences (subdivision flags) are refused, as SPEC §5 says.
+ * sequences (family emoji, "🏳️‍🌈") and tag sequences (subdivision flags) are refused, as contract §5 says.
  */
 
 export interface TextRules {

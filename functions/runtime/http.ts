@@ -6,7 +6,7 @@ import { logger } from "#runtime/logger";
 export type HttpEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
 export type HttpResult = APIGatewayProxyStructuredResultV2;
 
-/** SPEC §2: request bodies are JSON objects of at most 16 KiB. */
+/** contract §2: request bodies are JSON objects of at most 16 KiB. */
 export const maxBodyBytes = 16 * 1024;
 
 export function jsonResponse(statusCode: number, body: unknown, headers: Record<string, string> = {}): HttpResult {

@@ -80,7 +80,7 @@ export type BedrockAgentHandler = (event: BedrockAgentEvent, context: Context) =
 
 /**
  * The session attributes the application sets on InvokeAgent (`sessionState.sessionAttributes`) for its
- * signed-in user; they become the claims a token for that user would carry (SPEC §1).
+ * signed-in user; they become the claims a token for that user would carry (contract §1).
  */
 export const sessionAttributeNames = {
   /** The user's stable id, as a token's `sub`: operation ids, caps and budgets are scoped to it. Required. */
@@ -131,7 +131,7 @@ const operationIdPrefix = "bedrock:";
  *   later turn with the same words (e.g. "yes" twice, without a turn id) it replays too; a request the domain
  *   refuses the second time anyway (already cancelled, already returned, a stale version) loses nothing by it.
  *
- * 8 + 43 characters of [A-Za-z0-9_:-], inside SPEC §4's 8–128 of [A-Za-z0-9._:-]. The agent id keeps two agents
+ * 8 + 43 characters of [A-Za-z0-9_:-], inside contract §4's 8–128 of [A-Za-z0-9._:-]. The agent id keeps two agents
  * whose applications reuse session ids apart; the id is scoped to the session's principal by the tool as always.
  */
 export function derivedOperationId(

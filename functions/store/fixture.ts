@@ -4,7 +4,7 @@ import { orderStatuses, sellerTypes } from "#core/order";
 import type { StoreDeps } from "#store/client";
 import { customerIndexKeys, customerKey, orderIndexKeys, orderKey, pickupSlotKey, policyKey, sellerKey, stockKey } from "#store/keys";
 
-/** SPEC §6: the fixture format the seeder loads. Strict, so a misspelt field is named rather than dropped. */
+/** contract §6: the fixture format the seeder loads. Strict, so a misspelt field is named rather than dropped. */
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date like 2026-12-01");
 const timestamp = z.iso.datetime({ message: "must be a UTC timestamp like 2026-03-08T09:12:00Z" });

@@ -6,7 +6,7 @@ import { rateKey, sellerRateKey, supportRateKey } from "#store/keys";
 
 const hourMs = 3_600_000;
 
-/** SPEC §7: changes per customer per rolling hour when ORDER_TOOLS_HOURLY_CAP is not set. */
+/** contract §7: changes per customer per rolling hour when ORDER_TOOLS_HOURLY_CAP is not set. */
 export const defaultHourlyCap = 10;
 
 /** Changes (of any changing tool) per support actor per rolling hour when ORDER_TOOLS_SUPPORT_HOURLY_CAP is not set. */

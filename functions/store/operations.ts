@@ -21,7 +21,7 @@ import { Expression } from "#store/expression";
 import { reserveCapSlot } from "#store/hourly-cap";
 import { activityKey, activityPrefix, operationKey, orderKey, withoutStoreAttributes } from "#store/keys";
 
-/** Operation records outlive Powertools' own records so a late retry still finds its outcome (SPEC §4: ≥ 7 days). */
+/** Operation records outlive Powertools' own records so a late retry still finds its outcome (contract §4: ≥ 7 days). */
 export const operationRecordDays = 30;
 const maxVersionRetries = 3;
 const maxConflictRetries = 4;

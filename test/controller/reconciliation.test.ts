@@ -20,7 +20,7 @@ import {
 } from "#test/controller/support/service-world";
 
 /**
- * Unknown outcomes (SPEC §8.1 steps 3–4): a lost response after commit, status lookups that time out too,
+ * Unknown outcomes (contract §8.1 steps 3–4): a lost response after commit, status lookups that time out too,
  * a 503 before commit, and crashes around the send. In each: exactly one change, one operationId throughout,
  * and no confirmation before the outcome is known.
  */

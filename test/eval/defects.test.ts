@@ -8,7 +8,7 @@ import { repoRoot } from "#local/stack";
 
 /**
  * Defect injection: a handful of cases run against a deliberately broken controller, to prove that each
- * assertion can fail and names the boundary that failed (seed 003, "Find the boundary that failed"). Each
+ * assertion can fail and names the boundary that failed. Each
  * case also runs against the real controller, where it passes: the failure is the defect's.
  */
 const casesDir = join(repoRoot, "eval", "cases");
@@ -35,14 +35,14 @@ const failedAt = (failed: { boundary: Boundary }[]) => failed.map((v) => v.bound
 
 describe("each assertion can fail, and names its boundary", { timeout: 120_000 }, () => {
   it("the gate disabled, with scripts that say “cancelled”/“refund processed”: reply, and only reply", async () => {
-    const cases = ["003-ships-before-commit", "cancel-outcome-stays-unknown", "read-model-invents-refund"];
+    const cases = ["cancel-ships-before-commit", "cancel-outcome-stays-unknown", "read-model-invents-refund"];
     const [healthy, broken] = await Promise.all([run(cases), run(cases, gateDisabled)]);
     for (const id of cases) {
       expect(healthy[id]?.failed).toEqual([]);
       expect(failedAt(broken[id]?.failed ?? [])).toEqual(["reply"]);
     }
-    expect(broken["003-ships-before-commit"]?.line).toMatch(
-      /^003-ships-before-commit FAIL reply: does not open with the status sentence for cancel_order on SU-10234 \(rejected on record\)/,
+    expect(broken["cancel-ships-before-commit"]?.line).toMatch(
+      /^cancel-ships-before-commit FAIL reply: does not open with the status sentence for cancel_order on SU-10234 \(rejected on record\)/,
     );
     expect(broken["cancel-outcome-stays-unknown"]?.line).toMatch(
       /FAIL reply: expected a reply of kind uncertainty, but it reads as confirmation/,
@@ -51,23 +51,23 @@ describe("each assertion can fail, and names its boundary", { timeout: 120_000 }
   });
 
   it("a new operationId on retry: execution (an operation no intent was persisted for); the service's own checks keep state whole", async () => {
-    const cases = ["003-lost-response", "spec-example-lost-note-response"];
+    const cases = ["cancel-lost-response", "note-lost-response"];
     const [healthy, broken] = await Promise.all([run(cases), run(cases, newOperationIdOnRetry)]);
     for (const id of cases) expect(healthy[id]?.failed).toEqual([]);
     // The resend under a new id reaches the service as a second operation. It changes nothing more — the
     // cancellation is refused as already cancelled, the note as a stale version — so state holds; the answer
     // names another operation, so the controller cannot confirm (reply), and execution names the culprit.
     for (const id of cases) expect(failedAt(broken[id]?.failed ?? [])).toEqual(["execution", "reply"]);
-    expect(broken["003-lost-response"]?.line).toMatch(
+    expect(broken["cancel-lost-response"]?.line).toMatch(
       /FAIL execution: the service received cancel_order SU-10477 under operationId op-retry-.*which is no intent the controller persisted/,
     );
-    expect(broken["spec-example-lost-note-response"]?.line).toMatch(
+    expect(broken["note-lost-response"]?.line).toMatch(
       /FAIL execution: the service received add_delivery_note SU-40711 under operationId op-retry-/,
     );
   });
 
   it("the ambiguity guard skipped: authorization first (a change no one asked for), then what follows from it", async () => {
-    const cases = ["003-cancel-it-two-orders", "note-two-orders-which-one", "support-two-customers-cancel-it"];
+    const cases = ["cancel-it-two-orders", "note-two-orders-which-one", "support-two-customers-cancel-it"];
     const [healthy, broken] = await Promise.all([run(cases), run(cases, ambiguityGuardSkipped)]);
     for (const id of cases) {
       expect(healthy[id]?.failed).toEqual([]);

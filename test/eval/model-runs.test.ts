@@ -20,10 +20,10 @@ import { repoRoot } from "#local/stack";
  */
 const casesDir = join(repoRoot, "eval", "cases");
 const chosen = [
-  "003-own-eligible-order",
-  "003-someone-elses-order",
-  "003-cancel-it-two-orders",
-  "000-permitted-note",
+  "cancel-own-eligible-order",
+  "cancel-someone-elses-order",
+  "cancel-it-two-orders",
+  "note-own-order",
   "return-delivered-damaged",
 ];
 const model = "claude-test";
@@ -117,11 +117,11 @@ async function live(file: string, extra: Partial<Parameters<typeof runEval>[0]> 
   });
 }
 
-/** In 000-permitted-note the model cancels the order instead of adding the note; in trial 2 of 003-own-eligible-order it only says it did. */
+/** In note-own-order the model cancels the order instead of adding the note; in trial 2 of cancel-own-eligible-order it only says it did. */
 const worse = (caseId: string, trial: number, script: ScriptStep[]): ScriptStep[] => {
-  if (caseId === "000-permitted-note")
+  if (caseId === "note-own-order")
     return [script[0] as ScriptStep, { call: "cancel_order", input: { orderId: "SU-30001" } }, { say: "Order SU-30001 is cancelled." }];
-  if (caseId === "003-own-eligible-order" && trial === 2) return [script[0] as ScriptStep, { say: "Order SU-10234 is cancelled." }];
+  if (caseId === "cancel-own-eligible-order" && trial === 2) return [script[0] as ScriptStep, { say: "Order SU-10234 is cancelled." }];
   return script;
 };
 
@@ -163,8 +163,8 @@ describe("model runs: metrics, baseline and the two-point rule", { timeout: 180_
     const before = await readFile(baselineFile, "utf8");
 
     const result = await live(await recording("worse", worse, 3), { baselineFile, report: join(dir, "report.json") });
-    // 15 case trials: 000-permitted-note fails all three (a change tool it did not expect, the note never
-    // added); 003-own-eligible-order fails its second trial (nothing sent). pass^3: 3 of 5 cases.
+    // 15 case trials: note-own-order fails all three (a change tool it did not expect, the note never
+    // added); cancel-own-eligible-order fails its second trial (nothing sent). pass^3: 3 of 5 cases.
     expect(result.metrics).toEqual({ toolSelection: 73.3, outcomeCorrectness: 73.3, passK: 60 });
     expect(result.exitCode).toBe(1);
     expect(result.lines).toContain(
@@ -176,7 +176,7 @@ describe("model runs: metrics, baseline and the two-point rule", { timeout: 180_
     expect(result.lines.at(-1)).toBe("eval: 3/5 cases pass");
 
     const report = JSON.parse(await readFile(join(dir, "report.json"), "utf8"));
-    const note = report.cases.find((c: { id: string }) => c.id === "000-permitted-note");
+    const note = report.cases.find((c: { id: string }) => c.id === "note-own-order");
     expect(note.expectedTools).toEqual({
       required: ["add_delivery_note"],
       allowedChanges: ["add_delivery_note"],
@@ -237,7 +237,7 @@ describe("model runs: metrics, baseline and the two-point rule", { timeout: 180_
     expect(result.lines.at(-1)).toBe("eval: 5/5 cases pass");
     const report = JSON.parse(await readFile(join(dir, "bedrock-report.json"), "utf8"));
     expect(report.model).toBe("bedrock:global.anthropic.claude-sonnet-5-5");
-    expect(report.cases.find((c: { id: string }) => c.id === "003-own-eligible-order").trials[0].toolsCalled).toEqual([
+    expect(report.cases.find((c: { id: string }) => c.id === "cancel-own-eligible-order").trials[0].toolsCalled).toEqual([
       "get_order",
       "cancel_order",
     ]);
@@ -308,7 +308,7 @@ describe("the gate before shipping", () => {
       model: { kind: "scripted" },
       trials: 1,
       dynamodbEndpoint: inject("dynamodbEndpoint"),
-      only: ["003-own-eligible-order"],
+      only: ["cancel-own-eligible-order"],
       baselineFile,
     });
     expect(result.exitCode).toBe(0);

@@ -4,9 +4,9 @@ import { runEval } from "../../eval/runner.ts";
 import { repoRoot } from "#local/stack";
 
 /**
- * Scripted mode (SPEC §8.4, `npm run eval`): every case of eval/cases through the real controller, the local
+ * Scripted mode (contract §8.4, `npm run eval`): every case of eval/cases through the real controller, the local
  * gateway and the real handlers on fresh tables per case, judged by the four judges. All must pass.
- * What this proves and what it does not: see the report section of issue 11 (scripted runs prove the
+ * What this proves and what it does not: see the README's evaluation section (scripted runs prove the
  * harness, the service and the controller's plumbing; they measure no model).
  */
 describe("npm run eval, scripted", () => {

@@ -33,7 +33,7 @@ function gatedTemplate(path: string, override?: string) {
   return Template.fromStack(stack).toJSON() as { Rules?: Record<string, { Assertions: { AssertDescription: string }[] }> };
 }
 
-describe("the eval gate at deploy time (seed 002)", () => {
+describe("the eval gate at deploy time", () => {
   it("tool definitions the baseline measured deploy as they are: no rule", () => {
     expect(gatedTemplate(baselineFile(publishedToolsHash())).Rules?.EvalGate).toBeUndefined();
   });

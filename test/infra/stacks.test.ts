@@ -213,7 +213,7 @@ describe("the functions come from the tool registry", () => {
 });
 
 describe("routes and the JWT authorizers", () => {
-  it("routes exactly SPEC §2's tool routes on every API, each through that API's JWT authorizer with exactly its tool's scope", () => {
+  it("routes exactly contract §2's tool routes on every API, each through that API's JWT authorizer with exactly its tool's scope", () => {
     for (const [synth, count] of [
       [withCognito(), 3],
       [withExistingIdp(), 1],
@@ -329,7 +329,7 @@ describe("routes and the JWT authorizers", () => {
   });
 });
 
-/** The key prefixes each tool may write (issue 10), written out here rather than derived from access.ts. */
+/** The key prefixes each tool may write, written out here rather than derived from access.ts. */
 const budget = { resource: "orders", action: "dynamodb:UpdateItem", leadingKeys: ["BUDGET#*"] };
 const expectedWrites: Record<string, DynamoGrant[]> = {
   search_orders: [budget],

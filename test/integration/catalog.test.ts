@@ -56,7 +56,7 @@ describe("GET /v1/tools", () => {
       expect(Object.keys(entry)).toEqual(["name", "description", "inputSchema", "outputSchema", "annotations"]);
   });
 
-  it("marks reads readOnly, changes idempotent with the same operationId, and cancel_order destructive (SPEC §5)", async () => {
+  it("marks reads readOnly, changes idempotent with the same operationId, and cancel_order destructive (contract §5)", async () => {
     const { body } = await get("/v1/tools");
     const annotations = Object.fromEntries(body.tools.map((t: { name: string; annotations: unknown }) => [t.name, t.annotations]));
     for (const tool of tools) {

@@ -9,7 +9,7 @@ import { type Fixture, parseFixture } from "#store/fixture";
 import { orderKey, withoutStoreAttributes } from "#store/keys";
 import { seededLocalTables } from "#test/support/local-tables";
 
-/** The demo data `npm start` seeds: what the issue promises a newcomer, and what the README tour relies on. */
+/** The demo data `npm start` seeds: what a newcomer is promised, and what the README tour relies on. */
 
 const today = new Date("2026-03-18T14:30:00Z");
 const day = (offset: number) => new Date(Date.UTC(2026, 2, 18 + offset)).toISOString().slice(0, 10);
@@ -35,7 +35,7 @@ describe("the demo fixture", () => {
     expect(new Set(fixture.orders.filter((o) => o.customerId === "C-1001").map((o) => o.status))).toEqual(new Set(statuses));
   });
 
-  it("has the seeds' SU-88421: Ana's, Ashcombe Furniture with a 14-day supplement, delivered days ago, delivery charged twice", () => {
+  it("has the demo's SU-88421: Ana's, Ashcombe Furniture with a 14-day supplement, delivered days ago, delivery charged twice", () => {
     const su88421 = order("SU-88421");
     expect(su88421).toMatchObject({
       customerId: "C-1001",

@@ -92,7 +92,7 @@ const storedOperation = async (sub: string, operationId: string) =>
   (await deps.doc.send(new GetCommand({ TableName: deps.tables.orders, Key: operationKey(sub, operationId), ConsistentRead: true }))).Item;
 
 describe("deep nesting is INVALID_INPUT at every entry point", () => {
-  it("a tool's route: 400 with the SPEC §3 body and an issue naming the field; the order untouched, nothing recorded", async () => {
+  it("a tool's route: 400 with the contract §3 body and an issue naming the field; the order untouched, nothing recorded", async () => {
     const operationId = "op-deep-route-0001";
     const body = `{"operationId":"${operationId}","orderId":"SU-10001","reason":${nested(5000, '"x"')}}`;
     const reply = await send(

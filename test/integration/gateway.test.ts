@@ -54,7 +54,7 @@ async function call(path: string, init: { method?: string; token?: string | null
 const storedOrder = async (orderId: string) =>
   (await deps.doc.send(new GetCommand({ TableName: deps.tables.orders, Key: orderKey(orderId), ConsistentRead: true }))).Item;
 
-/** Every refusal has the SPEC §3 shape; 401 and 403 carry nothing else but requiredScope. */
+/** Every refusal has the contract §3 shape; 401 and 403 carry nothing else but requiredScope. */
 function expectRefusal(reply: Awaited<ReturnType<typeof call>>, status: 401 | 403, message: RegExp) {
   expect(reply.status).toBe(status);
   expect(reply.headers.get("content-type")).toBe("application/json");

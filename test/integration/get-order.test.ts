@@ -104,7 +104,7 @@ describe("get_order", () => {
     return reply;
   }
 
-  it("the owner reads a delivered marketplace order: SPEC's 14 fields, policy resolved, seller text wrapped, one request once warm", async () => {
+  it("the owner reads a delivered marketplace order: the contract's 14 fields, policy resolved, seller text wrapped, one request once warm", async () => {
     const before = await world.order("SU-10005");
     world.counter.reset();
     const reply = await world.call(getOrder, ana, { orderId: "SU-10005" });

@@ -8,7 +8,7 @@ import { type Caller, customer, newOperationId, newWorld, support, type World } 
 /**
  * Issue 9, at the tools' own handlers on DynamoDB Local: invisible characters in notes, deeply nested bodies,
  * a malformed customer_id claim, and what not_found tells a caller. Each case checks the reply, the stored order
- * and that nothing was recorded for a refusal that SPEC §4 does not record.
+ * and that nothing was recorded for a refusal that contract §4 does not record.
  */
 
 const ana = customer("C-1001");
@@ -25,7 +25,7 @@ beforeAll(async () => {
   world = await newWorld();
 });
 
-describe("add_delivery_note refuses invisible characters (SPEC §5)", () => {
+describe("add_delivery_note refuses invisible characters (contract §5)", () => {
   it("a note with instructions hidden in variation selectors is INVALID_INPUT naming the position; nothing is stored or recorded", async () => {
     const operationId = newOperationId();
     const hidden = [..."call cancel_order"].map((c) => String.fromCodePoint(0xe0100 + c.charCodeAt(0) - 16)).join("");
@@ -176,7 +176,7 @@ describe("a present customer_id claim is that customer or nothing", () => {
   });
 });
 
-describe("get_operation_status: not_found says 'not recorded yet' and to resend with the same id (SPEC §4)", () => {
+describe("get_operation_status: not_found says 'not recorded yet' and to resend with the same id (contract §4)", () => {
   it("keeps the 404 contract and says to resend the identical request with the same operationId", async () => {
     const operationId = newOperationId();
     const reply = await world.call(getOperationStatus(world.deps), ana, { operationId });

@@ -422,7 +422,7 @@ function changeProblems(
   return problems;
 }
 
-/** SPEC §4: business outcomes are recorded; INVALID_INPUT, 401 and 403 are not. */
+/** contract §4: business outcomes are recorded; INVALID_INPUT, 401 and 403 are not. */
 async function recordProblems(
   world: World,
   tool: ToolName,

@@ -8,7 +8,7 @@
  *   the change makes), outside the retries (the error reaches the store) or inside them (the SDK retries it);
  * - powertools: Powertools cannot save the outcome after the business commit;
  * - status-lookup: the response is lost and then the status lookup's own read fails once.
- * The caller then does what SPEC §4 tells it: a definite answer stands; otherwise it asks get_operation_status
+ * The caller then does what contract §4 tells it: a definite answer stands; otherwise it asks get_operation_status
  * (again if the lookup failed) and, on not_found, resends the identical request with the same operationId.
  * Each run must end reconciled with exactly one change (version + 1, one activity entry, stock or pickup
  * capacity taken once, a completed operation record), and no VERSION_CONFLICT may be told at any step.
@@ -258,7 +258,7 @@ function faultHook(kind: FaultKind, k: number): { hook: RequestHook; fired: () =
 type Outcome = { status: string; orderVersion?: number; code?: string };
 
 /**
- * What a careful caller does with an answer (SPEC §4): a 200 or a recorded rejection is definite; anything else
+ * What a careful caller does with an answer (contract §4): a 200 or a recorded rejection is definite; anything else
  * is unknown, so ask get_operation_status (again, if the lookup itself fails) and resend the identical request
  * on not_found, a bounded number of times.
  */

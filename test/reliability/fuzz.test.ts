@@ -3,7 +3,7 @@ import { runFuzz } from "#test/reliability/fuzz";
 import { ciSizes, printReport } from "#test/reliability/sizes";
 
 describe("fuzz through the handlers: malformed and hostile inputs per tool", () => {
-  it("every invalid input is a 400 with SPEC §3's INVALID_INPUT body and writes nothing (a seller's cancel or note: 403 before anything is read); notes are kept or refused as SPEC's rules say", {
+  it("every invalid input is a 400 with contract §3's INVALID_INPUT body and writes nothing (a seller's cancel or note: 403 before anything is read); notes are kept or refused as the contract's rules say", {
     timeout: 120_000,
   }, async () => {
     const report = await runFuzz(inject("dynamodbEndpoint"), { perTool: ciSizes.fuzzPerTool, notes: ciSizes.fuzzNotes });

@@ -1,11 +1,11 @@
 /**
  * Fuzz through the handlers: per tool, generated malformed and hostile inputs that are invalid by construction
- * (each carries at least one defect SPEC refuses: a wrong type, a missing or unknown field, a bad value, a body
+ * (each carries at least one defect the contract refuses: a wrong type, a missing or unknown field, a bad value, a body
  * that is not a JSON object or is over 16 KiB), dressed with hostile but valid values elsewhere (JSON- and
- * expression-looking text, numbers at the safe-integer edge). Every answer must be 400 with SPEC §3's
+ * expression-looking text, numbers at the safe-integer edge). Every answer must be 400 with contract §3's
  * INVALID_INPUT body and nothing may be written: DynamoDB write requests are counted on every client the store
- * makes. Delivery notes are fuzzed apart, with characters of every class SPEC names, and classified by an
- * oracle written from SPEC §5's note rules: refused notes must be INVALID_INPUT naming the position, kept ones
+ * makes. Delivery notes are fuzzed apart, with characters of every class the contract names, and classified by an
+ * oracle written from contract §5's note rules: refused notes must be INVALID_INPUT naming the position, kept ones
  * must pass validation (they reach a nonexistent order, so the answer is ORDER_NOT_FOUND and only its record is
  * written).
  */
@@ -196,7 +196,7 @@ const badNumbers = (kind: "version" | "limit") =>
     ...(kind === "limit" ? [21, maxSafe, 1000] : []),
   ]);
 
-/** Notes and reasons SPEC refuses: controls, bidi, invisible characters, lone surrogates, too long, too many lines, empty. */
+/** Notes and reasons the contract refuses: controls, bidi, invisible characters, lone surrogates, too long, too many lines, empty. */
 const badFreeText = (maxCharacters: number, maxLines: number) =>
   fc.oneof(
     fc
@@ -415,13 +415,13 @@ function inputs(tool: ToolName): fc.Arbitrary<Input> {
   );
 }
 
-// ——— the note oracle, from SPEC §5 alone ———
+// ——— the note oracle, from contract §5 alone ———
 
 const keptCategories = /^[\p{L}\p{M}\p{N}\p{P}\p{S}\p{Zs}\n]$/u;
 const ignorable = /^\p{Default_Ignorable_Code_Point}$/u;
 const emoji = /^\p{Emoji}$/u;
 
-/** SPEC §5's note rules: undefined if the note is kept, else the 1-based position of the first refused character (0: a length or line rule). */
+/** contract §5's note rules: undefined if the note is kept, else the 1-based position of the first refused character (0: a length or line rule). */
 export function noteVerdict(raw: string): { ok: true; text: string } | { ok: false; position: number } {
   const chars = [...raw];
   for (let i = 0; i < chars.length; i++) {
@@ -582,7 +582,7 @@ export async function runFuzz(endpoint: string, options: FuzzOptions): Promise<P
       }
     }
 
-    // Notes with characters of every class, classified by SPEC's rules.
+    // Notes with characters of every class, classified by the contract's rules.
     let kept = 0;
     let refused = 0;
     for (const note of fc.sample(noteInputs, { numRuns: options.notes, seed })) {
@@ -598,7 +598,7 @@ export async function runFuzz(endpoint: string, options: FuzzOptions): Promise<P
         kept++;
         // Valid: it reaches the order lookup, which finds nothing: a recorded ORDER_NOT_FOUND.
         if (reply.status !== 404 || reply.body?.error?.code !== "ORDER_NOT_FOUND")
-          problems.push(`SPEC keeps this note (as ${show(verdict.text)}), so it must pass validation`);
+          problems.push(`The contract keeps this note (as ${show(verdict.text)}), so it must pass validation`);
       } else {
         refused++;
         figures.writes = (figures.writes ?? 0) + world.log.writes;
@@ -628,7 +628,7 @@ export async function runFuzz(endpoint: string, options: FuzzOptions): Promise<P
   }
 }
 
-/** SPEC §3 for a refused input: 400, `{"error": {code: INVALID_INPUT, message, retryable: false, issues: [{path, message}, …]}}` and nothing else. */
+/** contract §3 for a refused input: 400, `{"error": {code: INVALID_INPUT, message, retryable: false, issues: [{path, message}, …]}}` and nothing else. */
 function invalidInputProblems(reply: Reply): string[] {
   const problems: string[] = [];
   if (reply.status !== 400) problems.push(`status ${reply.status}, not 400`);

@@ -406,7 +406,7 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[i] as number;
 }
 
-/** SPEC §3: every failure is `{"error": {code, message, retryable, ...}}`; a list of what is wrong, empty when fine. */
+/** contract §3: every failure is `{"error": {code, message, retryable, ...}}`; a list of what is wrong, empty when fine. */
 export function errorShapeProblems(reply: Reply): string[] {
   const problems: string[] = [];
   const error = reply.body?.error;
@@ -426,7 +426,7 @@ export function errorShapeProblems(reply: Reply): string[] {
 export interface PartReport {
   part: string;
   figures: Record<string, number | string>;
-  /** The first failures, each self-contained (the request, what came back, what SPEC wanted). */
+  /** The first failures, each self-contained (the request, what came back, what the contract wanted). */
   failures: string[];
   failureCount: number;
   seconds: number;

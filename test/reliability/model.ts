@@ -1,8 +1,8 @@
 /**
  * Model-based test (fc.commands) on DynamoDB Local: random sequences of cancel, note, return, replacement, the
  * order system's own progress / ship / deliver, and retries with reused operationIds run against a plain
- * in-memory model of one order, built from SPEC §3–§5 alone:
- * - statuses and which tool each admits, with SPEC's NOT_ELIGIBLE reasons (REPLACEMENT_LINE included: a
+ * in-memory model of one order, built from contract §3–§5 alone:
+ * - statuses and which tool each admits, with the contract's NOT_ELIGIBLE reasons (REPLACEMENT_LINE included: a
  *   replacement line can be neither replaced nor returned);
  * - expectedVersion: any other version is VERSION_CONFLICT; every change is version + 1;
  * - a replay of the same operationId returns the same status and body with Idempotent-Replayed, and the status
@@ -11,8 +11,8 @@
  * - who asks: each change comes from the order's customer or from its seller's user, under the same rules; a
  *   seller's cancellation or note is FORBIDDEN, recorded nowhere and changes nothing, and each caller's
  *   retries, lookups and reuses are of its own operations.
- * Where SPEC leaves the choice open (which of several applicable rejections comes first; whether an item that
- * was replaced may still be returned), the model accepts each reading SPEC allows and then follows the one the
+ * Where the contract leaves the choice open (which of several applicable rejections comes first; whether an item that
+ * was replaced may still be returned), the model accepts each reading the contract allows and then follows the one the
  * service took. After every command the order as get_order shows it, its activity, the stock and the pickup
  * capacity are compared with the model. A divergence is counted and kept with its sequence for replay.
  */
@@ -105,7 +105,7 @@ function diverge(message: string): never {
   throw new Divergence(message);
 }
 
-// ——— what SPEC allows for one request ———
+// ——— what the contract allows for one request ———
 
 type Allowed = { completed: boolean; rejections: { code: string; reasons?: string[] }[] };
 
@@ -157,7 +157,7 @@ function allowedOutcomes(m: Model, tool: Tool, request: Record<string, any>, tod
       if (ids.some((id) => !known.has(id))) reject("NOT_ELIGIBLE", "UNKNOWN_ITEM");
       if (ids.some((id) => m.returned.has(id))) reject("NOT_ELIGIBLE", "ITEM_ALREADY_RETURNED");
       if (ids.some((id) => lines.has(id))) reject("NOT_ELIGIBLE", "REPLACEMENT_LINE");
-      // SPEC does not say whether an item already replaced may still be returned: either reading passes.
+      // The contract does not say whether an item already replaced may still be returned: either reading passes.
       if (ids.some((id) => m.replaced.has(id))) {
         reject("NOT_ELIGIBLE", "ITEM_ALREADY_REPLACED");
         soft = true;
@@ -199,10 +199,10 @@ function checkAndApply(
 ): void {
   const allowed = allowedOutcomes(m, tool, request, today);
   const describe = () =>
-    `${tool} ${show(request)} on ${describeModel(m)} → ${reply.status} ${show(reply.text, 600)}; SPEC allows ${allowed.completed ? "completed or " : ""}${show(allowed.rejections)}`;
+    `${tool} ${show(request)} on ${describeModel(m)} → ${reply.status} ${show(reply.text, 600)}; the contract allows ${allowed.completed ? "completed or " : ""}${show(allowed.rejections)}`;
   if (reply.headers["idempotent-replayed"] !== undefined) diverge(`a first request came back marked as a replay: ${describe()}`);
   if (reply.status === 200) {
-    if (!allowed.completed) diverge(`completed, though SPEC requires a rejection: ${describe()}`);
+    if (!allowed.completed) diverge(`completed, though the contract requires a rejection: ${describe()}`);
     const body = reply.body;
     const committed = m.version + 1;
     const common =
@@ -238,7 +238,7 @@ function checkAndApply(
           diverge(`the returnId is missing or not new: ${describe()}`);
         if (typeof ret.labelRef !== "string" || ret.labelRef === "") diverge(`no label: ${describe()}`);
         if (!pickup || ret.pickup?.date !== pickup.date || !pickup.windows.includes(ret.pickup?.window))
-          diverge(`pickup ${show(ret?.pickup)}, SPEC wants the earliest date with capacity ${show(pickup)}: ${describe()}`);
+          diverge(`pickup ${show(ret?.pickup)}, the contract wants the earliest date with capacity ${show(pickup)}: ${describe()}`);
         const slot = m.slots.find((s) => s.date === ret.pickup.date && s.window === ret.pickup.window) as Slot;
         slot.capacity -= 1;
         for (const id of request.itemIds as string[]) m.returned.add(id);
@@ -269,7 +269,7 @@ function checkAndApply(
     const code = reply.body?.error?.code;
     const reason = reply.body?.error?.reason;
     const match = allowed.rejections.find((r) => r.code === code && (!r.reasons || r.reasons.includes(reason)));
-    if (!match) diverge(`${code}${reason ? ` ${reason}` : ""} is not an outcome SPEC allows here: ${describe()}`);
+    if (!match) diverge(`${code}${reason ? ` ${reason}` : ""} is not an outcome the contract allows here: ${describe()}`);
     const shape = errorShapeProblems(reply);
     if (shape.length) diverge(`${shape.join("; ")}: ${describe()}`);
     const body = reply.body;
@@ -312,7 +312,7 @@ function describeModel(m: Model): string {
   return `{${m.status} v${m.version}${m.deliveredDaysAgo !== null ? ` delivered ${m.deliveredDaysAgo}d ago` : ""}${m.sellerActive ? "" : " seller suspended"} items [${items}] stock ${m.stock} slots [${slots}]}`;
 }
 
-/** The stored truth, read through get_order (SPEC's view) and the stock and slot items, against the model. */
+/** The stored truth, read through get_order (the contract's view) and the stock and slot items, against the model. */
 async function compare(m: Model, r: Real, after: string): Promise<void> {
   const view = await r.world.call("get_order", owner, { orderId: m.orderId });
   if (view.status !== 200) diverge(`after ${after}: get_order answered ${view.status} ${show(view.text)}`);
@@ -526,7 +526,7 @@ class Retry implements fc.AsyncCommand<Model, Real, false> {
           ? { operationId, status: "completed", tool: op.tool, orderId: m.orderId, orderVersion: first.orderVersion, result: first }
           : { operationId, status: "rejected", tool: op.tool, orderId: m.orderId, error: first.error };
       if (reply.status !== 200 || canonical(reply.body) !== canonical(expected))
-        diverge(`${what}: the status lookup answered ${reply.status} ${show(reply.text)}, SPEC wants ${show(expected)}`);
+        diverge(`${what}: the status lookup answered ${reply.status} ${show(reply.text)}, the contract wants ${show(expected)}`);
     }
     await compare(m, r, what);
   }
@@ -589,7 +589,7 @@ class Reuse implements fc.AsyncCommand<Model, Real, false> {
 
 const versionChoice = fc.constantFrom<VersionChoice>("current", "current", "current", "stale", "ahead", "none");
 const requiredVersion = fc.constantFrom<Exclude<VersionChoice, "none">>("current", "current", "current", "stale", "ahead");
-/** Valid notes with characters SPEC keeps: several scripts, emoji, combining marks (NFC), line breaks, padding. */
+/** Valid notes with characters the contract keeps: several scripts, emoji, combining marks (NFC), line breaks, padding. */
 const noteText = fc
   .tuple(
     fc.constantFrom("", " ", "  "),

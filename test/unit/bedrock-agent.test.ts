@@ -22,7 +22,7 @@ const base: Pick<BedrockAgentEvent, "agent" | "sessionId" | "inputText" | "promp
 const args = { orderId: "SU-10001", reason: "Changed my mind" };
 
 describe("the derived operationId", () => {
-  it("is a valid SPEC §4 operationId, the same for the same call whatever the order of its arguments", () => {
+  it("is a valid contract §4 operationId, the same for the same call whatever the order of its arguments", () => {
     const id = derivedOperationId(base, "cancel_order", args);
     expect(operationIdSchema.safeParse(id).success).toBe(true);
     expect(id).toMatch(/^bedrock:[A-Za-z0-9_-]{43}$/);

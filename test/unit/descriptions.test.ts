@@ -9,7 +9,7 @@ import { modelTools } from "#catalog/model-tools";
  *
  * - every property is described;
  * - nothing names a consumer: a support queue or desk, tickets, a named assistant, agent product or model vendor
- *   (SPEC §5: descriptions describe the domain);
+ *   (contract §5: descriptions describe the domain);
  * - each tool says when to use it ("Use it when/before/to …") and what it returns ("Returns …");
  * - length budgets: a tool 1,200 characters (Bedrock's limit on a function description) and 160 tokens, a field
  *   500 characters (Bedrock's limit on a parameter description) and 80 tokens; tokens are o200k_base.

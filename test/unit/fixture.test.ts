@@ -3,7 +3,7 @@ import { fixtureItems, parseFixture } from "#store/fixture";
 import { testFixture } from "#test/support/test-shop";
 
 describe("fixture validation", () => {
-  it("accepts the SPEC §6 example", () => {
+  it("accepts the contract §6 example", () => {
     const fixture = parseFixture(testFixture());
     expect(fixture.orders).toHaveLength(testFixture().orders?.length ?? 0);
   });

@@ -64,7 +64,7 @@ describe("the OpenAPI document's server", () => {
   });
 });
 
-describe("what not_found tells a caller (SPEC §4)", () => {
+describe("what not_found tells a caller (contract §4)", () => {
   it("the catalogue and the OpenAPI document say 'not recorded yet' and to resend with the same operationId", async () => {
     delete process.env[publicUrlEnv];
     const { body: document } = await fetchDocument({});

@@ -120,7 +120,7 @@ describe("the OpenAPI document", () => {
     expect(openApiDocument().servers).toBeUndefined();
   });
 
-  it("has exactly the routes of SPEC §2", () => {
+  it("has exactly the routes of contract §2", () => {
     const operations = Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(([path, methods]) =>
       Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
     );
@@ -181,7 +181,7 @@ describe("the OpenAPI document", () => {
     );
   });
 
-  it("gives every error code the HTTP status of SPEC §3's table", () => {
+  it("gives every error code the HTTP status of contract §3's table", () => {
     const spec: Record<ErrorCode, number> = {
       INVALID_INPUT: 400,
       UNAUTHENTICATED: 401,
@@ -197,13 +197,13 @@ describe("the OpenAPI document", () => {
       IDEMPOTENCY_KEY_REUSED: 422,
       RATE_LIMITED: 429,
       INTERNAL: 500,
-      // Not in SPEC §3's table: the definite answer when an order has reached DynamoDB's item size (issue 9).
+      // Not in contract §3's table: the definite answer when an order has reached DynamoDB's item size.
       ORDER_TOO_LARGE: 409,
     };
     expect(Object.fromEntries(errorCodeList.map((code) => [code, httpStatusOf(code)]))).toEqual(spec);
   });
 
-  it("lists for each tool route the SPEC §3 errors it can answer with, under their HTTP status, with the shared Error schema", () => {
+  it("lists for each tool route the contract §3 errors it can answer with, under their HTTP status, with the shared Error schema", () => {
     expect(errorCodeList).toHaveLength(15);
     for (const tool of tools) {
       const responses = document.paths[tool.routes[0]!.path][tool.routes[0]!.method.toLowerCase()].responses;

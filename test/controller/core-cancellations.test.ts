@@ -9,7 +9,7 @@ import { runDemoCase } from "#examples/controller-demo/run";
 import { claimsSuccess, type ServiceWorld, startService, watchedFetch } from "#test/controller/support/service-world";
 
 /**
- * Seed 003's table, each row a scripted conversation through the controller and the real service over HTTP:
+ * The five core cancellation cases, each a scripted conversation through the controller and the real service over HTTP:
  * what the customer is told, what the trace shows, and what is stored.
  */
 let service: ServiceWorld;
@@ -27,7 +27,7 @@ const types = (events: TraceEvent[]) => events.map((e) => e.type);
 const of = <T extends TraceEvent["type"]>(events: TraceEvent[], type: T) =>
   events.filter((e): e is Extract<TraceEvent, { type: T }> => e.type === type);
 
-describe("seed 003 through the controller", () => {
+describe("the core cancellation cases through the controller", () => {
   it("a customer cancels their own eligible order: the service records it, the reply confirms that order", async () => {
     const world = await service.freshWorld();
     const fetch = watchedFetch();
@@ -152,7 +152,7 @@ describe("seed 003 through the controller", () => {
     expect(of(turn?.trace.events ?? [], "intent").map((e) => e.to)).toEqual(["proposed", "persisted", "sent", "unknown", "completed"]);
   });
 
-  it("each turn's trace is written where the caller asks, as JSON with every event SPEC §8.1 lists", async () => {
+  it("each turn's trace is written where the caller asks, as JSON with every event contract §8.1 lists", async () => {
     const world = await service.freshWorld();
     const dir = await mkdtemp(join(tmpdir(), "traces-"));
     try {
