@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { TransactionCanceledException } from "@aws-sdk/client-dynamodb";
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, type TransactWriteCommandInput } from "@aws-sdk/lib-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";
 import type { ChangePlan, Json, LinkedWrite, OrderChange, Refusal } from "#core/change";
 import {
@@ -216,36 +216,97 @@ async function attemptChange(deps: StoreDeps, op: OperationContext, change: Orde
   // under the caller's expectedVersion alone: a change that lands in between must fail this write, not be
   // overwritten by it. Without a read (the plan needs nothing from the order) the expectedVersion is the condition.
   const version = order ? order.version : (change.expectedVersion ?? 0);
+  const plan = await change.plan({ committedVersion: version + 1, now, order, replans });
+  const attempt: AttemptContext = { deps, op, change, version, plan, now, expr: new Expression() };
+
   // The proposal was made against another version than the one read: stale (or ahead of the order), so the
   // answer is VERSION_CONFLICT — unless the order itself is ineligible, which the same checked write tells.
-  const stale = order !== undefined && change.expectedVersion !== undefined && change.expectedVersion !== version;
-  const committedVersion = version + 1;
-  const plan = await change.plan({ committedVersion, now, order, replans });
+  if (order !== undefined && change.expectedVersion !== undefined && change.expectedVersion !== version) {
+    return send(attempt, refusalParts(attempt, new VersionConflictError(change.orderId, change.expectedVersion, version)));
+  }
+  if ("refusal" in plan) return send(attempt, refusalParts(attempt, plan.refusal));
+  return send(attempt, commitParts(attempt, plan, capSlot?.put));
+}
 
-  const expr = new Expression();
-  // Ownership first, in the write itself: a customer's orders by customerId, a seller's by sellerId, support any.
+/** One attempt's inputs, shared by the parts it writes and the diagnosis of a failed transaction. */
+interface AttemptContext {
+  deps: StoreDeps;
+  op: OperationContext;
+  change: OrderChange;
+  /** The version the write is conditioned on. */
+  version: number;
+  plan: ChangePlan | Refusal;
+  now: Date;
+  expr: Expression;
+}
+
+type TransactItem = NonNullable<TransactWriteCommandInput["TransactItems"]>[number];
+
+/**
+ * One item of the transaction, with what it is there for: a failed transaction's cancellation reasons come
+ * back in the items' order, and each is read by the role of the item it belongs to.
+ */
+type Part = { item: TransactItem } & ({ role: "order" | "record" | "activity" | "cap" } | { role: "linked"; write: LinkedWrite });
+
+/** What the order must be for the write: ownership first (a customer's by customerId, a seller's by sellerId, support any), then eligibility and version. */
+function orderConditions({ op, change, version, plan, expr }: AttemptContext): string {
   const owner = ownershipOf(op.principal);
-  const conditions = [
+  return [
     "attribute_exists(PK)",
     ...(owner ? [expr.equals(owner.attribute, owner.value)] : []),
     expr.oneOf("status", change.rule.allowedStatuses),
     expr.equals("version", version),
-    ...(plan.conditions?.(expr) ?? []),
+    ...(("conditions" in plan && plan.conditions?.(expr)) || []),
+  ].join(" AND ");
+}
+
+/** The operation record, written only if none exists under this operationId (a concurrent twin's stands). */
+function recordPart(attempt: AttemptContext, record: Parameters<typeof recordItem>[1]): Part {
+  const { deps, op, now } = attempt;
+  return {
+    role: "record",
+    item: {
+      Put: {
+        TableName: deps.tables.orders,
+        Item: recordItem(op, record, now),
+        ConditionExpression: "attribute_not_exists(PK)",
+        ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+      },
+    },
+  };
+}
+
+/** A refusal, recorded in one transaction with a check that the order meets everything else it must. */
+function refusalParts(attempt: AttemptContext, refusal: ToolError): Part[] {
+  const { deps, op, change, expr } = attempt;
+  const conditions = orderConditions(attempt);
+  return [
+    {
+      role: "order",
+      item: {
+        ConditionCheck: {
+          TableName: deps.tables.orders,
+          Key: orderKey(change.orderId),
+          ConditionExpression: conditions,
+          ...expr.attributes(),
+          ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+        },
+      },
+    },
+    recordPart(attempt, {
+      status: "rejected",
+      orderId: change.orderId,
+      httpStatus: refusal.httpStatus,
+      body: rejectedBody(op, change.orderId, refusal),
+    }),
   ];
-  if (stale) {
-    const conflict = new VersionConflictError(change.orderId, change.expectedVersion as number, version);
-    return refuse(
-      deps,
-      op,
-      change,
-      version,
-      { refusal: conflict, ...(plan.explain ? { explain: plan.explain } : {}) },
-      conditions,
-      expr,
-      now,
-    );
-  }
-  if ("refusal" in plan) return refuse(deps, op, change, version, plan, conditions, expr, now);
+}
+
+/** The change itself: the order update, its operation record, its activity entry, the plan's linked writes and the cap's slot. */
+function commitParts(attempt: AttemptContext, plan: ChangePlan, capSlot: TransactItem["Put"] | undefined): Part[] {
+  const { deps, op, change, version, now, expr } = attempt;
+  const committedVersion = version + 1;
+  const conditions = orderConditions(attempt);
   const sets = [
     `${expr.name("version")} = ${expr.value(committedVersion)}`,
     `${expr.name("updatedAt")} = ${expr.value(now.toISOString())}`,
@@ -258,7 +319,6 @@ async function attemptChange(deps: StoreDeps, op: OperationContext, change: Orde
     orderVersion: committedVersion,
     ...plan.result,
   });
-  const linked = plan.linkedWrites ?? [];
   // The activity log is one item per committed version under the order's partition, not a list on the order:
   // the order item stays the same size however often it changes, and each entry is written exactly once.
   const activity = plain({
@@ -272,98 +332,49 @@ async function attemptChange(deps: StoreDeps, op: OperationContext, change: Orde
     actor: actorOf(op.principal),
     ...plan.activity,
   });
+  return [
+    {
+      role: "order",
+      item: {
+        Update: {
+          TableName: deps.tables.orders,
+          Key: orderKey(change.orderId),
+          UpdateExpression: `SET ${sets.join(", ")}`,
+          ConditionExpression: conditions,
+          ...expr.attributes(),
+          ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+        },
+      },
+    },
+    recordPart(attempt, { status: "completed", orderId: change.orderId, orderVersion: committedVersion, httpStatus: 200, body }),
+    // Unconditioned on purpose: the order's own condition (this exact version) already makes this the one
+    // commit of that version, so an entry found under the key can only be left from before the order was
+    // loaded again (a re-seeded fixture); it describes a history that no longer exists and is replaced.
+    { role: "activity", item: { Put: { TableName: deps.tables.orders, Item: activity } } },
+    ...(plan.linkedWrites ?? []).map((write): Part => ({ role: "linked", write, item: linkedItem(deps, write) })),
+    ...(capSlot ? [{ role: "cap" as const, item: { Put: capSlot } }] : []),
+  ];
+}
 
+/** Writes the parts as one transaction; the outcome is the record's, or what the failure says. */
+async function send(attempt: AttemptContext, parts: Part[]): Promise<Attempt> {
+  const { deps, op, change } = attempt;
   try {
-    await deps.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: deps.tables.orders,
-              Key: orderKey(change.orderId),
-              UpdateExpression: `SET ${sets.join(", ")}`,
-              ConditionExpression: conditions.join(" AND "),
-              ...expr.attributes(),
-              ReturnValuesOnConditionCheckFailure: "ALL_OLD",
-            },
-          },
-          {
-            Put: {
-              TableName: deps.tables.orders,
-              Item: recordItem(
-                op,
-                { status: "completed", orderId: change.orderId, orderVersion: committedVersion, httpStatus: 200, body },
-                now,
-              ),
-              ConditionExpression: "attribute_not_exists(PK)",
-              ReturnValuesOnConditionCheckFailure: "ALL_OLD",
-            },
-          },
-          // Unconditioned on purpose: the order's own condition (this exact version) already makes this the one
-          // commit of that version, so an entry found under the key can only be left from before the order was
-          // loaded again (a re-seeded fixture); it describes a history that no longer exists and is replaced.
-          { Put: { TableName: deps.tables.orders, Item: activity } },
-          ...linked.map((w) => transactItem(deps, w)),
-          ...(capSlot ? [{ Put: capSlot.put }] : []),
-        ],
-      }),
-    );
-    return { kind: "committed", outcome: { tool: op.tool, httpStatus: 200, body } };
+    await deps.doc.send(new TransactWriteCommand({ TransactItems: parts.map((p) => p.item) }));
+    const record = parts.find((p) => p.role === "record")!.item.Put!.Item as { httpStatus: number; body: string };
+    return { kind: "committed", outcome: { tool: op.tool, httpStatus: record.httpStatus, body: recordedBody(record.body) } };
   } catch (err) {
     // A value that alone passes the item size limit (e.g. a whole items list) is refused before anything is written.
     if ((err as Error).name === "ValidationException" && itemTooLarge.test((err as Error).message)) {
       return { kind: "rejected", error: new OrderTooLargeError(change.orderId) };
     }
     if (!(err instanceof TransactionCanceledException)) throw err;
-    return diagnose(op, change, version, plan, { linked, activity: true, cap: capSlot !== undefined }, err);
-  }
-}
-
-/** Records a plan's refusal, in one transaction with a check that the order meets everything else it must. */
-async function refuse(
-  deps: StoreDeps,
-  op: OperationContext,
-  change: OrderChange,
-  version: number,
-  plan: Refusal,
-  conditions: string[],
-  expr: Expression,
-  now: Date,
-): Promise<Attempt> {
-  const body = rejectedBody(op, change.orderId, plan.refusal);
-  try {
-    await deps.doc.send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            ConditionCheck: {
-              TableName: deps.tables.orders,
-              Key: orderKey(change.orderId),
-              ConditionExpression: conditions.join(" AND "),
-              ...expr.attributes(),
-              ReturnValuesOnConditionCheckFailure: "ALL_OLD",
-            },
-          },
-          {
-            Put: {
-              TableName: deps.tables.orders,
-              Item: recordItem(op, { status: "rejected", orderId: change.orderId, httpStatus: plan.refusal.httpStatus, body }, now),
-              ConditionExpression: "attribute_not_exists(PK)",
-              ReturnValuesOnConditionCheckFailure: "ALL_OLD",
-            },
-          },
-        ],
-      }),
-    );
-    return { kind: "committed", outcome: { tool: op.tool, httpStatus: plan.refusal.httpStatus, body } };
-  } catch (err) {
-    if (!(err instanceof TransactionCanceledException)) throw err;
-    return diagnose(op, change, version, plan, { linked: [], activity: false, cap: false }, err);
+    return diagnose(attempt, parts, err);
   }
 }
 
 /** A linked write in the transaction's shape, returning the item as it was if its condition fails. */
-function transactItem(deps: StoreDeps, { write }: LinkedWrite) {
+function linkedItem(deps: StoreDeps, { write }: LinkedWrite): TransactItem {
   const TableName = deps.tables.orders;
   const common = {
     TableName,
@@ -381,13 +392,6 @@ function transactItem(deps: StoreDeps, { write }: LinkedWrite) {
   }
 }
 
-/** What a transaction held besides the order update (index 0) and the operation record (index 1), in order. */
-interface TransactionShape {
-  activity: boolean;
-  linked: LinkedWrite[];
-  cap: boolean;
-}
-
 /**
  * DynamoDB's words when an item would pass 400 KB: "Item size has exceeded the maximum allowed size" when one
  * value alone is too large (a ValidationException, before anything is written), "Item size to update has
@@ -395,31 +399,21 @@ interface TransactionShape {
  */
 const itemTooLarge = /item size (to update )?has exceeded the maximum allowed size/i;
 
-function diagnose(
-  op: OperationContext,
-  change: OrderChange,
-  version: number,
-  plan: ChangePlan | Refusal,
-  shape: TransactionShape,
-  err: TransactionCanceledException,
-): Attempt {
+/** Why the transaction was cancelled, read part by part: the record first, then the order (ownership first), then the rest. */
+function diagnose({ op, change, version, plan }: AttemptContext, parts: Part[], err: TransactionCanceledException): Attempt {
   const reasons = err.CancellationReasons ?? [];
-  const failed = (i: number) => reasons[i]?.Code === "ConditionalCheckFailed";
+  const reasonOf = (role: Part["role"]) => reasons[parts.findIndex((p) => p.role === role)];
+  const failed = (reason: (typeof reasons)[number] | undefined) => reason?.Code === "ConditionalCheckFailed";
   // The document client does not unmarshall the items that come back with a cancellation.
-  const current = (i: number) => {
-    const item = reasons[i]?.Item;
-    return item ? unmarshall(item as Parameters<typeof unmarshall>[0]) : undefined;
-  };
-  const firstLinked = shape.activity ? 3 : 2;
-  const capIndex = firstLinked + shape.linked.length;
+  const current = (reason: (typeof reasons)[number] | undefined) =>
+    reason?.Item ? unmarshall(reason.Item as Parameters<typeof unmarshall>[0]) : undefined;
 
-  if (failed(1)) {
-    const record = current(1);
-    if (record) return { kind: "decided", outcome: replayRecorded(op, record) };
-  }
+  const record = reasonOf("record");
+  if (failed(record) && current(record)) return { kind: "decided", outcome: replayRecorded(op, current(record)!) };
   if (reasons.some((r) => r.Code === "TransactionConflict")) return { kind: "retry", reason: "conflict" };
-  if (failed(0)) {
-    const order = current(0) as Order | undefined;
+  const orderReason = reasonOf("order");
+  if (failed(orderReason)) {
+    const order = current(orderReason) as Order | undefined;
     if (!order || !mayAccessOrder(op.principal, order))
       return { kind: "rejected", error: new OrderNotFoundError(change.orderId, op.principal.kind) };
     const planned = plan.explain?.(order);
@@ -434,29 +428,25 @@ function diagnose(
     }
     throw new InternalError(
       `Order ${change.orderId} refused the change for a reason not yet explained; the outcome is unknown — ask get_operation_status with the same operationId.`,
-      {
-        cause: { reasons: reasons.map((r) => r.Code ?? "None") },
-      },
+      { cause: { reasons: reasons.map((r) => r.Code ?? "None") } },
     );
   }
   // The order would pass DynamoDB's item size limit: definite (nothing was written) and final for this order.
-  if (reasons[0]?.Code === "ValidationError" && itemTooLarge.test(reasons[0]?.Message ?? "")) {
+  if (orderReason?.Code === "ValidationError" && itemTooLarge.test(orderReason.Message ?? "")) {
     return { kind: "rejected", error: new OrderTooLargeError(change.orderId) };
   }
   // The cap's allowance changed since it was read (another change by the same actor): read it again.
-  if (shape.cap && failed(capIndex)) return { kind: "retry", reason: "conflict" };
-  for (const [i, write] of shape.linked.entries()) {
-    if (failed(firstLinked + i)) {
-      const explained = write.explain(current(firstLinked + i));
+  if (failed(reasonOf("cap"))) return { kind: "retry", reason: "conflict" };
+  for (const [i, part] of parts.entries()) {
+    if (part.role === "linked" && failed(reasons[i])) {
+      const explained = part.write.explain(current(reasons[i]));
       return explained === "replan" ? { kind: "retry", reason: "replan" } : { kind: "rejected", error: explained };
     }
   }
   // The details (DynamoDB's cancellation codes) are for the log, not for the caller.
   throw new InternalError(
     `The change to order ${change.orderId} could not be written; the outcome is unknown — ask get_operation_status with the same operationId.`,
-    {
-      cause: { reasons: reasons.map((r) => ({ code: r.Code ?? "None", message: r.Message })) },
-    },
+    { cause: { reasons: reasons.map((r) => ({ code: r.Code ?? "None", message: r.Message })) } },
   );
 }
 
