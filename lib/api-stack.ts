@@ -19,13 +19,14 @@ import {
   bedrockAgentArnFrom,
   bedrockAgentFunction,
   cognitoAuthorizationServerRoutes,
+  type ServiceFunction,
   type ServiceRoute,
   serviceFunctions,
   toolFunctionEnv,
 } from "#catalog/service-functions";
 import { type ToolDefinition, tools as registry } from "#catalog/tools";
 import { type Scope, scopes as orderScopes } from "#core/principal";
-import type { UserPoolKind } from "../functions/service/pre-token-generation";
+import type { UserPoolKind } from "#service/pre-token-generation";
 import { ordersTable, tableEnv } from "#store/table-design";
 import { type ApiAuth, endpointScopes, mcpAuthEnv } from "#runtime/oauth-resource";
 import { publicUrlEnv } from "#service/openapi";
@@ -33,7 +34,7 @@ import { CognitoAuth, domainPrefixes } from "#lib/cognito-auth";
 import type { OrderToolsConfig } from "#lib/config";
 import { acknowledgeControl, acknowledgeLogGroupControls, controlReasons } from "#lib/controls";
 import { Operations } from "#lib/monitoring";
-import { ToolFunction } from "#lib/tool-function";
+import { ToolFunction, type ToolFunctionProps } from "#lib/tool-function";
 
 export interface ApiStackProps extends StackProps {
   tables: { orders: ITable; idempotency: ITable };
@@ -121,101 +122,187 @@ export class ApiStack extends Stack {
     const { config, tables } = props;
     this.config = config;
     this.removalPolicy = config.deletionProtection ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
-    const removalPolicy = this.removalPolicy;
     this.alarmTopic = props.alarmTopic;
     if (props.encryptionKey) this.encryptionKey = props.encryptionKey;
-    const logKey = props.encryptionKey ? { logEncryptionKey: props.encryptionKey } : {};
 
-    // Identity: an existing provider from context, or three Cognito user pools made here.
-    if (config.jwt) {
-      this.addApi("all", config.jwt.issuer, config.jwt.audience);
-    } else {
-      const prefixes = domainPrefixes(config.stage, config.authDomainPrefix);
-      const pool = (kind: UserPoolKind, id: string, callbackUrls: string[]) =>
-        new CognitoAuth(this, id, {
-          kind,
-          stage: config.stage,
-          callbackUrls,
-          domainPrefix: prefixes[kind],
-          ...(kind === "staff" ? { supportServiceClient: config.supportServiceClient } : {}),
-          mcpClients: config.mcpClients,
-          removalPolicy,
-          deletionProtection: config.deletionProtection,
-          logLevel: config.logLevel,
-          logRetention: config.logRetention,
-          serviceName: config.serviceName,
-          ...logKey,
-        });
-      // The customers' pool and API keep the construct ids they had when there was one pool for everyone.
-      this.auth = pool("customers", "Auth", config.authCallbackUrls);
-      this.staffAuth = pool("staff", "StaffAuth", config.staffAuthCallbackUrls);
-      this.sellerAuth = pool("sellers", "SellerAuth", config.sellerAuthCallbackUrls);
-      this.alarmOnFunction("PreTokenGeneration", this.auth.trigger);
-      this.alarmOnFunction("StaffPreTokenGeneration", this.staffAuth.trigger);
-      this.alarmOnFunction("SellerPreTokenGeneration", this.sellerAuth.trigger);
-      this.addApi("customers", this.auth.issuer, this.auth.audience, this.auth);
-      this.addApi("staff", this.staffAuth.issuer, this.staffAuth.audience, this.staffAuth);
-      this.addApi("sellers", this.sellerAuth.issuer, this.sellerAuth.audience, this.sellerAuth);
-    }
+    const pools = this.addIdentity();
+    if (pools) [this.auth, this.staffAuth, this.sellerAuth] = pools;
     const [main] = this.apis as [ToolsHttpApi];
     this.api = main.api;
     this.stage = main.stage;
     this.authorizer = main.authorizer;
 
     const tools: readonly ToolDefinition[] = props.tools ?? registry;
-    const indexNames = new Set<string>(ordersTable.indexes.map((i) => i.indexName));
-    for (const tool of tools) {
-      const unknown = (tool.access.ordersIndexes ?? []).filter((name) => !indexNames.has(name));
-      if (unknown.length) throw new Error(`Tool ${tool.name} queries ${unknown.join(", ")}, which the orders table does not have.`);
+    for (const tool of tools) this.addToolFunction(tool, tables);
+    this.addServiceFunctions();
+    this.addBedrockAgentFunction();
 
-      const fn = new ToolFunction(this, `Tool${pascal(tool.name)}`, {
-        entry: tool.entry,
-        description: `order-tools ${tool.name}`,
-        logLevel: config.logLevel,
-        // A changing tool's line is the per-call record of a change request: who, which operation, what came of it.
-        ...(tool.kind === "change"
-          ? { logRetention: config.changeLogRetention, logKind: "change" as const }
-          : { logRetention: config.logRetention }),
-        logRemovalPolicy: removalPolicy,
-        serviceName: config.serviceName,
-        ...logKey,
-        environment: {
-          [tableEnv.orders]: tables.orders.tableName,
-          [tableEnv.idempotency]: tables.idempotency.tableName,
-          // Every call counts against the caller's budget, reads too; only changes count against the caps.
-          ORDER_TOOLS_REQUEST_BUDGET: String(config.requestBudget),
-          ...(tool.kind === "change"
-            ? {
-                ORDER_TOOLS_HOURLY_CAP: String(config.hourlyCap),
-                ORDER_TOOLS_SUPPORT_HOURLY_CAP: String(config.supportHourlyCap),
-                ORDER_TOOLS_SELLER_HOURLY_CAP: String(config.sellerHourlyCap),
-              }
-            : {}),
-        },
-      });
-      fn.grantTable(tables.orders, {
-        actions: tool.access.orders,
-        keyedWrites: tool.access.ordersWrites,
-        indexes: tool.access.ordersIndexes ?? [],
-      });
-      fn.grantTable(tables.idempotency, { actions: tool.access.idempotency });
-      this.addFunctionRoutes(pascal(tool.name), fn.function, tool.routes, { kind: "scope", scope: tool.scope });
-      this.alarmOnFunction(pascal(tool.name), fn);
-      this.toolFunctions.set(tool.name, fn);
+    for (const api of this.apis) this.alarm5xxRate(api);
+    this.operations = new Operations(this, "Operations", {
+      stage: config.stage,
+      serviceName: config.serviceName,
+      alarmTopic: this.alarmTopic,
+      tools,
+      toolFunctions: this.toolFunctions,
+      serviceFunctions: this.serviceFunctions,
+      apis: this.apis,
+      tables,
+      alarms: this.node.findAll().filter((c): c is Alarm => c instanceof Alarm),
+    });
+    new CfnOutput(this, "ApiUrl", { key: "ApiUrl", value: main.stage.url });
+    const staffApi = this.apiFor("staff");
+    const sellerApi = this.apiFor("sellers");
+    if (staffApi) new CfnOutput(this, "StaffApiUrl", { key: "StaffApiUrl", value: staffApi.stage.url });
+    if (sellerApi) new CfnOutput(this, "SellerApiUrl", { key: "SellerApiUrl", value: sellerApi.stage.url });
+  }
+
+  /** The settings every function of the stack shares: logging, its retention and key, the service name. */
+  private get commonFunctionProps() {
+    const { config } = this;
+    return {
+      logLevel: config.logLevel,
+      logRemovalPolicy: this.removalPolicy,
+      serviceName: config.serviceName,
+      ...(this.encryptionKey ? { logEncryptionKey: this.encryptionKey } : {}),
+    };
+  }
+
+  private apiFor(audience: ToolsHttpApi["audience"]): ToolsHttpApi | undefined {
+    return this.apis.find((a) => a.audience === audience);
+  }
+
+  /**
+   * Identity: an existing provider from context (one API), or three Cognito user pools made here, an API for
+   * each; returns the pools (customers', staff, sellers'), if made.
+   */
+  private addIdentity(): [CognitoAuth, CognitoAuth, CognitoAuth] | undefined {
+    const { config } = this;
+    if (config.jwt) {
+      this.addApi("all", config.jwt.issuer, config.jwt.audience);
+      return undefined;
     }
+    const prefixes = domainPrefixes(config.stage, config.authDomainPrefix);
+    const pool = (kind: UserPoolKind, id: string, callbackUrls: string[]) =>
+      new CognitoAuth(this, id, {
+        kind,
+        stage: config.stage,
+        callbackUrls,
+        domainPrefix: prefixes[kind],
+        ...(kind === "staff" ? { supportServiceClient: config.supportServiceClient } : {}),
+        mcpClients: config.mcpClients,
+        removalPolicy: this.removalPolicy,
+        deletionProtection: config.deletionProtection,
+        logLevel: config.logLevel,
+        logRetention: config.logRetention,
+        serviceName: config.serviceName,
+        ...(this.encryptionKey ? { logEncryptionKey: this.encryptionKey } : {}),
+      });
+    // The customers' pool and API keep the construct ids they had when there was one pool for everyone.
+    const pools = [
+      { audience: "customers", auth: pool("customers", "Auth", config.authCallbackUrls), alarmId: "PreTokenGeneration" },
+      { audience: "staff", auth: pool("staff", "StaffAuth", config.staffAuthCallbackUrls), alarmId: "StaffPreTokenGeneration" },
+      { audience: "sellers", auth: pool("sellers", "SellerAuth", config.sellerAuthCallbackUrls), alarmId: "SellerPreTokenGeneration" },
+    ] as const;
+    for (const { auth, alarmId } of pools) this.alarmOnFunction(alarmId, auth.trigger);
+    for (const { audience, auth } of pools) this.addApi(audience, auth.issuer, auth.audience, auth);
+    return [pools[0].auth, pools[1].auth, pools[2].auth];
+  }
 
-    // The routes of contract §2 that are not tools: the catalogue and the OpenAPI document (public, static, no
-    // grants: they describe the API from the registry) and MCP (a verified token; each tools/call is checked with
-    // that tool's scope in code). MCP touches no table: it invokes the tool's own function, so each tool keeps
-    // exactly its own grants, and its role may invoke exactly those functions.
-    // The OpenAPI document names the URL it is served from. Behind a custom domain that is the public URL given for
-    // that API, and each API's URL differs: then the staff and sellers' APIs get an OpenAPI function each of their own.
-    const staffApi = this.apis.find((a) => a.audience === "staff");
-    const sellerApi = this.apis.find((a) => a.audience === "sellers");
-    const splitOpenApi = Boolean(staffApi && (config.publicUrl || config.staffPublicUrl || config.sellerPublicUrl));
-    // Who issues each API's tokens, for the OpenAPI document's security scheme, by API id: the user pool's hosted
-    // domain (its OAuth 2.0 endpoints), or an existing provider's OpenID Connect discovery document.
-    const authorizationServers = this.toJsonString(
+  /** A tool's own function: its grants exactly its registry entry's, its route behind that tool's scope. */
+  private addToolFunction(tool: ToolDefinition, tables: ApiStackProps["tables"]): void {
+    const { config } = this;
+    const indexNames = new Set<string>(ordersTable.indexes.map((i) => i.indexName));
+    const unknown = (tool.access.ordersIndexes ?? []).filter((name) => !indexNames.has(name));
+    if (unknown.length) throw new Error(`Tool ${tool.name} queries ${unknown.join(", ")}, which the orders table does not have.`);
+
+    const fn = new ToolFunction(this, `Tool${pascal(tool.name)}`, {
+      ...this.commonFunctionProps,
+      entry: tool.entry,
+      description: `order-tools ${tool.name}`,
+      // A changing tool's line is the per-call record of a change request: who, which operation, what came of it.
+      ...(tool.kind === "change"
+        ? { logRetention: config.changeLogRetention, logKind: "change" as const }
+        : { logRetention: config.logRetention }),
+      environment: {
+        [tableEnv.orders]: tables.orders.tableName,
+        [tableEnv.idempotency]: tables.idempotency.tableName,
+        // Every call counts against the caller's budget, reads too; only changes count against the caps.
+        ORDER_TOOLS_REQUEST_BUDGET: String(config.requestBudget),
+        ...(tool.kind === "change"
+          ? {
+              ORDER_TOOLS_HOURLY_CAP: String(config.hourlyCap),
+              ORDER_TOOLS_SUPPORT_HOURLY_CAP: String(config.supportHourlyCap),
+              ORDER_TOOLS_SELLER_HOURLY_CAP: String(config.sellerHourlyCap),
+            }
+          : {}),
+      },
+    });
+    fn.grantTable(tables.orders, {
+      actions: tool.access.orders,
+      keyedWrites: tool.access.ordersWrites,
+      indexes: tool.access.ordersIndexes ?? [],
+    });
+    fn.grantTable(tables.idempotency, { actions: tool.access.idempotency });
+    this.addFunctionRoutes(pascal(tool.name), fn.function, tool.routes, { kind: "scope", scope: tool.scope });
+    this.alarmOnFunction(pascal(tool.name), fn);
+    this.toolFunctions.set(tool.name, fn);
+  }
+
+  /** The tools' function names, by environment variable, for a function that invokes them (MCP, Bedrock). */
+  private toolFunctionNames(): Record<string, string> {
+    return Object.fromEntries([...this.toolFunctions].map(([name, tool]) => [toolFunctionEnv(name), tool.function.functionName]));
+  }
+
+  /** Lets a function invoke exactly the tools' own functions. */
+  private grantInvokeTools(fn: ToolFunction): void {
+    fn.role.addToPrincipalPolicy(
+      new PolicyStatement({
+        actions: ["lambda:InvokeFunction"],
+        resources: [...this.toolFunctions.values()].map((tool) => tool.function.functionArn),
+      }),
+    );
+  }
+
+  /**
+   * What each service function needs beyond the common settings, by name: keyed by every name, so a service
+   * function added to the registry must be given its settings here. MCP and Bedrock touch no table: they invoke
+   * the tool's own function, so each tool keeps exactly its own grants.
+   */
+  private serviceFunctionSettings(): Record<
+    ServiceFunction["name"],
+    (publicUrl: string | undefined) => Pick<ToolFunctionProps, "environment" | "timeout" | "memorySize">
+  > {
+    const { config } = this;
+    // How POST /v1/mcp authenticates on each API, and what its OAuth metadata says (functions/runtime/oauth-resource.ts):
+    // read by the MCP function and the metadata function, keyed by API id like the OpenAPI function's.
+    const mcpAuth = this.toJsonString(Object.fromEntries(this.apis.map((entry) => [entry.api.apiId, this.mcpAuthOf(entry)])));
+    const authorizationServers = this.authorizationServers();
+    return {
+      catalog: () => ({}),
+      openapi: (publicUrl) => ({
+        environment: { ...(publicUrl ? { [publicUrlEnv]: publicUrl } : {}), [authorizationServersEnv]: authorizationServers },
+      }),
+      mcp: () => ({
+        environment: {
+          ...this.toolFunctionNames(),
+          // Browser origins whose pages may call MCP; without any, a request with an Origin header is refused.
+          ORDER_TOOLS_MCP_ALLOWED_ORIGINS: config.mcpAllowedOrigins.join(","),
+          [mcpAuthEnv]: mcpAuth,
+        },
+        // Above a tool's own 10 s, for its cold start and the invocation; still inside API Gateway's 30 s.
+        timeout: Duration.seconds(20),
+      }),
+      "oauth-metadata": () => ({ environment: { [mcpAuthEnv]: mcpAuth }, memorySize: 256 }),
+    };
+  }
+
+  /**
+   * Who issues each API's tokens, for the OpenAPI document's security scheme, by API id: the user pool's hosted
+   * domain (its OAuth 2.0 endpoints), or an existing provider's OpenID Connect discovery document.
+   */
+  private authorizationServers(): string {
+    const { config } = this;
+    return this.toJsonString(
       Object.fromEntries(
         this.apis.map(({ api, audience }) => {
           if (config.jwt)
@@ -233,98 +320,88 @@ export class ApiStack extends Stack {
         }),
       ),
     );
-    // How POST /v1/mcp authenticates on each API, and what its OAuth metadata says (functions/runtime/oauth-resource.ts):
-    // read by the MCP function and the metadata function, keyed by API id like the OpenAPI function's.
-    const mcpAuth = this.toJsonString(Object.fromEntries(this.apis.map((entry) => [entry.api.apiId, this.mcpAuthOf(entry)])));
+  }
+
+  /**
+   * The routes of contract §2 that are not tools: the catalogue and the OpenAPI document (public, static, no
+   * grants: they describe the API from the registry), MCP (a verified token; each tools/call is checked with that
+   * tool's scope in code) and the OAuth metadata (public).
+   */
+  private addServiceFunctions(): void {
+    const { config } = this;
+    const settings = this.serviceFunctionSettings();
     for (const service of serviceFunctions) {
-      const serviceFunction = (id: string, publicUrl: string | undefined) =>
-        new ToolFunction(this, id, {
+      const id = `Service${pascal(service.name)}`;
+      const make = (constructId: string, publicUrl: string | undefined) => {
+        const own = settings[service.name](publicUrl);
+        const fn = new ToolFunction(this, constructId, {
+          ...this.commonFunctionProps,
           entry: service.entry,
           description: service.description,
-          logLevel: config.logLevel,
           logRetention: config.logRetention,
-          logRemovalPolicy: removalPolicy,
-          serviceName: config.serviceName,
-          ...logKey,
-          ...(service.name === "mcp"
-            ? {
-                environment: {
-                  ...Object.fromEntries([...this.toolFunctions].map(([name, tool]) => [toolFunctionEnv(name), tool.function.functionName])),
-                  // Browser origins whose pages may call MCP; without any, a request with an Origin header is refused.
-                  ORDER_TOOLS_MCP_ALLOWED_ORIGINS: config.mcpAllowedOrigins.join(","),
-                  [mcpAuthEnv]: mcpAuth,
-                },
-                // Above a tool's own 10 s, for its cold start and the invocation; still inside API Gateway's 30 s.
-                timeout: Duration.seconds(20),
-              }
-            : service.name === "openapi"
-              ? { environment: { ...(publicUrl ? { [publicUrlEnv]: publicUrl } : {}), [authorizationServersEnv]: authorizationServers } }
-              : service.name === "oauth-metadata"
-                ? { environment: { [mcpAuthEnv]: mcpAuth }, memorySize: 256 }
-                : {}),
+          ...own,
         });
-      const fn = serviceFunction(`Service${pascal(service.name)}`, config.publicUrl);
-      if (service.name === "mcp") {
-        fn.role.addToPrincipalPolicy(
-          new PolicyStatement({
-            actions: ["lambda:InvokeFunction"],
-            resources: [...this.toolFunctions.values()].map((tool) => tool.function.functionArn),
-          }),
-        );
-      }
+        if (service.name === "mcp") this.grantInvokeTools(fn);
+        return fn;
+      };
+      const fn = make(id, config.publicUrl);
       const access: RouteAccess =
         service.access === "self"
           ? { kind: "self", reason: controlReasons.mcpVerifiesItsOwnToken }
           : { kind: "public", reason: service.name === "oauth-metadata" ? controlReasons.publicOAuthMetadataRoute : publicRouteReason };
-      if (service.name === "openapi" && splitOpenApi && staffApi) {
-        const own = [
-          { api: staffApi, prefix: "Staff", publicUrl: config.staffPublicUrl, key: "openapi-staff" },
-          ...(sellerApi ? [{ api: sellerApi, prefix: "Seller", publicUrl: config.sellerPublicUrl, key: "openapi-sellers" }] : []),
-        ];
-        this.addFunctionRoutes(
-          `Service${pascal(service.name)}`,
-          fn.function,
-          service.routes,
-          access,
-          this.apis.filter((a) => !own.some((o) => o.api === a)),
-        );
-        for (const { api, prefix, publicUrl, key } of own) {
-          const ownFn = serviceFunction(`${prefix}Service${pascal(service.name)}`, publicUrl);
-          this.addFunctionRoutes(`Service${pascal(service.name)}`, ownFn.function, service.routes, access, [api]);
-          this.alarmOnFunction(`${prefix}Service${pascal(service.name)}`, ownFn);
-          this.serviceFunctions.set(key, ownFn);
-        }
-      } else {
-        this.addFunctionRoutes(`Service${pascal(service.name)}`, fn.function, service.routes, access);
+      const ownOpenApi = service.name === "openapi" ? this.openApiPerApi() : [];
+      this.addFunctionRoutes(
+        id,
+        fn.function,
+        service.routes,
+        access,
+        this.apis.filter((a) => !ownOpenApi.some((o) => o.api === a)),
+      );
+      for (const { api, prefix, publicUrl, key } of ownOpenApi) {
+        const ownFn = make(`${prefix}${id}`, publicUrl);
+        this.addFunctionRoutes(id, ownFn.function, service.routes, access, [api]);
+        this.alarmOnFunction(`${prefix}${id}`, ownFn);
+        this.serviceFunctions.set(key, ownFn);
       }
       // A user pool's RFC 8414 metadata and authorization endpoint, on the APIs whose tokens the stack's pools issue.
       if (service.name === "oauth-metadata" && !config.jwt) {
-        this.addFunctionRoutes(`Service${pascal(service.name)}Cognito`, fn.function, cognitoAuthorizationServerRoutes, access);
+        this.addFunctionRoutes(`${id}Cognito`, fn.function, cognitoAuthorizationServerRoutes, access);
       }
-      this.alarmOnFunction(`Service${pascal(service.name)}`, fn);
+      this.alarmOnFunction(id, fn);
       this.serviceFunctions.set(service.name, fn);
     }
+  }
 
-    // Bedrock Agents' action-group function: no route, Bedrock invokes it directly. Like MCP it touches no table
-    // and may invoke exactly the tools' own functions (functions/service/bedrock-agent.ts).
+  /**
+   * The OpenAPI document names the URL it is served from. Behind a custom domain that is the public URL given for
+   * that API, and each API's URL differs: then the staff and sellers' APIs get an OpenAPI function each of their own.
+   */
+  private openApiPerApi(): Array<{ api: ToolsHttpApi; prefix: string; publicUrl: string | undefined; key: string }> {
+    const { config } = this;
+    const staffApi = this.apiFor("staff");
+    const sellerApi = this.apiFor("sellers");
+    if (!staffApi || !(config.publicUrl || config.staffPublicUrl || config.sellerPublicUrl)) return [];
+    return [
+      { api: staffApi, prefix: "Staff", publicUrl: config.staffPublicUrl, key: "openapi-staff" },
+      ...(sellerApi ? [{ api: sellerApi, prefix: "Seller", publicUrl: config.sellerPublicUrl, key: "openapi-sellers" }] : []),
+    ];
+  }
+
+  /**
+   * Bedrock Agents' action-group function: no route, Bedrock invokes it directly. Like MCP it touches no table
+   * and may invoke exactly the tools' own functions (functions/service/bedrock-agent.ts).
+   */
+  private addBedrockAgentFunction(): void {
     const bedrockAgent = new ToolFunction(this, "BedrockAgent", {
+      ...this.commonFunctionProps,
       entry: bedrockAgentFunction.entry,
       description: bedrockAgentFunction.description,
-      logLevel: config.logLevel,
-      logRetention: config.logRetention,
-      logRemovalPolicy: removalPolicy,
-      serviceName: config.serviceName,
-      ...logKey,
-      environment: Object.fromEntries([...this.toolFunctions].map(([name, tool]) => [toolFunctionEnv(name), tool.function.functionName])),
+      logRetention: this.config.logRetention,
+      environment: this.toolFunctionNames(),
       // A tool's invocation, and get_operation_status once more when a change's outcome was not seen.
       timeout: Duration.seconds(25),
     });
-    bedrockAgent.role.addToPrincipalPolicy(
-      new PolicyStatement({
-        actions: ["lambda:InvokeFunction"],
-        resources: [...this.toolFunctions.values()].map((tool) => tool.function.functionArn),
-      }),
-    );
+    this.grantInvokeTools(bedrockAgent);
     // Only Bedrock, for this account, and only the agent named in context (else any agent of this account and Region).
     const bedrockAgentArn = bedrockAgentArnFrom(this.node.tryGetContext(bedrockAgentArnContext));
     bedrockAgent.function.addPermission("InvokedByBedrockAgent", {
@@ -334,22 +411,6 @@ export class ApiStack extends Stack {
     });
     this.alarmOnFunction("BedrockAgent", bedrockAgent);
     this.serviceFunctions.set(bedrockAgentFunction.name, bedrockAgent);
-
-    for (const api of this.apis) this.alarm5xxRate(api);
-    this.operations = new Operations(this, "Operations", {
-      stage: config.stage,
-      serviceName: config.serviceName,
-      alarmTopic: this.alarmTopic,
-      tools,
-      toolFunctions: this.toolFunctions,
-      serviceFunctions: this.serviceFunctions,
-      apis: this.apis,
-      tables,
-      alarms: this.node.findAll().filter((c): c is Alarm => c instanceof Alarm),
-    });
-    new CfnOutput(this, "ApiUrl", { key: "ApiUrl", value: main.stage.url });
-    if (staffApi) new CfnOutput(this, "StaffApiUrl", { key: "StaffApiUrl", value: staffApi.stage.url });
-    if (sellerApi) new CfnOutput(this, "SellerApiUrl", { key: "SellerApiUrl", value: sellerApi.stage.url });
   }
 
   /**
