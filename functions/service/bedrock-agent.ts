@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Context } from "aws-lambda";
 import { type JsonSchema, toolJsonSchema } from "#catalog/json-schema";
-import { httpStatusOf } from "#catalog/openapi-document";
+import { httpStatusOf } from "#catalog/error-codes";
 import { type ToolDefinition, tools as registry } from "#catalog/tools";
 import {
   type ErrorCode,
@@ -253,8 +253,14 @@ export function argumentsOf(event: BedrockAgentEvent, tool: ToolDefinition): Rec
   return args;
 }
 
+/** Who the session is, as a verified token would say it. */
+interface SessionIdentity {
+  claims: Record<string, string>;
+  scopes: string[];
+}
+
 /** The claims a token for the session's user would carry, from the session attributes the application set. */
-export function sessionClaims(attributes: Record<string, string> | undefined): { claims: Record<string, string>; scopes: string[] } {
+export function sessionClaims(attributes: Record<string, string> | undefined): SessionIdentity {
   const attribute = (name: string) => (typeof attributes?.[name] === "string" && attributes[name] !== "" ? attributes[name] : undefined);
   const sub = attribute(sessionAttributeNames.sub);
   if (sub === undefined) {
@@ -282,7 +288,7 @@ function toolEvent(
   bedrock: BedrockAgentEvent,
   tool: ToolDefinition,
   args: unknown,
-  identity: { claims: Record<string, string>; scopes: string[] },
+  identity: SessionIdentity,
   context: Context,
 ): HttpEvent {
   const path = actionGroupPath(tool);
@@ -310,57 +316,36 @@ export interface BedrockAgentOptions {
   tools?: readonly ToolDefinition[];
 }
 
+/** What the handler offers and how it reaches the tools. */
+interface ActionGroup {
+  invoker: ToolInvoker;
+  /** The offered tools by their action-group path. */
+  byPath: Map<string, ToolDefinition>;
+  /** For reconciling a change whose outcome was not seen. */
+  statusTool: ToolDefinition | undefined;
+}
+
+/** One action-group call: the event, who the session is, and the Lambda context it runs in. */
+interface AgentCall {
+  event: BedrockAgentEvent;
+  identity: SessionIdentity;
+  context: Context;
+}
+
 export function createBedrockAgentHandler(invoker: ToolInvoker, options: BedrockAgentOptions = {}): BedrockAgentHandler {
-  const offered = actionGroupTools(options.tools ?? registry);
-  const byPath = new Map(offered.map((tool) => [actionGroupPath(tool), tool]));
-  const statusTool = (options.tools ?? registry).find((tool) => tool.name === "get_operation_status");
+  const tools = options.tools ?? registry;
+  const group: ActionGroup = {
+    invoker,
+    byPath: new Map(actionGroupTools(tools).map((tool) => [actionGroupPath(tool), tool])),
+    statusTool: tools.find((tool) => tool.name === "get_operation_status"),
+  };
 
   return async (event, context) => {
-    const answer = (result: HttpResult): BedrockAgentResponse => ({
-      messageVersion: "1.0",
-      response: {
-        actionGroup: String(event?.actionGroup ?? ""),
-        apiPath: String(event?.apiPath ?? ""),
-        httpMethod: String(event?.httpMethod ?? ""),
-        httpStatusCode: result.statusCode ?? 500,
-        responseBody: { "application/json": { body: result.body ?? "" } },
-      },
-      // Returned exactly as they came: nothing here may change who the session is.
-      ...(event?.sessionAttributes ? { sessionAttributes: event.sessionAttributes } : {}),
-      ...(event?.promptSessionAttributes ? { promptSessionAttributes: event.promptSessionAttributes } : {}),
-    });
-
-    const tool = byPath.get(String(event?.apiPath ?? ""));
+    const tool = group.byPath.get(String(event?.apiPath ?? ""));
+    const seen: { sub?: string; operationId?: string } = {};
     let result: HttpResult;
-    let operationId: string | undefined;
-    let sub: string | undefined;
     try {
-      if (event?.messageVersion !== "1.0") {
-        throw new InvalidInputError([
-          {
-            path: "messageVersion",
-            message: `messageVersion is ${JSON.stringify(event?.messageVersion)}; this function reads Bedrock Agents' action-group events of version 1.0.`,
-          },
-        ]);
-      }
-      if (!tool || String(event.httpMethod).toUpperCase() !== "POST") {
-        throw new InvalidInputError([
-          {
-            path: "apiPath",
-            message: `There is no operation ${String(event.httpMethod).toUpperCase()} ${event.apiPath} in this action group. Its operations are POST ${[...byPath.keys()].join(", POST ")}; update the action group's schema from \`npm run export-tools -- --format bedrock-action-group\`.`,
-          },
-        ]);
-      }
-      const identity = sessionClaims(event.sessionAttributes);
-      sub = identity.claims.sub;
-      // The tool checks all of this again; refusing here spares an invocation and answers with the same body.
-      admitToTool(principalFromClaims(identity.claims, identity.scopes, tool.scope), tool.name);
-      const args = argumentsOf(event, tool);
-      if (tool.kind === "change") {
-        operationId = derivedOperationId(event, tool.name, args);
-        args.operationId = operationId;
-      }
-      result = await invokeOrReconcile(tool, toolEvent(event, tool, args, identity, context), identity, operationId, event, context);
+      result = await runCall(group, event, context, seen);
     } catch (error) {
       result = errorResponse(error, tool?.name ?? "bedrock-agent", false);
     }
@@ -368,82 +353,139 @@ export function createBedrockAgentHandler(invoker: ToolInvoker, options: Bedrock
       tool: tool?.name ?? null,
       agentId: event?.agent?.id,
       actionGroup: event?.actionGroup,
-      ...(sub ? { principal: principalHash(sub) } : {}),
-      ...(operationId ? { operationId } : {}),
+      ...(seen.sub ? { principal: principalHash(seen.sub) } : {}),
+      ...(seen.operationId ? { operationId: seen.operationId } : {}),
       status: result.statusCode,
       replayed: result.headers?.["idempotent-replayed"] === "true",
     });
-    return answer(result);
+    return agentResponse(event, result);
   };
+}
 
-  /**
-   * Runs the tool. When a change's outcome is unknown (the invocation failed, or the tool answered 5xx), asks
-   * get_operation_status once with the derived id and answers with what was recorded, as the original request
-   * would have been answered; the model has no operationId to ask with, so this function does it.
-   */
-  async function invokeOrReconcile(
-    tool: ToolDefinition,
-    toolCall: HttpEvent,
-    identity: { claims: Record<string, string>; scopes: string[] },
-    operationId: string | undefined,
-    event: BedrockAgentEvent,
-    context: Context,
-  ): Promise<HttpResult> {
-    let result: HttpResult | undefined;
-    try {
-      result = await invoker.invoke(tool, toolCall, context);
-      if (tool.kind !== "change" || (result.statusCode ?? 500) < 500) return result;
-    } catch (error) {
-      if (tool.kind !== "change") throw error;
-      logger.error("bedrock agent: tool invocation failed", { tool: tool.name, operationId, error: error as Error });
-    }
-    const recorded = operationId && statusTool ? await recordedOutcome(statusTool, operationId, event, identity, context) : undefined;
-    if (recorded) return recorded;
-    const internal = new InternalError(unknownOutcome(tool.name));
-    return { statusCode: internal.httpStatus, headers: { "content-type": "application/json" }, body: JSON.stringify(internal.toJSON()) };
+/** The tool's HTTP answer in the shape Bedrock reads back, with the session attributes exactly as they came. */
+function agentResponse(event: BedrockAgentEvent, result: HttpResult): BedrockAgentResponse {
+  return {
+    messageVersion: "1.0",
+    response: {
+      actionGroup: String(event?.actionGroup ?? ""),
+      apiPath: String(event?.apiPath ?? ""),
+      httpMethod: String(event?.httpMethod ?? ""),
+      httpStatusCode: result.statusCode ?? 500,
+      responseBody: { "application/json": { body: result.body ?? "" } },
+    },
+    // Returned exactly as they came: nothing here may change who the session is.
+    ...(event?.sessionAttributes ? { sessionAttributes: event.sessionAttributes } : {}),
+    ...(event?.promptSessionAttributes ? { promptSessionAttributes: event.promptSessionAttributes } : {}),
+  };
+}
+
+/** The tool an event asks for; an event of another version, or for an operation not offered, is refused. */
+function offeredTool(group: ActionGroup, event: BedrockAgentEvent): ToolDefinition {
+  if (event?.messageVersion !== "1.0") {
+    throw new InvalidInputError([
+      {
+        path: "messageVersion",
+        message: `messageVersion is ${JSON.stringify(event?.messageVersion)}; this function reads Bedrock Agents' action-group events of version 1.0.`,
+      },
+    ]);
   }
+  const tool = group.byPath.get(String(event.apiPath ?? ""));
+  if (!tool || String(event.httpMethod).toUpperCase() !== "POST") {
+    throw new InvalidInputError([
+      {
+        path: "apiPath",
+        message: `There is no operation ${String(event.httpMethod).toUpperCase()} ${event.apiPath} in this action group. Its operations are POST ${[...group.byPath.keys()].join(", POST ")}; update the action group's schema from \`npm run export-tools -- --format bedrock-action-group\`.`,
+      },
+    ]);
+  }
+  return tool;
+}
 
-  async function recordedOutcome(
-    statusTool: ToolDefinition,
-    operationId: string,
-    event: BedrockAgentEvent,
-    identity: { claims: Record<string, string>; scopes: string[] },
-    context: Context,
-  ): Promise<HttpResult | undefined> {
-    try {
-      const lookup = await invoker.invoke(statusTool, toolEvent(event, statusTool, { operationId }, identity, context), context);
-      if (lookup.statusCode !== 200) return undefined;
-      const status = JSON.parse(lookup.body ?? "null") as {
-        status?: string;
-        result?: unknown;
-        orderId?: string;
-        retryAfterSeconds?: number;
-        error?: { code?: ErrorCode };
-      };
-      const json = (statusCode: number, body: unknown): HttpResult => ({
-        statusCode,
-        headers: { "content-type": "application/json", "idempotent-replayed": "true" },
-        body: JSON.stringify(body),
-      });
-      if (status.status === "completed") return json(200, status.result);
-      if (status.status === "rejected" && status.error?.code) {
-        // The error as the original request returned it: the recorded rejection's own body and status.
-        const original = status.error as Record<string, unknown>;
-        return json(httpStatusOf(status.error.code), { error: original, operationId, status: "rejected", orderId: status.orderId });
-      }
-      if (status.status === "pending") {
-        // What the tool itself answers a duplicate of a running operation; repeating the request is safe.
-        const busy = new OperationInProgressError(operationId, status.retryAfterSeconds ?? 1);
-        return { statusCode: busy.httpStatus, headers: { "content-type": "application/json" }, body: JSON.stringify(busy.toJSON()) };
-      }
-      return undefined;
-    } catch (error) {
-      logger.error("bedrock agent: reconciliation failed", {
-        operationId,
-        error: error instanceof ToolError ? error.toJSON() : (error as Error),
-      });
-      return undefined;
+/** Checks the call, names the session's caller, and runs the tool for them; `seen` gets what the log line names. */
+async function runCall(
+  group: ActionGroup,
+  event: BedrockAgentEvent,
+  context: Context,
+  seen: { sub?: string; operationId?: string },
+): Promise<HttpResult> {
+  const tool = offeredTool(group, event);
+  const call: AgentCall = { event, identity: sessionClaims(event.sessionAttributes), context };
+  seen.sub = call.identity.claims.sub;
+  // The tool checks all of this again; refusing here spares an invocation and answers with the same body.
+  admitToTool(principalFromClaims(call.identity.claims, call.identity.scopes, tool.scope), tool.name);
+  const args = argumentsOf(event, tool);
+  if (tool.kind === "change") {
+    seen.operationId = derivedOperationId(event, tool.name, args);
+    args.operationId = seen.operationId;
+  }
+  return invokeOrReconcile(group, tool, call, args, seen.operationId);
+}
+
+/**
+ * Runs the tool. When a change's outcome is unknown (the invocation failed, or the tool answered 5xx), asks
+ * get_operation_status once with the derived id and answers with what was recorded, as the original request
+ * would have been answered; the model has no operationId to ask with, so this function does it.
+ */
+async function invokeOrReconcile(
+  group: ActionGroup,
+  tool: ToolDefinition,
+  call: AgentCall,
+  args: Record<string, unknown>,
+  operationId: string | undefined,
+): Promise<HttpResult> {
+  try {
+    const result = await group.invoker.invoke(tool, toolEvent(call.event, tool, args, call.identity, call.context), call.context);
+    if (tool.kind !== "change" || (result.statusCode ?? 500) < 500) return result;
+  } catch (error) {
+    if (tool.kind !== "change") throw error;
+    logger.error("bedrock agent: tool invocation failed", { tool: tool.name, operationId, error: error as Error });
+  }
+  const recorded = operationId && group.statusTool ? await recordedOutcome(group.invoker, group.statusTool, operationId, call) : undefined;
+  if (recorded) return recorded;
+  const internal = new InternalError(unknownOutcome(tool.name));
+  return { statusCode: internal.httpStatus, headers: { "content-type": "application/json" }, body: JSON.stringify(internal.toJSON()) };
+}
+
+/** What get_operation_status has recorded for the operation, as the original request would have been answered. */
+async function recordedOutcome(
+  invoker: ToolInvoker,
+  statusTool: ToolDefinition,
+  operationId: string,
+  { event, identity, context }: AgentCall,
+): Promise<HttpResult | undefined> {
+  try {
+    const lookup = await invoker.invoke(statusTool, toolEvent(event, statusTool, { operationId }, identity, context), context);
+    if (lookup.statusCode !== 200) return undefined;
+    const status = JSON.parse(lookup.body ?? "null") as {
+      status?: string;
+      result?: unknown;
+      orderId?: string;
+      retryAfterSeconds?: number;
+      error?: { code?: ErrorCode };
+    };
+    const json = (statusCode: number, body: unknown): HttpResult => ({
+      statusCode,
+      headers: { "content-type": "application/json", "idempotent-replayed": "true" },
+      body: JSON.stringify(body),
+    });
+    if (status.status === "completed") return json(200, status.result);
+    if (status.status === "rejected" && status.error?.code) {
+      // The error as the original request returned it: the recorded rejection's own body and status.
+      const original = status.error as Record<string, unknown>;
+      return json(httpStatusOf(status.error.code), { error: original, operationId, status: "rejected", orderId: status.orderId });
     }
+    if (status.status === "pending") {
+      // What the tool itself answers a duplicate of a running operation; repeating the request is safe.
+      const busy = new OperationInProgressError(operationId, status.retryAfterSeconds ?? 1);
+      return { statusCode: busy.httpStatus, headers: { "content-type": "application/json" }, body: JSON.stringify(busy.toJSON()) };
+    }
+    return undefined;
+  } catch (error) {
+    logger.error("bedrock agent: reconciliation failed", {
+      operationId,
+      error: error instanceof ToolError ? error.toJSON() : (error as Error),
+    });
+    return undefined;
   }
 }
 
