@@ -2,7 +2,7 @@ import * as z from "zod";
 import { tools } from "#catalog/tools";
 import { type ChangeToolName, changeRules } from "#core/eligibility";
 import { type ErrorCode, notEligibleReasons } from "#core/errors";
-import { errorCodeList } from "#catalog/openapi-document";
+import { errorCodeList } from "#catalog/error-codes";
 import type { Fault } from "#controller/http/faults";
 
 /**

@@ -1,5 +1,5 @@
 import type { JsonSchema } from "#catalog/json-schema";
-import { agentCoreToolDefinitions, bedrockActionGroups } from "#catalog/openapi-document";
+import { agentCoreToolDefinitions, bedrockActionGroups } from "#catalog/platform-documents";
 import { type ModelTool, modelTools } from "#catalog/model-tools";
 
 /**

@@ -123,3 +123,14 @@ export const toolCatalogSchema = /* @__PURE__ */ schema(() =>
     })
     .check(z.meta({ description: "The tool catalogue: every tool with JSON Schemas of its arguments and result." })),
 );
+
+/** A schema inside a document whose `jsonSchemaDialect` says which dialect applies, so it need not repeat it. */
+export function embedded(schema: JsonSchema): JsonSchema {
+  const { $schema: _, ...rest } = schema;
+  return rest;
+}
+
+/** A description's first sentence (a trailing colon made a full stop), for an operation's summary. */
+export function summaryOf(description: string): string {
+  return /^.*?[.:](?=\s|$)/.exec(description)?.[0].replace(/:$/, ".") ?? description;
+}

@@ -1,28 +1,17 @@
 import * as z from "zod/mini";
-import { type JsonSchema, jsonSchemaDialect, serviceInfo, toolCatalogSchema, toolJsonSchema } from "#catalog/json-schema";
+import { alwaysPossible, errorCodeList, errorMeaning, httpStatusOf, toolErrors } from "#catalog/error-codes";
+import {
+  embedded,
+  type JsonSchema,
+  jsonSchemaDialect,
+  serviceInfo,
+  summaryOf,
+  toolCatalogSchema,
+  toolJsonSchema,
+} from "#catalog/json-schema";
 import { isDocumented, serviceFunctions } from "#catalog/service-functions";
 import { type ToolDefinition, type ToolName, type ToolRoute, tools as registry } from "#catalog/tools";
-import {
-  type ErrorCode,
-  ForbiddenError,
-  IdempotencyKeyReusedError,
-  InternalError,
-  InvalidInputError,
-  NoPickupSlotError,
-  NotEligibleError,
-  notEligibleReasons,
-  OperationInProgressError,
-  OperationNotFoundError,
-  OrderNotFoundError,
-  OrderTooLargeError,
-  OutOfStockError,
-  RateLimitedError,
-  SellerSuspendedError,
-  type ToolError,
-  UnauthenticatedError,
-  recordedRejectionCodes,
-  VersionConflictError,
-} from "#core/errors";
+import { type ErrorCode, notEligibleReasons, recordedRejectionCodes } from "#core/errors";
 import { type Scope, scopes } from "#core/principal";
 
 /**
@@ -33,108 +22,9 @@ import { type Scope, scopes } from "#core/principal";
  * rulesets accept it without a warning (test/unit/openapi-lint.test.ts).
  */
 
-/**
- * Every error code with the class that makes it, so its HTTP status is read from the error hierarchy rather than
- * restated, and what it means for a caller. `satisfies` makes a new code a compile error here until described.
- */
-const errorCodes = {
-  INVALID_INPUT: {
-    make: () => new InvalidInputError([{ path: "", message: "" }]),
-    when: "the arguments fail the tool's schema (unknown, missing or malformed field, a body that is not JSON or is over 16 KiB); `issues` lists each problem",
-  },
-  UNAUTHENTICATED: { make: () => new UnauthenticatedError(""), when: "no, bad or expired bearer token" },
-  FORBIDDEN: {
-    make: () => new ForbiddenError(""),
-    when: "the token lacks the route's scope, names no principal (or two), or names one who may not use this tool; `requiredScope` says which scope, `allowedPrincipals` who may use the tool",
-  },
-  ORDER_NOT_FOUND: {
-    make: () => new OrderNotFoundError(""),
-    when: "no such order, or one the caller may not access (the two are indistinguishable)",
-  },
-  OPERATION_NOT_FOUND: {
-    make: () => new OperationNotFoundError(""),
-    when: "this caller's operationId is not recorded yet: resend the identical request with the same operationId",
-  },
-  VERSION_CONFLICT: {
-    make: () => new VersionConflictError("", 1, 2),
-    when: "expectedVersion is stale; `currentVersion` says what it is now",
-  },
-  NOT_ELIGIBLE: {
-    make: () => new NotEligibleError("", "ALREADY_SHIPPED", ""),
-    when: "the order's state forbids the change; `reason` and `orderStatus` say why",
-  },
-  SELLER_SUSPENDED: {
-    make: () => new SellerSuspendedError(""),
-    when: "the seller is suspended and cannot send a replacement; start_return still works",
-  },
-  OUT_OF_STOCK: { make: () => new OutOfStockError(""), when: "no stock to reserve for the replacement; `sku` names the product" },
-  NO_PICKUP_SLOT: {
-    make: () => new NoPickupSlotError(""),
-    when: "no carrier pickup capacity on or after the date; `availableDates` lists days that have some",
-  },
-  OPERATION_IN_PROGRESS: {
-    make: () => new OperationInProgressError("", 1),
-    when: "the same operation is executing right now; retry after `retryAfterSeconds`",
-  },
-  IDEMPOTENCY_KEY_REUSED: {
-    make: () => new IdempotencyKeyReusedError("", "", undefined),
-    when: "the operationId was used before with another tool or other arguments",
-  },
-  RATE_LIMITED: {
-    make: () => new RateLimitedError("", { retryAfterSeconds: 1 }, "request_budget"),
-    when: "the caller's request budget per minute, the customer's hourly cap on cancellations, returns and replacements, or a support actor's hourly cap on changes is reached; retry after `retryAfterSeconds`",
-  },
-  ORDER_TOO_LARGE: {
-    make: () => new OrderTooLargeError(""),
-    when: "the order has reached the size limit of one stored order, so no further change fits on it; nothing was changed, and a person must handle it",
-  },
-  INTERNAL: {
-    make: () => new InternalError(""),
-    when: "anything unexpected; for a changing tool the outcome is unknown: ask get_operation_status with the same operationId",
-  },
-} satisfies Record<ErrorCode, { make: () => ToolError; when: string }>;
-
-export const errorCodeList = Object.keys(errorCodes) as ErrorCode[];
-
-export function httpStatusOf(code: ErrorCode): number {
-  return errorCodes[code].make().httpStatus;
-}
-
-// Every tool call counts against the caller's request budget, so any of them may be RATE_LIMITED.
-const alwaysPossible: ErrorCode[] = ["INVALID_INPUT", "UNAUTHENTICATED", "FORBIDDEN", "RATE_LIMITED", "INTERNAL"];
-const everyChange: ErrorCode[] = [
-  ...alwaysPossible,
-  "ORDER_NOT_FOUND",
-  "VERSION_CONFLICT",
-  "NOT_ELIGIBLE",
-  "OPERATION_IN_PROGRESS",
-  "IDEMPOTENCY_KEY_REUSED",
-  "ORDER_TOO_LARGE",
-];
-
-/**
- * Which contract §3 errors each tool can answer with (contract §4–5). Keyed by the registry's tool names, so a tool added
- * there does not compile until its errors are listed here.
- */
-export const toolErrors: Record<ToolName, readonly ErrorCode[]> = {
-  search_orders: alwaysPossible,
-  get_order: [...alwaysPossible, "ORDER_NOT_FOUND"],
-  get_operation_status: [...alwaysPossible, "OPERATION_NOT_FOUND"],
-  cancel_order: everyChange,
-  add_delivery_note: everyChange,
-  start_return: [...everyChange, "NO_PICKUP_SLOT"],
-  offer_replacement: [...everyChange, "SELLER_SUSPENDED", "OUT_OF_STOCK"],
-};
-
 const replayedHeader = { "Idempotent-Replayed": { $ref: "#/components/headers/IdempotentReplayed" } };
 const pascal = (name: string) => name.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase());
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-
-/** Inside the document `jsonSchemaDialect` says which dialect applies, so the schemas need not repeat it. */
-function embedded(schema: JsonSchema): JsonSchema {
-  const { $schema: _, ...rest } = schema;
-  return rest;
-}
 
 const errorSchema: JsonSchema = {
   type: "object",
@@ -280,7 +170,7 @@ function errorResponse(codes: readonly ErrorCode[], schemaName: "Error" | "Opera
     allOf: [ref(schemaName), { type: "object", properties: { error: { type: "object", properties: { code: { enum: [...codes] } } } } }],
   };
   return {
-    description: codes.map((code) => `${code}: ${errorCodes[code].when}.`).join(" "),
+    description: codes.map((code) => `${code}: ${errorMeaning(code)}.`).join(" "),
     ...(headers ? { headers } : {}),
     content: { "application/json": { schema: byGateway ? { oneOf: [body, ref("GatewayRefusal")] } : body } },
   };
@@ -306,12 +196,10 @@ function errorResponses(tool: ToolDefinition): Record<string, JsonSchema> {
 }
 
 /** The summary line: the description's first sentence. */
-function summaryOf(description: string): string {
-  return /^.*?[.:](?=\s|$)/.exec(description)?.[0].replace(/:$/, ".") ?? description;
-}
 
-function toolOperation(tool: ToolDefinition, route: ToolRoute, index: number, input: JsonSchema): JsonSchema {
+function toolOperation(tool: ToolDefinition, route: ToolRoute, index: number): JsonSchema {
   const name = pascal(tool.name);
+  const input = toolInputSchema(tool);
   const parameters = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, param]) => {
     const schema = (input.properties as Record<string, JsonSchema> | undefined)?.[param as string] ?? { type: "string" };
     const { description, ...rest } = schema;
@@ -403,17 +291,32 @@ function securityScheme(server: AuthorizationServer | undefined): JsonSchema {
 /** The whole document. Pure: the same registry and server URL give the same document. */
 export function openApiDocument(options: OpenApiOptions = {}): JsonSchema {
   const tools = options.tools ?? registry;
-  const schemas: Record<string, JsonSchema> = {};
-  const paths: Record<string, Record<string, JsonSchema>> = {};
+  const paths: Paths = {};
   const addPath = (path: string, method: string, operation: JsonSchema) => {
     paths[path] = { ...paths[path], [method.toLowerCase()]: operation };
   };
-
   for (const tool of tools) {
-    const input = embedded(toolJsonSchema(tool.input, "input"));
-    schemas[`${pascal(tool.name)}Input`] = input;
+    for (const [index, route] of tool.routes.entries()) addPath(route.path, route.method, toolOperation(tool, route, index));
+  }
+  for (const fn of serviceFunctions) {
+    for (const route of fn.routes) {
+      if (!isDocumented(route)) continue;
+      const operation = serviceOperations[`${fn.name} ${route.method}`];
+      if (!operation) throw new Error(`The OpenAPI document does not describe ${route.method} ${route.path} (${fn.name})`);
+      addPath(route.path, route.method, operation);
+    }
+  }
+  return documentFrame(paths, componentSchemas(tools), options);
+}
+
+type Paths = Record<string, Record<string, JsonSchema>>;
+
+/** Each tool's input and output, then the shared bodies: errors, the catalogue, MCP's JSON-RPC messages. */
+function componentSchemas(tools: readonly ToolDefinition[]): Record<string, JsonSchema> {
+  const schemas: Record<string, JsonSchema> = {};
+  for (const tool of tools) {
+    schemas[`${pascal(tool.name)}Input`] = toolInputSchema(tool);
     schemas[`${pascal(tool.name)}Output`] = embedded(toolJsonSchema(tool.output, "output"));
-    for (const [index, route] of tool.routes.entries()) addPath(route.path, route.method, toolOperation(tool, route, index, input));
   }
   schemas.Error = errorSchema;
   schemas.OperationNotFound = operationNotFoundSchema;
@@ -421,9 +324,28 @@ export function openApiDocument(options: OpenApiOptions = {}): JsonSchema {
   schemas.ToolCatalog = embedded(z.toJSONSchema(toolCatalogSchema, { target: "draft-2020-12" }) as JsonSchema);
   schemas.JsonRpcMessage = jsonRpcRequestSchema;
   schemas.JsonRpcResponse = jsonRpcResponseSchema;
+  return schemas;
+}
 
-  const serviceOperations: Record<string, JsonSchema> = {};
-  serviceOperations["catalog GET"] = {
+function toolInputSchema(tool: ToolDefinition): JsonSchema {
+  return embedded(toolJsonSchema(tool.input, "input"));
+}
+
+const mcpError = (description: string) => ({ description, content: { "application/json": { schema: ref("JsonRpcResponse") } } });
+const challenge = {
+  "WWW-Authenticate": {
+    description:
+      'Bearer, with resource_metadata (the protected-resource metadata URL) and scope (every scope the endpoint\'s tools need); error="invalid_token" or error="insufficient_scope" when a token came and was refused.',
+    schema: { type: "string" },
+  },
+};
+
+/**
+ * The routes that are not tools, by service function and method: the catalogue, this document, MCP and its OAuth
+ * metadata. Every documented route of a service function must have its entry here (openApiDocument checks).
+ */
+const serviceOperations: Record<string, JsonSchema> = {
+  "catalog GET": {
     operationId: "list_tools",
     summary: "The tool catalogue.",
     description:
@@ -434,8 +356,8 @@ export function openApiDocument(options: OpenApiOptions = {}): JsonSchema {
       "200": { description: "The catalogue.", content: { "application/json": { schema: ref("ToolCatalog") } } },
       "429": gatewayThrottled,
     },
-  };
-  serviceOperations["openapi GET"] = {
+  },
+  "openapi GET": {
     operationId: "get_openapi_document",
     summary: "This OpenAPI 3.1 document.",
     description: "The HTTP surface of order-tools, generated from the same tool registry as the catalogue and MCP. No token needed.",
@@ -448,16 +370,8 @@ export function openApiDocument(options: OpenApiOptions = {}): JsonSchema {
       },
       "429": gatewayThrottled,
     },
-  };
-  const mcpError = (description: string) => ({ description, content: { "application/json": { schema: ref("JsonRpcResponse") } } });
-  const challenge = {
-    "WWW-Authenticate": {
-      description:
-        'Bearer, with resource_metadata (the protected-resource metadata URL) and scope (every scope the endpoint\'s tools need); error="invalid_token" or error="insufficient_scope" when a token came and was refused.',
-      schema: { type: "string" },
-    },
-  };
-  serviceOperations["mcp POST"] = {
+  },
+  "mcp POST": {
     operationId: "mcp",
     summary: "MCP endpoint (Streamable HTTP, stateless), revisions 2026-07-28 and 2025-03-26 to 2025-11-25.",
     description:
@@ -534,8 +448,8 @@ export function openApiDocument(options: OpenApiOptions = {}): JsonSchema {
       "415": mcpError("The body is not application/json."),
       "429": gatewayThrottled,
     },
-  };
-  serviceOperations["oauth-metadata GET"] = {
+  },
+  "oauth-metadata GET": {
     operationId: "get_mcp_resource_metadata",
     summary: "OAuth protected-resource metadata of the MCP endpoint (RFC 9728).",
     description:
@@ -575,16 +489,11 @@ export function openApiDocument(options: OpenApiOptions = {}): JsonSchema {
       },
       "429": gatewayThrottled,
     },
-  };
-  for (const fn of serviceFunctions) {
-    for (const route of fn.routes) {
-      if (!isDocumented(route)) continue;
-      const operation = serviceOperations[`${fn.name} ${route.method}`];
-      if (!operation) throw new Error(`The OpenAPI document does not describe ${route.method} ${route.path} (${fn.name})`);
-      addPath(route.path, route.method, operation);
-    }
-  }
+  },
+};
 
+/** The document around its paths and schemas: info, servers, tags, the security scheme and the shared header. */
+function documentFrame(paths: Paths, schemas: Record<string, JsonSchema>, options: OpenApiOptions): JsonSchema {
   return {
     openapi: "3.1.1",
     jsonSchemaDialect,
@@ -618,261 +527,4 @@ export function openApiDocument(options: OpenApiOptions = {}): JsonSchema {
       },
     },
   };
-}
-
-// ——— Agent platforms: Bedrock Agents action groups and AgentCore Gateway targets ———
-
-/**
- * What the platform documents are built from: a tool as a model is given it (the controller's `ModelTool`: the
- * registry's name and description, and its input schema without operationId, which the platform's function
- * derives). Only the name, description and input schema are read; the output schema comes from the registry.
- */
-export interface PlatformTool {
-  name: string;
-  description: string;
-  inputSchema: JsonSchema;
-}
-
-/**
- * Bedrock Agents' documented limits on an action group defined with an OpenAPI schema, as the export keeps them:
- * - `openapi: "3.0.0"`, no `enum` (describe the allowed values instead), every operation with an `operationId`
- *   of letters and digits separated by `-` or `_`, a description and responses; no request body on GET
- *   ("Define OpenAPI schemas for your agent's action groups", docs.aws.amazon.com/bedrock/latest/userguide/agents-api-schema.html);
- * - at most 11 API operations per action group (agents-lambda.html);
- * - at most 5 parameters per function, the account's default `parameters-per-function` quota, which
- *   CreateAgentActionGroup enforces; parameter types string, number, integer, boolean or array; a parameter's
- *   description at most 500 characters, a function's 1,200; names `([0-9a-zA-Z][_-]?){1,100}` (the API
- *   reference's ParameterDetail and Function). An action group's request body is its function's parameters, so
- *   the body is held to them.
- */
-export const bedrockActionGroupRules = {
-  openapi: "3.0.0",
-  operationsPerGroup: 11,
-  propertiesPerBody: 5,
-  propertyTypes: ["string", "number", "integer", "boolean", "array"],
-  operationDescriptionCharacters: 1200,
-  propertyDescriptionCharacters: 500,
-  namePattern: /^([0-9a-zA-Z][_-]?){1,100}$/,
-} as const;
-
-export interface BedrockActionGroup {
-  actionGroupName: string;
-  description: string;
-  /** The OpenAPI 3.0.0 document to give as the action group's API schema (inline payload, or in S3). */
-  apiSchema: JsonSchema;
-}
-
-/** "One of: a, b." for the values an `enum` or `const` allowed, which neither platform's schema may carry. */
-function allowedValues(node: JsonSchema): string | undefined {
-  const values = Array.isArray(node.enum) ? node.enum : "const" in node ? [node.const] : undefined;
-  if (!values) return undefined;
-  const shown = values.filter((v) => v !== null).map((v) => (typeof v === "string" ? v : JSON.stringify(v)));
-  return shown.length === 1 ? `Always ${shown[0]}.` : `One of: ${shown.join(", ")}.`;
-}
-
-const withSentence = (description: unknown, sentence: string | undefined) =>
-  sentence === undefined
-    ? description
-    : [typeof description === "string" ? description.replace(/\s*$/, "") : "", sentence].filter(Boolean).join(" ");
-
-/**
- * A JSON Schema (draft 2020-12, as the registry writes it) in the OpenAPI 3.0 dialect and without `enum`:
- * `const`/`enum` become a sentence of the description, `type: [T, "null"]` and `anyOf: [S, null]` become
- * `nullable`, `examples` the first `example`, and a union of objects says `type: object`.
- */
-export function openApi30Schema(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(openApi30Schema);
-  if (node === null || typeof node !== "object") return node;
-  const source = node as JsonSchema;
-  const branches = (source.anyOf ?? source.oneOf) as JsonSchema[] | undefined;
-  if (branches?.length === 2 && branches.some((b) => b.type === "null")) {
-    const [kept] = branches.filter((b) => b.type !== "null") as [JsonSchema];
-    const { anyOf: _a, oneOf: _o, ...rest } = source;
-    return { ...(openApi30Schema({ ...kept, ...rest }) as JsonSchema), nullable: true };
-  }
-  const out: JsonSchema = {};
-  for (const [key, value] of Object.entries(source)) {
-    if (key === "$schema" || key === "enum" || key === "const" || key === "propertyNames") continue;
-    if (key === "examples") {
-      if (Array.isArray(value) && value.length > 0) out.example = value[0];
-      continue;
-    }
-    if (key === "type" && Array.isArray(value)) {
-      const types = value.filter((t) => t !== "null");
-      out.type = types[0];
-      if (types.length < value.length) out.nullable = true;
-      continue;
-    }
-    if (key === "properties") {
-      out.properties = Object.fromEntries(
-        Object.entries(value as Record<string, unknown>).map(([name, schema]) => [name, openApi30Schema(schema)]),
-      );
-      continue;
-    }
-    out[key] = openApi30Schema(value);
-  }
-  const values = allowedValues(source);
-  if (values) {
-    out.description = withSentence(out.description, values);
-    if (out.type === undefined)
-      out.type = typeof (Array.isArray(source.enum) ? source.enum[0] : source.const) === "boolean" ? "boolean" : "string";
-  }
-  if (out.type === undefined && branches?.every((b) => b.type === "object")) out.type = "object";
-  return out;
-}
-
-/**
- * A request-body property as Bedrock takes a function's parameter: one of its five types, the allowed values in
- * the description. An object (search_orders' dateRange) is a string holding its JSON, its fields described in
- * words; the action-group function reads it back as the object the tool's schema asks for.
- */
-function bedrockProperty(schema: JsonSchema): JsonSchema {
-  const converted = openApi30Schema(schema) as JsonSchema;
-  if (converted.type !== "object") return converted;
-  const fields = Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>).map(([name, field]) => {
-    const values = allowedValues(field);
-    const said = String(field.description ?? "")
-      .replace(/\.$/, "")
-      .replace(/^[A-Z](?=[a-z])/, (c) => c.toLowerCase());
-    return `${name}${values ? ` (${values.replace(/^One of: /, "").replace(/\.$/, "")})` : ""}: ${said}`;
-  });
-  const example = Object.fromEntries(
-    Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>).map(([name, field]) => [
-      name,
-      (field.examples as unknown[] | undefined)?.[0] ?? (field.enum as unknown[] | undefined)?.[0] ?? "…",
-    ]),
-  );
-  return {
-    type: "string",
-    description: `${String(schema.description ?? "").replace(/\s*$/, "")} Give it as a JSON object with ${fields.join("; ")}. For example ${JSON.stringify(example)}.`,
-  };
-}
-
-/** The error body every operation may answer with (contract §3), without the details that vary by code. */
-const platformErrorSchema: JsonSchema = {
-  type: "object",
-  description: "The tool refused or failed; nothing about the order changed unless a recorded outcome says so.",
-  properties: {
-    error: {
-      type: "object",
-      description: "What went wrong and what would be right: the message alone is enough to make the next call succeed.",
-      properties: {
-        code: { type: "string", description: `The stable error code. One of: ${errorCodeList.join(", ")}.` },
-        message: { type: "string", description: "What was wrong and what would be right." },
-        retryable: { type: "boolean", description: "True when repeating the identical request later can succeed." },
-      },
-    },
-  },
-};
-
-/**
- * The action groups for Bedrock Agents (`npm run export-tools -- --format bedrock-action-group`): OpenAPI 3.0.0
- * documents of the tools' own POST routes, at most 11 operations each, which functions/service/bedrock-agent.ts
- * serves. Held to `bedrockActionGroupRules` (test/unit/platform-exports.test.ts checks every rule).
- */
-export function bedrockActionGroups(tools: readonly PlatformTool[], name = serviceInfo.name): BedrockActionGroup[] {
-  const groups: BedrockActionGroup[] = [];
-  for (let start = 0; start < tools.length; start += bedrockActionGroupRules.operationsPerGroup) {
-    const part = tools.slice(start, start + bedrockActionGroupRules.operationsPerGroup);
-    const paths: Record<string, JsonSchema> = {};
-    for (const tool of part) {
-      const registered = registry.find((t) => t.name === tool.name);
-      const path = registered?.routes.find((r) => r.method === "POST")?.path ?? `/v1/tools/${tool.name}`;
-      const properties = (tool.inputSchema.properties ?? {}) as Record<string, JsonSchema>;
-      const body: JsonSchema = {
-        type: "object",
-        description: String(tool.inputSchema.description ?? `The arguments of ${tool.name}.`),
-        properties: Object.fromEntries(Object.entries(properties).map(([field, schema]) => [field, bedrockProperty(schema)])),
-        ...(Array.isArray(tool.inputSchema.required) && tool.inputSchema.required.length > 0
-          ? { required: tool.inputSchema.required }
-          : {}),
-      };
-      paths[path] = {
-        post: {
-          operationId: tool.name,
-          summary: summaryOf(tool.description),
-          description: tool.description,
-          requestBody: { required: true, description: "The tool's arguments.", content: { "application/json": { schema: body } } },
-          responses: {
-            "200": {
-              description: "The tool's result.",
-              content: {
-                "application/json": {
-                  schema: registered
-                    ? openApi30Schema(embedded(toolJsonSchema(registered.output, "output")))
-                    : { type: "object", description: "The tool's result." },
-                },
-              },
-            },
-            default: {
-              description: "A refusal or failure, with what would be right.",
-              content: { "application/json": { schema: platformErrorSchema } },
-            },
-          },
-        },
-      };
-    }
-    const suffix = groups.length === 0 ? "" : `-${groups.length + 1}`;
-    groups.push({
-      actionGroupName: `${name}${suffix}`,
-      description: "Orders: find one, read everything on it, and change it (cancel, delivery note, return, replacement).",
-      apiSchema: {
-        openapi: bedrockActionGroupRules.openapi,
-        info: {
-          title: `${serviceInfo.name}${suffix}`,
-          version: serviceInfo.version,
-          description:
-            "Tools over orders, for one agent session's user, who comes from the session attributes the application sets; a change is made at most once however often Bedrock retries it.",
-        },
-        paths,
-      },
-    });
-  }
-  return groups;
-}
-
-/** The only keywords an AgentCore Gateway target's tool schema takes (SchemaDefinition). */
-export const agentCoreSchemaKeywords = ["type", "properties", "required", "items", "description"] as const;
-
-export interface AgentCoreToolDefinition {
-  name: string;
-  description: string;
-  inputSchema: JsonSchema;
-}
-
-/**
- * A schema in AgentCore's SchemaDefinition: only type, properties, required, items and description (a Gateway
- * Lambda target's tool schema, docs.aws.amazon.com/bedrock-agentcore/latest/devguide/gateway-add-target-lambda.html).
- * What cannot be said there — allowed values, a nullable type — is said in the description; the tool's own
- * validation still holds every rule.
- */
-export function agentCoreSchema(node: JsonSchema): JsonSchema {
-  const rawType = node.type;
-  const nullable = Array.isArray(rawType) && rawType.includes("null");
-  const type = Array.isArray(rawType) ? rawType.find((t) => t !== "null") : rawType;
-  if (typeof type !== "string")
-    throw new Error(`AgentCore's schema needs a type, and this one has none: ${JSON.stringify(node).slice(0, 200)}`);
-  const description = withSentence(withSentence(node.description, allowedValues(node)), nullable ? "May be null." : undefined);
-  return {
-    type,
-    ...(typeof description === "string" && description !== "" ? { description } : {}),
-    ...(node.properties
-      ? {
-          properties: Object.fromEntries(
-            Object.entries(node.properties as Record<string, JsonSchema>).map(([name, schema]) => [name, agentCoreSchema(schema)]),
-          ),
-        }
-      : {}),
-    ...(Array.isArray(node.required) && node.required.length > 0 ? { required: [...node.required] } : {}),
-    ...(node.items && typeof node.items === "object" ? { items: agentCoreSchema(node.items as JsonSchema) } : {}),
-  };
-}
-
-/** The tool definitions of an AgentCore Gateway Lambda target (`--format agentcore`): name, description, inputSchema. */
-export function agentCoreToolDefinitions(tools: readonly PlatformTool[]): AgentCoreToolDefinition[] {
-  return tools.map((tool) => ({
-    name: tool.name,
-    description: tool.description,
-    inputSchema: agentCoreSchema({ ...tool.inputSchema, type: "object" }),
-  }));
 }

@@ -8,7 +8,7 @@ import {
   bedrockActionGroupRules,
   bedrockActionGroups,
   type PlatformTool,
-} from "#catalog/openapi-document";
+} from "#catalog/platform-documents";
 import { toolNamed, type ToolName } from "#catalog/tools";
 import { parseArguments } from "#catalog/validate";
 import { exportTools, toolFormat, toolFormatNames } from "#controller/tools/formats";
