@@ -288,7 +288,7 @@ function securityScheme(server: AuthorizationServer | undefined): JsonSchema {
   };
 }
 
-/** The whole document. Pure: the same registry and server URL give the same document. */
+/** The whole document. Pure: the same registry and options give the same document, and each call a new one. */
 export function openApiDocument(options: OpenApiOptions = {}): JsonSchema {
   const tools = options.tools ?? registry;
   const paths: Paths = {};
@@ -306,7 +306,9 @@ export function openApiDocument(options: OpenApiOptions = {}): JsonSchema {
       addPath(route.path, route.method, operation);
     }
   }
-  return documentFrame(paths, componentSchemas(tools), options);
+  // A fresh copy each call: the parts above are shared module constants, and a caller (a linter, a bundler) may
+  // change the document it was given.
+  return structuredClone(documentFrame(paths, componentSchemas(tools), options));
 }
 
 type Paths = Record<string, Record<string, JsonSchema>>;

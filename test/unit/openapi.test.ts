@@ -121,6 +121,14 @@ describe("the OpenAPI document", () => {
     expect(openApiDocument().servers).toBeUndefined();
   });
 
+  it("is a new document on every call, so a caller that changes its copy (a validator dereferencing it) changes no other", async () => {
+    const first = openApiDocument({ serverUrl: "https://api.example.com" }) as any;
+    await validate(first);
+    first.paths["/v1/tools"].get.responses = {};
+    expect(openApiDocument({ serverUrl: "https://api.example.com" })).toEqual(document);
+    expect(Object.keys(document.paths["/v1/tools"].get.responses)).toEqual(["200", "429"]);
+  });
+
   it("has exactly the routes of contract §2", () => {
     const operations = Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(([path, methods]) =>
       Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
