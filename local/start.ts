@@ -5,12 +5,14 @@
  * server and DynamoDB Local.
  */
 import { execFileSync } from "node:child_process";
+import { join, relative } from "node:path";
 import { DynamoDBClient, ListTablesCommand } from "@aws-sdk/client-dynamodb";
 import { toolNamed } from "#catalog/tools";
 import { createTables, localClientConfig } from "#local/create-tables";
 import { demoFixture, splitDemoFixture } from "#local/demo-shop";
 import { type DynamoDbLocal, startDynamoDbLocal } from "#local/dynamodb-local";
 import { principalClaims, signDevToken } from "#local/dev-auth";
+import { divertStructuredLogs } from "#local/log-sink";
 import { assertPortFree, type Gateway, importHandler, startGateway } from "#local/gateway";
 import { routeKey, routes } from "#local/routes";
 import {
@@ -28,9 +30,11 @@ import {
 import { writeFixture } from "#store/fixture";
 import type { Fixture } from "#store/fixture";
 
-const usage = `Usage: npm start [-- --persist]
+const usage = `Usage: npm start [-- --persist] [-- --logs]
 
   --persist   keep the data in .data/ between runs (default: in memory, fresh demo data each start)
+  --logs      print the handlers' structured log and metric lines (JSON, as CloudWatch gets them) here;
+              by default they go to .data/logs/gateway-<port>.jsonl and the console shows one line per request
 
 Environment: PORT (default 3000), DYNAMODB_PORT (default: a free port),
 ORDER_TOOLS_FIXTURE=<file> to seed that fixture instead of the demo data.`;
@@ -112,7 +116,7 @@ async function main(): Promise<void> {
     console.log(usage);
     process.exit(0);
   }
-  const unknown = args.filter((a) => a !== "--persist");
+  const unknown = args.filter((a) => a !== "--persist" && a !== "--logs");
   if (unknown.length > 0) {
     console.error(`Unknown argument ${unknown.map((a) => JSON.stringify(a)).join(", ")}.\n\n${usage}`);
     process.exit(2);
@@ -120,6 +124,7 @@ async function main(): Promise<void> {
   const persist = args.includes("--persist");
   watchLaunchers();
   port = gatewayPortFromEnv();
+  const logFile = args.includes("--logs") ? undefined : divertStructuredLogs(join(dataDir, "logs", `gateway-${port}.jsonl`));
   const dynamodbPort = process.env.DYNAMODB_PORT ? Number(process.env.DYNAMODB_PORT) : 0;
   if (!Number.isInteger(dynamodbPort) || dynamodbPort < 0 || dynamodbPort > 65_535) {
     throw new Error(`DYNAMODB_PORT must be a port number, not ${JSON.stringify(process.env.DYNAMODB_PORT)}.`);
@@ -160,7 +165,9 @@ async function main(): Promise<void> {
   }
 
   useTables(dynamoDb.endpoint, localTableNames);
-  gateway = await startGateway({ port, log: (line) => console.log(`  ${line}`) });
+  // A 5xx's error is in the structured log: say where, on the request's own line.
+  const where = logFile ? ` — the error is in ${relative(process.cwd(), logFile)}` : "";
+  gateway = await startGateway({ port, log: (line) => console.log(`  ${line}${/→ 5\d\d /.test(line) ? where : ""}`) });
   port = gateway.port;
   await writeState({
     gatewayUrl: gateway.url,
@@ -187,6 +194,8 @@ async function main(): Promise<void> {
   console.log(
     `MCP: ${gateway.url}/v1/mcp, for 2026-07-28 and 2025 clients. They sign in by OAuth (the authorization server at ${gateway.url}; pick a demo customer, support S-7 or seller SLR-2210), or send a token as above.`,
   );
+  if (logFile)
+    console.log(`Structured logs and metrics (JSON lines): ${relative(process.cwd(), logFile)}; \`npm start -- --logs\` prints them here.`);
   console.log("");
 
   if (bulk) {

@@ -11,7 +11,8 @@ import { seededLocalTables } from "#test/support/local-tables";
  * The README's 5-minute tour, run as written: every shell block marked `<!-- tour -->` in the Quickstart
  * section, in order, in one bash session, against a gateway on fresh demo data. Each curl line carries its
  * expected answer as a comment (`# → 409 VERSION_CONFLICT`, `# → 200 replayed`); the only change made to the
- * text is the gateway's address (a free port instead of 3000).
+ * text is the gateway's address (a free port instead of 3000). The tour's own `call` (curl, then `→ HTTP <status>`
+ * on a line of its own) is what tells the answers apart, as it does for a reader.
  */
 
 interface Expectation {
@@ -21,7 +22,7 @@ interface Expectation {
   replayed: boolean;
 }
 
-const readmeBase = "http://127.0.0.1:3000";
+const readmeBase = `http://127.0.0.1:\${PORT:-3000}`;
 
 async function tourFromReadme(): Promise<{ script: string; expectations: Expectation[] }> {
   const readme = await readFile(join(repoRoot, "README.md"), "utf8");
@@ -34,7 +35,7 @@ async function tourFromReadme(): Promise<{ script: string; expectations: Expecta
     .split("\n")
     .filter((line) => line.trim() !== "");
   const expectations = commands
-    .filter((line) => /^\s*curl\s/.test(line))
+    .filter((line) => /^\s*(curl|call)\s/.test(line))
     .map((line) => {
       const match = /#\s*→\s*(\d{3})(?:\s+([A-Z_]+))?(\s+replayed)?\s*$/.exec(line);
       if (!match) throw new Error(`README tour line has no "# → <status>" comment: ${line}`);
@@ -48,12 +49,11 @@ interface Answer {
   text: string;
 }
 
-/** Runs the tour in bash; a curl wrapper appends each response's status after its output, so answers can be told apart. */
+/** Runs the tour in bash and splits its output at the status line the tour's `call` prints after each answer. */
 function runTour(script: string, baseUrl: string): Promise<{ answers: Answer[]; stderr: string; code: number | null }> {
-  const prelude = `curl() { command curl "$@" -w '\\n@@status=%{http_code}\\n'; }\n`;
   const body = script.replaceAll(readmeBase, baseUrl);
   return new Promise((resolve, reject) => {
-    const child = spawn("bash", ["-c", prelude + body], { cwd: repoRoot, env: { ...process.env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("bash", ["-c", body], { cwd: repoRoot, env: { ...process.env }, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
@@ -62,7 +62,8 @@ function runTour(script: string, baseUrl: string): Promise<{ answers: Answer[]; 
     child.once("exit", (code) => {
       const answers: Answer[] = [];
       let rest = stdout;
-      for (let m = /@@status=(\d{3})\n/.exec(rest); m; m = /@@status=(\d{3})\n/.exec(rest)) {
+      const statusLine = /\n→ HTTP (\d{3})\n/;
+      for (let m = statusLine.exec(rest); m; m = statusLine.exec(rest)) {
         answers.push({ status: Number(m[1]), text: rest.slice(0, m.index) });
         rest = rest.slice(m.index + m[0].length);
       }
@@ -120,7 +121,7 @@ describe("the README tour", () => {
     expect(expectations.some((e) => e.replayed)).toBe(true);
   });
 
-  it("runs as written: each curl gets the status (and error code) its comment says", async () => {
+  it("runs as written: each call gets the status (and error code) its comment says", async () => {
     const { script, expectations } = await tourFromReadme();
     const { answers, stderr } = await runTour(script, gateway.url);
     expect(answers.length, stderr).toBe(expectations.length);
