@@ -1,14 +1,16 @@
 import type { TraceEvent, TurnTrace } from "#controller/trace";
 
 /**
- * A trace as a few lines a person can read in seconds: one line per step, intent transitions of one
- * operation folded into one line, operation ids shortened. The JSON trace is the record; this is a view.
+ * A trace as a few lines a person can read in seconds: one step per line, intent transitions of one
+ * operation folded into one line, operation ids shortened. A step longer than `width` wraps at spaces onto
+ * lines indented under its text, never cut off: the gate's reasons are the point of its line. The JSON trace
+ * is the record; this is a view.
  */
 export function formatTrace(trace: TurnTrace, options: { indent?: string; width?: number; reply?: boolean } = {}): string {
   const indent = options.indent ?? "  ";
   const width = options.width ?? 110;
   const lines: string[] = [];
-  const add = (label: string, text: string) => lines.push(clip(`${indent}${label.padEnd(10)}${text}`, width));
+  const add = (label: string, text: string) => lines.push(...wrap(`${indent}${label.padEnd(10)}`, text, width));
   let intentLine: { operationId: string; states: string[] } | undefined;
   const flushIntent = () => {
     if (intentLine) add("intent", `${short(intentLine.operationId)} ${intentLine.states.join(" → ")}`);
@@ -133,6 +135,18 @@ function summary(body: unknown): string {
   return "";
 }
 
-function clip(line: string, width: number): string {
-  return line.length > width ? `${line.slice(0, width - 1)}…` : line;
+/** `text` after `lead`, broken at spaces so no line is wider than `width` (a word longer than a line stays whole). */
+function wrap(lead: string, text: string, width: number): string[] {
+  const hanging = " ".repeat(lead.length);
+  const lines: string[] = [];
+  let line = lead;
+  for (const word of text.split(" ")) {
+    const atStart = line === lead || line === hanging;
+    if (!atStart && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = hanging + word;
+    } else line = atStart ? line + word : `${line} ${word}`;
+  }
+  lines.push(line);
+  return lines;
 }

@@ -1,6 +1,8 @@
 /**
- * The five core cancellation cases (own order, someone else's, "cancel it" with two orders, shipped before commit, lost response) as scripted conversations: the demo prints them, the controller tests assert
- * them, the controller benchmark counts their HTTP requests. Each run gets customers and orders of its own,
+ * Six scripted conversations: the five core cancellation cases (own order, someone else's, "cancel it" with two
+ * orders, shipped before commit, lost response) and a seller's agent starting a return while the buyer's note
+ * tries to instruct it. The demo prints them, the controller tests assert them, the controller benchmark counts
+ * their HTTP requests. Each run gets customers and orders of its own,
  * in a block of ids the demo data does not use (SU-9<block><n>): a run on a long-lived `npm start` never
  * meets an earlier run's orders, operations, activity or hourly cap, since the service keeps history per
  * order and per caller that re-seeding an order would not clear.

@@ -1,5 +1,5 @@
 /**
- * `npm run demo`: the five core cancellation cases as scripted conversations through the controller, against the
+ * `npm run demo`: the five core cancellation cases and a seller's return, as scripted conversations through the controller, against the
  * local stack — the one `npm start` runs on PORT (default 3000), or, when none runs, one started here for the
  * demo and stopped after it. Each case prints its trace compactly and the reply the customer sees, then the
  * stored order and the HTTP requests the controller made. Exit 1 if any case did not end as expected.
@@ -74,11 +74,14 @@ async function main(): Promise<void> {
   try {
     const world = demoWorld(await freeDemoBlock(stack));
     await seedDemoWorld(stack, world);
-    console.log(`Five cancellation cases, through the controller and ${where}.`);
-    console.log(
-      `Customer: ${world.ana.name} (${world.ana.customerId}); her token is her own. ${world.ben.name} is ${world.ben.customerId}.\n`,
-    );
     const cases = demoCases(world);
+    console.log(`${cases.length} conversations through the controller, with a scripted model, and ${where}.`);
+    console.log(
+      `Customer: ${world.ana.name} (${world.ana.customerId}); her token is her own. ${world.ben.name} is ${world.ben.customerId}. The seller is ${world.seller.name} (${world.seller.sellerId}).`,
+    );
+    console.log(
+      `These customers, the seller and their orders (${Object.values(world.orders).at(0)} to ${Object.values(world.orders).at(-1)}) are made for this run, not the tour's C-1001 and C-2002: each run spends only its own hourly allowances and meets no earlier run's orders.\n`,
+    );
     for (const [i, demoCase] of cases.entries()) {
       const run = await runDemoCase(stack, world, demoCase);
       console.log(bold(`━━ ${i + 1}/${cases.length} ${demoCase.title}`));
