@@ -1,5 +1,5 @@
 /**
- * `npm run export-tools -- --format <format> [--out <dir>]`: the model-facing tool definitions (contract §8.1),
+ * `npm run --silent export-tools -- --format <format> [--out <dir>]`: the model-facing tool definitions (contract §8.1),
  * generated from the registry, in a provider's format. Without --out the JSON goes to stdout. Formats are
  * registered in controller/tools/formats.ts; a new one needs only `registerToolFormat`.
  */
@@ -7,12 +7,16 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { toolFormat, toolFormatNames } from "#controller/tools/formats";
-import { modelTools } from "#catalog/model-tools";
+import { controllerOnlyTools, modelTools } from "#catalog/model-tools";
 import { userPath } from "#local/stack";
 
 function usage(): string {
   const formats = toolFormatNames().map((name) => `  ${name.padEnd(22)}${toolFormat(name).summary}`);
-  return `Usage: npm run export-tools -- --format <format> [--out <dir>]
+  return `Usage: npm run --silent export-tools -- --format <format> [--out <dir>]
+
+Writes the ${modelTools().length} tools a model may propose: every tool but ${controllerOnlyTools.join(", ")}, whose only
+argument is an operationId: the application makes operationIds and reconciles lost answers itself. Without
+--silent, npm prints its own banner to stdout before the JSON.
 
 Formats:
 ${formats.join("\n")}
@@ -53,5 +57,7 @@ if (values.out === undefined) {
   await mkdir(dir, { recursive: true });
   const file = join(dir, format.fileName);
   await writeFile(file, text);
-  console.log(`Wrote ${modelTools().length} tools in the ${format.name} format to ${file}`);
+  console.log(
+    `Wrote ${modelTools().length} tools in the ${format.name} format to ${file} (${controllerOnlyTools.join(", ")} is the application's own).`,
+  );
 }

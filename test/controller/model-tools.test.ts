@@ -207,6 +207,7 @@ describe("formats are pluggable, and npm run export-tools writes any of them", (
       const tsx = join(repoRoot, "node_modules", ".bin", "tsx");
       const { stdout } = await run(tsx, ["scripts/export-tools.ts", "--format", "openai", "--out", out], { cwd: repoRoot });
       expect(stdout).toContain(`Wrote ${offered.length} tools in the openai format`);
+      expect(stdout).toContain("(get_operation_status is the application's own)");
       expect(JSON.parse(await readFile(join(out, "openai-tools.json"), "utf8"))).toEqual(openai);
       const failed = await run(tsx, ["scripts/export-tools.ts", "--format", "bedrock"], { cwd: repoRoot }).catch(
         (error: { code: number; stderr: string }) => error,
@@ -217,6 +218,10 @@ describe("formats are pluggable, and npm run export-tools writes any of them", (
           'There is no format "bedrock"; the formats are anthropic, openai, bedrock-converse, bedrock-action-group, agentcore.',
         ),
       });
+      // The usage says how to keep npm's banner out of the JSON, and which tool is left out and why.
+      expect((failed as { stderr: string }).stderr).toMatch(
+        /Usage: npm run --silent export-tools[\s\S]*every tool but get_operation_status, whose only\sargument is an operationId/,
+      );
     } finally {
       await rm(out, { recursive: true, force: true });
     }
