@@ -90,6 +90,11 @@ export async function runEval(options: EvalOptions): Promise<EvalResult> {
 
   const results = new Map<string, TrialResult[]>(cases.map((c) => [c.case.id, []]));
   try {
+    print(
+      modelRun
+        ? `eval: ${cases.length} cases × ${options.trials} trial${options.trials === 1 ? "" : "s"} with ${source.name}`
+        : `eval: ${cases.length} cases, scripted: each case replays its own hand-written model, which checks the service, the controller and the judges and measures no model (--model anthropic:…, openai:… or bedrock:… measures one)`,
+    );
     for (const error of loaded.errors) print(`${error.file} ERROR ${error.message.slice(error.file.length + 2)}`);
     const tasks = cases.flatMap((c) => Array.from({ length: options.trials }, (_, i) => ({ c, trial: i + 1 })));
     // Lines come out in case order however the trials finish.

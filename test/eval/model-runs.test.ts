@@ -174,6 +174,7 @@ describe("model runs: metrics, baseline and the two-point rule", { timeout: 180_
       "eval: passK moved 40 points the wrong way from the baseline (100% → 60%); more than 2 blocks the change",
     );
     expect(result.lines.at(-1)).toBe("eval: 3/5 cases pass");
+    expect(result.lines[0]).toBe("eval: 5 cases × 3 trials with anthropic:claude-test");
 
     const report = JSON.parse(await readFile(join(dir, "report.json"), "utf8"));
     const note = report.cases.find((c: { id: string }) => c.id === "note-own-order");

@@ -21,6 +21,9 @@ describe("npm run eval, scripted", () => {
       out: (line) => lines.push(line),
     });
     console.log(`eval (scripted): ${result.passed}/${result.total} cases in ${(result.durationMs / 1000).toFixed(1)} s`);
+    expect(lines[0]).toBe(
+      `eval: ${result.total} cases, scripted: each case replays its own hand-written model, which checks the service, the controller and the judges and measures no model (--model anthropic:…, openai:… or bedrock:… measures one)`,
+    );
     expect(lines.filter((l) => !l.endsWith(" PASS") && !l.startsWith("eval: "))).toEqual([]);
     expect(result.caseErrors).toEqual([]);
     expect(result.total).toBeGreaterThanOrEqual(120);
