@@ -19,7 +19,7 @@ import type { ITopic } from "aws-cdk-lib/aws-sns";
 import { Construct } from "constructs";
 import type { ToolDefinition } from "#catalog/tools";
 import { metricNames, metricsNamespace } from "#runtime/observability";
-import type { ToolsHttpApi } from "#lib/api-stack";
+import type { HttpApi } from "aws-cdk-lib/aws-apigatewayv2";
 import type { ToolFunction } from "#lib/tool-function";
 
 /**
@@ -82,6 +82,12 @@ export function internalOutcomesQuery(serviceName: string): string {
 /** CloudWatch reads at most 10 metrics in one alarm. */
 const metricsPerAlarm = 10;
 
+/** What the dashboard reads of an HTTP API: its metrics, and whom it serves. */
+export interface MonitoredApi {
+  audience: "customers" | "staff" | "sellers" | "all";
+  api: HttpApi;
+}
+
 export interface OperationsProps {
   stage: string;
   serviceName: string;
@@ -89,7 +95,8 @@ export interface OperationsProps {
   tools: readonly ToolDefinition[];
   toolFunctions: ReadonlyMap<string, ToolFunction>;
   serviceFunctions: ReadonlyMap<string, ToolFunction>;
-  apis: readonly ToolsHttpApi[];
+  /** The stack's HTTP APIs (ApiStack's ToolsHttpApi entries), each with its audience for the labels. */
+  apis: readonly MonitoredApi[];
   tables: { orders: ITable; idempotency: ITable };
   /** The stack's other alarms, for the dashboard's status panel. */
   alarms: readonly Alarm[];
@@ -188,7 +195,7 @@ export class Operations extends Construct {
       new GraphWidget({ title, width: 12, height: 6, left: functions.map(metric) });
     const graph = (title: string, left: IMetric[], options: { width?: number; stacked?: boolean } = {}) =>
       new GraphWidget({ title, width: options.width ?? 8, height: 6, left, stacked: options.stacked ?? false });
-    const apiLabel = (api: ToolsHttpApi) =>
+    const apiLabel = (api: MonitoredApi) =>
       api.audience === "staff"
         ? "staff API"
         : api.audience === "sellers"

@@ -1,0 +1,133 @@
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { dirname, join, normalize } from "node:path";
+import { describe, expect, it } from "vitest";
+import { repoRoot } from "#local/stack";
+
+/**
+ * The layer order the README's Layout section states, checked on every tracked source file's imports: what runs
+ * in Lambda never imports the application half, the local stack, the eval or the tests; the CDK app imports
+ * only what it deploys; the controller needs only the catalogue and the domain. And no file imports itself
+ * back through a chain of others.
+ */
+
+const aliases: Record<string, string> = {
+  "#core": "functions/core",
+  "#store": "functions/store",
+  "#catalog": "functions/catalog",
+  "#tools": "functions/tools",
+  "#runtime": "functions/runtime",
+  "#service": "functions/service",
+  "#lib": "lib",
+  "#local": "local",
+  "#bench": "bench",
+  "#examples": "examples",
+  "#test": "test",
+  "#controller": "controller",
+};
+
+/** Each area and the areas it may import. bench/ and test/ sit on top and may import anything. */
+const allowed: Record<string, readonly string[]> = {
+  "functions/core": ["functions/catalog"],
+  "functions/store": ["functions/core", "functions/catalog"],
+  "functions/catalog": ["functions/core", "functions/store"],
+  "functions/runtime": ["functions/core", "functions/store", "functions/catalog"],
+  "functions/tools": ["functions/core", "functions/store", "functions/catalog", "functions/runtime"],
+  "functions/service": ["functions/core", "functions/store", "functions/catalog", "functions/runtime"],
+  controller: ["functions/core", "functions/catalog"],
+  lib: ["functions/core", "functions/store", "functions/catalog", "functions/runtime", "functions/service"],
+  bin: ["lib", "functions/catalog"],
+  eval: ["controller", "functions/core", "functions/store", "functions/catalog", "functions/runtime", "local"],
+  local: [
+    "controller",
+    "functions/core",
+    "functions/store",
+    "functions/catalog",
+    "functions/runtime",
+    "functions/service",
+    "functions/tools",
+  ],
+  examples: ["controller", "local", "functions/core", "functions/store", "functions/catalog"],
+  scripts: ["controller", "functions/catalog", "local"],
+};
+
+/**
+ * Where the two lowest layers meet, file by file: the domain's use cases take the tools' input and output types
+ * from the catalogue's schema files, the store reads with them, and the catalogue's IAM access list is built
+ * from the store's key functions. Nothing else crosses between them.
+ */
+const crossings: Record<string, RegExp> = {
+  "functions/core->functions/catalog": /^functions\/catalog\/(schemas|read-schemas|compound-schemas)\.ts$/,
+  "functions/store->functions/catalog": /^functions\/catalog\/(schemas|read-schemas|compound-schemas|fields)\.ts$/,
+  "functions/catalog->functions/store": /^functions\/store\/keys\.ts$/,
+};
+
+const areaOf = (file: string): string => {
+  const [top, second] = file.split("/");
+  return top === "functions" ? `functions/${second}` : (top ?? file);
+};
+
+function resolve(from: string, specifier: string): string | undefined {
+  if (specifier.startsWith("#")) {
+    const [alias, ...rest] = specifier.split("/");
+    const base = aliases[alias ?? ""];
+    return base === undefined ? undefined : `${base}/${rest.join("/")}.ts`;
+  }
+  if (!specifier.startsWith(".")) return undefined;
+  const path = normalize(join(dirname(from), specifier));
+  return /\.(m?[jt]s|json)$/.test(path) ? path.replace(/\.js$/, ".ts") : `${path}.ts`;
+}
+
+const sources = execFileSync("git", ["ls-files", "*.ts", "*.mts", "*.mjs"], { cwd: repoRoot, encoding: "utf8" })
+  .split("\n")
+  .filter((file) => file !== "" && !file.endsWith(".d.ts"));
+
+const imports = new Map<string, string[]>(
+  sources.map((file) => {
+    const text = readFileSync(join(repoRoot, file), "utf8");
+    const targets = [...text.matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/gm)]
+      .map((m) => resolve(file, (m[1] ?? m[2]) as string))
+      .filter((target): target is string => target !== undefined);
+    return [file, targets];
+  }),
+);
+
+describe("the layers", () => {
+  it("reads the imports of every source file (a parser that found nothing would prove nothing)", () => {
+    expect(sources.length).toBeGreaterThan(300);
+    expect(imports.get("functions/tools/cancel-order.ts")).toContain("functions/runtime/change-tool.ts");
+    expect(imports.get("lib/app.ts")?.length).toBeGreaterThan(0);
+  });
+
+  it("each area imports only the areas below it", () => {
+    const wrong: string[] = [];
+    for (const [file, targets] of imports) {
+      const from = areaOf(file);
+      if (from === "bench" || from === "test") continue;
+      for (const target of targets) {
+        const to = areaOf(target);
+        if (to === from) continue;
+        const crossing = crossings[`${from}->${to}`];
+        if (!(allowed[from] ?? []).includes(to) || (crossing && !crossing.test(target))) wrong.push(`${file} imports ${target}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it("has no import cycle between files", () => {
+    const cycles: string[] = [];
+    const state = new Map<string, "open" | "done">();
+    const visit = (file: string, path: string[]) => {
+      if (state.get(file) === "done") return;
+      if (state.get(file) === "open") {
+        cycles.push([...path.slice(path.indexOf(file)), file].join(" → "));
+        return;
+      }
+      state.set(file, "open");
+      for (const target of imports.get(file) ?? []) visit(target, [...path, file]);
+      state.set(file, "done");
+    };
+    for (const file of imports.keys()) visit(file, []);
+    expect(cycles).toEqual([]);
+  });
+});
