@@ -4,7 +4,7 @@ import { App, RemovalPolicy, Stack } from "aws-cdk-lib";
 import { RetentionDays } from "aws-cdk-lib/aws-logs";
 import { ToolFunction } from "#lib/tool-function";
 
-/** Issue 6: each bundled function stays within 250 KB minified (the source map, shipped beside it, not counted). */
+/** The bundle budget: each bundled function stays within 250 KB minified (the source map, shipped beside it, not counted). */
 export const bundleBudgetBytes = 250 * 1024;
 
 export interface Bundle {

@@ -21,7 +21,7 @@ import { clockAt, compoundFixture, compoundOrder, todayUtc } from "#test/support
 import { type Caller, customer, newOperationId, newWorld, type Reply, seller, support, type World } from "#test/support/world";
 
 /**
- * Issue 10: each function may put or update only the key prefixes it owns. The template tests hold the policies
+ * Least privilege in use: each function may put or update only the key prefixes it owns. The template tests hold the policies
  * to access.ts; this file holds them to the code. Every tool runs against DynamoDB Local — successes,
  * replays, rejections, refusals, other callers' orders, the caps and the request budget — while every request
  * it sends is checked against that tool's policy exactly as synthesized. No request may need a grant the policy

@@ -16,7 +16,7 @@ import { seededLocalTables } from "#test/support/local-tables";
 import { testFixture } from "#test/support/test-shop";
 
 /**
- * Issue 9 over real HTTP on the local gateway (`npm start`), in front of the real handlers and fresh tables:
+ * Hostile input over real HTTP on the local gateway (`npm start`), in front of the real handlers and fresh tables:
  * deeply nested bodies at every entry point (a tool's route, MCP's message and its tools/call arguments), a
  * malformed customer_id claim, a token without `kid`, the OpenAPI server under a forged Host, and MCP's
  * DNS-rebinding rule for a local server.

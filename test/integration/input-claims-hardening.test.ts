@@ -6,7 +6,7 @@ import { createHandler as searchOrders } from "#tools/search-orders";
 import { type Caller, customer, newOperationId, newWorld, support, type World } from "#test/support/world";
 
 /**
- * Issue 9, at the tools' own handlers on DynamoDB Local: invisible characters in notes, deeply nested bodies,
+ * Hostile input at the tools' own handlers on DynamoDB Local: invisible characters in notes, deeply nested bodies,
  * a malformed customer_id claim, and what not_found tells a caller. Each case checks the reply, the stored order
  * and that nothing was recorded for a refusal that contract §4 does not record.
  */

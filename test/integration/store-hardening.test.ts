@@ -13,7 +13,7 @@ import { clockAt, compoundFixture, compoundOrder, item, stockOf, todayUtc } from
 import { testFixture } from "#test/support/test-shop";
 import { customer, newOperationId, newWorld, support, type World } from "#test/support/world";
 
-/** Issue 9, items 2–5 and 9, in the store's shared mechanism: each test here failed before its fix. */
+/** Hardening of the store's shared mechanism (replacement lines, history beside the order, per-caller limits, error bodies): each test here failed before its fix. */
 const ana = customer("C-1001");
 const ben = customer("C-2002");
 const today = todayUtc();

@@ -9,7 +9,7 @@ import { holdTransactionsOf } from "#test/support/sdk-faults";
 import { customer, newOperationId, newWorld } from "#test/support/world";
 
 /**
- * Issue 9, item 1: a request whose plan is computed from one read of the order must not write over a change
+ * A request whose plan is computed from one read of the order must not write over a change
  * that landed after that read — not even when its expectedVersion names the version that change creates.
  * Request B reads the order at v3 and plans; its transaction is held until request A has committed v4; then B
  * writes. Before the fix B's write was conditioned on its expectedVersion (4) and overwrote A's lists.
