@@ -19,14 +19,44 @@ const { startDynamoDbLocal } = await import("#local/dynamodb-local");
 const { ciSizes, soakSizes } = await import("#test/reliability/sizes");
 type PartReport = import("#test/reliability/harness").PartReport;
 
-const args = process.argv.slice(2);
-const option = (name: string) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-};
-const sizes = args.includes("--ci") ? ciSizes : soakSizes;
-const seed = option("--seed") === undefined ? undefined : Number(option("--seed"));
-if (seed !== undefined && !Number.isInteger(seed)) throw new Error("--seed takes a whole number");
+const { parseArgs } = await import("node:util");
+const partNames = ["authorization", "model", "races", "fuzz", "faults", "load"];
+const usage = `Usage: npm run soak -- [--only <part>[,<part>…]] [--ci] [--seed N]
+
+  --only <parts>   run only these parts: ${partNames.join(", ")}
+  --ci             the sizes npm test runs (seconds), instead of the soak sizes (minutes)
+  --seed N         repeat a run's generated inputs (each part prints its seed)`;
+
+/** Bad options: what was wrong and how to ask, and exit 2 before anything starts. */
+function refuse(message: string): never {
+  console.error(`${message}\n\n${usage}`);
+  process.exit(2);
+}
+
+const { values } = (() => {
+  try {
+    return parseArgs({
+      args: process.argv.slice(2),
+      options: { only: { type: "string" }, ci: { type: "boolean" }, seed: { type: "string" }, help: { type: "boolean", short: "h" } },
+      strict: true,
+      allowPositionals: false,
+    });
+  } catch (error) {
+    return refuse((error as Error).message);
+  }
+})();
+if (values.help) {
+  console.log(usage);
+  process.exit(0);
+}
+const sizes = values.ci ? ciSizes : soakSizes;
+const seed = values.seed === undefined ? undefined : Number(values.seed);
+if (seed !== undefined && !(/^\d+$/.test(values.seed ?? "") && Number.isSafeInteger(seed)))
+  refuse(`--seed takes a whole number, like the one a part printed, not ${JSON.stringify(values.seed)}.`);
+const only = values.only?.split(",").map((name) => name.trim());
+const unknownParts = only?.filter((name) => !partNames.includes(name)) ?? [];
+if (unknownParts.length > 0 || only?.length === 0)
+  refuse(`There is no part ${unknownParts.map((name) => JSON.stringify(name)).join(", ")}; the parts are ${partNames.join(", ")}.`);
 const withSeed = seed === undefined ? {} : { seed };
 
 interface Part {
@@ -109,9 +139,8 @@ const parts: Part[] = [
   },
 ];
 
-const only = option("--only")?.split(",");
+if (parts.map((p) => p.name).join() !== partNames.join()) throw new Error("soak.ts: partNames must list the parts, in order.");
 const chosen = only ? parts.filter((p) => only.includes(p.name)) : parts;
-if (chosen.length === 0) throw new Error(`No such part; the parts are ${parts.map((p) => p.name).join(", ")}.`);
 
 const dynamo = await startDynamoDbLocal();
 const rows: { part: Part; report?: PartReport; error?: unknown }[] = [];
