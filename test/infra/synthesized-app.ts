@@ -63,14 +63,25 @@ export function synthesize(options: SynthOptions = {}): Synthesized {
     app.synth();
     return built;
   });
+  // Annotations.fromStack synthesizes the whole app again (force: true), validation plugins included: with the
+  // Control Tower checks on, each call ran cfn-guard over both templates once more. So they are read when a test
+  // first asks for them, not for every synth; Template.fromStack reuses the assembly just made.
+  let dataAnnotations: Annotations | undefined;
+  let apiAnnotations: Annotations | undefined;
   return {
     ...stacks,
     app,
     outdir,
     dataTemplate: Template.fromStack(stacks.data),
     apiTemplate: Template.fromStack(stacks.api),
-    dataAnnotations: Annotations.fromStack(stacks.data),
-    apiAnnotations: Annotations.fromStack(stacks.api),
+    get dataAnnotations() {
+      dataAnnotations ??= Annotations.fromStack(stacks.data);
+      return dataAnnotations;
+    },
+    get apiAnnotations() {
+      apiAnnotations ??= Annotations.fromStack(stacks.api);
+      return apiAnnotations;
+    },
   };
 }
 
