@@ -2,7 +2,7 @@
 // (ORDER_TOOLS_VITEST_RESULTS), without the "JSON report written to /tmp/…" line the built-in one prints
 // about a file that run-tests.mjs deletes a moment later.
 import { writeFile } from "node:fs/promises";
-import { JsonReporter } from "vitest/reporters";
+import { JsonReporter } from "vitest/node";
 
 export default class ResultsReporter extends JsonReporter {
   async writeReport(report) {
