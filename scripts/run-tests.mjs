@@ -13,6 +13,13 @@ import { fileURLToPath } from "node:url";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(import.meta.url);
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
+// Colour only on a terminal. Vitest's colours (tinyrainbow) do not look at whether stdout is a TTY, so a piped
+// run (CI's `npm test | tee`) was full of escape codes; NO_COLOR turns them off there, in vitest and in whatever
+// the tests start. FORCE_COLOR would not do: tinyrainbow treats any FORCE_COLOR, even 0, as colour on. A
+// FORCE_COLOR the caller set themselves (other than 0) still keeps colour in a pipe.
+if (!process.stdout.isTTY && (process.env.FORCE_COLOR === undefined || process.env.FORCE_COLOR === "0")) {
+  process.env.NO_COLOR ??= "1";
+}
 
 /** The child currently running, so a signal to us reaches it (and, through vitest, DynamoDB Local). */
 let current;
@@ -67,13 +74,13 @@ if (process.env.SKIP_LINT !== "1") {
 }
 
 const resultsFile = join(tmpdir(), `order-tools-vitest-${randomUUID()}.json`);
+process.env.ORDER_TOOLS_VITEST_RESULTS = resultsFile;
 const vitestCli = join(dirname(require.resolve("vitest/package.json")), "vitest.mjs");
 const vitestExit = await run(process.execPath, [
   vitestCli,
   "run",
   "--reporter=default",
-  "--reporter=json",
-  `--outputFile.json=${resultsFile}`,
+  `--reporter=${join(root, "scripts", "vitest-results-reporter.mjs")}`,
   ...process.argv.slice(2),
 ]);
 

@@ -2,7 +2,7 @@ import { appendFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DescribeTableCommand, type DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DynamoDbIntentStore } from "#controller/intents/dynamodb";
 import { FileIntentStore } from "#controller/intents/file";
 import { type Intent, IntentTransitionError, moved, newOperationId } from "#controller/intents/intent";
@@ -23,13 +23,29 @@ afterAll(async () => {
   dynamo?.client.destroy();
 });
 
+/**
+ * Every file store a test opens, closed after it. A test that plays a restarted controller leaves the first
+ * instance open, as a crash would; closing it afterwards keeps Node from closing its file handle on garbage
+ * collection (which warns, and is deprecated: DEP0137).
+ */
+const fileStores: FileIntentStore[] = [];
+const fileStore = (path: string) => {
+  const store = new FileIntentStore(path);
+  fileStores.push(store);
+  return store;
+};
+afterEach(async () => {
+  // allSettled: a store whose load failed (the damaged file) has no handle, and its close rejects with that failure.
+  await Promise.allSettled(fileStores.splice(0).map((store) => store.close()));
+});
+
 let files = 0;
 const stores: { name: string; make: () => IntentStore; reopen?: (store: IntentStore) => IntentStore }[] = [
   { name: "memory", make: () => new MemoryIntentStore() },
   {
     name: "file",
-    make: () => new FileIntentStore(join(dir, `contract-${++files}.jsonl`)),
-    reopen: (store) => new FileIntentStore((store as FileIntentStore).path),
+    make: () => fileStore(join(dir, `contract-${++files}.jsonl`)),
+    reopen: (store) => fileStore((store as FileIntentStore).path),
   },
   {
     name: "DynamoDB",
@@ -136,7 +152,7 @@ describe("the intent state machine", () => {
 describe("file intent store: append-only JSON lines, fsync'd, safe after a crash mid-write", () => {
   it("appends one line per write and never rewrites earlier lines", async () => {
     const path = join(dir, "append.jsonl");
-    const store = new FileIntentStore(path);
+    const store = fileStore(path);
     const intent = persisted("c-append");
     await store.save(intent);
     const afterFirst = await readFile(path, "utf8");
@@ -157,7 +173,7 @@ describe("file intent store: append-only JSON lines, fsync'd, safe after a crash
     const intent = persisted("c-torn");
     const sent = moved(intent, "sent", { sends: 1 });
     await writeFile(path, `${JSON.stringify(intent)}\n${JSON.stringify(sent).slice(0, 40)}`);
-    const store = await new FileIntentStore(path).open();
+    const store = await fileStore(path).open();
 
     expect(store.tornTail?.text).toBe(JSON.stringify(sent).slice(0, 40));
     expect(await store.forConversation("c-torn")).toEqual([intent]);
@@ -166,7 +182,7 @@ describe("file intent store: append-only JSON lines, fsync'd, safe after a crash
     const lines = (await readFile(path, "utf8")).split("\n");
     expect(lines.slice(0, 2).map((line) => JSON.parse(line).revision)).toEqual([1, 2]);
     expect(lines[2]).toBe("");
-    expect(await new FileIntentStore(path).forConversation("c-torn")).toEqual([sent]);
+    expect(await fileStore(path).forConversation("c-torn")).toEqual([sent]);
   });
 
   it("a last line that is complete but not JSON (a torn write padded by the file system) is ignored too", async () => {
@@ -174,7 +190,7 @@ describe("file intent store: append-only JSON lines, fsync'd, safe after a crash
     const intent = persisted("c-padded");
     await writeFile(path, `${JSON.stringify(intent)}\n`);
     await appendFile(path, "\u0000\u0000\u0000\n");
-    const store = await new FileIntentStore(path).open();
+    const store = await fileStore(path).open();
     expect(await store.forConversation("c-padded")).toEqual([intent]);
     expect((await readFile(path, "utf8")).endsWith(`${JSON.stringify(intent)}\n`)).toBe(true);
   });
@@ -183,7 +199,7 @@ describe("file intent store: append-only JSON lines, fsync'd, safe after a crash
     const path = join(dir, "damaged.jsonl");
     const intent = persisted("c-damaged");
     await writeFile(path, `${JSON.stringify(intent)}\nnot json\n${JSON.stringify(moved(intent, "sent"))}\n`);
-    await expect(new FileIntentStore(path).open()).rejects.toThrow(/damaged\.jsonl line 2 is not an intent \("not json"\).*damaged/);
+    await expect(fileStore(path).open()).rejects.toThrow(/damaged\.jsonl line 2 is not an intent \("not json"\).*damaged/);
   });
 });
 

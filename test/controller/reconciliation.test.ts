@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createController, type ControllerOptions } from "#controller/controller";
 import type { Fault } from "#controller/http/faults";
 import { FileIntentStore } from "#controller/intents/file";
@@ -180,9 +180,20 @@ describe("reconciliation of unknown outcomes", () => {
 });
 
 describe("a controller that crashes resumes its persisted intents with the same operationId", () => {
-  // Each "open" is a new instance on the same file or table: what a restarted process would make.
+  // Each "open" is a new instance on the same file or table: what a restarted process would make. The crashed
+  // instance's file is left open, as a crash leaves it, until the test is over; then each is closed, so that Node
+  // does not close the handles on garbage collection (a warning, and deprecated: DEP0137).
+  const fileStores: FileIntentStore[] = [];
+  afterEach(async () => {
+    await Promise.allSettled(fileStores.splice(0).map((store) => store.close()));
+  });
+  const openFile = (path: string) => {
+    const store = new FileIntentStore(path);
+    fileStores.push(store);
+    return store;
+  };
   const storeKinds: { name: string; open: (path: string) => IntentStore }[] = [
-    { name: "file", open: (path) => new FileIntentStore(path) },
+    { name: "file", open: openFile },
     { name: "DynamoDB", open: () => new DynamoDbIntentStore({ client: dynamo.client, tableName: dynamo.tableName }) },
   ];
 

@@ -88,8 +88,8 @@ const hardened = () =>
     },
   });
 
-// Two synths, each running cfn-guard over both templates: about a minute each on a quiet 2-core machine, and up
-// to four when other suites share it.
+// Two synths, each running cfn-guard over both templates once (the annotations, which would synthesize again, are
+// never read here): about ten seconds each on a quiet 2-core machine, several times that when other suites share it.
 beforeAll(() => {
   asGiven();
   hardened();

@@ -108,6 +108,15 @@ export function grantFor(grants: readonly DynamoGrant[], request: AccessRequest)
 }
 
 /**
+ * The serialized body as text. The SDK's JSON codec now serializes to bytes (a Uint8Array that still answers
+ * string methods, with a deprecation warning on stderr), so decode it rather than treating it as a string.
+ */
+function bodyText(body: string | Uint8Array | undefined): string {
+  if (body === undefined) return "{}";
+  return typeof body === "string" ? body : new TextDecoder().decode(body);
+}
+
+/**
  * Reports every DynamoDB call a client sends, as authorisation requests, while `enabled()` says so. It reads the
  * serialized request (build step), so it sees exactly what goes on the wire whichever client built it. It only
  * observes: the call goes ahead as sent.
@@ -121,9 +130,9 @@ export function observeAccess(
   client.middlewareStack.add(
     (next) => async (args) => {
       if (enabled()) {
-        const request = args.request as { headers: Record<string, string>; body?: string };
+        const request = args.request as { headers: Record<string, string>; body?: string | Uint8Array };
         const target = Object.entries(request.headers).find(([name]) => name.toLowerCase() === "x-amz-target")?.[1] ?? "";
-        report(accessRequestsOf(target.split(".")[1] ?? target, JSON.parse(request.body ?? "{}"), tables));
+        report(accessRequestsOf(target.split(".")[1] ?? target, JSON.parse(bodyText(request.body)), tables));
       }
       return next(args);
     },

@@ -55,17 +55,54 @@ export function synthesize(options: SynthOptions = {}): Synthesized {
       ...options.context,
     },
   });
-  const stacks = buildOrderTools(app, { ...(options.tools ? { tools: options.tools } : {}), ...(options.env ? { env: options.env } : {}) });
-  app.synth();
+  const stacks = withoutBundlingProgress(() => {
+    const built = buildOrderTools(app, {
+      ...(options.tools ? { tools: options.tools } : {}),
+      ...(options.env ? { env: options.env } : {}),
+    });
+    app.synth();
+    return built;
+  });
+  // Annotations.fromStack synthesizes the whole app again (force: true), validation plugins included: with the
+  // Control Tower checks on, each call ran cfn-guard over both templates once more. So they are read when a test
+  // first asks for them, not for every synth; Template.fromStack reuses the assembly just made.
+  let dataAnnotations: Annotations | undefined;
+  let apiAnnotations: Annotations | undefined;
   return {
     ...stacks,
     app,
     outdir,
     dataTemplate: Template.fromStack(stacks.data),
     apiTemplate: Template.fromStack(stacks.api),
-    dataAnnotations: Annotations.fromStack(stacks.data),
-    apiAnnotations: Annotations.fromStack(stacks.api),
+    get dataAnnotations() {
+      dataAnnotations ??= Annotations.fromStack(stacks.data);
+      return dataAnnotations;
+    },
+    get apiAnnotations() {
+      apiAnnotations ??= Annotations.fromStack(stacks.api);
+      return apiAnnotations;
+    },
   };
+}
+
+/**
+ * Builds and synthesizes without aws-cdk-lib's "Bundling asset <path>..." line per bundled function, which it
+ * writes to stderr unconditionally (no bundling option turns it off; aws/aws-cdk#23092) and which would otherwise
+ * sit in the middle of the test output. Only those exact lines are dropped, and only while the app is built
+ * (assets are bundled as their constructs are created) and synthesized, both synchronous; esbuild's own warnings
+ * and errors, and a failed bundling's error, still show.
+ */
+function withoutBundlingProgress<T>(build: () => T): T {
+  const write = process.stderr.write;
+  process.stderr.write = ((chunk: unknown, ...rest: unknown[]) =>
+    typeof chunk === "string" && /^Bundling asset \S+\.\.\.\n$/.test(chunk)
+      ? true
+      : Reflect.apply(write, process.stderr, [chunk, ...rest])) as typeof process.stderr.write;
+  try {
+    return build();
+  } finally {
+    process.stderr.write = write;
+  }
 }
 
 const shared = new Map<string, Synthesized>();
