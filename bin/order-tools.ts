@@ -2,6 +2,7 @@
 import { App } from "aws-cdk-lib";
 import { deployGate } from "#catalog/deploy-gate";
 import { buildOrderTools } from "#lib/app";
+import { withoutBundlingProgress } from "#lib/bundling-progress";
 import { addEvalGate } from "#lib/eval-gate";
 
 // Context (`-c key=value`): stage, production, deletionProtection, logLevel, hourlyCap, supportHourlyCap,
@@ -10,6 +11,10 @@ import { addEvalGate } from "#lib/eval-gate";
 // the rest listed in lib/config.ts and docs/deploy.md. `evalGateOverride="<name>: <reason>"` lets the service's
 // owners deploy tool definitions that no model run has measured (README, "What the gate blocks").
 const app = new App();
-const { api } = buildOrderTools(app);
-addEvalGate(api, deployGate({ override: app.node.tryGetContext("evalGateOverride") }));
-app.synth();
+// Without a "Bundling asset …" line per function (aws-cdk-lib prints them even under --quiet); esbuild's warnings
+// and errors still show.
+withoutBundlingProgress(() => {
+  const { api } = buildOrderTools(app);
+  addEvalGate(api, deployGate({ override: app.node.tryGetContext("evalGateOverride") }));
+  app.synth();
+});

@@ -6,6 +6,7 @@ import { Annotations, Template } from "aws-cdk-lib/assertions";
 import { serviceFunctions } from "#catalog/service-functions";
 import type { ToolDefinition } from "#catalog/tools";
 import { type OrderToolsStacks, buildOrderTools } from "#lib/app";
+import { withoutBundlingProgress } from "#lib/bundling-progress";
 
 /**
  * The deployment as the infra tests see it, synthesized once per test file and option set.
@@ -83,26 +84,6 @@ export function synthesize(options: SynthOptions = {}): Synthesized {
       return apiAnnotations;
     },
   };
-}
-
-/**
- * Builds and synthesizes without aws-cdk-lib's "Bundling asset <path>..." line per bundled function, which it
- * writes to stderr unconditionally (no bundling option turns it off; aws/aws-cdk#23092) and which would otherwise
- * sit in the middle of the test output. Only those exact lines are dropped, and only while the app is built
- * (assets are bundled as their constructs are created) and synthesized, both synchronous; esbuild's own warnings
- * and errors, and a failed bundling's error, still show.
- */
-function withoutBundlingProgress<T>(build: () => T): T {
-  const write = process.stderr.write;
-  process.stderr.write = ((chunk: unknown, ...rest: unknown[]) =>
-    typeof chunk === "string" && /^Bundling asset \S+\.\.\.\n$/.test(chunk)
-      ? true
-      : Reflect.apply(write, process.stderr, [chunk, ...rest])) as typeof process.stderr.write;
-  try {
-    return build();
-  } finally {
-    process.stderr.write = write;
-  }
 }
 
 const shared = new Map<string, Synthesized>();
