@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { publishedToolsHash } from "#catalog/tools-hash";
 
@@ -11,7 +11,11 @@ import { publishedToolsHash } from "#catalog/tools-hash";
  * catalogue so that neither the CDK app nor the eval harness imports the other.
  */
 
-export const baselinePath = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "eval", "baseline.json");
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+export const baselinePath = join(repoRoot, "eval", "baseline.json");
+
+/** A path inside the repository as it reads from its root, so that a message (and the template it lands in) is the same on every checkout. */
+const shown = (path: string) => (path.startsWith(repoRoot + sep) ? relative(repoRoot, path) : path);
 
 /** The command that measures the tools and writes a new baseline: a live model, every case, k ≥ 3. */
 export const baselineCommand = "npm run eval -- --model anthropic:<model> --trials 3 --baseline";
@@ -78,7 +82,7 @@ export function baselineStatus(path = baselinePath): BaselineStatus {
     return {
       state: "missing",
       hash,
-      message: `No eval baseline (${path}): the published tool definitions (${hash.slice(0, 19)}…) have never been measured with a model. Run ${baselineCommand} with a model key.`,
+      message: `No eval baseline (${shown(path)}): the published tool definitions (${hash.slice(0, 19)}…) have never been measured with a model. Run ${baselineCommand} with a model key.`,
     };
   }
   if (baseline.toolsHash === hash) {

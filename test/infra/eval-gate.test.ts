@@ -2,9 +2,9 @@ import { App, CfnWaitConditionHandle, Stack } from "aws-cdk-lib";
 import { Template } from "aws-cdk-lib/assertions";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { deployGate } from "#catalog/deploy-gate";
+import { baselinePath, deployGate } from "#catalog/deploy-gate";
 import { publishedToolsHash } from "#catalog/tools-hash";
 import { addEvalGate } from "#lib/eval-gate";
 
@@ -50,5 +50,12 @@ describe("the eval gate at deploy time", () => {
     expect(gatedTemplate(missing).Rules?.EvalGate?.Assertions[0]?.AssertDescription).toMatch(/No eval baseline/);
     expect(gatedTemplate(missing, "Vera Lind: hotfix for the carrier outage, eval run booked for Monday").Rules?.EvalGate).toBeUndefined();
     expect(gatedTemplate(missing, "yes").Rules?.EvalGate).toBeDefined();
+  });
+
+  it("names a baseline inside the repository by its path from the root, so the template is the same on every checkout", () => {
+    const inRepository = join(dirname(baselinePath), "no-such-baseline.json");
+    expect(deployGate({ path: inRepository }).status.message).toMatch(/^No eval baseline \(eval\/no-such-baseline\.json\):/);
+    const elsewhere = join(mkdtempSync(join(tmpdir(), "eval-gate-")), "baseline.json");
+    expect(deployGate({ path: elsewhere }).status.message).toContain(`No eval baseline (${elsewhere}):`);
   });
 });
