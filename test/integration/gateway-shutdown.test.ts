@@ -105,7 +105,9 @@ async function startNpmStart(options: { detached?: boolean } = {}): Promise<Star
   expect(javas).toHaveLength(1);
   const java = javas[0] as { pid: number; args: string };
   expect(java.args).toContain(`-port ${dynamodbPort}`);
-  const gatewayPids = tree.filter((p) => p.args.includes("local-gateway.ts")).map((p) => p.pid);
+  const gatewayPids = tree.filter((p) => p.args.includes("local/start.ts")).map((p) => p.pid);
+  // The sh, tsx and node processes npm runs: without them the "gateway has exited" check below would hold vacuously.
+  expect(gatewayPids.length).toBeGreaterThanOrEqual(2);
   return { child, output: () => output, port, dynamodbPort, firstAnswerMs, java, gatewayPids };
 }
 
