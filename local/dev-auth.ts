@@ -226,28 +226,8 @@ function whyRefused(error: unknown, issuers: readonly string[], audiences: reado
   return "The bearer token could not be verified.";
 }
 
-/** The scopes a token grants: the space-separated `scope` claim, or `scp` (a list or a string), as API Gateway reads them. */
-export function tokenScopes(payload: JWTPayload): string[] {
-  const raw = payload.scope ?? payload.scp;
-  const list = Array.isArray(raw) ? raw : typeof raw === "string" ? raw.split(" ") : [];
-  return list.filter((s): s is string => typeof s === "string" && s !== "");
-}
-
 /**
- * The claims as API Gateway hands them to the function: every value a string. Numbers and booleans are
- * printed, lists as `[a b]`, objects as JSON.
+ * The scopes a token grants and its claims as API Gateway hands them to a function: the very functions the
+ * deployed MCP endpoint uses, so the local gateway passes a tool exactly what AWS would.
  */
-export function apiGatewayClaims(payload: JWTPayload): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(payload).map(([name, value]) => [
-      name,
-      typeof value === "string"
-        ? value
-        : Array.isArray(value)
-          ? `[${value.map(String).join(" ")}]`
-          : typeof value === "object" && value !== null
-            ? JSON.stringify(value)
-            : String(value),
-    ]),
-  );
-}
+export { claimsAsApiGatewayPassesThem as apiGatewayClaims, scopesOf as tokenScopes } from "#runtime/token-verifier";
