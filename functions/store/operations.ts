@@ -222,10 +222,10 @@ async function attemptChange(deps: StoreDeps, op: OperationContext, change: Orde
   // The proposal was made against another version than the one read: stale (or ahead of the order), so the
   // answer is VERSION_CONFLICT — unless the order itself is ineligible, which the same checked write tells.
   if (order !== undefined && change.expectedVersion !== undefined && change.expectedVersion !== version) {
-    return send(attempt, refusalParts(attempt, new VersionConflictError(change.orderId, change.expectedVersion, version)));
+    return send(attempt, refusalTransaction(attempt, new VersionConflictError(change.orderId, change.expectedVersion, version)));
   }
-  if ("refusal" in plan) return send(attempt, refusalParts(attempt, plan.refusal));
-  return send(attempt, commitParts(attempt, plan, capSlot?.put));
+  if ("refusal" in plan) return send(attempt, refusalTransaction(attempt, plan.refusal));
+  return send(attempt, commitTransaction(attempt, plan, capSlot?.put));
 }
 
 /** One attempt's inputs, shared by the parts it writes and the diagnosis of a failed transaction. */
@@ -247,6 +247,12 @@ type TransactItem = NonNullable<TransactWriteCommandInput["TransactItems"]>[numb
  * back in the items' order, and each is read by the role of the item it belongs to.
  */
 type Part = { item: TransactItem } & ({ role: "order" | "record" | "activity" | "cap" } | { role: "linked"; write: LinkedWrite });
+
+/** A transaction to send, and the outcome its operation record holds: the answer when it commits. */
+interface Transaction {
+  parts: Part[];
+  outcome: { httpStatus: number; body: Json };
+}
 
 /** What the order must be for the write: ownership first (a customer's by customerId, a seller's by sellerId, support any), then eligibility and version. */
 function orderConditions({ op, change, version, plan, expr }: AttemptContext): string {
@@ -277,10 +283,11 @@ function recordPart(attempt: AttemptContext, record: Parameters<typeof recordIte
 }
 
 /** A refusal, recorded in one transaction with a check that the order meets everything else it must. */
-function refusalParts(attempt: AttemptContext, refusal: ToolError): Part[] {
+function refusalTransaction(attempt: AttemptContext, refusal: ToolError): Transaction {
   const { deps, op, change, expr } = attempt;
   const conditions = orderConditions(attempt);
-  return [
+  const outcome = { httpStatus: refusal.httpStatus, body: rejectedBody(op, change.orderId, refusal) };
+  const parts: Part[] = [
     {
       role: "order",
       item: {
@@ -293,17 +300,13 @@ function refusalParts(attempt: AttemptContext, refusal: ToolError): Part[] {
         },
       },
     },
-    recordPart(attempt, {
-      status: "rejected",
-      orderId: change.orderId,
-      httpStatus: refusal.httpStatus,
-      body: rejectedBody(op, change.orderId, refusal),
-    }),
+    recordPart(attempt, { status: "rejected", orderId: change.orderId, ...outcome }),
   ];
+  return { parts, outcome };
 }
 
 /** The change itself: the order update, its operation record, its activity entry, the plan's linked writes and the cap's slot. */
-function commitParts(attempt: AttemptContext, plan: ChangePlan, capSlot: TransactItem["Put"] | undefined): Part[] {
+function commitTransaction(attempt: AttemptContext, plan: ChangePlan, capSlot: TransactItem["Put"] | undefined): Transaction {
   const { deps, op, change, version, now, expr } = attempt;
   const committedVersion = version + 1;
   const conditions = orderConditions(attempt);
@@ -332,7 +335,7 @@ function commitParts(attempt: AttemptContext, plan: ChangePlan, capSlot: Transac
     actor: actorOf(op.principal),
     ...plan.activity,
   });
-  return [
+  const parts: Part[] = [
     {
       role: "order",
       item: {
@@ -354,15 +357,15 @@ function commitParts(attempt: AttemptContext, plan: ChangePlan, capSlot: Transac
     ...(plan.linkedWrites ?? []).map((write): Part => ({ role: "linked", write, item: linkedItem(deps, write) })),
     ...(capSlot ? [{ role: "cap" as const, item: { Put: capSlot } }] : []),
   ];
+  return { parts, outcome: { httpStatus: 200, body } };
 }
 
-/** Writes the parts as one transaction; the outcome is the record's, or what the failure says. */
-async function send(attempt: AttemptContext, parts: Part[]): Promise<Attempt> {
+/** Writes the parts as one transaction; the outcome is the one recorded, or what the failure says. */
+async function send(attempt: AttemptContext, { parts, outcome }: Transaction): Promise<Attempt> {
   const { deps, op, change } = attempt;
   try {
     await deps.doc.send(new TransactWriteCommand({ TransactItems: parts.map((p) => p.item) }));
-    const record = parts.find((p) => p.role === "record")!.item.Put!.Item as { httpStatus: number; body: string };
-    return { kind: "committed", outcome: { tool: op.tool, httpStatus: record.httpStatus, body: recordedBody(record.body) } };
+    return { kind: "committed", outcome: { tool: op.tool, ...outcome } };
   } catch (err) {
     // A value that alone passes the item size limit (e.g. a whole items list) is refused before anything is written.
     if ((err as Error).name === "ValidationException" && itemTooLarge.test((err as Error).message)) {
@@ -408,8 +411,9 @@ function diagnose({ op, change, version, plan }: AttemptContext, parts: Part[], 
   const current = (reason: (typeof reasons)[number] | undefined) =>
     reason?.Item ? unmarshall(reason.Item as Parameters<typeof unmarshall>[0]) : undefined;
 
-  const record = reasonOf("record");
-  if (failed(record) && current(record)) return { kind: "decided", outcome: replayRecorded(op, current(record)!) };
+  const recordReason = reasonOf("record");
+  const recorded = failed(recordReason) ? current(recordReason) : undefined;
+  if (recorded) return { kind: "decided", outcome: replayRecorded(op, recorded) };
   if (reasons.some((r) => r.Code === "TransactionConflict")) return { kind: "retry", reason: "conflict" };
   const orderReason = reasonOf("order");
   if (failed(orderReason)) {
