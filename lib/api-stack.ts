@@ -81,6 +81,20 @@ export interface ToolsHttpApi {
 /** A route of a function: a tool's, or a service function's (which may take DELETE). */
 type FunctionRoute = Pick<ServiceRoute, "method" | "path">;
 
+/** What one service function needs beyond the common settings (ApiStack.serviceFunctionSettings). */
+interface ServiceSettings {
+  /** Its environment, timeout and memory; `publicUrl` is the URL of the API it serves. */
+  props: (publicUrl: string | undefined) => Pick<ToolFunctionProps, "environment" | "timeout" | "memorySize">;
+  /** Grants beyond logging. */
+  grant?: (fn: ToolFunction) => void;
+  /** Why its public routes may be public (a Control Tower exemption's reason), when not the catalogue's. */
+  publicReason?: string;
+  /** APIs that get a function of their own (with their own public URL) instead of sharing this one. */
+  perApi?: Array<{ api: ToolsHttpApi; prefix: string; publicUrl: string | undefined; key: string }>;
+  /** Routes it serves beyond its registry routes, on every API. */
+  extraRoutes?: readonly FunctionRoute[];
+}
+
 /**
  * The stateless half: one function per tool in the registry with exactly its grants, and the HTTP API(s) that
  * route to them with a JWT authorizer. Adding a tool to `functions/catalog/tools.ts` adds its function, routes,
@@ -268,31 +282,40 @@ export class ApiStack extends Stack {
    * function added to the registry must be given its settings here. MCP and Bedrock touch no table: they invoke
    * the tool's own function, so each tool keeps exactly its own grants.
    */
-  private serviceFunctionSettings(): Record<
-    ServiceFunction["name"],
-    (publicUrl: string | undefined) => Pick<ToolFunctionProps, "environment" | "timeout" | "memorySize">
-  > {
+  private serviceFunctionSettings(): Record<ServiceFunction["name"], ServiceSettings> {
     const { config } = this;
     // How POST /v1/mcp authenticates on each API, and what its OAuth metadata says (functions/runtime/oauth-resource.ts):
     // read by the MCP function and the metadata function, keyed by API id like the OpenAPI function's.
     const mcpAuth = this.toJsonString(Object.fromEntries(this.apis.map((entry) => [entry.api.apiId, this.mcpAuthOf(entry)])));
     const authorizationServers = this.authorizationServers();
     return {
-      catalog: () => ({}),
-      openapi: (publicUrl) => ({
-        environment: { ...(publicUrl ? { [publicUrlEnv]: publicUrl } : {}), [authorizationServersEnv]: authorizationServers },
-      }),
-      mcp: () => ({
-        environment: {
-          ...this.toolFunctionNames(),
-          // Browser origins whose pages may call MCP; without any, a request with an Origin header is refused.
-          ORDER_TOOLS_MCP_ALLOWED_ORIGINS: config.mcpAllowedOrigins.join(","),
-          [mcpAuthEnv]: mcpAuth,
-        },
-        // Above a tool's own 10 s, for its cold start and the invocation; still inside API Gateway's 30 s.
-        timeout: Duration.seconds(20),
-      }),
-      "oauth-metadata": () => ({ environment: { [mcpAuthEnv]: mcpAuth }, memorySize: 256 }),
+      catalog: { props: () => ({}) },
+      openapi: {
+        props: (publicUrl) => ({
+          environment: { ...(publicUrl ? { [publicUrlEnv]: publicUrl } : {}), [authorizationServersEnv]: authorizationServers },
+        }),
+        // The document names the URL it is served from: behind custom domains, one function per API.
+        perApi: this.openApiPerApi(),
+      },
+      mcp: {
+        props: () => ({
+          environment: {
+            ...this.toolFunctionNames(),
+            // Browser origins whose pages may call MCP; without any, a request with an Origin header is refused.
+            ORDER_TOOLS_MCP_ALLOWED_ORIGINS: config.mcpAllowedOrigins.join(","),
+            [mcpAuthEnv]: mcpAuth,
+          },
+          // Above a tool's own 10 s, for its cold start and the invocation; still inside API Gateway's 30 s.
+          timeout: Duration.seconds(20),
+        }),
+        grant: (fn) => this.grantInvokeTools(fn),
+      },
+      "oauth-metadata": {
+        props: () => ({ environment: { [mcpAuthEnv]: mcpAuth }, memorySize: 256 }),
+        publicReason: controlReasons.publicOAuthMetadataRoute,
+        // A user pool's RFC 8414 metadata and authorization endpoint, on the APIs whose tokens the stack's pools issue.
+        extraRoutes: config.jwt ? [] : cognitoAuthorizationServerRoutes,
+      },
     };
   }
 
@@ -332,41 +355,38 @@ export class ApiStack extends Stack {
     const settings = this.serviceFunctionSettings();
     for (const service of serviceFunctions) {
       const id = `Service${pascal(service.name)}`;
+      const own = settings[service.name];
       const make = (constructId: string, publicUrl: string | undefined) => {
-        const own = settings[service.name](publicUrl);
         const fn = new ToolFunction(this, constructId, {
           ...this.commonFunctionProps,
           entry: service.entry,
           description: service.description,
           logRetention: config.logRetention,
-          ...own,
+          ...own.props(publicUrl),
         });
-        if (service.name === "mcp") this.grantInvokeTools(fn);
+        own.grant?.(fn);
         return fn;
       };
       const fn = make(id, config.publicUrl);
       const access: RouteAccess =
         service.access === "self"
           ? { kind: "self", reason: controlReasons.mcpVerifiesItsOwnToken }
-          : { kind: "public", reason: service.name === "oauth-metadata" ? controlReasons.publicOAuthMetadataRoute : publicRouteReason };
-      const ownOpenApi = service.name === "openapi" ? this.openApiPerApi() : [];
+          : { kind: "public", reason: own.publicReason ?? publicRouteReason };
+      const perApi = own.perApi ?? [];
       this.addFunctionRoutes(
         id,
         fn.function,
         service.routes,
         access,
-        this.apis.filter((a) => !ownOpenApi.some((o) => o.api === a)),
+        this.apis.filter((a) => !perApi.some((o) => o.api === a)),
       );
-      for (const { api, prefix, publicUrl, key } of ownOpenApi) {
+      for (const { api, prefix, publicUrl, key } of perApi) {
         const ownFn = make(`${prefix}${id}`, publicUrl);
         this.addFunctionRoutes(id, ownFn.function, service.routes, access, [api]);
         this.alarmOnFunction(`${prefix}${id}`, ownFn);
         this.serviceFunctions.set(key, ownFn);
       }
-      // A user pool's RFC 8414 metadata and authorization endpoint, on the APIs whose tokens the stack's pools issue.
-      if (service.name === "oauth-metadata" && !config.jwt) {
-        this.addFunctionRoutes(`${id}Cognito`, fn.function, cognitoAuthorizationServerRoutes, access);
-      }
+      if (own.extraRoutes?.length) this.addFunctionRoutes(`${id}Cognito`, fn.function, own.extraRoutes, access);
       this.alarmOnFunction(id, fn);
       this.serviceFunctions.set(service.name, fn);
     }
