@@ -7,7 +7,6 @@
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 
 // Before any handler module loads: their loggers and metrics read these once. The service's own log lines and
 // EMF metrics would bury the one line per case.
@@ -32,39 +31,19 @@ const usage = `Usage: npm run eval -- [options]
   --concurrency <n>    case trials side by side (default 3; 2 with a live model)
   --write-schema       rewrite eval/case-schema.json from the zod schema, and stop`;
 
-function usageError(message: string): never {
-  console.error(`${message}\n\n${usage}`);
-  process.exit(2);
-}
-
-const { values } = (() => {
-  try {
-    return parseArgs({
-      args: process.argv.slice(2),
-      options: {
-        cases: { type: "string" },
-        model: { type: "string" },
-        trials: { type: "string" },
-        report: { type: "string" },
-        baseline: { type: "boolean" },
-        "accept-drop": { type: "string" },
-        record: { type: "string" },
-        case: { type: "string", multiple: true },
-        concurrency: { type: "string" },
-        "write-schema": { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-      strict: true,
-      allowPositionals: false,
-    });
-  } catch (error) {
-    return usageError((error as Error).message);
-  }
-})();
-if (values.help) {
-  console.log(usage);
-  process.exit(0);
-}
+const { readOptions } = await import("#local/command-line");
+const { values, refuse: usageError } = readOptions(usage, {
+  cases: { type: "string" },
+  model: { type: "string" },
+  trials: { type: "string" },
+  report: { type: "string" },
+  baseline: { type: "boolean" },
+  "accept-drop": { type: "string" },
+  record: { type: "string" },
+  case: { type: "string", multiple: true },
+  concurrency: { type: "string" },
+  "write-schema": { type: "boolean" },
+});
 
 const { repoRoot, userPath } = await import("#local/stack");
 

@@ -4,7 +4,7 @@
  * `.dev-keys/` (made on first use), issuer and audience as the gateway expects. Use it as
  * `TOKEN=$(npm run --silent token -- --customer C-1001)`.
  */
-import { parseArgs } from "node:util";
+import { readOptions } from "#local/command-line";
 import { customerIdPattern, sellerIdPattern } from "#core/principal";
 import { defaultScopes, defaultTtlSeconds, type DevPrincipal, principalClaims, signDevToken } from "#local/dev-auth";
 
@@ -18,35 +18,18 @@ const usage = `Usage: npm run --silent token -- (--customer <C-id> | --support <
 
 Prints only the token: TOKEN=$(npm run --silent token -- --customer C-1001)`;
 
-function fail(message: string): never {
-  console.error(`${message}\n\n${usage}`);
-  process.exit(2);
-}
-
 function parse(argv: string[]): { principal: DevPrincipal; scope?: string; ttlSeconds: number } {
-  const { values } = (() => {
-    try {
-      return parseArgs({
-        args: argv,
-        options: {
-          customer: { type: "string" },
-          support: { type: "string" },
-          seller: { type: "string" },
-          scope: { type: "string" },
-          ttl: { type: "string" },
-          help: { type: "boolean", short: "h" },
-        },
-        strict: true,
-        allowPositionals: false,
-      });
-    } catch (error) {
-      return fail((error as Error).message);
-    }
-  })();
-  if (values.help) {
-    console.log(usage);
-    process.exit(0);
-  }
+  const { values, refuse: fail } = readOptions(
+    usage,
+    {
+      customer: { type: "string" },
+      support: { type: "string" },
+      seller: { type: "string" },
+      scope: { type: "string" },
+      ttl: { type: "string" },
+    },
+    argv,
+  );
   const given = [values.customer, values.support, values.seller].filter((v) => v !== undefined).length;
   if (given !== 1) fail("Give exactly one of --customer, --support or --seller.");
   if (values.customer !== undefined && !customerIdPattern.test(values.customer)) {

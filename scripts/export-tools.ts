@@ -5,7 +5,7 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
+import { readOptions } from "#local/command-line";
 import { toolFormat, toolFormatNames } from "#controller/tools/formats";
 import { controllerOnlyTools, modelTools } from "#catalog/model-tools";
 import { userPath } from "#local/stack";
@@ -24,26 +24,9 @@ ${formats.join("\n")}
   --out <dir>   write <dir>/<format file> (created if missing) instead of printing to stdout`;
 }
 
-function fail(message: string): never {
-  console.error(`${message}\n\n${usage()}`);
-  process.exit(2);
-}
-
-const { values } = (() => {
-  try {
-    return parseArgs({
-      args: process.argv.slice(2),
-      options: { format: { type: "string" }, out: { type: "string" }, help: { type: "boolean", short: "h" } },
-      strict: true,
-    });
-  } catch (error) {
-    return fail((error as Error).message);
-  }
-})();
-if (values.help) {
-  console.log(usage());
-  process.exit(0);
-}
+const { values, refuse } = readOptions(usage(), { format: { type: "string" }, out: { type: "string" } });
+// Declared, so that TypeScript narrows after a call of it.
+const fail: (message: string) => never = refuse;
 if (values.format === undefined) fail("Give --format.");
 if (!toolFormatNames().includes(values.format))
   fail(`There is no format ${JSON.stringify(values.format)}; the formats are ${toolFormatNames().join(", ")}.`);

@@ -19,7 +19,7 @@ const { startDynamoDbLocal } = await import("#local/dynamodb-local");
 const { ciSizes, soakSizes } = await import("#test/reliability/sizes");
 type PartReport = import("#test/reliability/harness").PartReport;
 
-const { parseArgs } = await import("node:util");
+const { readOptions } = await import("#local/command-line");
 const partNames = ["authorization", "model", "races", "fuzz", "faults", "load"];
 const usage = `Usage: npm run soak -- [--only <part>[,<part>…]] [--ci] [--seed N]
 
@@ -27,28 +27,7 @@ const usage = `Usage: npm run soak -- [--only <part>[,<part>…]] [--ci] [--seed
   --ci             the sizes npm test runs (seconds), instead of the soak sizes (minutes)
   --seed N         repeat a run's generated inputs (each part prints its seed)`;
 
-/** Bad options: what was wrong and how to ask, and exit 2 before anything starts. */
-function refuse(message: string): never {
-  console.error(`${message}\n\n${usage}`);
-  process.exit(2);
-}
-
-const { values } = (() => {
-  try {
-    return parseArgs({
-      args: process.argv.slice(2),
-      options: { only: { type: "string" }, ci: { type: "boolean" }, seed: { type: "string" }, help: { type: "boolean", short: "h" } },
-      strict: true,
-      allowPositionals: false,
-    });
-  } catch (error) {
-    return refuse((error as Error).message);
-  }
-})();
-if (values.help) {
-  console.log(usage);
-  process.exit(0);
-}
+const { values, refuse } = readOptions(usage, { only: { type: "string" }, ci: { type: "boolean" }, seed: { type: "string" } });
 const sizes = values.ci ? ciSizes : soakSizes;
 const seed = values.seed === undefined ? undefined : Number(values.seed);
 if (seed !== undefined && !(/^\d+$/.test(values.seed ?? "") && Number.isSafeInteger(seed)))
