@@ -519,7 +519,10 @@ export class ApiStack extends Stack {
    */
   private mcpAuthOf(entry: ToolsHttpApi): ApiAuth {
     const { config } = this;
-    const publicUrl = entry.audience === "staff" ? config.staffPublicUrl : config.publicUrl;
+    // Each API names its own URL: a client that signs in through one API's metadata gets a token for that API.
+    const publicUrl = { all: config.publicUrl, customers: config.publicUrl, staff: config.staffPublicUrl, sellers: config.sellerPublicUrl }[
+      entry.audience
+    ];
     const scopes = entry.audience === "staff" ? [...endpointScopes, orderScopes.support] : [...endpointScopes];
     const base = { ...(publicUrl ? { publicUrl } : {}), scopes };
     if (!entry.pool) {

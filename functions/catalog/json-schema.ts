@@ -99,16 +99,17 @@ export const toolCatalogSchema = /* @__PURE__ */ schema(() =>
                 .check(z.meta({ description: "JSON Schema (draft 2020-12) of a successful result, the 200 body of its route." })),
               annotations: z
                 .strictObject({
-                  readOnlyHint: z.optional(z.boolean()).check(z.meta({ description: "True: the tool changes nothing." })),
-                  idempotentHint: z.optional(z.boolean()).check(
-                    z.meta({
-                      description: "True: repeating a call with the same operationId changes nothing more and returns the first outcome.",
-                    }),
-                  ),
-                  destructiveHint: z.optional(z.boolean()).check(
+                  readOnlyHint: z.boolean().check(z.meta({ description: "True: the tool changes nothing." })),
+                  destructiveHint: z.boolean().check(
                     z.meta({
                       description:
-                        "True: the change may end something that no tool restores, such as a cancelled order; false: it only adds.",
+                        "True: a change may overwrite or end something that no tool restores, such as a cancelled order or a replaced note; false: it only adds, or (a reading tool) changes nothing.",
+                    }),
+                  ),
+                  idempotentHint: z.boolean().check(
+                    z.meta({
+                      description:
+                        "True: repeating a call with the same arguments (for a change, the same operationId) changes nothing more; a change returns the first outcome.",
                     }),
                   ),
                   openWorldHint: z

@@ -23,6 +23,9 @@ import { type Scope, scopes } from "#core/principal";
  */
 
 const replayedHeader = { "Idempotent-Replayed": { $ref: "#/components/headers/IdempotentReplayed" } };
+const retryAfterHeader = { "Retry-After": { $ref: "#/components/headers/RetryAfter" } };
+/** The refusals whose body says `retryAfterSeconds`, and whose response says it in Retry-After too. */
+const saysWhenToRetry: readonly ErrorCode[] = ["RATE_LIMITED", "OPERATION_IN_PROGRESS"];
 const pascal = (name: string) => name.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase());
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
@@ -182,15 +185,21 @@ function errorResponses(tool: ToolDefinition): Record<string, JsonSchema> {
     const status = httpStatusOf(code);
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
-  // A recorded rejection is replayed like a success, with the header saying so.
-  const replayed = (codes: ErrorCode[]) =>
-    tool.kind === "change" && codes.some((c) => recordedRejectionCodes.has(c)) ? replayedHeader : undefined;
+  // A recorded rejection is replayed like a success, with the header saying so; a refusal that says when to try
+  // again says it in Retry-After as well.
+  const headers = (codes: ErrorCode[]) => {
+    const all = {
+      ...(tool.kind === "change" && codes.some((c) => recordedRejectionCodes.has(c)) ? replayedHeader : {}),
+      ...(codes.some((c) => saysWhenToRetry.includes(c)) ? retryAfterHeader : {}),
+    };
+    return Object.keys(all).length ? all : undefined;
+  };
   return Object.fromEntries(
     [...byStatus.entries()]
       .sort(([a], [b]) => a - b)
       .map(([status, codes]) => [
         String(status),
-        errorResponse(codes, codes.includes("OPERATION_NOT_FOUND") ? "OperationNotFound" : "Error", replayed(codes)),
+        errorResponse(codes, codes.includes("OPERATION_NOT_FOUND") ? "OperationNotFound" : "Error", headers(codes)),
       ]),
   );
 }
@@ -525,6 +534,11 @@ function documentFrame(paths: Paths, schemas: Record<string, JsonSchema>, option
           description:
             "true when this is the recorded outcome of an earlier request with the same operationId, replayed; nothing changed this time.",
           schema: { type: "string", const: "true" },
+        },
+        RetryAfter: {
+          description:
+            "Seconds to wait before sending the request again (RFC 9110), the same number as the body's error.retryAfterSeconds: on RATE_LIMITED, and on a 409 when it is OPERATION_IN_PROGRESS. API Gateway's own throttling 429 does not carry it.",
+          schema: { type: "integer", minimum: 0 },
         },
       },
     },

@@ -11,6 +11,11 @@ import { orderStatuses, sellerTypes } from "#core/order";
 
 /** contract §5: a date range covers at most this many days, both ends included. */
 export const maxDateRangeDays = 92;
+/**
+ * contract §5: the last day a search covers. Days are compared and keyed as four-digit text, and a search reads up
+ * to the day after its last one: past this day, that would need a fifth digit.
+ */
+export const lastSearchableDay = "9998-12-31";
 export const maxSearchLimit = 20;
 export const defaultSearchLimit = 10;
 
@@ -63,6 +68,10 @@ const calendarDay = (field: string) =>
     z.refine(isCalendarDay, {
       error: (issue) => `${field} is ${JSON.stringify(issue.input)}; it must be a calendar date written YYYY-MM-DD, like 2026-03-10.`,
     }),
+    z.refine((day) => !isCalendarDay(day) || day <= lastSearchableDay, {
+      error: (issue) =>
+        `${field} is ${JSON.stringify(issue.input)}, past the last day a search covers; give days from 0000-01-01 to ${lastSearchableDay}, like 2026-03-10.`,
+    }),
   );
 
 const dateRange = /* @__PURE__ */ schema(() =>
@@ -80,7 +89,7 @@ const dateRange = /* @__PURE__ */ schema(() =>
     })
     .check(
       z.superRefine((range, ctx) => {
-        if (!isCalendarDay(range.from) || !isCalendarDay(range.to)) return;
+        if (![range.from, range.to].every((day) => isCalendarDay(day) && day <= lastSearchableDay)) return;
         const days = daysBetween(range.from, range.to) + 1;
         if (days < 1) {
           ctx.addIssue({

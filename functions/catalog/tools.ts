@@ -21,8 +21,15 @@ export interface ToolDefinition {
   scope: Scope;
   input: ZodMiniType;
   output: ZodMiniType;
-  /** MCP tool annotations. Every tool acts only on this service's own orders, so none is open-world. */
-  annotations: { readOnlyHint?: boolean; idempotentHint?: boolean; destructiveHint?: boolean; openWorldHint: false };
+  /**
+   * MCP tool annotations, all four written out: clients gate confirmations and replays on them, and MCP's defaults
+   * for a hint left out are its unsafe reading (not read-only, destructive, not idempotent, open-world). In MCP's
+   * words: readOnly, the tool does not modify its environment; destructive, its updates may be other than additive;
+   * idempotent, calling it again with the same arguments has no additional effect (a change's arguments include its
+   * operationId); openWorld, it may reach an open world of external entities. Every tool acts only on this
+   * service's own orders, so none is open-world.
+   */
+  annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: false };
   /** The handler module, relative to the repository root; it exports `handler`. */
   entry: string;
   routes: readonly ToolRoute[];
@@ -38,7 +45,7 @@ export const tools = [
     scope: scopes.read,
     input: readSchemas.searchOrdersInput,
     output: readSchemas.searchOrdersOutput,
-    annotations: { readOnlyHint: true, openWorldHint: false },
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     entry: "functions/tools/search-orders.ts",
     routes: [{ method: "POST", path: "/v1/tools/search_orders" }],
     // GetItem: a full id. Query: the indexes below, never the table. BatchGetItem: a seller's name, only if an order lacks it.
@@ -55,7 +62,7 @@ export const tools = [
     scope: scopes.read,
     input: readSchemas.getOrderInput,
     output: readSchemas.getOrderOutput,
-    annotations: { readOnlyHint: true, openWorldHint: false },
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     entry: "functions/tools/get-order.ts",
     routes: [{ method: "POST", path: "/v1/tools/get_order" }],
     // GetItem: the order. BatchGetItem: seller, supplement and default policies, cached for 60 s.
@@ -69,7 +76,8 @@ export const tools = [
     scope: scopes.write,
     input: schemas.cancelOrderInput,
     output: schemas.cancelOrderOutput,
-    annotations: { idempotentHint: true, destructiveHint: true, openWorldHint: false },
+    // Destructive: a cancelled order stays cancelled; no tool restores it.
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     entry: "functions/tools/cancel-order.ts",
     routes: [{ method: "POST", path: "/v1/tools/cancel_order" }],
     // GetItem: the order, when no expectedVersion is given, and the actor's cap.
@@ -83,7 +91,8 @@ export const tools = [
     scope: scopes.write,
     input: schemas.addDeliveryNoteInput,
     output: schemas.addDeliveryNoteOutput,
-    annotations: { idempotentHint: true, destructiveHint: false, openWorldHint: false },
+    // Destructive: the note replaces any earlier one, which is gone.
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     entry: "functions/tools/add-delivery-note.ts",
     routes: [{ method: "POST", path: "/v1/tools/add_delivery_note" }],
     // expectedVersion is required, so the change itself reads nothing first; GetItem serves the reuse diagnosis
@@ -98,7 +107,8 @@ export const tools = [
     scope: scopes.write,
     input: compoundSchemas.startReturnInput,
     output: compoundSchemas.startReturnOutput,
-    annotations: { idempotentHint: true, destructiveHint: false, openWorldHint: false },
+    // Additive: a return, its label, a pickup booking and an activity entry are added; nothing is overwritten.
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     entry: "functions/tools/start-return.ts",
     routes: [{ method: "POST", path: "/v1/tools/start_return" }],
     // GetItem: the order (its seller and items) and the reuse diagnosis. BatchGetItem: seller and policies
@@ -119,7 +129,8 @@ export const tools = [
     scope: scopes.write,
     input: compoundSchemas.offerReplacementInput,
     output: compoundSchemas.offerReplacementOutput,
-    annotations: { idempotentHint: true, destructiveHint: false, openWorldHint: false },
+    // Additive: a replacement line and a stock reservation are added; nothing is overwritten.
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     entry: "functions/tools/offer-replacement.ts",
     routes: [{ method: "POST", path: "/v1/tools/offer_replacement" }],
     // GetItem: the order (its seller and the item's SKU) and the reuse diagnosis. BatchGetItem: seller and
@@ -140,7 +151,7 @@ export const tools = [
     scope: scopes.read,
     input: schemas.operationStatusInput,
     output: schemas.operationStatusOutput,
-    annotations: { readOnlyHint: true, openWorldHint: false },
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     entry: "functions/tools/get-operation-status.ts",
     routes: [
       { method: "POST", path: "/v1/tools/get_operation_status" },

@@ -56,6 +56,15 @@ export function readBody(event: HttpEvent): unknown {
   return body;
 }
 
+/**
+ * RFC 9110's Retry-After, in seconds, for a refusal whose body says `retryAfterSeconds` (a 429 RATE_LIMITED, a
+ * 409 OPERATION_IN_PROGRESS): HTTP clients, SDK retry layers and agent frameworks read the header, not the body.
+ */
+export function retryAfter(error: ToolError): Record<string, string> {
+  const seconds = error.details.retryAfterSeconds;
+  return typeof seconds === "number" && Number.isInteger(seconds) && seconds >= 0 ? { "retry-after": String(seconds) } : {};
+}
+
 /** The one place errors become responses: a ToolError is its own body; anything else is INTERNAL and logged. */
 export function errorResponse(
   error: unknown,
@@ -65,7 +74,7 @@ export function errorResponse(
 ): HttpResult {
   if (error instanceof ToolError) {
     if (error.httpStatus >= 500) log.error("tool failed", { tool, error });
-    return jsonResponse(error.httpStatus, error.toJSON());
+    return jsonResponse(error.httpStatus, error.toJSON(), retryAfter(error));
   }
   log.error("unexpected error", { tool, error: error as Error });
   const internal = new InternalError(

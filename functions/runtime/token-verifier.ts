@@ -20,9 +20,9 @@ import type { TokenIssuer } from "#runtime/oauth-resource";
 /**
  * The deployed MCP function's token check (the HTTP API's JWT authorizer does it for every other route, but it
  * cannot answer with the challenge MCP clients need): signature against the issuer's published keys, issuer,
- * expiry, and that the token was issued for this resource — a Cognito access token of one of the deployment's app
- * clients, or a token whose audience is one of the configured ones or the MCP URL itself (RFC 8707). Built on
- * aws-jwt-verify, which caches the keys per execution environment.
+ * an expiry that has not passed, and that the token was issued for this resource — a Cognito access token of one
+ * of the deployment's app clients, or a token whose audience is one of the configured ones or the MCP URL itself
+ * (RFC 8707). Built on aws-jwt-verify, which caches the keys per execution environment.
  */
 
 /** What a bearer token says once verified: its claims as API Gateway hands them to a function, and its scopes. */
@@ -71,6 +71,11 @@ export function deployedVerifier(issuer: TokenIssuer): BearerVerifier {
       if (error instanceof FetchError) throw error;
       return { ok: false, message: whyRefused(error, issuer) };
     }
+    // aws-jwt-verify checks exp only when a token has one: a token without it would be good forever once leaked.
+    // Refused on every issuer's path, as the local stand-in (local/dev-auth.ts) refuses it.
+    if (typeof payload.exp !== "number") {
+      return { ok: false, message: `The bearer token has no expiry (exp); tokens must expire. ${signInAgain}` };
+    }
     const audiences =
       typeof payload.aud === "string"
         ? [payload.aud]
@@ -91,8 +96,10 @@ function audienceMessage(audiences: string[], accepted: string[]): string {
   return `The bearer token was issued for ${audiences.length ? audiences.map((a) => JSON.stringify(a)).join(", ") : "no audience"}, not for this MCP endpoint; it accepts tokens for ${accepted.map((a) => JSON.stringify(a)).join(" or ")}. Sign in again through the authorization server named in the resource metadata.`;
 }
 
+const signInAgain = "Sign in again through the authorization server named in the resource metadata.";
+
 function whyRefused(error: unknown, issuer: TokenIssuer): string {
-  const getOne = "Sign in again through the authorization server named in the resource metadata.";
+  const getOne = signInAgain;
   if (error instanceof JwtExpiredError) return `The bearer token expired. ${getOne}`;
   if (error instanceof JwtNotBeforeError) return "The bearer token is not valid yet (nbf).";
   if (error instanceof CognitoJwtInvalidTokenUseError)

@@ -1,7 +1,8 @@
 import { GetCommand, QueryCommand, type QueryCommandInput } from "@aws-sdk/lib-dynamodb";
-import type { GetOrderInput, SearchOrdersInput } from "#catalog/read-schemas";
+import { type GetOrderInput, maxDateRangeDays, type SearchOrdersInput } from "#catalog/read-schemas";
 import type { Json } from "#core/change";
 import { addDays } from "#core/days";
+import { InvalidInputError } from "#core/errors";
 import { getOrder, type OrderReader } from "#core/get-order";
 import type { Principal } from "#core/principal";
 import { type DayRange, type OrderSearchSource, type OrderStream, type OrderSummaryRecord, searchOrders } from "#core/search-orders";
@@ -12,7 +13,6 @@ import {
   customerIndexKeys,
   customerOrdersPartition,
   idDigitsPartition,
-  monthOf,
   orderKey,
   sellerOrdersPartition,
 } from "#store/keys";
@@ -139,13 +139,31 @@ async function* queryPages(deps: StoreDeps, input: QueryCommandInput, firstPage:
   } while (ExclusiveStartKey);
 }
 
-/** The months (`YYYY-MM`, UTC) a range of days touches, first to last: at most five for the 92 days a search may span. */
+/**
+ * A range of at most 92 days touches at most five months: two partial ones at its ends and, a month being at least
+ * 28 days, at most ⌊(92 − 2) / 28⌋ = 3 whole ones between.
+ */
+const maxMonthsOfARange = 2 + Math.floor((maxDateRangeDays - 2) / 28);
+
+/** A `YYYY-MM…` month as a number that counts months, so the next month is one more whatever its year. */
+const monthNumber = (day: string) => Number(day.slice(0, 4)) * 12 + Number(day.slice(5, 7)) - 1;
+const monthText = (n: number) => `${String(Math.floor(n / 12)).padStart(4, "0")}-${String((n % 12) + 1).padStart(2, "0")}`;
+
+/**
+ * The months (`YYYY-MM`, UTC) a range of days touches, first to last: at most five for the 92 days a search may
+ * span. Counted on numbers: as text, the month after 9999-12 would sort before it. A longer range than the schema
+ * lets through is refused here rather than fanned out, one index query per month.
+ */
 export function monthsOf(range: DayRange): string[] {
-  const months: string[] = [];
-  for (let month = monthOf(range.from); month <= monthOf(range.to); ) {
-    months.push(month);
-    const [year, m] = month.split("-").map(Number) as [number, number];
-    month = m === 12 ? `${year + 1}-01` : `${year}-${String(m + 1).padStart(2, "0")}`;
+  const first = monthNumber(range.from);
+  const count = monthNumber(range.to) - first + 1;
+  if (!(count >= 1 && count <= maxMonthsOfARange)) {
+    throw new InvalidInputError([
+      {
+        path: "dateRange",
+        message: `dateRange from ${range.from} to ${range.to} does not fit in ${maxDateRangeDays} days (${maxMonthsOfARange} months at most); give from ≤ to, at most ${maxDateRangeDays} days apart, and search the rest separately.`,
+      },
+    ]);
   }
-  return months;
+  return Array.from({ length: count }, (_, i) => monthText(first + i));
 }

@@ -1,5 +1,5 @@
 import { App } from "aws-cdk-lib";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { buildOrderTools } from "#lib/app";
 import { handler as metadataHandler } from "#service/oauth-metadata";
 import { type ApiAuth, mcpAuthEnv, parseMcpAuth } from "#runtime/oauth-resource";
@@ -81,7 +81,8 @@ describe("POST /v1/mcp and its OAuth metadata, deployed with the stack's user po
       });
       // The tool routes' authorizer keeps trusting only the pool's own app client: an MCP client's token is for MCP.
       expect(api.authorizer.JwtConfiguration.Audience).toHaveLength(1);
-      expect(entry.publicUrl).toBe(staff ? undefined : "https://api.example.com");
+      // Only the customers' public URL was given: the other two APIs name the origin a request came to.
+      expect(entry.publicUrl).toBe(poolId.startsWith("Auth") ? "https://api.example.com" : undefined);
     }
   });
 
@@ -195,6 +196,76 @@ describe("POST /v1/mcp and its OAuth metadata, deployed with the stack's user po
         AllowHeaders: expect.arrayContaining(["authorization", "mcp-protocol-version", "mcp-method", "mcp-name"]),
         ExposeHeaders: ["www-authenticate"],
       });
+    }
+  });
+});
+
+describe("each API's protected-resource metadata names that API and its own user pool", () => {
+  const urls = {
+    publicUrl: "https://api.example.com",
+    staffPublicUrl: "https://staff-api.example.com",
+    sellerPublicUrl: "https://sellers-api.example.com",
+  };
+  const audienceOf = (poolId: string) =>
+    poolId.startsWith("StaffAuth") ? "staff" : poolId.startsWith("SellerAuth") ? "sellers" : poolId.startsWith("Auth") ? "customers" : "?";
+  const urlContext = { customers: "publicUrl", staff: "staffPublicUrl", sellers: "sellerPublicUrl" } as const;
+
+  it.each([
+    ["a public URL for each API", urls],
+    ["the customers' public URL alone", { publicUrl: urls.publicUrl }],
+    ["no public URL", {}],
+  ])("with %s: resource and authorization server are the API's own URL, the keys its own pool's", async (_what, context) => {
+    const synth = synthesized({ context });
+    const auth = mcpAuthOf(synth, "oauth-metadata");
+    expect(mcpAuthOf(synth, "mcp")).toEqual(auth);
+    const apis = httpApisOf(synth.apiTemplate);
+    expect(apis.map((api) => audienceOf(String(api.authorizer.JwtConfiguration.Issuer["Fn::GetAtt"][0]))).sort()).toEqual([
+      "customers",
+      "sellers",
+      "staff",
+    ]);
+    const before = process.env[mcpAuthEnv];
+    process.env[mcpAuthEnv] = JSON.stringify(auth);
+    // The deployed handler reads its environment once per execution environment: a fresh one for this stack.
+    vi.resetModules();
+    const { handler } = await import("#service/oauth-metadata");
+    try {
+      const named: string[] = [];
+      for (const api of apis) {
+        const poolId = String(api.authorizer.JwtConfiguration.Issuer["Fn::GetAtt"][0]);
+        const audience = audienceOf(poolId) as keyof typeof urlContext;
+        const domain = `${api.logicalId.toLowerCase()}.execute-api.eu-west-1.amazonaws.com`;
+        const base = (context as Record<string, string>)[urlContext[audience]] ?? `https://${domain}`;
+        const get = async (path: string) => {
+          const event = apiGatewayEvent({ method: "GET", path });
+          event.requestContext.apiId = api.logicalId;
+          event.requestContext.domainName = domain;
+          delete (event.requestContext as { authorizer?: unknown }).authorizer;
+          const result = await handler(event, {} as never);
+          expect(result.statusCode, `${audience} ${path}`).toBe(200);
+          return JSON.parse(result.body ?? "");
+        };
+        expect(await get("/.well-known/oauth-protected-resource/v1/mcp"), audience).toEqual({
+          resource: `${base}/v1/mcp`,
+          authorization_servers: [base],
+          scopes_supported: audience === "staff" ? ["orders:read", "orders:write", "orders:support"] : ["orders:read", "orders:write"],
+          bearer_methods_supported: ["header"],
+          resource_name: "order-tools",
+        });
+        const cognitoDomain = (auth[api.logicalId]!.authorizationServer as { cognitoDomain: string }).cognitoDomain;
+        expect(cognitoDomain, audience).toContain(poolId.replace(/UserPool\w+$/, "").toLowerCase());
+        expect(await get("/.well-known/oauth-authorization-server"), audience).toMatchObject({
+          issuer: base,
+          authorization_endpoint: `${base}/oauth2/authorize`,
+          token_endpoint: `${cognitoDomain}/oauth2/token`,
+          jwks_uri: `https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_${poolId.replace(/[^A-Za-z0-9]/g, "")}/.well-known/jwks.json`,
+        });
+        named.push(base);
+      }
+      expect(new Set(named).size, "three APIs, three URLs").toBe(3);
+    } finally {
+      if (before === undefined) delete process.env[mcpAuthEnv];
+      else process.env[mcpAuthEnv] = before;
     }
   });
 });

@@ -141,7 +141,10 @@ describe("cancel_order", () => {
     expect(completed.length).toBeGreaterThanOrEqual(1);
     expect(new Set(completed.map((r) => r.text)).size).toBe(1);
     expect(completed.filter((r) => r.headers["idempotent-replayed"] !== "true")).toHaveLength(1);
-    for (const r of inProgress) expect(r.body.error).toMatchObject({ retryable: true, retryAfterSeconds: 2 });
+    for (const r of inProgress) {
+      expect(r.body.error).toMatchObject({ retryable: true, retryAfterSeconds: 2 });
+      expect(r.headers["retry-after"]).toBe("2");
+    }
     const order = await w.order("SU-20001");
     expect(order).toMatchObject({ status: "cancelled", version: 2 });
     expect(order?.activity).toHaveLength(1);

@@ -1,7 +1,8 @@
 import { compileErrors, validate } from "@readme/openapi-parser";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { toolCatalog } from "#catalog/json-schema";
+import * as z from "zod/mini";
+import { toolCatalog, toolCatalogSchema } from "#catalog/json-schema";
 import { openApiDocument } from "#catalog/openapi-document";
 import { tools } from "#catalog/tools";
 import { principalClaims, signDevToken } from "#local/dev-auth";
@@ -56,14 +57,42 @@ describe("GET /v1/tools", () => {
       expect(Object.keys(entry)).toEqual(["name", "description", "inputSchema", "outputSchema", "annotations"]);
   });
 
-  it("marks reads readOnly, changes idempotent with the same operationId, and cancel_order destructive (contract §5)", async () => {
+  it("writes all four MCP hints explicitly for every tool, as MCP defines them (contract §5)", async () => {
     const { body } = await get("/v1/tools");
     const annotations = Object.fromEntries(body.tools.map((t: { name: string; annotations: unknown }) => [t.name, t.annotations]));
+    // MCP: readOnly — does not modify its environment; destructive — may make updates that are not only additive;
+    // idempotent — the same arguments again have no additional effect; openWorld — reaches beyond a closed domain.
+    const read = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+    expect(annotations).toEqual({
+      search_orders: read,
+      get_order: read,
+      // Ends the order: no tool restores it.
+      cancel_order: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+      // Replaces any earlier note: the earlier one is gone.
+      add_delivery_note: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+      // Add a return, a replacement line, a pickup or a reservation; overwrite nothing.
+      start_return: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      offer_replacement: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      get_operation_status: read,
+    });
     for (const tool of tools) {
-      if (tool.kind === "read") expect(annotations[tool.name], tool.name).toMatchObject({ readOnlyHint: true });
-      else expect(annotations[tool.name], tool.name).toMatchObject({ idempotentHint: true });
+      // Written in the registry itself, not left to a default: clients differ on defaults, and MCP's are the unsafe side.
+      expect(Object.keys(tool.annotations).sort(), tool.name).toEqual([
+        "destructiveHint",
+        "idempotentHint",
+        "openWorldHint",
+        "readOnlyHint",
+      ]);
+      expect(tool.annotations.readOnlyHint, tool.name).toBe(tool.kind === "read");
     }
-    expect(annotations.cancel_order).toMatchObject({ destructiveHint: true });
+    // The published catalogue's own schema requires all four, so a tool that left one out could not be published.
+    const required = z.toJSONSchema(toolCatalogSchema, { io: "output" }) as any;
+    expect(required.properties.tools.items.properties.annotations.required.sort()).toEqual([
+      "destructiveHint",
+      "idempotentHint",
+      "openWorldHint",
+      "readOnlyHint",
+    ]);
   });
 
   it("publishes output schemas that the tools' real answers satisfy, and input schemas that their real arguments satisfy", async () => {

@@ -9,6 +9,7 @@ import type { localDeps } from "#local/stack";
 import { parseFixture } from "#store/fixture";
 import { operationKey, orderKey } from "#store/keys";
 import type { HttpEvent } from "#runtime/http";
+import { createHandler as createGetOrder } from "#tools/get-order";
 import { seededLocalTables } from "#test/support/local-tables";
 import { testFixture } from "#test/support/test-shop";
 
@@ -209,6 +210,34 @@ describe("local gateway: a tokened request reaches the real handler", () => {
       const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
       expect((await call(route.path, { token: null, body, headers })).status, routeKey(route)).toBe(401);
       expect((await call(route.path, { body, headers })).status, routeKey(route)).not.toBe(401);
+    }
+  });
+});
+
+describe("local gateway: a refusal that says when to try again says it in Retry-After too", () => {
+  it("the request budget spent: 429 over HTTP with Retry-After equal to the body's retryAfterSeconds", async () => {
+    // One request a minute for this gateway's get_order, so the second is over budget.
+    const budgeted = await startGateway({
+      port: 0,
+      resolveHandler: async (route) =>
+        route.name === "get_order" ? createGetOrder({ ...deps, requestBudget: 1 }) : importHandler(route.entry),
+    });
+    try {
+      const token = await signDevToken({ ...principalClaims({ customer: "C-1001" }), sub: `budget-${Date.now()}` });
+      const ask = () =>
+        fetch(`${budgeted.url}/v1/tools/get_order`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${token}` },
+          body: JSON.stringify({ orderId: "SU-10001" }),
+        });
+      expect((await ask()).status).toBe(200);
+      const limited = await ask();
+      const body = (await limited.json()) as Record<string, any>;
+      expect(limited.status).toBe(429);
+      expect(body.error).toMatchObject({ code: "RATE_LIMITED", retryable: true, retryAfterSeconds: expect.any(Number) });
+      expect(limited.headers.get("retry-after")).toBe(String(body.error.retryAfterSeconds));
+    } finally {
+      await budgeted.close();
     }
   });
 });

@@ -36,6 +36,8 @@ describe("the hourly cap on cancellations, returns and replacements (ORDER_TOOLS
     const limited = await world.call(cancel, ana, { operationId, orderId: "SU-10003" });
     expect(limited.status).toBe(429);
     expect(limited.body.error).toMatchObject({ code: "RATE_LIMITED", retryable: true, retryAfterSeconds: 40 * 60 });
+    // RFC 9110's header, which HTTP clients and SDK retry layers read, says the same as the body.
+    expect(limited.headers["retry-after"]).toBe("2400");
     expect(limited.body.error.message).toMatch(
       /2 cancellations, returns or replacements in the past hour; the limit is 2\. Try again in 2400 s/,
     );

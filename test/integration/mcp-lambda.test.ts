@@ -14,7 +14,16 @@ import {
   modernProtocolVersion,
 } from "#service/mcp";
 import { mcpAuthEnv } from "#runtime/oauth-resource";
-import { type CognitoTokens, cognitoTokens, testApiAuth, testAppClient, testIssuer, testMcpClient } from "#test/support/cognito-tokens";
+import {
+  type CognitoTokens,
+  cognitoTokens,
+  providerTokens,
+  testApiAuth,
+  testAppClient,
+  testIssuer,
+  testMcpClient,
+  testProviderAuth,
+} from "#test/support/cognito-tokens";
 import { type Invocation, startLocalLambdaApi } from "#test/support/local-lambda-api";
 import { type Caller, customer, newWorld, type World } from "#test/support/world";
 
@@ -221,6 +230,7 @@ describe("the deployed MCP function as an OAuth protected resource: it verifies 
     ["an ID token, not an access token", { overrides: { token_use: "id" } }, /not an access token/],
     ["from another issuer", { overrides: { iss: "https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_Elsewhere" } }, /another issuer/],
     ["expired", { overrides: { exp: Math.floor(Date.now() / 1000) - 60 } }, /expired/],
+    ["that never expires (no exp)", { overrides: { exp: undefined } }, /has no expiry \(exp\); tokens must expire/],
   ])("a token %s: 401 invalid_token with the challenge, and its claims never reach a tool", async (_what, options, message) => {
     const token = await tokens.sign(customer("C-1001"), options);
     const listed = await refused(`Bearer ${token}`);
@@ -239,6 +249,34 @@ describe("the deployed MCP function as an OAuth protected resource: it verifies 
     expect(cancel.statusCode).toBe(401);
     expect(invocations).toEqual([]);
     expect(await world.order("SU-10001")).toMatchObject({ status: "placed", version: 1 });
+  });
+
+  it("with an existing identity provider, a token that never expires (no exp) is refused like an expired one; the same token with exp is accepted", async () => {
+    const provider = await providerTokens();
+    const handler = createMcpHandler(lambdaInvoker({}, new LambdaClient({ endpoint })), {
+      authentication: deployedAuthentication({ [mcpAuthEnv]: JSON.stringify({ local: testProviderAuth }) }),
+    });
+    const send = async (token: string) => handler(mcpEvent(`Bearer ${token}`, listTools), lambdaContext("mcp"));
+
+    const lasting = await send(await provider.sign(customer("C-1001")));
+    expect(lasting.statusCode).toBe(200);
+    expect(JSON.parse(lasting.body ?? "").result.tools).toHaveLength(tools.length);
+
+    for (const token of [
+      await provider.sign(customer("C-1001"), { exp: undefined }),
+      await provider.sign(customer("C-1001"), { exp: undefined, aud: resource }),
+    ]) {
+      const forever = await send(token);
+      expect(forever.statusCode).toBe(401);
+      expect(String(forever.headers?.["www-authenticate"])).toMatch(
+        /^Bearer error="invalid_token", error_description="The bearer token has no expiry \(exp\)/,
+      );
+      expect(JSON.parse(forever.body ?? "").error).toMatchObject({
+        code: "UNAUTHENTICATED",
+        message: expect.stringMatching(/^The bearer token has no expiry \(exp\); tokens must expire\. Sign in again/),
+      });
+    }
+    expect(invocations).toEqual([]);
   });
 
   it("a pinned MCP client's token, bound to this resource, is accepted", async () => {

@@ -153,7 +153,8 @@ describe("operation status and reconciliation", () => {
     expect(looked.body).toEqual({ operationId, status: "pending", tool: "cancel_order", retryAfterSeconds: 2 });
     const duplicate = await w.call(slowCancel, ana, { operationId, orderId: "SU-10001", expectedVersion: 1 });
     expect(duplicate.status).toBe(409);
-    expect(duplicate.body.error.code).toBe("OPERATION_IN_PROGRESS");
+    expect(duplicate.body.error).toMatchObject({ code: "OPERATION_IN_PROGRESS", retryAfterSeconds: 2 });
+    expect(duplicate.headers["retry-after"]).toBe("2");
 
     release();
     expect((await running).status).toBe(200);

@@ -473,6 +473,7 @@ describe("the seller cap", () => {
     });
     expect(second.status).toBe(429);
     expect(second.body.error).toMatchObject({ code: "RATE_LIMITED" });
+    expect(second.headers["retry-after"]).toBe(String(second.body.error.retryAfterSeconds));
     expect(second.body.error.message).toMatch(
       /^You have made 1 order changes for seller SLR-2210 in the past hour; the limit is 1\. Try again in \d+ s\.$/,
     );

@@ -242,6 +242,7 @@ describe("per-caller limits", () => {
     const limited = await world.call(cancel, ana, { operationId, orderId: "SU-10001" });
     expect(limited.status).toBe(429);
     expect(limited.body.error).toMatchObject({ code: "RATE_LIMITED", retryable: true, retryAfterSeconds: 30 });
+    expect(limited.headers["retry-after"]).toBe("30");
     expect(limited.body.error.message).toMatch(/sent 3 requests in the current minute.*Wait 30 s/);
     expect(await world.operation(ana, operationId)).toBeUndefined();
     expect(await world.orderItem("SU-10001")).toMatchObject({ status: "placed", version: 1 });
@@ -277,6 +278,7 @@ describe("per-caller limits", () => {
     const limited = await world.call(cancel, s7, { operationId, orderId: "SU-10002" });
     expect(limited.status).toBe(429);
     expect(limited.body.error).toMatchObject({ code: "RATE_LIMITED", retryAfterSeconds: 40 * 60 });
+    expect(limited.headers["retry-after"]).toBe("2400");
     expect(limited.body.error.message).toMatch(/You have made 2 order changes as support staff in the past hour; the limit is 2/);
     expect(await world.orderItem("SU-10002")).toMatchObject({ status: "processing", version: 4 });
     expect(await world.operation(s7, operationId)).toBeUndefined();

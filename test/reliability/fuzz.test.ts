@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from "vitest";
-import { runFuzz } from "#test/reliability/fuzz";
+import { runFuzz, runSearchFuzz, searchAnswerBoundMs } from "#test/reliability/fuzz";
 import { ciSizes, printReport } from "#test/reliability/sizes";
 
 describe("fuzz through the handlers: malformed and hostile inputs per tool", () => {
@@ -14,5 +14,16 @@ describe("fuzz through the handlers: malformed and hostile inputs per tool", () 
     expect(report.figures["seller inputs"]).toBe(7 * Math.ceil(ciSizes.fuzzPerTool / 5));
     expect(report.figures.inputs).toBe(7 * ciSizes.fuzzPerTool + 7 * Math.ceil(ciSizes.fuzzPerTool / 5) + ciSizes.fuzzNotes);
     expect(report.figures["4xx"]).toBe(report.figures.inputs);
+  });
+
+  it("every valid search, days at the ends of the four-digit years included, is answered within the function's time budget with what contract §5 finds, or with its specific 400", {
+    timeout: 120_000,
+  }, async () => {
+    const report = await runSearchFuzz(inject("dynamodbEndpoint"), { inputs: ciSizes.searchFuzz });
+    printReport(report);
+    expect(report.failures).toEqual([]);
+    expect(report.figures["search inputs"]).toBe(ciSizes.searchFuzz);
+    expect((report.figures["search 200"] as number) + (report.figures["search 400"] as number)).toBe(ciSizes.searchFuzz);
+    expect(report.figures["search worst (ms)"]).toBeLessThan(searchAnswerBoundMs);
   });
 });

@@ -8,6 +8,11 @@
  * oracle written from contract §5's note rules: refused notes must be INVALID_INPUT naming the position, kept ones
  * must pass validation (they reach a nonexistent order, so the answer is ORDER_NOT_FOUND and only its record is
  * written).
+ *
+ * Searches are fuzzed apart too, the other way round: inputs valid by construction (every criterion as its schema
+ * allows it, day ranges anywhere in the four-digit years, near their ends and across month and year ends), each
+ * answered within the tool function's time budget with exactly what an oracle written from contract §5 finds in
+ * the fixture, or with the 400 the contract names for it.
  */
 import fc from "fast-check";
 import {
@@ -19,10 +24,12 @@ import {
   newOperationId,
   orderItem,
   type PartReport,
+  percentile,
   type Reply,
   reliabilityWorld,
   seller,
   show,
+  support,
   todayUtc,
   type ToolName,
 } from "#test/reliability/harness";
@@ -657,4 +664,218 @@ function invalidInputProblems(reply: Reply): string[] {
   if (/\bat .+\.(ts|js):\d+/.test(reply.text)) problems.push("a stack trace in the body");
   if (reply.headers["content-type"] !== "application/json") problems.push(`content-type ${reply.headers["content-type"]}`);
   return problems;
+}
+
+// ——— searches: valid inputs, extreme days, answered in time ———
+
+/** A tool function's timeout (lib/tool-function.ts): an answer later than this is no answer, deployed. */
+export const searchAnswerBoundMs = 10_000;
+/** More DynamoDB requests than this for one search is a fan-out out of proportion to any answer it can give. */
+export const searchRequestBound = 100;
+/** contract §5: the last day a search covers. */
+const lastSearchableDay = "9998-12-31";
+
+const dayMs = 86_400_000;
+const dayNumber = (day: string) => Date.parse(`${day}T00:00:00Z`) / dayMs;
+/** The day `n` days after `day`, or undefined past the four-digit years (which no schema-valid day is). */
+function shifted(day: string, n: number): string | undefined {
+  const moved = new Date((dayNumber(day) + n) * dayMs).toISOString();
+  return /^\d{4}-/.test(moved) ? moved.slice(0, 10) : undefined;
+}
+
+/** The searchable world: ids that share digit runs, days at the ends of the four-digit years and across month ends. */
+const searchCustomers = customers(["C-1001", "C-1002"]);
+function searchOrder(id: string, customerId: string, sellerId: string, placedAt: string, deliveredAt: string | null = null) {
+  const base = orderItem(id, todayUtc(), { customerId, sellerId, status: deliveredAt ? "delivered" : "processing" });
+  return { ...base, placedAt, deliveredAt };
+}
+const searchOrders = [
+  searchOrder("SU-10001", "C-1001", "SLR-2210", `${todayUtc()}T09:12:00Z`),
+  searchOrder("SU-10002", "C-1001", "SLR-1", "0000-01-01T00:00:00Z", "0000-01-03T10:00:00Z"),
+  searchOrder("SU-10010", "C-1002", "SLR-2210", "9998-12-20T08:00:00Z", "9998-12-31T23:59:59Z"),
+  searchOrder("SU-10100", "C-1001", "SLR-2210", "1970-01-01T00:00:00Z"),
+  searchOrder("SU-21001", "C-1002", "SLR-1", "2026-01-31T23:59:59Z", "2026-02-01T00:00:00Z"),
+  searchOrder("SU-88421", "C-1001", "SLR-2210", "2025-12-31T12:00:00Z", "2026-03-31T23:59:59Z"),
+  searchOrder("SU-84210", "C-1002", "SLR-2210", "9998-09-30T00:00:00Z"),
+  searchOrder("SU-42177", "C-1001", "SLR-2210", "2024-02-29T12:00:00Z", "2024-03-01T09:00:00Z"),
+  ...[1, 2, 3, 4, 5, 6].map((n) => searchOrder(`SU-5550${n}`, n % 2 ? "C-1001" : "C-1002", "SLR-2210", `2026-06-15T10:00:0${n}Z`)),
+];
+const searchers = [customer("C-1001"), customer("C-1002"), support("S-7"), seller("SLR-2210"), seller("SLR-1")];
+
+const edgeDays = [
+  "0000-01-01",
+  "0000-02-29",
+  "0001-01-01",
+  "1969-12-31",
+  "1970-01-01",
+  "2024-02-29",
+  "2025-12-31",
+  "2026-01-31",
+  "2026-06-15",
+  "9998-09-30",
+  "9998-12-31",
+  "9999-01-01",
+  "9999-10-01",
+  "9999-12-31",
+];
+const anyDay = fc
+  .integer({ min: dayNumber("0000-01-01"), max: dayNumber("9999-12-31") })
+  .map((n) => new Date(n * dayMs).toISOString().slice(0, 10));
+const searchDay = fc.oneof(
+  { weight: 3, arbitrary: fc.tuple(pick(edgeDays), fc.integer({ min: -100, max: 100 })).map(([day, n]) => shifted(day, n)) },
+  { weight: 1, arbitrary: anyDay },
+);
+const searchRangeDays = fc.oneof(pick([1, 2, 29, 31, 62, 91, 92]), fc.integer({ min: 1, max: 92 }));
+type SearchRange = { dateField: "placed" | "delivered"; from: string; to: string };
+const searchRange = fc
+  .oneof(
+    { weight: 2, arbitrary: fc.tuple(searchDay, searchRangeDays).map(([from, days]) => [from, from && shifted(from, days - 1)]) },
+    // Ranges that end in the last weeks of a year at the end of the four-digit years: where month arithmetic on text ran off.
+    {
+      weight: 1,
+      arbitrary: fc.tuple(pick(["9998-12-31", "9999-12-31"]), fc.integer({ min: 0, max: 40 }), searchRangeDays).map(([end, back, days]) => {
+        const to = shifted(end, -back);
+        return [to && shifted(to, 1 - days), to];
+      }),
+    },
+  )
+  .chain(([from, to]) => pick(["placed", "delivered"] as const).map((dateField) => ({ dateField, from, to })))
+  .filter((range): range is SearchRange => range.from !== undefined && range.to !== undefined);
+const searchIdDigits = fc.oneof(
+  pick(searchOrders.map((o) => o.id)),
+  fc
+    .tuple(pick(searchOrders.map((o) => o.id.slice(3))), fc.integer({ min: 0, max: 2 }), fc.integer({ min: 3, max: 5 }), fc.boolean())
+    .map(([digits, start, length, prefixed]) => `${prefixed ? "SU-" : ""}${digits.slice(start, start + length)}`)
+    .filter((fragment) => /^(SU-)?\d{3,5}$/.test(fragment)),
+  fc.stringMatching(/^\d{3,5}$/),
+);
+const searchEmail = fc
+  .tuple(pick([...searchCustomers.map((c) => c.email), "nobody@example.com"]), fc.boolean())
+  .map(([email, shout]) => (shout ? email.toUpperCase() : email));
+
+interface SearchInput {
+  email?: string;
+  orderId?: string;
+  dateRange?: SearchRange;
+  limit?: number;
+}
+export const searchInputs: fc.Arbitrary<SearchInput> = fc
+  .record({
+    email: fc.oneof({ weight: 2, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: searchEmail }),
+    orderId: fc.option(searchIdDigits, { nil: undefined, freq: 2 }),
+    dateRange: fc.option(searchRange, { nil: undefined, freq: 5 }),
+    limit: fc.option(fc.integer({ min: 1, max: 20 }), { nil: undefined }),
+  })
+  .map((input) => Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as SearchInput)
+  .filter((input) => input.email !== undefined || input.orderId !== undefined || input.dateRange !== undefined);
+
+type SearchOracle = { status: 400; because: string } | { status: 200; orderIds: string[]; truncated: boolean };
+
+/** What contract §5 says a search finds in `searchOrders` for this caller, written from the contract alone. */
+function searchOracle(caller: (typeof searchers)[number], input: SearchInput): SearchOracle {
+  const { dateRange } = input;
+  if (dateRange && (dateRange.from > lastSearchableDay || dateRange.to > lastSearchableDay))
+    return { status: 400, because: `a day past ${lastSearchableDay}` };
+  const customerId = caller.claims.customer_id;
+  const sellerId = caller.claims.seller_id;
+  if (!customerId && !sellerId && input.email === undefined && input.orderId === undefined)
+    return { status: 400, because: "support searches need an email or an orderId" };
+  if (sellerId && input.email !== undefined) return { status: 400, because: "a seller does not search by e-mail" };
+  const digits = input.orderId?.replace(/^SU-/, "");
+  const owner = input.email && searchCustomers.find((c) => c.email === input.email?.toLowerCase())?.id;
+  const found = searchOrders
+    .filter((o) => (customerId ? o.customerId === customerId : sellerId ? o.sellerId === sellerId : true))
+    .filter((o) => input.email === undefined || o.customerId === owner)
+    .filter((o) => digits === undefined || o.id.slice(3).includes(digits))
+    .filter((o) => {
+      if (!dateRange) return true;
+      const at = dateRange.dateField === "placed" ? o.placedAt : o.deliveredAt;
+      return at !== null && at.slice(0, 10) >= dateRange.from && at.slice(0, 10) <= dateRange.to;
+    })
+    .sort((a, b) => (a.placedAt === b.placedAt ? b.id.localeCompare(a.id) : b.placedAt.localeCompare(a.placedAt)));
+  const limit = input.limit ?? 10;
+  return { status: 200, orderIds: found.slice(0, limit).map((o) => o.id), truncated: found.length > limit };
+}
+
+/**
+ * Generated schema-valid searches from every kind of principal, each raced against the function's time budget:
+ * a search that does not answer in time stops the run (what it started may still be running). DynamoDB requests
+ * past `searchRequestBound` for one search are refused, so a runaway fan-out fails the search instead of the process.
+ */
+export async function runSearchFuzz(endpoint: string, options: { inputs: number; seed?: number }): Promise<PartReport> {
+  const started = performance.now();
+  const seed = options.seed ?? Date.now() % 2 ** 31;
+  const world = await reliabilityWorld(endpoint, {
+    sellers: baseSellers,
+    policies: basePolicies,
+    customers: searchCustomers,
+    orders: searchOrders,
+  });
+  let requests = 0;
+  world.log.hooks.push({
+    before(request) {
+      if (request.layer !== "outer") return;
+      if (++requests > searchRequestBound) throw new Error(`more than ${searchRequestBound} DynamoDB requests for one search`);
+    },
+  });
+  const failures = new Failures();
+  const figures: Record<string, number> = { "search inputs": 0, "search 200": 0, "search 400": 0, "search worst (ms)": 0 };
+  const latencies: number[] = [];
+  let mostRequests = 0;
+  try {
+    const samples = fc.sample(fc.tuple(pick(searchers), searchInputs), { numRuns: options.inputs, seed });
+    for (const [caller, input] of samples) {
+      requests = 0;
+      const began = performance.now();
+      let timer: NodeJS.Timeout | undefined;
+      const reply = await Promise.race([
+        world.call("search_orders", caller, input),
+        new Promise<undefined>((resolve) => {
+          timer = setTimeout(resolve, searchAnswerBoundMs, undefined);
+        }),
+      ]);
+      clearTimeout(timer);
+      const ms = performance.now() - began;
+      latencies.push(ms);
+      mostRequests = Math.max(mostRequests, requests);
+      figures["search inputs"] = (figures["search inputs"] ?? 0) + 1;
+      const who = caller.claims.customer_id ?? caller.claims.seller_id ?? "support";
+      const shown = `search_orders as ${who} ${show(input, 300)}`;
+      if (!reply) {
+        failures.add(`${shown}: no answer within ${searchAnswerBoundMs / 1000} s; the run stops here`);
+        break;
+      }
+      if (reply.status === 200 || reply.status === 400) figures[`search ${reply.status}`] = (figures[`search ${reply.status}`] ?? 0) + 1;
+      const expected = searchOracle(caller, input);
+      const answered = `${reply.status} ${show(reply.text, 300)}`;
+      if (expected.status === 400) {
+        const problems = invalidInputProblems(reply);
+        if (expected.because.startsWith("a day past") && !reply.text.includes(lastSearchableDay))
+          problems.push(`the message does not give the last day a search covers (${lastSearchableDay})`);
+        if (problems.length)
+          failures.add(`${shown} → ${answered}: contract §5 refuses it (${expected.because}), but ${problems.join("; ")}`);
+      } else if (reply.status !== 200) {
+        failures.add(`${shown} → ${answered}: contract §5 finds ${show(expected.orderIds)} here`);
+      } else {
+        const got = (reply.body?.orders ?? []).map((o: { orderId: string }) => o.orderId);
+        if (JSON.stringify(got) !== JSON.stringify(expected.orderIds) || reply.body?.truncated !== expected.truncated)
+          failures.add(
+            `${shown} → ${show(got)} truncated ${reply.body?.truncated}: contract §5 finds ${show(expected.orderIds)} truncated ${expected.truncated}`,
+          );
+      }
+    }
+    const sorted = [...latencies].sort((a, b) => a - b);
+    figures["search worst (ms)"] = Math.round(sorted.at(-1) ?? 0);
+    figures["search p50 (ms)"] = Math.round(percentile(sorted, 50));
+    figures["search most DynamoDB requests"] = mostRequests;
+    return {
+      part: "search fuzz",
+      figures: { ...figures, seed },
+      failures: failures.list,
+      failureCount: failures.count,
+      seconds: (performance.now() - started) / 1000,
+    };
+  } finally {
+    await world.destroy();
+  }
 }

@@ -13,6 +13,8 @@ export interface Sizes {
   /** Generated invalid inputs per tool, and classified hostile notes. */
   fuzzPerTool: number;
   fuzzNotes: number;
+  /** Generated valid searches, extreme days included, each answered within the function's time budget. */
+  searchFuzz: number;
   /** Fault-injection runs (each injects at least one fault). */
   faultRuns: number;
   /** Requests through the local gateway, and how many are in flight at once. */
@@ -26,6 +28,7 @@ export const ciSizes: Sizes = {
   racesPerScenario: 4,
   fuzzPerTool: 150,
   fuzzNotes: 150,
+  searchFuzz: 300,
   faultRuns: 30,
   loadRequests: 240,
   loadConcurrency: 240,
@@ -37,6 +40,7 @@ export const soakSizes: Sizes = {
   racesPerScenario: 170,
   fuzzPerTool: 10_000,
   fuzzNotes: 5_000,
+  searchFuzz: 5_000,
   faultRuns: 1_000,
   loadRequests: 3_000,
   loadConcurrency: 200,

@@ -55,3 +55,34 @@ export async function cognitoTokens(): Promise<CognitoTokens> {
     },
   };
 }
+
+/** An existing OpenID provider (context jwtIssuer), as the MCP function's ORDER_TOOLS_MCP_AUTH names it for the one API. */
+export const testProviderAuth: ApiAuth = {
+  scopes: ["orders:read", "orders:write"],
+  tokens: { issuer: "https://idp.example.com/", audience: ["order-tools-api"], jwksUri: "https://idp.example.com/.well-known/jwks.json" },
+  authorizationServer: { issuer: "https://idp.example.com/" },
+};
+
+/** Tokens of that provider for a caller's claims, signed with a key its verifier already holds; `claims` overrides any of them. */
+export async function providerTokens(): Promise<{ sign(caller: Caller, claims?: JWTPayload): Promise<string> }> {
+  const { privateKey, publicKey } = await generateKeyPair("RS256", { extractable: true });
+  const kid = `idp-${randomUUID()}`;
+  jwtVerifierFor(testProviderAuth.tokens).cacheJwks({
+    keys: [{ ...(await exportJWK(publicKey)), kid, alg: "RS256", use: "sig" } as never],
+  });
+  return {
+    async sign(caller, claims = {}) {
+      const now = Math.floor(Date.now() / 1000);
+      return new SignJWT({
+        ...caller.claims,
+        iss: "https://idp.example.com/",
+        aud: "order-tools-api",
+        iat: now,
+        exp: now + 3600,
+        ...claims,
+      })
+        .setProtectedHeader({ alg: "RS256", kid })
+        .sign(privateKey);
+    },
+  };
+}

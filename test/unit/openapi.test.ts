@@ -241,6 +241,29 @@ describe("the OpenAPI document", () => {
     expect(document.paths["/v1/tools/get_order"].post.responses["200"].headers).toBeUndefined();
   });
 
+  it("declares Retry-After on every response that can carry retryAfterSeconds: each 429, and each 409 that can be OPERATION_IN_PROGRESS", () => {
+    const declaring: string[] = [];
+    for (const tool of tools) {
+      for (const route of tool.routes) {
+        const responses = document.paths[route.path][route.method.toLowerCase()].responses;
+        const codes = toolErrors[tool.name as ToolName];
+        for (const [status, response] of Object.entries(responses as Record<string, JsonSchema>)) {
+          const says = codes.some(
+            (code) => String(httpStatusOf(code)) === status && ["RATE_LIMITED", "OPERATION_IN_PROGRESS"].includes(code),
+          );
+          const header = (response.headers as Record<string, unknown> | undefined)?.["Retry-After"];
+          expect(header, `${tool.name} ${route.method} ${status}`).toEqual(says ? { $ref: "#/components/headers/RetryAfter" } : undefined);
+          if (says) declaring.push(`${tool.name} ${status}`);
+        }
+      }
+    }
+    expect(declaring).toEqual(expect.arrayContaining(["search_orders 429", "cancel_order 409", "cancel_order 429"]));
+    expect(document.components.headers.RetryAfter).toEqual({
+      description: expect.stringMatching(/retryAfterSeconds/),
+      schema: { type: "integer", minimum: 0 },
+    });
+  });
+
   it("publishes the catalogue and itself without a token, and MCP with a token but no route scope", () => {
     expect(document.paths["/v1/tools"].get.security).toEqual([]);
     expect(document.paths["/v1/openapi.json"].get.security).toEqual([]);

@@ -221,16 +221,41 @@ describe("search criteria", () => {
     expect(monthsOf({ from: "2026-03-31", to: "2026-03-31" })).toEqual(["2026-03"]);
     // The widest: 92 days, from the last day of a month.
     expect(monthsOf({ from: "2026-01-31", to: "2026-05-02" })).toEqual(["2026-01", "2026-02", "2026-03", "2026-04", "2026-05"]);
+    // Every day a search covers, 0000-01-01 to 9998-12-31, the ends of the four-digit years most of all.
+    const firstDay = Date.parse("0000-01-01T00:00:00Z") / 86_400_000;
+    const lastDay = Date.parse("9998-12-31T00:00:00Z") / 86_400_000;
+    const start = fc.oneof(
+      fc.integer({ min: firstDay, max: lastDay - 91 }),
+      fc.integer({ min: lastDay - 400, max: lastDay - 91 }),
+      fc.integer({ min: firstDay, max: firstDay + 400 }),
+    );
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 3650 }), fc.integer({ min: 0, max: 91 }), (start, span) => {
-        const from = new Date(Date.UTC(2024, 0, 1) + start * 86_400_000).toISOString().slice(0, 10);
-        const to = new Date(Date.UTC(2024, 0, 1) + (start + span) * 86_400_000).toISOString().slice(0, 10);
+      fc.property(start, fc.integer({ min: 0, max: 91 }), (first, span) => {
+        const from = new Date(first * 86_400_000).toISOString().slice(0, 10);
+        const to = new Date((first + span) * 86_400_000).toISOString().slice(0, 10);
         const months = monthsOf({ from, to });
-        return (
-          months[0] === from.slice(0, 7) && months.at(-1) === to.slice(0, 7) && months.length <= 5 && new Set(months).size === months.length
-        );
+        const ascending = months.every((month, i) => i === 0 || month > (months[i - 1] as string));
+        return months[0] === from.slice(0, 7) && months.at(-1) === to.slice(0, 7) && months.length <= 5 && ascending;
       }),
     );
+  });
+
+  it("a range of days past the 92-day rule is refused before a single month is listed, however far apart its ends", () => {
+    // As text, the month after 9999-12 sorts before it: this range once listed about 1.08 million months.
+    expect(monthsOf({ from: "9999-12-31", to: "9999-12-31" })).toEqual(["9999-12"]);
+    expect(monthsOf({ from: "9999-11-01", to: "9999-12-31" })).toEqual(["9999-11", "9999-12"]);
+    for (const range of [
+      { from: "2026-01-01", to: "2026-06-01" },
+      { from: "0000-01-01", to: "9999-12-31" },
+      { from: "2026-03-01", to: "2026-02-01" },
+    ]) {
+      expect(() => monthsOf(range)).toThrow(
+        expect.objectContaining({
+          code: "INVALID_INPUT",
+          issues: [{ path: "dateRange", message: expect.stringContaining("at most 92 days") }],
+        }),
+      );
+    }
   });
 });
 

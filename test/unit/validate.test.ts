@@ -39,6 +39,36 @@ describe("argument validation says what is wrong", () => {
   });
 });
 
+describe("search_orders days", () => {
+  it("a day past 9998-12-31 is refused with the range of days a search covers, and the range check does not run on it", () => {
+    expect(issuesOf("search_orders", { dateRange: { dateField: "placed", from: "9999-12-31", to: "9999-12-31" } })).toEqual([
+      {
+        path: "dateRange.from",
+        message:
+          'dateRange.from is "9999-12-31", past the last day a search covers; give days from 0000-01-01 to 9998-12-31, like 2026-03-10.',
+      },
+      {
+        path: "dateRange.to",
+        message:
+          'dateRange.to is "9999-12-31", past the last day a search covers; give days from 0000-01-01 to 9998-12-31, like 2026-03-10.',
+      },
+    ]);
+    expect(issuesOf("search_orders", { dateRange: { dateField: "delivered", from: "9998-10-01", to: "9999-01-01" } })).toEqual([
+      {
+        path: "dateRange.to",
+        message: expect.stringMatching(
+          /^dateRange\.to is "9999-01-01", past the last day a search covers; give days from 0000-01-01 to 9998-12-31/,
+        ),
+      },
+    ]);
+  });
+
+  it("the first and last days a search covers are accepted", () => {
+    expect(issuesOf("search_orders", { dateRange: { dateField: "placed", from: "9998-10-01", to: "9998-12-31" } })).toEqual([]);
+    expect(issuesOf("search_orders", { dateRange: { dateField: "placed", from: "0000-01-01", to: "0000-04-01" } })).toEqual([]);
+  });
+});
+
 describe("nesting depth", () => {
   const nested = (levels: number): unknown => JSON.parse(`${"[".repeat(levels)}${"]".repeat(levels)}`);
 
