@@ -232,6 +232,12 @@ describe("the controller as a package", { timeout: 120_000 }, () => {
     expect(JSON.parse(result.stdout)).toEqual({ reply: "Which order?", model: "anthropic:claude-sonnet-5-5" });
   });
 
+  it("the tarball `npm pack` writes in the repository (the README's first step) is git-ignored, so it is never committed", () => {
+    const checked = spawnSync("git", ["check-ignore", "--no-index", "--verbose", packed.filename], { cwd: repoRoot, encoding: "utf8" });
+    expect(checked.stdout).toMatch(/^\.gitignore:\d+:/);
+    expect(checked.status).toBe(0);
+  });
+
   it("its packed manifest runs nothing at install and depends on exactly what the README names", async () => {
     const { dependencies } = await readmeInstallSection();
     expect(dependencies.length).toBeGreaterThan(0);
