@@ -13,6 +13,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { randomBytes } from "node:crypto";
+import { stripVTControlCharacters } from "node:util";
 import { decodeJwt, type JWTPayload } from "jose";
 import type { Configuration, Provider } from "oidc-provider";
 import { scopes as orderScopes } from "#core/principal";
@@ -86,6 +87,28 @@ const serverScopes = ["openid", "offline_access", ...endpointScopes, orderScopes
 
 /** Principals signed in here, by `sub`: the token customizer adds their claims. In memory, like every grant here. */
 const signedIn = new Map<string, { choice: SignInChoice; claims: JWTPayload }>();
+
+/**
+ * Loads the library ahead of its first use: `npm start` calls this while Java boots, so that the notice the library
+ * prints on import when it finds a Node older than it supports ("oidc-provider WARNING: Unsupported runtime …")
+ * comes at start, where `npm start` explains it, not amid the request lines on the first sign-in. Returns that
+ * notice if the library printed it (it decides, by its own check), after letting it through unchanged.
+ */
+export async function preloadAuthorizationServer(): Promise<string | undefined> {
+  let notice: string | undefined;
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => {
+    const text = stripVTControlCharacters(args.map(String).join(" "));
+    if (text.startsWith("oidc-provider WARNING:")) notice = text;
+    warn(...args);
+  };
+  try {
+    await import("oidc-provider");
+  } finally {
+    console.warn = warn;
+  }
+  return notice;
+}
 
 async function createProvider(issuer: string) {
   const [{ default: ProviderClass }, { createMemoryAdapter }, key] = await Promise.all([
