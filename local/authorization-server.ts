@@ -8,11 +8,13 @@
  * Its issuer is the gateway's own URL (RFC 8414 needs the metadata at the issuer's origin), and it signs with the
  * dev key `npm run token` uses: a token from here carries the same claims as `npm run token` prints for the same
  * principal (`sub`, `customer_id` or `seller_id`, `scope`), its issuer is this server and its audience the MCP URL.
- * The sign-in page lists the demo data's customers, a support actor and a seller to act as.
+ * The sign-in page lists the demo data's customers, a support actor and a seller to act as, each with the scope
+ * its token will carry; the token response's `scope` is the token's own.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { randomBytes } from "node:crypto";
-import type { JWTPayload } from "jose";
+import { stripVTControlCharacters } from "node:util";
+import { decodeJwt, type JWTPayload } from "jose";
 import type { Configuration, Provider } from "oidc-provider";
 import { scopes as orderScopes } from "#core/principal";
 import { devSigningKey, principalClaims } from "#local/dev-auth";
@@ -33,6 +35,18 @@ export const signInChoices = [
 ] as const;
 
 export type SignInChoice = (typeof signInChoices)[number]["value"];
+
+/**
+ * The order scopes a token for this choice carries when the client asked for `requested`: the read and write
+ * scopes it asked for, and orders:support exactly when the principal is the support actor — a support token
+ * without it names no principal (contract §1), and a customer's or seller's with it would claim what they are not.
+ * The sign-in page shows this, the token carries it, and the token response says it.
+ */
+export function tokenScopesFor(choice: SignInChoice, requested: readonly string[]): string[] {
+  const support = choice.startsWith("support:");
+  const asked = endpointScopes.filter((scope) => requested.includes(scope));
+  return support ? [...asked, orderScopes.support] : asked;
+}
 
 /**
  * The claims a token for this choice carries, as `npm run token` prints them for the same principal. A seller's
@@ -72,7 +86,29 @@ export function localAuthorizationServer(issuer: string): LocalAuthorizationServ
 const serverScopes = ["openid", "offline_access", ...endpointScopes, orderScopes.support] as const;
 
 /** Principals signed in here, by `sub`: the token customizer adds their claims. In memory, like every grant here. */
-const signedIn = new Map<string, JWTPayload>();
+const signedIn = new Map<string, { choice: SignInChoice; claims: JWTPayload }>();
+
+/**
+ * Loads the library ahead of its first use: `npm start` calls this while Java boots, so that the notice the library
+ * prints on import when it finds a Node older than it supports ("oidc-provider WARNING: Unsupported runtime …")
+ * comes at start, where `npm start` explains it, not amid the request lines on the first sign-in. Returns that
+ * notice if the library printed it (it decides, by its own check), after letting it through unchanged.
+ */
+export async function preloadAuthorizationServer(): Promise<string | undefined> {
+  let notice: string | undefined;
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => {
+    const text = stripVTControlCharacters(args.map(String).join(" "));
+    if (text.startsWith("oidc-provider WARNING:")) notice = text;
+    warn(...args);
+  };
+  try {
+    await import("oidc-provider");
+  } finally {
+    console.warn = warn;
+  }
+  return notice;
+}
 
 async function createProvider(issuer: string) {
   const [{ default: ProviderClass }, { createMemoryAdapter }, key] = await Promise.all([
@@ -136,17 +172,14 @@ async function createProvider(issuer: string) {
     findAccount: async (_ctx, sub) => (signedIn.has(sub) ? { accountId: sub, claims: async () => ({ sub }) } : undefined),
     formats: {
       customizers: {
-        // The principal's claims, as `npm run token` writes them; a support actor's token also says orders:support.
+        // The principal's claims, as `npm run token` writes them, and the scopes tokenScopesFor gives it for what
+        // the client asked (the grant holds those; orders:support is the principal's, not the client's to ask).
         jwt: async (_ctx, token, jwt) => {
-          const claims = "accountId" in token ? signedIn.get(String(token.accountId)) : undefined;
-          if (!claims) return;
-          const { sub: _sub, scope, ...principal } = claims;
+          const signIn = "accountId" in token ? signedIn.get(String(token.accountId)) : undefined;
+          if (!signIn) return;
+          const { sub: _sub, scope: _scope, ...principal } = signIn.claims;
           Object.assign(jwt.payload, principal);
-          const granted = String(jwt.payload.scope ?? "")
-            .split(" ")
-            .filter((s) => s !== "" && s !== orderScopes.support);
-          const isSupport = String(scope).split(" ").includes(orderScopes.support);
-          jwt.payload.scope = [...granted, ...(isSupport ? [orderScopes.support] : [])].join(" ");
+          jwt.payload.scope = tokenScopesFor(signIn.choice, String(jwt.payload.scope ?? "").split(" ")).join(" ");
         },
       },
     },
@@ -165,6 +198,16 @@ async function createProvider(issuer: string) {
     },
   };
   const provider = new ProviderClass(issuer, configuration);
+  // The token response's `scope` is the token's own, customizer included (the library would say the grant's,
+  // without a support actor's orders:support).
+  provider.use(async (ctx, next) => {
+    await next();
+    const body = ctx.body as { access_token?: unknown; scope?: unknown } | undefined;
+    if (ctx.oidc?.route === "token" && ctx.status === 200 && typeof body?.access_token === "string") {
+      const { scope } = decodeJwt(body.access_token);
+      if (typeof scope === "string") body.scope = scope;
+    }
+  });
   const koaCallback = provider.callback();
   const callback = (req: IncomingMessage, res: ServerResponse) =>
     new Promise<void>((resolve) => {
@@ -202,10 +245,11 @@ async function signIn(provider: Provider, req: IncomingMessage, res: ServerRespo
   if (action === "login" && req.method === "POST") {
     const form = new URLSearchParams(await readBody(req));
     const choice = signInChoices.find((c) => c.value === form.get("principal"))?.value;
-    if (!choice) return sendHtml(res, 400, signInPage(uid, params, "Pick one of the principals below."));
+    if (!choice)
+      return sendHtml(res, 400, signInPage(uid, params, await clientName(provider, params.client_id), "Pick one of the principals below."));
     const claims = claimsFor(choice);
     const accountId = String(claims.sub);
-    signedIn.set(accountId, claims);
+    signedIn.set(accountId, { choice, claims });
     // One step: signing in here is also allowing the client what it asked for.
     const grant = new provider.Grant({ accountId, clientId: String(params.client_id) });
     const requested = String(params.scope ?? "")
@@ -215,6 +259,7 @@ async function signIn(provider: Provider, req: IncomingMessage, res: ServerRespo
     if (known.length) grant.addOIDCScope(known.join(" "));
     const resources = [params.resource].flat().filter((r): r is string => typeof r === "string");
     for (const indicator of resources.length ? resources : [`${provider.issuer}${mcpPath}`]) {
+      // All it asked for, or the library would ask for consent again; the token carries tokenScopesFor's part of it.
       grant.addResourceScope(indicator, requested.filter((s) => s.startsWith("orders:")).join(" "));
     }
     const grantId = await grant.save();
@@ -225,20 +270,31 @@ async function signIn(provider: Provider, req: IncomingMessage, res: ServerRespo
       { mergeWithLastSubmission: false },
     ));
   }
-  return sendHtml(res, 200, signInPage(uid, params));
+  return sendHtml(res, 200, signInPage(uid, params, await clientName(provider, params.client_id)));
 }
 
-function signInPage(uid: string, params: Record<string, unknown>, problem?: string): string {
+/** The name the client registered (`client_name`), if it gave one: a person recognises that, not the opaque id. */
+async function clientName(provider: Provider, clientId: unknown): Promise<string | undefined> {
+  const client = await provider.Client.find(String(clientId)).catch(() => undefined);
+  return client?.clientName?.trim() || undefined;
+}
+
+function signInPage(uid: string, params: Record<string, unknown>, name: string | undefined, problem?: string): string {
+  const requested = String(params.scope ?? "")
+    .split(" ")
+    .filter(Boolean);
   const options = signInChoices
-    .map(
-      (c, i) =>
-        `<label><input type="radio" name="principal" value="${c.value}"${i === 0 ? " checked" : ""}> ${escapeHtml(c.label)}</label>`,
-    )
+    .map((c, i) => {
+      const scope = tokenScopesFor(c.value, requested).join(" ") || "no order scope";
+      return `<label><input type="radio" name="principal" value="${c.value}"${i === 0 ? " checked" : ""}> ${escapeHtml(c.label)} <small>(token scope <code>${escapeHtml(scope)}</code>)</small></label>`;
+    })
     .join("\n");
+  const clientId = escapeHtml(String(params.client_id));
+  const client = name ? `<b>${escapeHtml(name)}</b> <small>(client id <code>${clientId}</code>)</small>` : `<b>${clientId}</b>`;
   return page(
     "Sign in to order-tools (local)",
     `${problem ? `<p class="problem">${escapeHtml(problem)}</p>` : ""}
-<p>The MCP client <b>${escapeHtml(String(params.client_id))}</b> asks for <code>${escapeHtml(String(params.scope ?? "(no scope)"))}</code> on <code>${escapeHtml(String([params.resource].flat()[0] ?? ""))}</code>.</p>
+<p>The MCP client ${client} asks for <code>${escapeHtml(String(params.scope ?? "(no scope)"))}</code> on <code>${escapeHtml(String([params.resource].flat()[0] ?? ""))}</code>.</p>
 <form method="post" action="${prefix}/interaction/${uid}/login">
 <fieldset><legend>Act as</legend>
 ${options}

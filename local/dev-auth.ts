@@ -23,6 +23,7 @@ import {
 } from "jose";
 import { scopes as orderScopes } from "#core/principal";
 import { repoRoot } from "#local/stack";
+import { scopesOf } from "#runtime/token-verifier";
 
 export const devIssuer = "http://127.0.0.1/order-tools-local";
 export const devAudience = "order-tools";
@@ -130,6 +131,27 @@ export function principalClaims(principal: DevPrincipal, scope?: string): JWTPay
     return { sub: `seller-${principal.seller}`, seller_id: principal.seller, scope: scope ?? defaultScopes.seller };
   }
   throw new Error("A dev token is for a customer, for support staff or for a seller.");
+}
+
+/**
+ * The `npm run token` command for a token like `payload` but with these scopes (and those it already has, so
+ * following the advice never takes away what the token could do): the same principal — its customer_id,
+ * seller_id or the staff id in a support `sub` — with the scopes in their usual order (read, write, support).
+ */
+export function tokenCommandWithScopes(payload: JWTPayload, added: readonly string[]): string {
+  const sub = typeof payload.sub === "string" ? payload.sub : "";
+  const principal =
+    typeof payload.customer_id === "string"
+      ? `--customer ${payload.customer_id}`
+      : typeof payload.seller_id === "string"
+        ? `--seller ${payload.seller_id}`
+        : sub.startsWith("staff-")
+          ? `--support ${sub.slice("staff-".length)}`
+          : "--customer C-1001";
+  const usual: readonly string[] = Object.values(orderScopes);
+  const rank = (scope: string) => (usual.includes(scope) ? usual.indexOf(scope) : usual.length);
+  const scopes = [...new Set([...scopesOf(payload), ...added])].sort((a, b) => rank(a) - rank(b));
+  return `npm run --silent token -- ${principal} --scope "${scopes.join(" ")}"`;
 }
 
 /** A token the local gateway accepts. `claims` may override anything, for tests of tokens it must refuse. */

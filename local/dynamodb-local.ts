@@ -11,7 +11,7 @@ import { mkdir } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
-import { DynamoDBClient, ListTablesCommand } from "@aws-sdk/client-dynamodb";
+import { DynamoDBClient, type DynamoDBClientConfig, ListTablesCommand } from "@aws-sdk/client-dynamodb";
 import { localClientConfig } from "#local/create-tables";
 
 export interface DynamoDbLocalOptions {
@@ -28,7 +28,10 @@ export interface DynamoDbLocal {
   stop(): Promise<void>;
 }
 
-const readyTimeoutMs = 20_000;
+/** Java's start and the first answer, on a machine busy with other work (2 cores, other test runs) as well. */
+const readyTimeoutMs = 60_000;
+/** How long one probe may wait for DynamoDB Local's first answers, which come slowly while the JVM warms up. */
+const probeRequestTimeoutMs = 15_000;
 const pollIntervalMs = 50;
 const killGraceMs = 2_000;
 /** How much of the process output we keep to explain a failed start. */
@@ -136,11 +139,7 @@ async function waitUntilReady(child: ChildProcess, endpoint: string, output: () 
   child.once("exit", onExit);
   child.once("error", onError);
 
-  const client = new DynamoDBClient({
-    ...localClientConfig(endpoint),
-    maxAttempts: 1,
-    requestHandler: { connectionTimeout: 1_000, requestTimeout: 2_000 },
-  });
+  const client = new DynamoDBClient(readinessProbeConfig(endpoint));
   const deadline = Date.now() + readyTimeoutMs;
   try {
     for (;;) {
@@ -165,6 +164,21 @@ async function waitUntilReady(child: ChildProcess, endpoint: string, output: () 
     child.off("error", onError);
     client.destroy();
   }
+}
+
+/**
+ * The readiness probe's client settings. Until Java listens, a connection is refused at once; once it does, its
+ * first answers can take seconds while the JVM warms up, more on a loaded machine. A request timeout shorter than
+ * that only makes the SDK print "a request has exceeded the configured … requestTimeout" in the `npm start`
+ * terminal and wait on regardless. So the first answer is given the time it takes, and a probe that does overrun
+ * is an error the polling loop retries, never a warning.
+ */
+export function readinessProbeConfig(endpoint: string, requestTimeoutMs = probeRequestTimeoutMs) {
+  return {
+    ...localClientConfig(endpoint),
+    maxAttempts: 1,
+    requestHandler: { connectionTimeout: 1_000, requestTimeout: requestTimeoutMs, throwOnRequestTimeout: true },
+  } satisfies DynamoDBClientConfig;
 }
 
 /**

@@ -17,7 +17,7 @@ import { pathToFileURL } from "node:url";
 import { ForbiddenError, InternalError, InvalidInputError, type ToolError, UnauthenticatedError } from "#core/errors";
 import { apiGatewayEvent, lambdaContext } from "#local/lambda-context";
 import { localAuthorizationServer } from "#local/authorization-server";
-import { apiGatewayClaims, tokenScopes, verifyDevToken } from "#local/dev-auth";
+import { apiGatewayClaims, tokenCommandWithScopes, tokenScopes, verifyDevToken } from "#local/dev-auth";
 import { type GatewayRoute, matchRoute, routeKey, routes as registryRoutes } from "#local/routes";
 import { repoRoot } from "#local/stack";
 import type { ToolHandler } from "#runtime/handler";
@@ -227,7 +227,7 @@ async function authorize(header: string | undefined, scope: string | undefined):
     return {
       ok: false,
       error: new ForbiddenError(
-        `This route needs the scope ${scope}, and the token carries ${scopes.length > 0 ? scopes.join(" ") : "no scope"}. Ask for a token with ${scope}, e.g. \`npm run --silent token -- --customer C-1001 --scope "${scope}"\`.`,
+        `This route needs the scope ${scope}, and the token carries ${scopes.length > 0 ? scopes.join(" ") : "no scope"}. Ask for a token with ${scope} as well, e.g. \`${tokenCommandWithScopes(check.payload, [scope])}\`.`,
         scope,
       ),
     };

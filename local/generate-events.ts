@@ -5,7 +5,7 @@
  */
 import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { eventsDir, renderEvents, toolsMissingEvents } from "#local/event-cases";
+import { eventsDir, missingEventsMessage, renderEvents, toolsMissingEvents } from "#local/event-cases";
 
 async function main(): Promise<number> {
   const check = process.argv.includes("--check");
@@ -22,8 +22,7 @@ async function main(): Promise<number> {
   const stale = present.filter((f) => !wanted.has(f));
   if (!check) await Promise.all(stale.map((f) => rm(join(eventsDir, f))));
   const missing = toolsMissingEvents();
-  if (missing.length > 0)
-    console.error(`No valid and invalid event yet for: ${missing.join(", ")} (add cases in local/generate-events.ts).`);
+  if (missing.length > 0) console.error(missingEventsMessage(missing));
   if (check) {
     if (differing.length + stale.length > 0) {
       console.error(`events/ is out of date (${[...differing, ...stale].join(", ")}); run \`npm run events\`.`);

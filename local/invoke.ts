@@ -2,12 +2,14 @@
  * `npm run invoke -- <tool> <event.json>` runs one tool's handler on one API Gateway v2 event (for example a
  * sample from `events/`) against the tables of the running local stack, and prints the response — like
  * `sam local invoke`, without Docker. The event's authorizer claims are taken as given: this is the function
- * as deployed, behind the gateway's token check, not the gateway.
+ * as deployed, behind the gateway's token check, not the gateway. Standard output carries the response alone (so
+ * it pipes into `jq`); the handler's own log and metric lines go to stderr.
  */
 import { readFile } from "node:fs/promises";
 import { tools } from "#catalog/tools";
-import { lambdaContext } from "#local/lambda-context";
 import { importHandler } from "#local/gateway";
+import { lambdaContext } from "#local/lambda-context";
+import { keepStdoutForTheResult } from "#local/log-sink";
 import { runningStack, useTables, userPath } from "#local/stack";
 import type { HttpEvent } from "#runtime/http";
 
@@ -16,7 +18,8 @@ const usage = `Usage: npm run invoke -- <tool> <event.json>
   <tool>        one of ${tools.map((t) => t.name).join(", ")}
   <event.json>  an API Gateway HTTP API payload v2.0 event, e.g. events/cancel_order.valid.json
 
-Runs against the local stack of \`npm start\` on PORT (default 3000) and prints {statusCode, headers, body}.`;
+Runs against the local stack of \`npm start\` on PORT (default 3000) and prints {statusCode, headers, body}, and only
+that, on stdout (the handler's JSON log and metric lines go to stderr), so it pipes into jq.`;
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 
@@ -39,9 +42,10 @@ async function main(): Promise<number> {
   const event = await readEvent(eventFile);
   const stack = await runningStack();
   useTables(stack.dynamodbEndpoint, stack.tables);
+  const printResult = keepStdoutForTheResult();
   const handler = await importHandler(tool.entry);
   const result = await handler(event, lambdaContext(tool.name));
-  console.log(JSON.stringify({ ...result, body: parseBody(result.body) }, null, 2));
+  printResult(`${JSON.stringify({ ...result, body: parseBody(result.body) }, null, 2)}\n`);
   return 0;
 }
 

@@ -21,3 +21,14 @@ export function divertStructuredLogs(file: string): string {
   }
   return file;
 }
+
+/**
+ * For a command whose standard output is its result (`npm run invoke … | jq`): from now on whatever else this
+ * process writes there — the handler's Powertools log and EMF metric lines, which go to stdout as in Lambda — goes
+ * to stderr, where the developer still sees it. Returns the one way left to write to stdout.
+ */
+export function keepStdoutForTheResult(): (text: string) => void {
+  const write = process.stdout.write.bind(process.stdout);
+  process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+  return (text) => void write(text);
+}

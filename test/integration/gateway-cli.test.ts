@@ -191,11 +191,27 @@ describe("npm run seed and npm run invoke, against a running stack's tables", ()
     expect(run.stderr).toMatch(/No local stack is running on port 1\. Start one with `npm start`/);
   });
 
-  it("invoke runs a sample event through its handler and prints the response; the second run is the replay", async () => {
-    const first = await npmRun(["invoke", "--", "cancel_order", "events/cancel_order.valid.json"], env);
-    expect(first.stderr).toBe("");
+  it("invoke runs a sample event through its handler and prints the response, alone on stdout; the second run is the replay", {
+    timeout: 60_000,
+  }, async () => {
+    // The handler logs and emits metrics as deployed (the test run turns both off): those lines go to stderr,
+    // so stdout is the response and nothing else, ready for `| jq`.
+    const logging = { ...env, POWERTOOLS_LOG_LEVEL: "INFO", POWERTOOLS_METRICS_DISABLED: "false" };
+    const first = await npmRun(["invoke", "--", "cancel_order", "events/cancel_order.valid.json"], logging);
     expect(first.code).toBe(0);
     const response = JSON.parse(first.stdout);
+    const structured = first.stderr
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(
+      structured.some((line) => line._aws !== undefined),
+      "an EMF metric line, on stderr",
+    ).toBe(true);
+    expect(
+      structured.some((line) => line.level !== undefined && line.message !== undefined),
+      "a log line, on stderr",
+    ).toBe(true);
     expect(response).toMatchObject({
       statusCode: 200,
       body: { operationId: "op-event-cancel-0001", status: "completed", orderId: "SU-20533", orderStatus: "cancelled" },

@@ -349,6 +349,44 @@ describe("local gateway: tokens are checked as API Gateway's JWT authorizer chec
     expect(reply.body?.error.requiredScope).toBe("orders:write");
   });
 
+  it("the 403 suggests a token for the same principal with the scope it lacks added, not one that drops what it had", async () => {
+    const cases = [
+      [{ customer: "C-1001" }, "orders:read", `--customer C-1001 --scope "orders:read orders:write"`],
+      [{ seller: "SLR-2210" }, "orders:read", `--seller SLR-2210 --scope "orders:read orders:write"`],
+      [{ support: "S-7" }, "orders:read orders:support", `--support S-7 --scope "orders:read orders:write orders:support"`],
+    ] as const;
+    for (const [principal, scope, advice] of cases) {
+      const reply = await expectRefusedAndNothingChanged(
+        await signDevToken(principalClaims(principal, scope)),
+        403,
+        /needs the scope orders:write/,
+      );
+      expect(reply.body?.error.message).toContain(`\`npm run --silent token -- ${advice}\``);
+    }
+
+    // Following the advice for the read-only customer: the token it describes (what `npm run token` signs for
+    // those arguments) reads and writes.
+    const message = String(
+      (
+        await call("/v1/tools/cancel_order", {
+          token: await signDevToken(principalClaims({ customer: "C-1001" }, "orders:read")),
+          body: cancelBody,
+        })
+      ).body?.error.message,
+    );
+    const [, id, scopes] = /token -- --customer (\S+) --scope "([^"]+)"/.exec(message) ?? [];
+    const advised = await signDevToken(principalClaims({ customer: id as string }, scopes));
+    const read = await call("/v1/operations/op-gateway-never-sent", { method: "GET", token: advised });
+    expect(read.status).toBe(404);
+    expect(read.body).toMatchObject({ status: "not_found", error: { code: "OPERATION_NOT_FOUND" } });
+    const write = await call("/v1/tools/cancel_order", {
+      token: advised,
+      body: JSON.stringify({ operationId: "op-gateway-advice-0001", orderId: "SU-99999" }),
+    });
+    expect(write.status).toBe(404);
+    expect(write.body?.error.code).toBe("ORDER_NOT_FOUND");
+  });
+
   it("a read scope is enough for a reading route", async () => {
     const token = await signDevToken(principalClaims({ customer: "C-1001" }, "orders:read"));
     const reply = await call("/v1/operations/op-gateway-never-sent", { method: "GET", token });

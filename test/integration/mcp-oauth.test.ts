@@ -9,6 +9,7 @@ import {
   StreamableHTTPClientTransport,
   UnauthorizedError,
 } from "@modelcontextprotocol/client";
+import { createHash, randomBytes } from "node:crypto";
 import { decodeJwt, decodeProtectedHeader } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devSigningKey } from "#local/dev-auth";
@@ -156,13 +157,25 @@ async function signInThroughTheClient(signInAs: string) {
 
   const connected = new Client({ name: "order-tools-oauth-test", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } });
   await connected.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }));
-  return { client: connected, token, signInPage };
+  const clientId = authorizationUrl.searchParams.get("client_id") as string;
+  return { client: connected, token, tokenResponse: provider.tokens() as OAuthTokens, signInPage, clientId };
+}
+
+/** The scope the sign-in page says a principal's token will carry, from that principal's choice on the form. */
+function scopeShownFor(signInPage: string, choice: string): string | undefined {
+  const label = new RegExp(`<label><input type="radio" name="principal" value="${choice}"[^>]*>([^\\n]*)</label>`).exec(signInPage)?.[1];
+  return /\(token scope <code>([^<]*)<\/code>\)/.exec(label ?? "")?.[1];
 }
 
 describe("signing an MCP client in to the local stack by OAuth, with no pasted token", () => {
   it("a customer: discovery, registration, sign-in, PKCE code and resource-bound token, then tools/call on 2026-07-28", async () => {
-    const { client, token, signInPage } = await signInThroughTheClient("customer:C-1001");
+    const { client, token, signInPage, clientId } = await signInThroughTheClient("customer:C-1001");
     try {
+      // The client by the name it registered, its opaque id beside it in small print.
+      expect(clientId).toMatch(/^\S{10,}$/);
+      expect(signInPage).toContain(
+        `The MCP client <b>order-tools OAuth test</b> <small>(client id <code>${clientId}</code>)</small> asks for`,
+      );
       expect(signInPage).toMatch(/Ana Costa \(customer C-1001\)/);
       expect(signInPage).toMatch(/Support actor S-7/);
       expect(signInPage).toMatch(/Seller SLR-2210/);
@@ -188,10 +201,13 @@ describe("signing an MCP client in to the local stack by OAuth, with no pasted t
     }
   });
 
-  it("a support actor's token also says orders:support, and reaches any order", async () => {
-    const { client, token } = await signInThroughTheClient("support:S-7");
+  it("a support actor's token also says orders:support — as the sign-in page and the token response do — and reaches any order", async () => {
+    const { client, token, tokenResponse, signInPage } = await signInThroughTheClient("support:S-7");
     try {
       expect(decodeJwt(token)).toMatchObject({ sub: "staff-S-7", scope: "orders:read orders:write orders:support" });
+      expect(tokenResponse.scope).toBe("orders:read orders:write orders:support");
+      expect(scopeShownFor(signInPage, "support:S-7")).toBe("orders:read orders:write orders:support");
+      expect(scopeShownFor(signInPage, "customer:C-1001")).toBe("orders:read orders:write");
       expect(decodeJwt(token).customer_id).toBeUndefined();
       const result = await client.callTool({ name: "get_order", arguments: { orderId: "SU-20001" } });
       expect(result.isError).toBeFalsy();
@@ -272,6 +288,55 @@ describe("the local authorization server, as a client without an SDK sees it", (
       String((await authorize({ ...base, ...pkce, resource: "https://elsewhere.example/mcp" })).headers.get("location")),
     );
     expect(Object.fromEntries(elsewhere.searchParams)).toMatchObject({ error: "invalid_target", state: "s1" });
+  });
+
+  it("for every principal and requested scope, the sign-in page, the token response and the token say the same scope", async () => {
+    const clientId = await register();
+    const cases = [
+      ["orders:read orders:write", "customer:C-1001", "orders:read orders:write"],
+      ["orders:read orders:write", "support:S-7", "orders:read orders:write orders:support"],
+      ["orders:read orders:write", "seller:SLR-2210", "orders:read orders:write"],
+      ["orders:read", "support:S-7", "orders:read orders:support"],
+      ["orders:read", "customer:C-2002", "orders:read"],
+      // orders:support is the support actor's, not the client's to ask for.
+      ["orders:read orders:support", "customer:C-1001", "orders:read"],
+      ["orders:read orders:write orders:support", "support:S-7", "orders:read orders:write orders:support"],
+    ] as const;
+    for (const [scope, signInAs, expected] of cases) {
+      const verifier = randomBytes(32).toString("base64url");
+      const challenge = createHash("sha256").update(verifier).digest("base64url");
+      const resource = `${gateway.url}/v1/mcp`;
+      const start = new URL(`${gateway.url}/oauth/authorize`);
+      start.search = new URLSearchParams({
+        client_id: clientId,
+        response_type: "code",
+        redirect_uri: redirectUrl,
+        scope,
+        state: "s3",
+        resource,
+        code_challenge: challenge,
+        code_challenge_method: "S256",
+      }).toString();
+      const { callback, signInPage } = await browse(start, signInAs);
+      const exchanged = await fetch(`${gateway.url}/oauth/token`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({
+          grant_type: "authorization_code",
+          code: callback.searchParams.get("code") as string,
+          redirect_uri: redirectUrl,
+          client_id: clientId,
+          code_verifier: verifier,
+          resource,
+        }).toString(),
+      });
+      expect(exchanged.status, `${signInAs} asking for ${scope}`).toBe(200);
+      const response = (await exchanged.json()) as { access_token: string; scope?: string };
+      const what = `${signInAs} asking for "${scope}"`;
+      expect(scopeShownFor(signInPage, signInAs), `the page, ${what}`).toBe(expected);
+      expect(response.scope, `the token response, ${what}`).toBe(expected);
+      expect(decodeJwt(response.access_token).scope, `the token, ${what}`).toBe(expected);
+    }
   });
 
   it("Cancel on the sign-in page sends the client back with access_denied and no code", async () => {
