@@ -1,6 +1,7 @@
 import { checkClaims, sentencesOf } from "#controller/gate/claim-check";
-import { normalizeForReading } from "#controller/gate/normalize";
+import { normalizeShown } from "#controller/gate/normalize";
 import { composeOutcomes, type OrderFacts, type ReplyKind, replyKindOfAll, type TurnOutcome } from "#controller/gate/outcomes";
+import { renderForCustomer } from "#controller/gate/render";
 import { boundTemplate, noChangeTemplate, openingFor } from "#controller/gate/templates";
 
 /**
@@ -55,7 +56,8 @@ export function gate(input: GateInput): GateDecision {
 
   if (input.limit) return decide(boundTemplate(input.limit, outcomes), "template", ["limit"]);
   const opening = outcomes.length > 0 ? openingFor(outcomes) : "";
-  const candidate = input.candidate?.trim() ?? "";
+  // The one text: the model's markdown rendered to what the customer sees, which alone is read and shown.
+  const candidate = renderForCustomer(input.candidate ?? "");
   if (input.modelFailed || candidate === "") {
     const reply = opening !== "" ? opening : `I couldn't finish working on that just now. ${noChangeTemplate}`;
     return decide(reply, "template", input.modelFailed ? ["model_error"] : []);
@@ -71,10 +73,10 @@ export function gate(input: GateInput): GateDecision {
 
 /** The model's text without the sentences that only say what the opening says ("Done: your order X is cancelled"). */
 function withoutRepeats(candidate: string, opening: string): string {
-  const said = new Set(sentencesOf(normalizeForReading(opening)).map(core));
+  const said = new Set(sentencesOf(normalizeShown(opening)).map(core));
   return sentencesOf(candidate)
     .filter((s) => {
-      const c = core(normalizeForReading(s));
+      const c = core(normalizeShown(s));
       return c !== "" && !said.has(c);
     })
     .join(" ");
