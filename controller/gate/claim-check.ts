@@ -64,6 +64,11 @@ interface Mention {
   text: string;
   mode: Mode;
   earlier: boolean;
+  /**
+   * A negation in the clause that does not govern the mention directly ("there's *no* way it is cancelled"),
+   * or more than one: which way it reads is not certain, so it must be supported read either way.
+   */
+  eitherWay: boolean;
 }
 
 const phrases = new Map<string, Topic>();
@@ -227,7 +232,14 @@ function mentionsOf(words: readonly string[], isQuestion: boolean): Mention[] {
   const spans = topicSpans(words);
   const topicAt = new Map<number, Topic>();
   for (const s of spans) for (let i = s.start; i < s.end; i++) topicAt.set(i, s.topic);
-  const offerAt = offerPhrases.some((p) => ` ${words.join(" ")} `.includes(` ${p.join(" ")} `));
+  // An offer reaches what it offers, not a clause it reports ("shall I email you the confirmation *that* …").
+  const joined = ` ${words.join(" ")} `;
+  const offerEnds = offerPhrases.flatMap((p) => {
+    const at = joined.indexOf(` ${p.join(" ")} `);
+    return at < 0 ? [] : [joined.slice(0, at).split(" ").length - 1 + p.length];
+  });
+  const offered = (start: number) =>
+    offerEnds.some((end) => end <= start && !words.slice(end, start).some((w) => /^(?:that|which|who|whether|if|when)$/.test(w)));
   // A second negation in the clause undoes the first: "there's no way it isn't cancelled" claims it.
   let negations = 0;
   for (let i = 0; i < words.length; i++)
@@ -265,12 +277,19 @@ function mentionsOf(words: readonly string[], isQuestion: boolean): Mention[] {
     else if (gov?.kind === "modal") mode = settledForm && !presentOnly(gov.between) ? "claim" : isQuestion ? "question" : "possibility";
     else if (gov?.kind === "conditional")
       mode = gov.word === "whether" ? "question" : settledForm && !presentOnly(gov.between) ? "claim" : "possibility";
-    else if (isQuestion && offerAt) mode = settledForm ? "claim" : "offer";
+    else if (isQuestion && offered(from)) mode = settledForm ? "claim" : "offer";
     else if (isQuestion) mode = settledForm ? "claim" : "question";
     const before = words.slice(Math.max(0, from - 3), from);
     const after = words.slice(to, to + 3);
     const text = words.slice(from, to).join(" ");
-    return { topic: span.topic, text, mode, earlier: before.some((w) => earlier.has(w)) || after.some((w) => earlier.has(w)) };
+    const eitherWay = (mode === "claim" || mode === "denial") && negations > (mode === "denial" && negations === 1 ? 1 : 0);
+    return {
+      topic: span.topic,
+      text,
+      mode,
+      earlier: before.some((w) => earlier.has(w)) || after.some((w) => earlier.has(w)),
+      eitherWay,
+    };
   });
 }
 
@@ -430,7 +449,6 @@ function judgeMention(mention: Mention, at: Allowance, amountsRead = false, abou
   const quoted = JSON.stringify(mention.text);
   const outcome = at.outcome;
   const tool = topicTool[topic];
-  if (mode === "offer") return undefined;
   if (topic === "refund") return `speaks of a refund or credit (${quoted}), which no recorded outcome carries`;
   if (topic === "charge") {
     // What was charged, as a read showed it, may be told when nothing changed; nothing else about money.
@@ -440,6 +458,7 @@ function judgeMention(mention: Mention, at: Allowance, amountsRead = false, abou
   }
   if (topic === "hold")
     return mode === "denial" && outcome?.kind !== "unknown" ? undefined : `speaks of a hold (${quoted}), which no tool makes`;
+  if (mode === "offer") return undefined;
 
   // No change this turn on this order: the read facts decide.
   if (outcome === undefined) {
@@ -645,7 +664,10 @@ export function checkClaims(text: string, context: ClaimContext): ClaimCheck {
           const problem =
             at === "ambiguous"
               ? `claims ${JSON.stringify(mention.text)} without saying which order or change`
-              : judgeMention(mention, at, clause.amountsRead, aboutOrder);
+              : (judgeMention(mention, at, clause.amountsRead, aboutOrder) ??
+                (mention.eitherWay
+                  ? judgeMention({ ...mention, mode: mention.mode === "claim" ? "denial" : "claim" }, at, clause.amountsRead, aboutOrder)
+                  : undefined));
           if (problem) problems.push(`${problem} — in ${JSON.stringify(sentence)}`);
         }
       }

@@ -68,18 +68,25 @@ export function gate(input: GateInput): GateDecision {
   if (!check.ok) return decide(opening !== "" ? opening : noChangeTemplate, "claim_mismatch", ["claim_mismatch"], check.problems);
   if (opening === "") return decide(candidate, "accepted");
   const rest = withoutRepeats(candidate, opening);
-  return decide(rest === "" ? opening : `${opening} ${rest}`, "accepted");
+  // Lines the model set apart (a list, a table) stay apart from the opening.
+  return decide(rest === "" ? opening : `${opening}${/\n|^- /.test(rest) ? "\n" : " "}${rest}`, "accepted");
 }
 
 /** The model's text without the sentences that only say what the opening says ("Done: your order X is cancelled"). */
 function withoutRepeats(candidate: string, opening: string): string {
   const said = new Set(sentencesOf(normalizeShown(opening)).map(core));
-  return sentencesOf(candidate)
-    .filter((s) => {
-      const c = core(normalizeShown(s));
-      return c !== "" && !said.has(c);
-    })
-    .join(" ");
+  return candidate
+    .split("\n")
+    .map((line) =>
+      sentencesOf(line)
+        .filter((s) => {
+          const c = core(normalizeShown(s));
+          return c !== "" && !said.has(c);
+        })
+        .join(" "),
+    )
+    .filter((line) => line !== "")
+    .join("\n");
 }
 
 const filler = new Set([

@@ -59,7 +59,7 @@ export function renderForCustomer(markdown: string): string {
         cell = "";
         break;
       case "tr_close":
-        if (row && row.some((c) => c !== "")) blocks.push(row.join(", "));
+        if (row?.some((c) => c !== "")) blocks.push(row.join(", "));
         row = undefined;
         break;
       case "paragraph_close":
