@@ -1,5 +1,7 @@
 import type { OrderFacts, TurnOutcome } from "#controller/gate/outcomes";
 import type { Locale } from "#controller/i18n/locale";
+import type { JudgeContext } from "./judges/reply-reader.ts";
+import type { RecordedOutcome } from "./judges/status-sentences.ts";
 
 /**
  * The generated reply corpus: a seeded grammar of model replies, false and true, each for a turn's recorded
@@ -341,3 +343,28 @@ export function sample<T>(list: readonly T[], size: number, seed: number): T[] {
 export function situationOf(name: Situation["name"]): Situation {
   return situations.find((s) => s.name === name) as Situation;
 }
+
+/** A situation's outcomes as the judge reads them: the service's records (nothing sent: no record). */
+export function recordsFor(situation: Situation): RecordedOutcome[] {
+  return situation.outcomes.flatMap((o): RecordedOutcome[] => {
+    const base = { tool: o.tool, orderId: o.orderId, operationId: "operationId" in o ? o.operationId : "op" };
+    if (o.kind === "completed") return [{ ...base, status: "completed", result: o.body }];
+    if (o.kind === "rejected") return [{ ...base, status: "rejected", error: o.body.error as Record<string, unknown> }];
+    if (o.kind === "unknown") return [{ ...base, status: "unknown" }];
+    return [];
+  });
+}
+
+/** What the judge knows beside the records: the orders the caller may see, their statuses, dates and words. */
+export function judgeContextFor(situation: Situation): Omit<JudgeContext, "records"> {
+  return {
+    visibleOrders: new Set(situation.orders.map((o) => o.orderId)),
+    statuses: new Map(situation.orders.map((o) => [o.orderId, o.status ?? ""])),
+    dates: new Set(situation.orders.flatMap((o) => (o.placedAt ? [o.placedAt.slice(0, 10)] : []))),
+    times: new Set<string>(),
+    knownWords: new Set(situation.orders.flatMap((o) => (o.itemTitles ?? []).flatMap((t) => t.toLowerCase().split(/\W+/)))),
+  };
+}
+
+/** The seed `npm test` and `npm run eval -- --replies` use. */
+export const defaultSeed = 20_261_201;

@@ -1,9 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { gate } from "#controller/gate/gate";
 import { openingFor } from "#controller/gate/templates";
-import type { RecordedOutcome } from "../../eval/judges/status-sentences.ts";
 import { judgeTurnReply } from "../../eval/judges/reply.ts";
-import { falseReplies, type GeneratedReply, type Situation, sample, situationOf, trueReplies } from "../../eval/reply-generator.ts";
+import {
+  defaultSeed,
+  falseReplies,
+  type GeneratedReply,
+  judgeContextFor,
+  recordsFor,
+  type Situation,
+  sample,
+  situationOf,
+  trueReplies,
+} from "../../eval/reply-generator.ts";
 
 /**
  * The generated reply corpus (eval/reply-generator.ts) against the gate and the judge, at a CI-sized sample of
@@ -11,36 +20,12 @@ import { falseReplies, type GeneratedReply, type Situation, sample, situationOf,
  * support, in any mood, markdown form, situation and language — must be refused by the gate and failed by the
  * judge, raw and after the right opening; the share of true replies kept as written is reported.
  */
-const seed = 20_261_201;
+const seed = defaultSeed;
 const all = falseReplies(seed);
 const falseSample = sample(all, 2_000, seed);
 const truths = trueReplies(seed);
 
-export function recordsFor(situation: Situation): RecordedOutcome[] {
-  return situation.outcomes.flatMap((o): RecordedOutcome[] => {
-    if (o.kind === "completed")
-      return [{ tool: o.tool, orderId: o.orderId, operationId: o.operationId, status: "completed", result: o.body }];
-    if (o.kind === "rejected")
-      return [
-        {
-          tool: o.tool,
-          orderId: o.orderId,
-          operationId: o.operationId,
-          status: "rejected",
-          error: o.body.error as Record<string, unknown>,
-        },
-      ];
-    if (o.kind === "unknown") return [{ tool: o.tool, orderId: o.orderId, operationId: o.operationId, status: "unknown" }];
-    return [];
-  });
-}
-const judgeContext = (s: Situation) => ({
-  visibleOrders: new Set(s.orders.map((o) => o.orderId)),
-  statuses: new Map(s.orders.map((o) => [o.orderId, o.status ?? ""])),
-  dates: new Set(["2026-11-20"]),
-  times: new Set<string>(),
-  knownWords: new Set(s.orders.flatMap((o) => (o.itemTitles ?? []).flatMap((t) => t.toLowerCase().split(/\W+/)))),
-});
+const judgeContext = (s: Situation) => judgeContextFor(s);
 const gated = (r: GeneratedReply) => {
   const s = situationOf(r.situation);
   return gate({ candidate: r.text, outcomes: s.outcomes, orders: s.orders, today: s.today });
