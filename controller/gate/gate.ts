@@ -2,6 +2,7 @@ import { checkClaims, sentencesOf } from "#controller/gate/claim-check";
 import { normalizeShown } from "#controller/gate/normalize";
 import { composeOutcomes, type OrderFacts, type ReplyKind, replyKindOfAll, type TurnOutcome } from "#controller/gate/outcomes";
 import { renderForCustomer } from "#controller/gate/render";
+import type { Locale } from "#controller/i18n/locale";
 import { boundTemplate, noChangeTemplate, openingFor } from "#controller/gate/templates";
 
 /**
@@ -27,6 +28,11 @@ export interface GateInput {
   orders: readonly OrderFacts[];
   /** Today (UTC, YYYY-MM-DD), to read "tomorrow" and weekdays in the model's text. */
   today: string;
+  /**
+   * The principal's language (default "en"). The claim check reads English only, so in any other language the
+   * model's text is never shown: the template stands alone.
+   */
+  locale?: Locale;
 }
 
 export interface GateDecision {
@@ -63,6 +69,13 @@ export function gate(input: GateInput): GateDecision {
     return decide(reply, "template", input.modelFailed ? ["model_error"] : []);
   }
   if (outcomes.some((o) => o.kind === "awaiting_confirmation" || o.kind === "mismatch")) return decide(opening, "template");
+  if ((input.locale ?? "en") !== "en")
+    return decide(
+      opening !== "" ? opening : noChangeTemplate,
+      "template",
+      [],
+      [`the claim check reads English; the principal's language is ${input.locale}`],
+    );
 
   const check = checkClaims(candidate, { outcomes, orders: input.orders, today: input.today });
   if (!check.ok) return decide(opening !== "" ? opening : noChangeTemplate, "claim_mismatch", ["claim_mismatch"], check.problems);

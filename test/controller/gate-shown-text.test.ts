@@ -154,3 +154,11 @@ describe("the held change: text beside the application's question", () => {
     }
   });
 });
+
+describe("a reply in another language than the checker reads", () => {
+  it("gets the template: the model's text is never shown in a language the check cannot read", () => {
+    const decision = run(`Ihre Bestellung ${open} wurde storniert.`, [cancelled(open)], { locale: "de" });
+    expect(decision).toMatchObject({ decision: "template", reply: templateFor(cancelled(open)) });
+    expect(run("Vielen Dank!", [], { locale: "de" }).reply).not.toContain("Vielen");
+  });
+});
