@@ -176,9 +176,10 @@ export function readRemainder(text: string, knownWords: ReadonlySet<string> = ne
     .split(/(?<=[.!?])\s+|\n+/)
     .map((s) => s.trim())
     .filter(Boolean)) {
-    const words = raw.match(/[a-z]+(?:'[a-z]+)?/g) ?? [];
-    const read = words.filter((w) => english.has(w) || knownWords.has(w) || w === "su" || w === "itm");
-    if (words.length >= 3 && read.length * 3 < words.length * 2) {
+    // An id's prefix is no word of any language: counted neither way.
+    const words = (raw.match(/[a-z]+(?:'[a-z]+)?/g) ?? []).filter((w) => w !== "su" && w !== "itm");
+    const read = words.filter((w) => english.has(w) || knownWords.has(w));
+    if (words.length >= 3 && read.length * 2 < words.length) {
       return { unreadable: `${JSON.stringify(raw)} is not English the judge can read`, sentences: [] };
     }
     const dates = [...raw.matchAll(/\b\d{4}-\d{2}-\d{2}\b/g)].map((m) => m[0]);
