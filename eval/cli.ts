@@ -29,7 +29,10 @@ const usage = `Usage: npm run eval -- [options]
   --record <file>      with a live model: save its responses, to replay with --model recorded:<file>
   --case <id>          only this case (repeatable)
   --concurrency <n>    case trials side by side (default 3; 2 with a live model)
-  --write-schema       rewrite eval/case-schema.json from the zod schema, and stop`;
+  --write-schema       rewrite eval/case-schema.json from the zod schema, and stop
+  --replies            run the whole generated reply corpus (false and true replies) against the gate and the
+                       judge, and stop; exit 1 if the gate showed a false reply or the judge passed one
+  --seed <n>           with --replies: the generator's seed (default 20261201, the one npm test samples)`;
 
 const { readOptions } = await import("#local/command-line");
 const { values, refuse: usageError } = readOptions(usage, {
@@ -43,6 +46,8 @@ const { values, refuse: usageError } = readOptions(usage, {
   case: { type: "string", multiple: true },
   concurrency: { type: "string" },
   "write-schema": { type: "boolean" },
+  replies: { type: "boolean" },
+  seed: { type: "string" },
 });
 
 const { repoRoot, userPath } = await import("#local/stack");
@@ -53,6 +58,15 @@ if (values["write-schema"]) {
   await writeFile(file, `${JSON.stringify(caseJsonSchema(), null, 2)}\n`);
   console.log(`Wrote ${file}`);
   process.exit(0);
+}
+
+if (values.seed !== undefined && !values.replies) usageError("--seed goes with --replies.");
+if (values.replies) {
+  const { defaultSeed } = await import("./reply-generator.ts");
+  const seed = values.seed === undefined ? defaultSeed : Number(values.seed);
+  if (!Number.isSafeInteger(seed) || seed < 0) usageError(`--seed must be a whole number from 0, not ${JSON.stringify(values.seed)}.`);
+  const { runGeneratedReplies } = await import("./reply-run.ts");
+  process.exit(runGeneratedReplies(seed, (line) => console.log(line)).pass ? 0 : 1);
 }
 
 const { isLiveModel, ModelSpecError, missingCredential, parseModelSpec } = await import("./models.ts");

@@ -27,7 +27,7 @@ import { repoRoot } from "#local/stack";
 
 const dist = join(repoRoot, "dist");
 
-/** What the bundles may import at run time: Node, the dependencies (zod, unicode-confusables) and the optional peers. */
+/** What the bundles may import at run time: Node, the dependencies (zod, unicode-confusables, markdown-it, intl-messageformat) and the optional peers. */
 const manifest = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as {
   dependencies: Record<string, string>;
   peerDependencies: Record<string, string>;

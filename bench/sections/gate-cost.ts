@@ -42,6 +42,6 @@ export async function benchGate(options: { rounds?: number; log?: (line: string)
     low = limit;
   }
   log(
-    "\nEach reply: normalisation (NFKC, invisible characters, confusables), the closed-vocabulary reading, the claim check against the outcome, the opening template.",
+    "\nEach reply: markdown rendered to the shown text (markdown-it), normalisation (NFKC, invisible characters, confusables), the closed-vocabulary reading, the claim check against the outcome, the opening template.",
   );
 }

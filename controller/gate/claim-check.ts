@@ -1,6 +1,20 @@
 import type { OrderFacts, TurnOutcome } from "#controller/gate/outcomes";
-import { normalizeForReading } from "#controller/gate/normalize";
-import { conditionals, earlier, glue, modals, negators, neutral, offers, type Topic, topics, topicTool } from "#controller/gate/vocabulary";
+import { normalizeForReading, normalizeShown } from "#controller/gate/normalize";
+import {
+  conditionals,
+  earlier,
+  glue,
+  modals,
+  negators,
+  neutral,
+  numberWords,
+  offers,
+  quantifiers,
+  settled,
+  type Topic,
+  topics,
+  topicTool,
+} from "#controller/gate/vocabulary";
 
 /**
  * The claim check: it accepts, it does not hunt. A model-written text is shown only when every sentence of it
@@ -50,6 +64,11 @@ interface Mention {
   text: string;
   mode: Mode;
   earlier: boolean;
+  /**
+   * A negation in the clause that does not govern the mention directly ("there's *no* way it is cancelled"),
+   * or more than one: which way it reads is not certain, so it must be supported read either way.
+   */
+  eitherWay: boolean;
 }
 
 const phrases = new Map<string, Topic>();
@@ -77,8 +96,9 @@ export function sentencesOf(text: string): string[] {
 }
 
 function clausesOf(sentence: string): string[] {
+  // A colon between digits is a time's ("14:00"), not a clause's end.
   return sentence
-    .split(/\s*[,;:()"]\s*|\s+-\s+|\s+(?:and|but|so|because|although|though|while|whereas|since|as|now that)\s+/i)
+    .split(/\s*(?:[,;()"]|(?<!\d):|:(?!\d))\s*|\s+-\s+|\s+(?:and|but|so|because|although|though|while|whereas|since|as|now that)\s+/i)
     .map((c) => c.trim())
     .filter((c) => c !== "");
 }
@@ -150,17 +170,26 @@ function endsWith(words: readonly string[], end: number, phrase: readonly string
   return phrase.every((p, k) => words[end - phrase.length + k] === p);
 }
 
+interface Governor {
+  kind: "negation" | "modal" | "conditional";
+  word: string;
+  /** The words between the governing word and the mention ("might *have been* cancelled"). */
+  between: readonly string[];
+}
+
+const isNegation = (words: readonly string[], i: number) => {
+  const w = words[i] as string;
+  return negators.has(w) || w.endsWith("n't") || joinedNegators.some((p) => endsWith(words, i + 1, p));
+};
+
 /** How the word before a mention governs it, skipping the glue between. */
-function governor(
-  words: readonly string[],
-  start: number,
-  topicOf: (i: number) => Topic | undefined,
-): "negation" | "modal" | "conditional" | undefined {
+function governor(words: readonly string[], start: number, topicOf: (i: number) => Topic | undefined): Governor | undefined {
   for (let i = start - 1, seen = 0; i >= 0 && seen < 6; i--, seen++) {
     const w = words[i] as string;
-    if (joinedNegators.some((p) => endsWith(words, i + 1, p)) || negators.has(w) || w.endsWith("n't")) return "negation";
-    if (joinedModals.some((p) => endsWith(words, i + 1, p)) || modals.has(w)) return "modal";
-    if (conditionals.has(w)) return "conditional";
+    const between = words.slice(i + 1, start);
+    if (isNegation(words, i)) return { kind: "negation", word: w, between };
+    if (joinedModals.some((p) => endsWith(words, i + 1, p)) || modals.has(w)) return { kind: "modal", word: w, between };
+    if (conditionals.has(w)) return { kind: "conditional", word: w, between };
     // A word of completion before an action is its verb ("can still *start* a return"): look past it.
     const topic = topicOf(i);
     if (topic !== undefined && topic !== "completion") return undefined;
@@ -185,42 +214,83 @@ function negatedAfter(words: readonly string[], end: number): boolean {
   return false;
 }
 
+/**
+ * A settled form states an outcome whatever mood it stands in: a past or perfect form ("cancelled", "went
+ * through", "done") or a state ("on its way", "all set"). Only a bare verb or noun of a change ("cancel it",
+ * "a return") may be offered, asked about or called possible.
+ */
+function isSettled(phrase: readonly string[]): boolean {
+  return phrase.some((w) => settled.has(w) || /[a-z]{3}ed$/.test(w)) || settled.has(phrase.join("_"));
+}
+
+/** Auxiliaries of a present passive ("once it *is* delivered"): a future event, not a past one. */
+const presentOnly = (between: readonly string[]) =>
+  between.some((w) => /^(?:is|are|be|gets|get|it's|they're)$/.test(w)) &&
+  !between.some((w) => /^(?:was|were|has|have|had|been|already)$/.test(w));
+
 function mentionsOf(words: readonly string[], isQuestion: boolean): Mention[] {
   const spans = topicSpans(words);
   const topicAt = new Map<number, Topic>();
   for (const s of spans) for (let i = s.start; i < s.end; i++) topicAt.set(i, s.topic);
-  const offerAt = offerPhrases.some((p) => ` ${words.join(" ")} `.includes(` ${p.join(" ")} `));
-  const mentions = spans.map((span) => {
-    const gov = governor(words, span.start, (i) => topicAt.get(i));
-    const text = words.slice(span.start, span.end).join(" ");
-    let mode: Mode = "claim";
-    if (isQuestion && offerAt) mode = "offer";
-    else if (gov === "negation" || negatedAfter(words, span.end)) mode = "denial";
-    else if (gov === "modal") mode = isQuestion ? "question" : "possibility";
-    else if (gov === "conditional") mode = "question";
-    else if (isQuestion) mode = "question";
-    const before = words.slice(Math.max(0, span.start - 3), span.start);
-    const after = words.slice(span.end, span.end + 3);
-    return { topic: span.topic, text, mode, earlier: before.some((w) => earlier.has(w)) || after.some((w) => earlier.has(w)), span };
+  // An offer reaches what it offers, not a clause it reports ("shall I email you the confirmation *that* …").
+  const joined = ` ${words.join(" ")} `;
+  const offerEnds = offerPhrases.flatMap((p) => {
+    const at = joined.indexOf(` ${p.join(" ")} `);
+    return at < 0 ? [] : [joined.slice(0, at).split(" ").length - 1 + p.length];
   });
+  const offered = (start: number) =>
+    offerEnds.some((end) => end <= start && !words.slice(end, start).some((w) => /^(?:that|which|who|whether|if|when)$/.test(w)));
+  // A second negation in the clause undoes the first: "there's no way it isn't cancelled" claims it.
+  let negations = 0;
+  for (let i = 0; i < words.length; i++)
+    if (negators.has(words[i] as string) || (words[i] as string).endsWith("n't") || (words[i] === "late" && words[i - 1] === "too"))
+      negations += 1;
   // A word of completion next to an action ("the cancellation went through", "a return is booked", "started a
   // return") is that action's verb: it is read with the action, not as a claim of its own.
-  const isAction = (m: (typeof mentions)[number]) => topicTool[m.topic] !== undefined;
+  const isAction = (s: (typeof spans)[number]) => topicTool[s.topic] !== undefined;
   const linked = (a: { start: number; end: number }, b: { start: number; end: number }) => {
     const [from, to] = a.end <= b.start ? [a.end, b.start] : [b.end, a.start];
     if (to - from > 3) return false;
     for (let i = from; i < to; i++) if (!glue.has(words[i] as string) && !/^su-\d{5}$/.test(words[i] as string)) return false;
     return true;
   };
-  return mentions
-    .filter((m) => {
-      if (m.topic !== "completion") return true;
-      const action = mentions.find((a) => isAction(a) && linked(a.span, m.span));
-      if (!action) return true;
-      if (m.mode === "denial" && action.mode === "claim") action.mode = "denial";
-      return false;
-    })
-    .map(({ span: _span, ...m }) => m);
+  const verbOf = new Map<(typeof spans)[number], (typeof spans)[number]>();
+  const kept = spans.filter((span) => {
+    if (span.topic !== "completion") return true;
+    const action = spans.find((a) => isAction(a) && linked(a, span));
+    if (!action) return true;
+    verbOf.set(action, span);
+    return false;
+  });
+  return kept.map((span) => {
+    const verb = verbOf.get(span);
+    const from = verb ? Math.min(span.start, verb.start) : span.start;
+    const to = verb ? Math.max(span.end, verb.end) : span.end;
+    const form = words.slice(span.start, span.end).concat(verb ? words.slice(verb.start, verb.end) : []);
+    const settledForm = isSettled(form);
+    // A settled action word is governed from where it stands ("I can confirm that it *was cancelled*"); a bare one
+    // from its verb ("can *start* a return").
+    const gov = governor(words, isSettled(words.slice(span.start, span.end)) ? span.start : from, (i) => topicAt.get(i));
+    const negated = gov?.kind === "negation" || negatedAfter(words, to) || (verb !== undefined && negatedAfter(words, span.end));
+    let mode: Mode = "claim";
+    if (negated) mode = negations >= 2 ? "claim" : "denial";
+    else if (gov?.kind === "modal") mode = settledForm && !presentOnly(gov.between) ? "claim" : isQuestion ? "question" : "possibility";
+    else if (gov?.kind === "conditional")
+      mode = gov.word === "whether" ? "question" : settledForm && !presentOnly(gov.between) ? "claim" : "possibility";
+    else if (isQuestion && offered(from)) mode = settledForm ? "claim" : "offer";
+    else if (isQuestion) mode = settledForm ? "claim" : "question";
+    const before = words.slice(Math.max(0, from - 3), from);
+    const after = words.slice(to, to + 3);
+    const text = words.slice(from, to).join(" ");
+    const eitherWay = (mode === "claim" || mode === "denial") && negations > (mode === "denial" && negations === 1 ? 1 : 0);
+    return {
+      topic: span.topic,
+      text,
+      mode,
+      earlier: before.some((w) => earlier.has(w)) || after.some((w) => earlier.has(w)),
+      eitherWay,
+    };
+  });
 }
 
 /** Dates a clause names, as YYYY-MM-DD (weekdays and relative days resolved against today, both ways). */
@@ -266,10 +336,19 @@ interface Facts {
   items: Set<string>;
   codes: Set<string>;
   amounts: Set<string>;
+  /** Counts a reply may state: days from today to a date on record, minutes to wait, items in a change. */
+  counts: { days: Set<number>; minutes: Set<number>; items: Set<number> };
 }
 
 function factsOf(context: ClaimContext): Facts {
-  const facts: Facts = { dates: new Set(), times: new Set(), items: new Set(), codes: new Set(), amounts: new Set() };
+  const facts: Facts = {
+    dates: new Set(),
+    times: new Set(),
+    items: new Set(),
+    codes: new Set(),
+    amounts: new Set(),
+    counts: { days: new Set(), minutes: new Set(), items: new Set() },
+  };
   const visit = (value: unknown): void => {
     if (typeof value === "string") {
       if (/^\d{4}-\d{2}-\d{2}/.test(value)) facts.dates.add(value.slice(0, 10));
@@ -283,12 +362,25 @@ function factsOf(context: ClaimContext): Facts {
     else if (value !== null && typeof value === "object") Object.values(value).forEach(visit);
   };
   for (const outcome of context.outcomes) {
-    if (outcome.kind === "completed" || outcome.kind === "rejected") visit(outcome.body);
+    if (outcome.kind !== "completed" && outcome.kind !== "rejected") continue;
+    visit(outcome.body);
+    const body = outcome.body as { return?: { itemIds?: unknown }; error?: { retryAfterSeconds?: unknown } };
+    if (Array.isArray(body.return?.itemIds)) facts.counts.items.add(body.return.itemIds.length);
+    const seconds = body.error?.retryAfterSeconds;
+    if (typeof seconds === "number") facts.counts.minutes.add(Math.max(1, Math.ceil(seconds / 60)));
   }
   for (const order of context.orders) {
     visit([order.placedAt, order.deliveredAt, order.returnableUntil]);
     for (const item of order.items ?? []) facts.items.add(item.itemId);
     for (const cents of order.amounts ?? []) for (const text of moneyTexts(cents)) facts.amounts.add(text);
+  }
+  const today = Date.parse(`${context.today}T00:00:00Z`);
+  for (const date of facts.dates) facts.counts.days.add(Math.abs(Math.round((Date.parse(`${date}T00:00:00Z`) - today) / 86_400_000)));
+  // Times on record are told as written or by the hour ("8am", "12 pm").
+  for (const time of [...facts.times]) {
+    const [hours, minutes] = time.split(":");
+    if (minutes === "00") facts.times.add(`${Number(hours) % 12 === 0 ? 12 : Number(hours) % 12}${Number(hours) < 12 ? "am" : "pm"}`);
+    facts.times.add(`${Number(hours)}:${minutes}`);
   }
   return facts;
 }
@@ -357,7 +449,6 @@ function judgeMention(mention: Mention, at: Allowance, amountsRead = false, abou
   const quoted = JSON.stringify(mention.text);
   const outcome = at.outcome;
   const tool = topicTool[topic];
-  if (mode === "offer") return undefined;
   if (topic === "refund") return `speaks of a refund or credit (${quoted}), which no recorded outcome carries`;
   if (topic === "charge") {
     // What was charged, as a read showed it, may be told when nothing changed; nothing else about money.
@@ -367,6 +458,7 @@ function judgeMention(mention: Mention, at: Allowance, amountsRead = false, abou
   }
   if (topic === "hold")
     return mode === "denial" && outcome?.kind !== "unknown" ? undefined : `speaks of a hold (${quoted}), which no tool makes`;
+  if (mode === "offer") return undefined;
 
   // No change this turn on this order: the read facts decide.
   if (outcome === undefined) {
@@ -448,6 +540,8 @@ function judgeMention(mention: Mention, at: Allowance, amountsRead = false, abou
             : undefined;
       if (mode === "claim" && facts.claims.includes(topic)) return undefined;
       if (mode === "question" && topic !== "doubt") return undefined;
+      // "Once it arrives, you can start a return": a delivery still to come is what a refusal leaves open.
+      if (mode === "possibility" && (topic === "delivery" || topic === "shipping")) return undefined;
       return `says ${quoted}, which the rejection (${outcome.code}${outcome.reason ? ` ${outcome.reason}` : ""}) does not support`;
     }
     case "unknown":
@@ -468,11 +562,12 @@ function judgeMention(mention: Mention, at: Allowance, amountsRead = false, abou
 }
 
 /**
- * Checks a model-written text against the turn's outcomes. `ok` only when every sentence is placed as harmless.
+ * Checks the text the customer will see (render.ts) against the turn's outcomes. `ok` only when every sentence
+ * is placed as harmless.
  */
 export function checkClaims(text: string, context: ClaimContext): ClaimCheck {
   const problems: string[] = [];
-  const normalised = normalizeForReading(text);
+  const normalised = normalizeShown(text);
   if (normalised === "") return { ok: false, problems: ["the text is empty"] };
   const facts = factsOf(context);
   const titles = [...new Set(context.orders.flatMap((o) => [...(o.itemTitles ?? []), ...(o.items ?? []).map((i) => i.title)]))]
@@ -485,11 +580,14 @@ export function checkClaims(text: string, context: ClaimContext): ClaimCheck {
     context.outcomes.flatMap((o) => (o.kind === "clarification" ? o.candidates.map((c) => c.orderId) : [o.orderId])),
   );
   const allowedIds = context.outcomes.length > 0 ? outcomeOrders : new Set(context.orders.map((o) => o.orderId));
+  const everyOrder = context.outcomes.length > 0 ? [...outcomeOrders] : context.orders.map((o) => o.orderId);
   const orderFacts = new Map(context.orders.map((o) => [o.orderId, o]));
 
   for (const sentence of sentencesOf(normalised)) {
     const isQuestion = sentence.endsWith("?");
     const sentenceIds = orderIdsIn(sentence);
+    const aboutOrder = sentenceIds.length > 0 || /\b(?:order|orders|parcel|package|it|it's|they|they're)\b/i.test(sentence);
+    const read: { ids: string[]; mentions: Mention[]; amountsRead: boolean }[] = [];
     for (const clause of clausesOf(sentence)) {
       const tokens = tokensOf(clause, byLength);
       if (!Array.isArray(tokens)) {
@@ -527,30 +625,101 @@ export function checkClaims(text: string, context: ClaimContext): ClaimCheck {
           if (context.outcomes.length > 0 || !facts.amounts.has(amount))
             problems.push(`names an amount of money (${t.text}) that no record carries`);
         }
+        const count = numberProblem(words, i, t, facts);
+        if (count) problems.push(`${count} — in ${JSON.stringify(sentence)}`);
       }
       for (const options of datesIn(words, tokens, context.today, spans.length > 0)) {
         if (!options.some((d) => facts.dates.has(d)))
           problems.push(`names a date (${options.length === 1 ? options[0] : "a weekday"}) that no record or read holds`);
       }
       const amounts = tokens.filter((t) => t.kind === "money").map((t) => t.text.replace(/[^\d.,]/g, "").replace(",", "."));
-      const amountsRead = amounts.length > 0 && amounts.every((a) => facts.amounts.has(a));
-      const clauseIds = tokens.filter((t) => t.kind === "order").map((t) => t.text);
-      const aboutOrder = sentenceIds.length > 0 || /\b(?:order|orders|parcel|package|it|it's|they|they're)\b/i.test(sentence);
-      const ids = clauseIds.length > 0 ? clauseIds : sentenceIds.length > 0 ? sentenceIds : defaultOrders(context);
-      for (const mention of mentionsOf(words, isQuestion)) {
-        const answers = ids.length > 0 ? ids : [undefined];
+      read.push({
+        ids: tokens.filter((t) => t.kind === "order").map((t) => t.text),
+        mentions: mentionsOf(words, isQuestion),
+        amountsRead: amounts.length > 0 && amounts.every((a) => facts.amounts.has(a)),
+      });
+    }
+    // Which orders each clause speaks of: those it names, and those named in a neighbouring clause that says
+    // nothing of its own ("SU-A and SU-B are cancelled", "… and so is SU-B"); a clause naming none speaks of the
+    // last order named before it ("SU-B could not be cancelled because it has shipped"), else of the sentence's.
+    // A quantifier ("both", "all", "the other", "too") speaks of every order of the turn.
+    const sentenceWords = ` ${sentence
+      .toLowerCase()
+      .replace(/[^a-z0-9' -]+/g, " ")
+      .replace(/\s+/g, " ")} `;
+    const everyOne = quantifiers.some((q) => sentenceWords.includes(` ${q.join(" ")} `));
+    let lastNamed: string[] = [];
+    for (const [index, clause] of read.entries()) {
+      const ids = new Set(clause.ids);
+      for (const neighbour of [read[index - 1], read[index + 1]])
+        if (neighbour && neighbour.mentions.length === 0) for (const id of neighbour.ids) ids.add(id);
+      if (clause.ids.length > 0) lastNamed = clause.ids;
+      if (ids.size === 0) for (const id of lastNamed.length > 0 ? lastNamed : sentenceIds) ids.add(id);
+      if (ids.size === 0) for (const id of defaultOrders(context)) ids.add(id);
+      if (everyOne) for (const id of everyOrder) ids.add(id);
+      for (const mention of clause.mentions) {
+        const answers = ids.size > 0 ? [...ids] : [undefined];
         for (const orderId of answers) {
           const at = allowanceFor(mention, orderId, context, orderFacts);
           const problem =
             at === "ambiguous"
               ? `claims ${JSON.stringify(mention.text)} without saying which order or change`
-              : judgeMention(mention, at, amountsRead, aboutOrder);
+              : (judgeMention(mention, at, clause.amountsRead, aboutOrder) ??
+                (mention.eitherWay
+                  ? judgeMention({ ...mention, mode: mention.mode === "claim" ? "denial" : "claim" }, at, clause.amountsRead, aboutOrder)
+                  : undefined));
           if (problem) problems.push(`${problem} — in ${JSON.stringify(sentence)}`);
         }
       }
     }
   }
   return { ok: problems.length === 0, problems: [...new Set(problems)] };
+}
+
+const monthWords = new Set([...months, "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"]);
+
+/**
+ * A number is a fact: a count of days, weeks, minutes, hours or items, or an hour of the clock, must equal one the
+ * record holds; a day of a month is a date (datesIn); any other number is one no record holds.
+ */
+function numberProblem(words: readonly string[], i: number, token: Token, facts: Facts): string | undefined {
+  const unit = words[i + 1] === "working" || words[i + 1] === "business" ? words[i + 2] : words[i + 1];
+  let n: number;
+  if (token.kind === "number") n = Number.parseInt(token.text, 10);
+  else if (
+    token.kind === "word" &&
+    numberWords[token.text] !== undefined &&
+    unit !== undefined &&
+    /^(?:days?|weeks?|minutes?|hours?|items?)$/.test(unit)
+  )
+    n = numberWords[token.text] as number;
+  else return undefined;
+  if (token.kind === "number" && [words[i - 1], words[i + 1], words[i + 2]].some((w) => w !== undefined && monthWords.has(w)))
+    return undefined;
+  const said = `${token.text}${unit ? ` ${unit}` : ""}`;
+  switch (unit) {
+    case "am":
+    case "pm":
+      return facts.times.has(`${n}${unit}`) ? undefined : `names the time ${JSON.stringify(said)}, which no record holds`;
+    case "day":
+    case "days":
+      return facts.counts.days.has(n) ? undefined : `names ${JSON.stringify(said)}, which no date on record is from today`;
+    case "week":
+    case "weeks":
+      return facts.counts.days.has(n * 7) ? undefined : `names ${JSON.stringify(said)}, which no date on record is from today`;
+    case "minute":
+    case "minutes":
+    case "hour":
+    case "hours":
+      return facts.counts.minutes.has(unit.startsWith("hour") ? n * 60 : n)
+        ? undefined
+        : `names a wait of ${JSON.stringify(said)}, which no record holds`;
+    case "item":
+    case "items":
+      return facts.counts.items.has(n) ? undefined : `names ${JSON.stringify(said)}, which no record holds`;
+    default:
+      return `names the number ${JSON.stringify(token.text)}, which no record holds`;
+  }
 }
 
 /**

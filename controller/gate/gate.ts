@@ -1,6 +1,8 @@
 import { checkClaims, sentencesOf } from "#controller/gate/claim-check";
-import { normalizeForReading } from "#controller/gate/normalize";
+import { normalizeShown } from "#controller/gate/normalize";
 import { composeOutcomes, type OrderFacts, type ReplyKind, replyKindOfAll, type TurnOutcome } from "#controller/gate/outcomes";
+import { renderForCustomer } from "#controller/gate/render";
+import type { Locale } from "#controller/i18n/locale";
 import { boundTemplate, noChangeTemplate, openingFor } from "#controller/gate/templates";
 
 /**
@@ -26,6 +28,11 @@ export interface GateInput {
   orders: readonly OrderFacts[];
   /** Today (UTC, YYYY-MM-DD), to read "tomorrow" and weekdays in the model's text. */
   today: string;
+  /**
+   * The principal's language (default "en"). The claim check reads English only, so in any other language the
+   * model's text is never shown: the template stands alone.
+   */
+  locale?: Locale;
 }
 
 export interface GateDecision {
@@ -55,29 +62,44 @@ export function gate(input: GateInput): GateDecision {
 
   if (input.limit) return decide(boundTemplate(input.limit, outcomes), "template", ["limit"]);
   const opening = outcomes.length > 0 ? openingFor(outcomes) : "";
-  const candidate = input.candidate?.trim() ?? "";
+  // The one text: the model's markdown rendered to what the customer sees, which alone is read and shown.
+  const candidate = renderForCustomer(input.candidate ?? "");
   if (input.modelFailed || candidate === "") {
     const reply = opening !== "" ? opening : `I couldn't finish working on that just now. ${noChangeTemplate}`;
     return decide(reply, "template", input.modelFailed ? ["model_error"] : []);
   }
   if (outcomes.some((o) => o.kind === "awaiting_confirmation" || o.kind === "mismatch")) return decide(opening, "template");
+  if ((input.locale ?? "en") !== "en")
+    return decide(
+      opening !== "" ? opening : noChangeTemplate,
+      "template",
+      [],
+      [`the claim check reads English; the principal's language is ${input.locale}`],
+    );
 
   const check = checkClaims(candidate, { outcomes, orders: input.orders, today: input.today });
   if (!check.ok) return decide(opening !== "" ? opening : noChangeTemplate, "claim_mismatch", ["claim_mismatch"], check.problems);
   if (opening === "") return decide(candidate, "accepted");
   const rest = withoutRepeats(candidate, opening);
-  return decide(rest === "" ? opening : `${opening} ${rest}`, "accepted");
+  // Lines the model set apart (a list, a table) stay apart from the opening.
+  return decide(rest === "" ? opening : `${opening}${/\n|^- /.test(rest) ? "\n" : " "}${rest}`, "accepted");
 }
 
 /** The model's text without the sentences that only say what the opening says ("Done: your order X is cancelled"). */
 function withoutRepeats(candidate: string, opening: string): string {
-  const said = new Set(sentencesOf(normalizeForReading(opening)).map(core));
-  return sentencesOf(candidate)
-    .filter((s) => {
-      const c = core(normalizeForReading(s));
-      return c !== "" && !said.has(c);
-    })
-    .join(" ");
+  const said = new Set(sentencesOf(normalizeShown(opening)).map(core));
+  return candidate
+    .split("\n")
+    .map((line) =>
+      sentencesOf(line)
+        .filter((s) => {
+          const c = core(normalizeShown(s));
+          return c !== "" && !said.has(c);
+        })
+        .join(" "),
+    )
+    .filter((line) => line !== "")
+    .join("\n");
 }
 
 const filler = new Set([

@@ -17,12 +17,24 @@ import { rectifyConfusion } from "unicode-confusables";
  * What is left that is still not plain English letters is what the reader has no vocabulary for.
  */
 export function normalizeForReading(text: string): string {
+  return normalize(text, true);
+}
+
+/**
+ * The same reading form for a text that is already what the customer sees (render.ts): its markdown was
+ * rendered, so any mark still in it is shown as written and read as such — nothing more is taken out of it.
+ */
+export function normalizeShown(text: string): string {
+  return normalize(text, false);
+}
+
+function normalize(text: string, markdown: boolean): string {
   let s = text.normalize("NFKC");
   s = s.replace(/[\p{Default_Ignorable_Code_Point}\p{Cf}]/gu, "");
   s = s.replace(/\p{Pd}/gu, "-");
   s = foldConfusables(s);
   s = s.normalize("NFKC");
-  s = plainMarkdown(s);
+  s = markdown ? plainMarkdown(s) : s.replace(/\p{Extended_Pictographic}/gu, " ");
   s = s
     .replace(/\p{Pd}/gu, "-")
     .replace(/[‘’ʼ′`´]/gu, "'")

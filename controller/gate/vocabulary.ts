@@ -121,6 +121,37 @@ export const glue = new Set(
     all whole entire there here easily simply even able`),
 );
 
+/**
+ * Irregular past and perfect forms, and the phrases of a settled state, among the topic words: with every word
+ * ending in -ed, what states an outcome in any mood (a question, an offer, a conditional, a hedge).
+ */
+export const settled = new Set(
+  words(`done gone sent made begun began went withdrawn withdrew taken held froze frozen paid resent came undone left
+    all_set in_place good_to_go on_its_way on_their_way in_transit out_for_delivery en_route on_hold on_it success
+    successful successfully confirmation completion`),
+);
+
+/**
+ * Words that speak of every order of the turn at once ("both are cancelled", "so is SU-…", "the other one too"):
+ * a sentence holding one is held against each order's own outcome.
+ */
+export const quantifiers = words(`both all neither each every either too as_well so_is so_was so_are so_were so_has so_have
+  so_did the_other other_one others orders they them their they're same_goes likewise`).map((q) => q.split("_"));
+
+/** Counts written as words, read as the numbers they are ("in five days"). */
+export const numberWords: Readonly<Record<string, number>> = Object.fromEntries(
+  words(`zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen
+    eighteen nineteen twenty`)
+    .map((w, i) => [w, i] as const)
+    .concat([
+      ["thirty", 30],
+      ["forty", 40],
+      ["fifty", 50],
+      ["sixty", 60],
+      ["ninety", 90],
+    ]),
+);
+
 /** Words that put a mention in the past of an earlier change ("was already cancelled", "returned earlier"). */
 export const earlier = new Set(words(`already earlier previously before before_this formerly`));
 
@@ -174,6 +205,7 @@ export const neutral = new Set(
     able possible likely unlikely sure certain clear
     note_that
     thing things stuff
+    patience understanding getting touch bear instead
     contain contains contained invisible visible character characters letter letters symbol symbols word words line lines
     space spaces text field fields system systems limit limits limited length longer shorter type typed gate
     bit lot lots

@@ -62,6 +62,13 @@ const negation = /\b(?:not|no|never|nothing|none|cannot|unable|nor|neither|witho
 const doubt =
   /\b(?:can't confirm|cannot confirm|can not confirm|couldn't confirm|unable to confirm|not (?:yet )?confirmed|not sure|don't know|do not know|not known|unknown|checking|check on|looking into|whether|as soon as i (?:know|hear)|haven't heard|no answer|pending|in progress|taken effect)\b/;
 const possibility = /\b(?:can|could|may|might|able to|possible|once|when|if|until)\b/;
+/** Past and perfect auxiliaries: a "could", "if" or "when" beside them tells of what happened, not what may. */
+const happened = /\b(?:was|were|been|have|has|had|already)\b|'s been/;
+/** Forms that state an outcome even in a question or an offer (past and perfect forms, states). */
+const stated =
+  /\b(?:\w{3,}ed|done|gone|sent|made|went|taken|paid|held|left|all set|on (?:its|their) way|in transit|success\w*|confirmation)\b/;
+/** Markup a screen may show otherwise than as written: the judge reads only plain text. */
+const markup = /[<>[\]|`~^*_#\\]/;
 const already = /\b(?:already|earlier|previously|before)\b/;
 
 /** Common English words: a sentence mostly of other words is not one the judge can read. */
@@ -84,7 +91,8 @@ const english = new Set(
   seller team person staff agent customer account address door home house flat left right side gate porch
   neighbour neighbor reception concierge locker code bell ring knock leave deliver delivered shipped shipping
   cancelled canceled cancel return returned returns replaced replace replacement note notes saved booked collect
-  collects collected collection label reserved added order's item's processing placed ordered`
+  collects collected collection label reserved added order's item's processing placed ordered getting touch patience
+  bear instead`
     .split(/\s+/)
     .filter(Boolean),
 );
@@ -104,6 +112,8 @@ export interface ReadClause {
   already: boolean;
   /** The clause is about the order itself (an id, "order", "parcel", "it"), not some item. */
   aboutOrder: boolean;
+  /** It states an outcome in a form no question or offer excuses ("was cancelled", "is done"). */
+  stated: boolean;
 }
 
 export interface ReadSentence {
@@ -115,6 +125,9 @@ export interface ReadSentence {
   dates: string[];
   amounts: string[];
   itemIds: string[];
+  /** Clock times (HH:MM, read whole), and the other numbers: counts of days, items, minutes. */
+  times: string[];
+  numbers: string[];
 }
 
 const monthNames = [
@@ -134,6 +147,9 @@ const monthNames = [
 
 export function readRemainder(text: string, knownWords: ReadonlySet<string> = new Set()): Reading {
   const plain = text.normalize("NFKC");
+  const mark = plain.match(markup);
+  if (mark)
+    return { unreadable: `it holds markup (${JSON.stringify(mark[0])}), which a screen may show otherwise than it reads`, sentences: [] };
   if (/[\p{Cf}\p{Default_Ignorable_Code_Point}\u00AD]/u.test(plain))
     return { unreadable: "it holds hidden (format or zero-width) characters", sentences: [] };
   const letters = plain.match(/\p{L}/gu) ?? [];
@@ -160,8 +176,9 @@ export function readRemainder(text: string, knownWords: ReadonlySet<string> = ne
     .split(/(?<=[.!?])\s+|\n+/)
     .map((s) => s.trim())
     .filter(Boolean)) {
-    const words = raw.match(/[a-z]+(?:'[a-z]+)?/g) ?? [];
-    const read = words.filter((w) => english.has(w) || knownWords.has(w) || w === "su" || w === "itm");
+    // An id's prefix is no word of any language: counted neither way.
+    const words = (raw.match(/[a-z]+(?:'[a-z]+)?/g) ?? []).filter((w) => w !== "su" && w !== "itm");
+    const read = words.filter((w) => english.has(w) || knownWords.has(w));
     if (words.length >= 3 && read.length * 2 < words.length) {
       return { unreadable: `${JSON.stringify(raw)} is not English the judge can read`, sentences: [] };
     }
@@ -171,16 +188,21 @@ export function readRemainder(text: string, knownWords: ReadonlySet<string> = ne
       if (month >= 0) dates.push(`--${String(month + 1).padStart(2, "0")}-${String(m[1] ?? m[4]).padStart(2, "0")}`);
     }
     const clauses = raw
-      .split(/\s*[,;:()"]\s*|\s+-\s+|\s+(?:and|but|so|because|although|though|while|since|now that|which|as)\s+/)
+      .split(
+        /\s*[,;()"\u2013\u2014]\s*|(?<!\d):|:(?!\d)|\s+-\s+|\s+(?:and|but|so|because|although|though|while|since|now that|which|as)\s+/,
+      )
       .filter((c) => c.trim() !== "")
       .map((c): ReadClause => {
         const families = new Set<Family>();
         for (const [family, pattern] of stems) if (pattern.test(c)) families.add(family);
+        // Two negations cancel out: "there's no way it isn't cancelled" says it is.
+        const negations = c.match(new RegExp(negation.source, "g"))?.length ?? 0;
         return {
           text: c,
           families,
-          negated: negation.test(c),
-          possible: possibility.test(c),
+          negated: negations === 1,
+          possible: possibility.test(c) && !happened.test(c),
+          stated: stated.test(c),
           doubtful: doubt.test(c) || (doubt.test(raw.replace(c, "")) && /\b(?:whether|if)\b/.test(c)),
           already: already.test(c),
           aboutOrder: /\bsu[ -]?\d{5}\b|\b(?:order|orders|parcel|package|it|it's|they|they're)\b/.test(raw),
@@ -196,10 +218,26 @@ export function readRemainder(text: string, knownWords: ReadonlySet<string> = ne
         (m) => m[0],
       ),
       itemIds: [...raw.matchAll(/\bitm-\d+\b/g)].map((m) => m[0].toUpperCase()),
+      times: [...raw.matchAll(/\b\d{1,2}:\d{2}\b/g)].map((m) => m[0].padStart(5, "0")),
+      numbers: [
+        ...raw
+          .replace(/\b[a-z]+-\d+\b|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}:\d{2}\b|[£$€]\s?\d+(?:[.,]\d+)?/g, " ")
+          .replace(
+            /\b\d{1,2}(?:st|nd|rd|th)?(?: of)? (?:january|february|march|april|may|june|july|august|september|october|november|december)\b/g,
+            " ",
+          )
+          .replace(
+            /\b(?:january|february|march|april|may|june|july|august|september|october|november|december) \d{1,2}(?:st|nd|rd|th)?\b/g,
+            " ",
+          )
+          .matchAll(/\b\d+\b/g),
+      ].map((m) => m[0]),
     });
   }
   return { sentences };
 }
+
+const idsIn = (text: string) => [...new Set([...text.matchAll(/\bsu[ -]?(\d{5})\b/g)].map((m) => `SU-${m[1]}`))];
 
 const toolFamily: Record<string, Family> = {
   cancel_order: "cancel",
@@ -254,6 +292,8 @@ export interface JudgeContext {
   dates: ReadonlySet<string>;
   /** Words of the case's own item titles and seller names, which a reply may use. */
   knownWords?: ReadonlySet<string>;
+  /** Clock times (HH:MM) the records and the service's answers hold. */
+  times?: ReadonlySet<string>;
 }
 
 /** Why a remainder is not supported by the turn's records, or undefined when it is. */
@@ -271,13 +311,32 @@ export function judgeRemainder(text: string, context: JudgeContext): string | un
       const known = date.startsWith("--") ? [...context.dates].some((d) => d.endsWith(date.slice(1))) : context.dates.has(date);
       if (!known) return `names a date no record holds (${quoted})`;
     }
+    for (const time of s.times) if (!context.times?.has(time)) return `names the time ${time}, which no record holds (${quoted})`;
+    // A count (days, items, minutes) is a fact the judge cannot place: it fails, as any number no record spells.
+    if (s.numbers.length > 0) return `states the number ${s.numbers[0]}, which the judge cannot find in a record (${quoted})`;
     if (s.amounts.length > 0 || s.clauses.some((c) => c.families.has("money")))
       return `speaks of money, which no recorded outcome carries (${quoted})`;
-    if (s.question) continue;
-    const ids = s.orderIds.length > 0 ? s.orderIds : context.records.length > 0 ? [...ownOrders] : [...context.visibleOrders];
-    const records = context.records.filter((r) => ids.includes(r.orderId));
-    for (const clause of s.clauses) {
+    const every = context.records.length > 0 ? [...ownOrders] : [...context.visibleOrders];
+    const sentenceIds = s.orderIds.length > 0 ? s.orderIds : every;
+    // "Both", "all", "so is", "the other", "they": every order of the turn, whatever the clause names.
+    const everyOne =
+      /\b(?:both|all|each|every|neither|either|too|as well|so (?:is|are|was|were|has|have|did)|the other|others|orders|they|them|their|likewise)\b/.test(
+        s.text,
+      );
+    let lastNamed: string[] = [];
+    for (const [index, clause] of s.clauses.entries()) {
+      const own = idsIn(clause.text);
+      if (own.length > 0) lastNamed = own;
       if (clause.families.size === 0) continue;
+      // A question or an offer asks; one that states an outcome ("…was cancelled, right?") is read as said.
+      if (s.question && !clause.stated) continue;
+      // The clause's orders: those it names and those of a neighbouring clause that says nothing itself ("SU-A and
+      // SU-B are cancelled"); else the last named before it ("… because it has shipped"); else the sentence's.
+      const named = new Set(own);
+      for (const near of [s.clauses[index - 1], s.clauses[index + 1]])
+        if (near && near.families.size === 0) for (const id of idsIn(near.text)) named.add(id);
+      const ids = everyOne ? every : named.size > 0 ? [...named] : lastNamed.length > 0 ? lastNamed : sentenceIds;
+      const records = context.records.filter((r) => ids.includes(r.orderId));
       if (context.records.length === 0 || records.length === 0) {
         const problem = nothingSent(clause, ids, context);
         if (problem) return `${problem} (${quoted})`;

@@ -28,7 +28,6 @@ import {
 
 /** Sentences the controller writes for what was not sent: its questions, and a declined change. */
 const heldSentence = [
-  /^Shall I .*\?(?: Reply yes to confirm\.)?$/,
   /^Reply yes to confirm\.$/,
   /^Some of the proposed wording did not come from you, so I won't send it as it is: reply with the exact words you want on the note\.$/,
   /^More than one order has come up in this conversation: .*\.$/,
@@ -36,10 +35,16 @@ const heldSentence = [
   /^All right, order SU-\d{5} stays as it is\.$/,
 ];
 const isHeld = (sentence: string) => heldSentence.some((p) => p.test(sentence));
+/** The controller's question is "Shall I …?" followed by how to answer it; a "Shall I …?" of the model's is read. */
+const heldQuestion = /^Shall I .*\?$/;
+const answerHow = /^(?:Reply yes to confirm\.|Some of the proposed wording did not come from you)/;
+function withoutHeld(sentences: readonly string[]): string[] {
+  return sentences.filter((s, i) => !isHeld(s) && !(heldQuestion.test(s) && answerHow.test(sentences[i + 1] ?? "")));
+}
 
 const splitSentences = (text: string) =>
   text
-    .split(/(?<=[.?!])\s+(?=[A-Z"“])/)
+    .split(/(?<=[.?!])\s+(?=[A-Z"“])|\n+/)
     .map((s) => s.trim())
     .filter(Boolean);
 
@@ -140,7 +145,11 @@ export function judgeTurnReply(reply: string, records: readonly RecordedOutcome[
   const kinds: Kind[] = [];
   const told: RecordedOutcome[] = [];
   for (const record of records) {
-    while (sentences.length > 0 && isHeld(sentences[0] as string)) sentences = sentences.slice(1);
+    while (
+      sentences.length > 0 &&
+      (isHeld(sentences[0] as string) || (heldQuestion.test(sentences[0] as string) && answerHow.test(sentences[1] ?? "")))
+    )
+      sentences = sentences.slice(1);
     const match = openingsFor(record).find((opening) => {
       const want = splitSentences(opening);
       return want.every((w, i) => sentences[i] === w);
@@ -157,7 +166,9 @@ export function judgeTurnReply(reply: string, records: readonly RecordedOutcome[
     told.push(uncertain ? { ...record, status: "unknown" } : record);
     sentences = sentences.slice(splitSentences(match).length);
   }
-  const remainder = sentences.filter((s) => !isHeld(s) && s !== noChangeSentence && s !== modelFailedPreamble).join(" ");
+  const remainder = withoutHeld(sentences)
+    .filter((s) => s !== noChangeSentence && s !== modelFailedPreamble)
+    .join(" ");
   const problem = remainder === "" ? undefined : judgeRemainder(remainder, { ...context, records: told });
   const kind: Kind = kinds.includes("uncertainty")
     ? "uncertainty"
@@ -203,9 +214,11 @@ export function judgeReply(evidence: Evidence): Verdict {
     Object.entries(evidence.stored).flatMap(([id, item]) => (item ? [[id, String(item.status)] as [string, string]] : [])),
   );
   const dates = new Set<string>();
+  const times = new Set<string>();
   const collect = (value: unknown): void => {
     if (typeof value === "string") {
       for (const m of value.matchAll(/\d{4}-\d{2}-\d{2}/g)) dates.add(m[0]);
+      for (const m of value.matchAll(/\b\d{1,2}:\d{2}\b/g)) times.add(m[0].padStart(5, "0"));
     } else if (Array.isArray(value)) value.forEach(collect);
     else if (value !== null && typeof value === "object") Object.values(value).forEach(collect);
   };
@@ -219,7 +232,7 @@ export function judgeReply(evidence: Evidence): Verdict {
       (t) => t.toLowerCase().match(/[a-z]+/g) ?? [],
     ),
   );
-  const context = { visibleOrders: visible, statuses, dates, knownWords: known };
+  const context = { visibleOrders: visible, statuses, dates, times, knownWords: known };
 
   if (evidence.turns.length === 0) return fail("no turn was run", "");
   const marketplace = new Set(evidence.fixture.sellers.filter((s) => s.type === "marketplace").map((s) => s.id));

@@ -18,6 +18,7 @@ const judgeContext = (s: (typeof corpus)[number]) => ({
   visibleOrders: new Set(s.orders.map((o) => o.orderId)),
   statuses: new Map(s.orders.map((o) => [o.orderId, o.status ?? ""])),
   dates: new Set(["2026-11-20", "2026-11-24", "2026-12-02"]),
+  times: new Set(JSON.stringify(s.outcomes).match(/\b\d{2}:\d{2}\b/g) ?? []),
   knownWords: new Set(s.orders.flatMap((o) => (o.itemTitles ?? []).flatMap((t) => t.toLowerCase().split(/\W+/)))),
 });
 
