@@ -3,7 +3,7 @@ import { normalizeShown } from "#controller/gate/normalize";
 import { composeOutcomes, type OrderFacts, type ReplyKind, replyKindOfAll, type TurnOutcome } from "#controller/gate/outcomes";
 import { renderForCustomer } from "#controller/gate/render";
 import type { Locale } from "#controller/i18n/locale";
-import { boundTemplate, noChangeTemplate, openingFor } from "#controller/gate/templates";
+import { boundTemplate, modelFailedTemplate, noChangeFor, openingFor } from "#controller/gate/templates";
 
 /**
  * The response gate: the reply the customer sees claims only what the turn's recorded outcomes support, and it
@@ -29,8 +29,8 @@ export interface GateInput {
   /** Today (UTC, YYYY-MM-DD), to read "tomorrow" and weekdays in the model's text. */
   today: string;
   /**
-   * The principal's language (default "en"). The claim check reads English only, so in any other language the
-   * model's text is never shown: the template stands alone.
+   * The principal's language (default "en"): the status sentences are rendered in it. The claim check reads
+   * English only, so in any other language the model's text is never shown: the template stands alone.
    */
   locale?: Locale;
 }
@@ -60,25 +60,26 @@ export function gate(input: GateInput): GateDecision {
     judgedAgainst,
   });
 
-  if (input.limit) return decide(boundTemplate(input.limit, outcomes), "template", ["limit"]);
-  const opening = outcomes.length > 0 ? openingFor(outcomes) : "";
+  const locale = input.locale ?? "en";
+  const noChange = noChangeFor(locale);
+  if (input.limit) return decide(boundTemplate(input.limit, outcomes, locale), "template", ["limit"]);
+  const opening = outcomes.length > 0 ? openingFor(outcomes, locale) : "";
   // The one text: the model's markdown rendered to what the customer sees, which alone is read and shown.
   const candidate = renderForCustomer(input.candidate ?? "");
   if (input.modelFailed || candidate === "") {
-    const reply = opening !== "" ? opening : `I couldn't finish working on that just now. ${noChangeTemplate}`;
-    return decide(reply, "template", input.modelFailed ? ["model_error"] : []);
+    return decide(modelFailedTemplate(opening, locale), "template", input.modelFailed ? ["model_error"] : []);
   }
   if (outcomes.some((o) => o.kind === "awaiting_confirmation" || o.kind === "mismatch")) return decide(opening, "template");
-  if ((input.locale ?? "en") !== "en")
+  if (locale !== "en")
     return decide(
-      opening !== "" ? opening : noChangeTemplate,
+      opening !== "" ? opening : noChange,
       "template",
       [],
       [`the claim check reads English; the principal's language is ${input.locale}`],
     );
 
   const check = checkClaims(candidate, { outcomes, orders: input.orders, today: input.today });
-  if (!check.ok) return decide(opening !== "" ? opening : noChangeTemplate, "claim_mismatch", ["claim_mismatch"], check.problems);
+  if (!check.ok) return decide(opening !== "" ? opening : noChange, "claim_mismatch", ["claim_mismatch"], check.problems);
   if (opening === "") return decide(candidate, "accepted");
   const rest = withoutRepeats(candidate, opening);
   // Lines the model set apart (a list, a table) stay apart from the opening.

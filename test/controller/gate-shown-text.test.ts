@@ -156,9 +156,14 @@ describe("the held change: text beside the application's question", () => {
 });
 
 describe("a reply in another language than the checker reads", () => {
-  it("gets the template: the model's text is never shown in a language the check cannot read", () => {
-    const decision = run(`Ihre Bestellung ${open} wurde storniert.`, [cancelled(open)], { locale: "de" });
-    expect(decision).toMatchObject({ decision: "template", reply: templateFor(cancelled(open)) });
-    expect(run("Vielen Dank!", [], { locale: "de" }).reply).not.toContain("Vielen");
+  it("gets the template in the principal's language: the model's text is never shown in a language the check cannot read", () => {
+    const decision = run(`Ihre Bestellung ${open} wurde storniert. Kann ich sonst noch helfen?`, [cancelled(open)], { locale: "de" });
+    expect(decision).toMatchObject({ decision: "template", reply: `Bestellung ${open} ist storniert.` });
+    expect(decision.reply).toBe(templateFor(cancelled(open), "de"));
+    expect(run(`Bestellung ${shipped} wurde storniert.`, [refused(shipped)], { locale: "de" }).reply).toBe(
+      `Bestellung ${shipped} wurde bereits versandt und kann daher nicht mehr storniert werden. Sobald sie zugestellt ist, ist eine Rücksendung möglich.`,
+    );
+    const thanks = run("Vielen Dank!", [], { locale: "de" });
+    expect(thanks.reply).toBe("Ich habe an Ihren Bestellungen nichts geändert.");
   });
 });
