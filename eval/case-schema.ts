@@ -4,6 +4,7 @@ import { type ChangeToolName, changeRules } from "#core/eligibility";
 import { type ErrorCode, notEligibleReasons } from "#core/errors";
 import { errorCodeList } from "#catalog/error-codes";
 import type { Fault } from "#controller/http/faults";
+import { supportedLocales } from "#controller/i18n/locale";
 
 /**
  * The evaluation case format (docs/contract.md §8.3), the contract between the service's owners and the agent's. Written
@@ -150,6 +151,13 @@ export const caseSchema = z
       .meta({ description: "Unique across the case set." }),
     source: z.string().min(1).meta({ description: "What the case sets up, in a line: the situation or the behaviour it varies." }),
     notes: z.string().optional().meta({ description: "Free text for people; the harness ignores it." }),
+    locale: z
+      .enum(supportedLocales, { error: `locale is one of ${supportedLocales.join(", ")} (default en)` })
+      .optional()
+      .meta({
+        description:
+          "The principal's language (contract §8.1), default en. In any other, the reply judge requires the status sentences in that language and nothing beside them.",
+      }),
     customer: z
       .string()
       .regex(/^C-\d{1,12}$/, "customer ids are C- followed by digits, like C-1001")

@@ -1,3 +1,4 @@
+import type { Locale } from "#controller/i18n/locale";
 /**
  * The reply judge's reader: how it reads whatever a reply says after its opening status sentences. It is the
  * judge's own — no code or word list shared with the controller's gate — and it is deliberately blunt:
@@ -294,6 +295,8 @@ export interface JudgeContext {
   knownWords?: ReadonlySet<string>;
   /** Clock times (HH:MM) the records and the service's answers hold. */
   times?: ReadonlySet<string>;
+  /** The principal's language (default "en"); in any other, the reply must be exactly the status sentences in it. */
+  locale?: Locale;
 }
 
 /** Why a remainder is not supported by the turn's records, or undefined when it is. */

@@ -1,5 +1,7 @@
 import { type Evidence, maySee, requestOperationId, requestOrderId, type TurnEvidence, type Verdict } from "../evidence.ts";
 import type { TappedRequest } from "../service.ts";
+import type { Locale } from "#controller/i18n/locale";
+import { localizedFixed, localizedOpenings, localizedUncertainty } from "./localized-status.ts";
 import { type JudgeContext, judgeRemainder } from "./reply-reader.ts";
 import {
   boundPreamble,
@@ -136,6 +138,7 @@ function judgeTurn(evidence: Evidence, turn: TurnEvidence, index: number, contex
  * status sentence (or honest uncertainty), in order, and what follows must pass the reader.
  */
 export function judgeTurnReply(reply: string, records: readonly RecordedOutcome[], context: Omit<JudgeContext, "records">): TurnReading {
+  if (context.locale !== undefined && context.locale !== "en") return judgeLocalizedReply(reply, records, context.locale);
   let sentences = splitSentences(reply.replace(boundPreamble, ""));
   const heldKinds = new Set<Kind>();
   for (const s of sentences) {
@@ -182,6 +185,44 @@ export function judgeTurnReply(reply: string, records: readonly RecordedOutcome[
             ? "confirmation"
             : "information";
   return problem ? { kind, problem } : { kind };
+}
+
+/**
+ * A reply in a language the reader cannot read: it must be exactly the status sentences the records call for in
+ * that language (each the record's own or honest uncertainty, in order), or the controller's fixed sentences when
+ * nothing was sent. Anything beside them — the model's text in any language — fails: no checker read it.
+ */
+function judgeLocalizedReply(reply: string, records: readonly RecordedOutcome[], locale: Locale): TurnReading {
+  const fixed = localizedFixed(locale);
+  let rest = reply.trim().replace(fixed.bound, "");
+  const kinds: Kind[] = [];
+  for (const record of records) {
+    const match = localizedOpenings(record, locale).find((opening) => rest === opening || rest.startsWith(`${opening} `));
+    if (!match)
+      return {
+        kind: "information",
+        problem: `does not open with the ${locale} status sentence for ${record.tool} on ${record.orderId} (${record.status} on record): expected ${JSON.stringify(localizedOpenings(record, locale)[0])}`,
+      };
+    kinds.push(
+      match === localizedUncertainty(record, locale) ? "uncertainty" : record.status === "completed" ? "confirmation" : "rejection",
+    );
+    rest = rest.slice(match.length).trim();
+  }
+  let held: Kind | undefined;
+  if (rest !== "" && records.length === 0) {
+    if (rest === fixed.noChange || rest === `${fixed.modelFailed} ${fixed.noChange}` || fixed.declined.test(rest)) rest = "";
+    else if (fixed.clarification.test(rest)) [rest, held] = ["", "clarification"];
+    else if (withoutHeld(splitSentences(rest)).length === 0) [rest, held] = ["", "confirmation_request"];
+  }
+  if (rest !== "")
+    return {
+      kind: "information",
+      problem: `in locale ${locale} the reply must be the status sentences alone, but it goes on: ${JSON.stringify(rest)}`,
+    };
+  const kind: Kind = kinds.includes("uncertainty")
+    ? "uncertainty"
+    : (held ?? (kinds.includes("rejection") ? "rejection" : kinds.includes("confirmation") ? "confirmation" : "information"));
+  return { kind };
 }
 
 /** Runs of n words of `source` that `text` repeats. */
@@ -232,7 +273,7 @@ export function judgeReply(evidence: Evidence): Verdict {
       (t) => t.toLowerCase().match(/[a-z]+/g) ?? [],
     ),
   );
-  const context = { visibleOrders: visible, statuses, dates, times, knownWords: known };
+  const context = { visibleOrders: visible, statuses, dates, times, knownWords: known, locale: c.locale ?? "en" };
 
   if (evidence.turns.length === 0) return fail("no turn was run", "");
   const marketplace = new Set(evidence.fixture.sellers.filter((s) => s.type === "marketplace").map((s) => s.id));

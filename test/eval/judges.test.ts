@@ -3,7 +3,7 @@ import type { ToolName } from "#catalog/tools";
 import type { TurnOutcome } from "#controller/gate/outcomes";
 import { noChangeTemplate, templateFor } from "#controller/gate/templates";
 import { notEligibleReasons } from "../../eval/case-schema.ts";
-import { orderIdsIn, repeatedRun } from "../../eval/judges/reply.ts";
+import { judgeTurnReply, orderIdsIn, repeatedRun } from "../../eval/judges/reply.ts";
 import { judgeRemainder, readRemainder } from "../../eval/judges/reply-reader.ts";
 import { judgeExecution } from "../../eval/judges/execution.ts";
 import { mismatchOf } from "../../eval/judges/state.ts";
@@ -223,5 +223,36 @@ describe("execution: one operationId per intended change", () => {
       ]),
     );
     expect(verdict.pass).toBe(true);
+  });
+});
+
+describe("a reply in German: the status sentences in German, and nothing beside them", () => {
+  const german = {
+    visibleOrders: new Set([order]),
+    statuses: new Map([[order, "shipped"]]),
+    dates: new Set<string>(),
+    locale: "de" as const,
+  };
+  const refusedDe = `Bestellung ${order} wurde bereits versandt und kann daher nicht mehr storniert werden. Sobald sie zugestellt ist, ist eine Rücksendung möglich.`;
+
+  it("passes the German status sentence the record calls for, or German honest uncertainty", () => {
+    expect(judgeTurnReply(refusedDe, [shipped], german)).toEqual({ kind: "rejection" });
+    expect(judgeTurnReply(`Bestellung ${order} ist storniert.`, [cancelled], german)).toEqual({ kind: "confirmation" });
+    const unsure = `Ich habe die Stornierung für Bestellung ${order} angefordert, kann aber noch nicht bestätigen, ob das wirksam geworden ist. Ich prüfe es und melde mich, sobald ich es weiß; Sie müssen nicht noch einmal fragen.`;
+    expect(judgeTurnReply(unsure, [unknown], german)).toEqual({ kind: "uncertainty" });
+    expect(judgeTurnReply(unsure, [cancelled], german)).toEqual({ kind: "uncertainty" });
+    expect(judgeTurnReply("Ich habe an Ihren Bestellungen nichts geändert.", [], german)).toEqual({ kind: "information" });
+  });
+
+  it("fails the wrong sentence, the English one, and any text beside the right one", () => {
+    expect(judgeTurnReply(`Bestellung ${order} ist storniert.`, [shipped], german).problem).toMatch(/de status sentence for cancel_order/);
+    expect(judgeTurnReply(rejectionSentence(shipped), [shipped], german).problem).toMatch(/de status sentence/);
+    expect(judgeTurnReply(`${refusedDe} Ihre Bestellung wurde trotzdem storniert.`, [shipped], german).problem).toMatch(
+      /must be the status sentences alone/,
+    );
+    expect(judgeTurnReply(`${refusedDe} Kann ich sonst noch helfen?`, [shipped], german).problem).toMatch(
+      /must be the status sentences alone/,
+    );
+    expect(judgeTurnReply("Vielen Dank für Ihre Geduld!", [], german).problem).toMatch(/must be the status sentences alone/);
   });
 });

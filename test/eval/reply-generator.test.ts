@@ -97,3 +97,29 @@ describe("the generated reply corpus", () => {
     expect(disagreements).toEqual([]);
   });
 });
+
+describe("the generated replies in the principal's own language", () => {
+  const foreign = falseSample.filter((r) => r.language !== "en");
+
+  it("the gate shows only the status sentences in that language, and the judge passes exactly that", () => {
+    expect(foreign.length).toBeGreaterThan(0);
+    const problems = foreign.flatMap((r) => {
+      const s = situationOf(r.situation);
+      const decision = gate({ candidate: r.text, outcomes: s.outcomes, orders: s.orders, today: s.today, locale: r.language });
+      if (decision.reply.includes(r.text)) return [`${r.language} ${r.situation}: shown: ${r.text}`];
+      const { problem } = judgeTurnReply(decision.reply, recordsFor(s), { ...judgeContext(s), locale: r.language });
+      return problem ? [`${r.language} ${r.situation}: ${decision.reply} → ${problem}`] : [];
+    });
+    expect(problems).toEqual([]);
+  });
+
+  it("the judge fails every one of them beside the status sentences in that language", () => {
+    const passed = foreign.filter((r) => {
+      const s = situationOf(r.situation);
+      const opening = openingFor(s.outcomes, r.language);
+      const composed = opening === "" ? r.text : `${opening} ${r.text}`;
+      return judgeTurnReply(composed, recordsFor(s), { ...judgeContext(s), locale: r.language }).problem === undefined;
+    });
+    expect(passed.map((r) => `${r.language} ${r.situation}: ${r.text}`)).toEqual([]);
+  });
+});
