@@ -108,9 +108,9 @@ export function localizedOpenings(record: RecordedOutcome, locale: Locale): stri
   return [unsure];
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 /** A rendered sentence as a pattern, with each value the judge cannot know in advance matched by `fill`. */
-const shape = (rendered: string, fill: string) => escape(rendered).replaceAll("\u0000", fill);
+const shape = (rendered: string, fill: string) => escapeRegExp(rendered).replaceAll("\u0000", fill);
 
 /** The controller's fixed sentences in the locale that record no change: a stop at a bound, no change, a declined change, a clarification. */
 export function localizedFixed(locale: Locale) {
