@@ -9,6 +9,7 @@ import { execFileSync } from "node:child_process";
 import { cpus, loadavg } from "node:os";
 import { benchApiShaped } from "#bench/sections/peer-api-shaped";
 import { benchBundles } from "#bench/sections/bundle-sizes";
+import { benchCapacity } from "#bench/sections/capacity";
 import { benchChanges } from "#bench/sections/changes";
 import { benchController } from "#bench/sections/controller-cost";
 import { benchGate } from "#bench/sections/gate-cost";
@@ -22,7 +23,7 @@ import type { Endpoint } from "#bench/support/bench-world";
 import { type DynamoDbLocal, startDynamoDbLocal } from "#local/dynamodb-local";
 
 const usage = `Usage: npm run bench -- [--only <section>[,<section>…]] [--calls N] [--trials N] [--runs N] [--smoke]
-  --only    run these sections: reads, changes, peer1, peer2, tokens, scaling, controller, gate, bundles, init-profile
+  --only    run these sections: reads, changes, peer1, capacity, peer2, tokens, scaling, controller, gate, bundles, init-profile
   --calls   calls per measured series (≥ 200, default 300)
   --trials  race interleavings and crash-window trials per design (≥ 50, default 100)
   --runs    rounds of cold imports per bundle (≥ 3, default 9)
@@ -94,6 +95,12 @@ const sections: Section[] = [
     dynamo: true,
     title: "Peer 1: the read-then-write design (Powertools makeIdempotent, checks in code, a version-conditioned write)",
     run: () => benchReadThenWrite({ calls, trials, endpoint }),
+  },
+  {
+    name: "capacity",
+    dynamo: true,
+    title: "Capacity units per call of every tool and of peer 1, and what a million calls cost",
+    run: () => benchCapacity({ calls: smoke ? 3 : Math.max(20, Math.round(calls / 10)), endpoint }),
   },
   {
     name: "peer2",

@@ -26,7 +26,7 @@ import type { ModelAdapter, ModelResponse, ToolCall } from "#controller/model/ty
 import { checkProposal, sameChange } from "#controller/proposal";
 import { defaultReconcile, type ReconcileOptions, reconcileIntent } from "#controller/reconcile";
 import { applicationField, type ModelTool, modelTools } from "#catalog/model-tools";
-import { TraceRecorder, type TraceSink, type TurnTrace } from "#controller/trace";
+import { type ApplicationTrace, callTraceHeaders, TraceRecorder, type TraceSink, type TurnTrace } from "#controller/trace";
 import { acquireTurnLease, withTurnLease } from "#controller/turn-lease";
 
 export { defaultReconcile, type ReconcileOptions } from "#controller/reconcile";
@@ -70,6 +70,12 @@ export interface ControllerOptions {
   beforeDispatch?: (intent: Intent) => Promise<void>;
   /** Where each turn's trace goes. */
   trace?: TraceSink;
+  /**
+   * The application's trace that a turn joins, asked at the start of each turn (and of `resume`): its `traceparent`
+   * and/or X-Ray header. Default: inside a Lambda function, the invocation's `_X_AMZN_TRACE_ID`; elsewhere none, and
+   * each turn starts a trace of its own. Every service call carries the turn's trace (contract §8.1).
+   */
+  traceContext?: () => ApplicationTrace | undefined;
   /** The model's instructions; default `systemPromptFor` today and this principal. */
   system?: string;
   /** The tools offered to the model; default every model-facing tool of the registry. */
@@ -200,6 +206,7 @@ export class Controller {
         turn: 0,
         model: this.options.model.name,
         now: this.now(),
+        trace: this.applicationTrace(),
       });
       const run: Run = {
         recorder,
@@ -232,6 +239,10 @@ export class Controller {
       await this.options.trace?.(recorder.finish());
     }
     return settled;
+  }
+
+  private applicationTrace(): ApplicationTrace | undefined {
+    return this.options.traceContext ? this.options.traceContext() : { xrayTraceHeader: process.env._X_AMZN_TRACE_ID };
   }
 
   private leaseTtlMs(): number {
@@ -271,6 +282,7 @@ export class Controller {
       model: this.options.model.name,
       customerMessage: message,
       now: this.now(),
+      trace: this.applicationTrace(),
     });
     const run: Run = {
       recorder,
@@ -771,6 +783,7 @@ export class Controller {
           method: info.method,
           path: info.path,
           ...(operationId ? { operationId } : {}),
+          ...(info.traceHeaders ? { traceparent: info.traceHeaders.traceparent } : {}),
           body: info.body,
         }),
       exchange: (info, exchange) =>
@@ -846,8 +859,9 @@ function remaining(run: Run): number {
 }
 
 /** The turn's deadline as an epoch-ms time, for the HTTP client: T bounds every call. */
-function deadlineOf(run: Run): { deadlineMs: number } {
-  return { deadlineMs: Date.now() + Math.max(0, remaining(run)) };
+/** What bounds one service call, and the trace headers it carries. */
+function deadlineOf(run: Run): { deadlineMs: number; traceHeaders: ReturnType<typeof callTraceHeaders> } {
+  return { deadlineMs: Date.now() + Math.max(0, remaining(run)), traceHeaders: callTraceHeaders(run.recorder.traceContext) };
 }
 
 function factsOf(state: ConversationState, orderId: string): OrderFacts | undefined {

@@ -84,5 +84,13 @@ export { composeOutcomes, type OrderFacts, type ReplyKind, type TurnOutcome } fr
 export { noChangeTemplate, openingFor, templateFor } from "#controller/gate/templates";
 
 // Traces
-export { traceCollector, traceDirectory, type TraceEvent, type TraceSink, type TurnTrace } from "#controller/trace";
+export {
+  type ApplicationTrace,
+  traceCollector,
+  traceDirectory,
+  type TraceEvent,
+  type TraceSink,
+  type TurnTrace,
+  turnTraceContext,
+} from "#controller/trace";
 export { formatTrace } from "#controller/trace-format";

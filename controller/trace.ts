@@ -1,5 +1,16 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import {
+  formatTraceparent,
+  formatXrayHeader,
+  newSpanId,
+  newTraceId,
+  parseTraceparent,
+  parseXrayHeader,
+  w3cTraceId,
+  type XrayHeader,
+  xrayTraceId,
+} from "#catalog/trace-context";
 import type { ReplyKind, TurnOutcome } from "#controller/gate/outcomes";
 import type { IntentState } from "#controller/intents/intent";
 
@@ -28,7 +39,7 @@ export type TraceEvent = { at: number } & (
   | { type: "lease"; decision: "skipped"; holder: string }
   | { type: "confirmation"; operationId: string; decision: "asked" | "confirmed" | "declined"; text?: string }
   | { type: "intent"; operationId: string; tool: string; orderId: string; from: IntentState | null; to: IntentState; revision: number }
-  | { type: "http_request"; tool: string; method: string; path: string; operationId?: string; body: unknown }
+  | { type: "http_request"; tool: string; method: string; path: string; operationId?: string; traceparent?: string; body: unknown }
   | { type: "http_response"; tool: string; status: number; idempotentReplayed: boolean; body: unknown; ms: number }
   | { type: "http_failure"; tool: string; failure: "timeout" | "network"; message: string; ms: number }
   | { type: "fault"; kind: string; tool: string; detail: string; dropped?: string }
@@ -66,6 +77,11 @@ export interface TurnTrace {
   model: string;
   startedAt: string;
   durationMs: number;
+  /**
+   * The trace every service call of the turn carries (`traceparent`, contract §8.1), in X-Ray's form: the service
+   * logs it on each call's line as `callerTraceId` (docs/operations.md, "What happened to operation X?").
+   */
+  traceId: string;
   customerMessage?: string;
   events: TraceEvent[];
   outcomes: TurnOutcome[];
@@ -94,12 +110,65 @@ export function traceCollector(): { sink: TraceSink; traces: TurnTrace[] } {
   return { sink: (trace) => void traces.push(trace), traces };
 }
 
+/**
+ * The application's own trace, which a turn joins instead of starting one: the `traceparent` of the request it is
+ * serving (from its OpenTelemetry context, say) and/or an X-Ray trace header (`X-Amzn-Trace-Id`, or inside a
+ * Lambda function its `_X_AMZN_TRACE_ID`). Invalid headers are ignored.
+ */
+export interface ApplicationTrace {
+  traceparent?: string | undefined;
+  xrayTraceHeader?: string | undefined;
+}
+
+/** The trace a turn's calls carry. */
+export interface TurnTraceContext {
+  /** The W3C trace-id, 32 hex. */
+  traceId: string;
+  sampled: boolean;
+  /** The application's X-Ray header, passed on as it was given: the controller records no segment of its own. */
+  xray?: XrayHeader;
+}
+
+/**
+ * The trace a turn joins: the application's `traceparent` if valid; else its X-Ray header's root (the same 128
+ * bits); else a new trace, whose id starts with the time so that X-Ray accepts it too.
+ */
+export function turnTraceContext(application: ApplicationTrace = {}): TurnTraceContext {
+  const traceparent = parseTraceparent(application.traceparent);
+  const xray = parseXrayHeader(application.xrayTraceHeader);
+  if (traceparent) return { traceId: traceparent.traceId, sampled: traceparent.sampled, ...(xray ? { xray } : {}) };
+  if (xray) return { traceId: w3cTraceId(xray.root), sampled: xray.sampled ?? true, xray };
+  return { traceId: newTraceId(), sampled: true };
+}
+
+/**
+ * The trace headers of one service call: `traceparent` with a parent-id of its own (so each call of the turn is
+ * told apart in the service's logs), and `X-Amzn-Trace-Id` where the application gave an X-Ray trace.
+ */
+export function callTraceHeaders(context: TurnTraceContext): { traceparent: string; "x-amzn-trace-id"?: string } {
+  return {
+    traceparent: formatTraceparent({ traceId: context.traceId, parentId: newSpanId(), sampled: context.sampled }),
+    ...(context.xray ? { "x-amzn-trace-id": formatXrayHeader(context.xray) } : {}),
+  };
+}
+
 /** Builds one trace as the turn runs. */
 export class TraceRecorder {
   private readonly started = performance.now();
   readonly trace: TurnTrace;
+  /** The trace the turn's service calls carry. */
+  readonly traceContext: TurnTraceContext;
 
-  constructor(init: { kind: TurnTrace["kind"]; conversationId: string; turn: number; model: string; customerMessage?: string; now: Date }) {
+  constructor(init: {
+    kind: TurnTrace["kind"];
+    conversationId: string;
+    turn: number;
+    model: string;
+    customerMessage?: string;
+    now: Date;
+    trace?: ApplicationTrace;
+  }) {
+    this.traceContext = turnTraceContext(init.trace);
     this.trace = {
       kind: init.kind,
       conversationId: init.conversationId,
@@ -107,6 +176,7 @@ export class TraceRecorder {
       model: init.model,
       startedAt: init.now.toISOString(),
       durationMs: 0,
+      traceId: xrayTraceId(this.traceContext.traceId),
       ...(init.customerMessage !== undefined ? { customerMessage: init.customerMessage } : {}),
       events: [],
       outcomes: [],

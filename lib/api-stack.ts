@@ -177,6 +177,7 @@ export class ApiStack extends Stack {
       logLevel: config.logLevel,
       logRemovalPolicy: this.removalPolicy,
       serviceName: config.serviceName,
+      tracer: config.tracer,
       ...(this.encryptionKey ? { logEncryptionKey: this.encryptionKey } : {}),
     };
   }

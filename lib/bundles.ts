@@ -2,6 +2,7 @@ import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { App, RemovalPolicy, Stack } from "aws-cdk-lib";
 import { RetentionDays } from "aws-cdk-lib/aws-logs";
+import type { TracerSetting } from "#lib/config";
 import { ToolFunction } from "#lib/tool-function";
 
 /** The bundle budget: each bundled function stays within 250 KB minified (the source map, shipped beside it, not counted). */
@@ -38,13 +39,14 @@ export function bundlesOf(assemblyDir: string, template: TemplateJson): Bundle[]
  * Bundles arbitrary entries exactly as the stacks bundle their functions (same ToolFunction construct, same
  * esbuild options), for benchmarks that need a bundle the app does not deploy, such as a bare-client baseline.
  */
-export function bundleEntries(entries: ReadonlyArray<{ name: string; entry: string }>, outdir: string): Bundle[] {
+export function bundleEntries(entries: ReadonlyArray<{ name: string; entry: string; tracer?: TracerSetting }>, outdir: string): Bundle[] {
   const app = new App({ outdir, builtinCloudFormationValidation: false });
   const stack = new Stack(app, "BundleProbe");
-  entries.forEach(({ name, entry }, i) => {
+  entries.forEach(({ name, entry, tracer }, i) => {
     new ToolFunction(stack, `Probe${i}`, {
       entry,
       description: name,
+      ...(tracer ? { tracer } : {}),
       logLevel: "INFO",
       logRetention: RetentionDays.ONE_DAY,
       logRemovalPolicy: RemovalPolicy.DESTROY,

@@ -4,6 +4,18 @@ import { defaultHourlyCap, defaultSellerHourlyCap, defaultSupportHourlyCap } fro
 import { defaultRequestBudget } from "#store/request-budget";
 
 /**
+ * What a function traces beyond Lambda's own segments (context `tracer`; docs/operations.md, "Traces"):
+ * - `lambda` (default): X-Ray active tracing only. Lambda records every sampled invocation (its init, its
+ *   invocation and the time around them) and the trace id reaches every log line; the bundle carries no tracing code.
+ * - `powertools`: the Powertools Tracer too, for a subsegment per tool call annotated with tool, operationId, orderId,
+ *   outcome, principal kind and the caller's trace, and one per DynamoDB or Lambda request. It adds the X-Ray SDK
+ *   (about 124 KB) to every bundle that has a client, and puts the tools' cold start over the 1.3× budget
+ *   (docs/benchmarks.md, "Tracing"), so it is a choice for a stage under investigation, not the default.
+ */
+export const tracerSettings = ["lambda", "powertools"] as const;
+export type TracerSetting = (typeof tracerSettings)[number];
+
+/**
  * Everything a deployment can vary, read once from CDK context (`-c key=value` or cdk.json) and checked,
  * so a typo fails the synth with a message instead of deploying something unintended.
  */
@@ -63,6 +75,11 @@ export interface OrderToolsConfig {
   sellerPublicUrl?: string;
   /** POWERTOOLS_SERVICE_NAME of every function: `order-tools-<stage>`, the `service` dimension of the stage's metrics. */
   serviceName: string;
+  /**
+   * Context `tracer`: every function has X-Ray active tracing; `powertools` also builds the Powertools Tracer into
+   * them (annotations, a subsegment per DynamoDB request), at a cold-start cost over budget. Default `lambda`.
+   */
+  tracer: TracerSetting;
   /** Run AWS Control Tower's proactive controls (cfn-guard) over the templates at synth; `controlTowerChecks=false` skips them. */
   controlTowerChecks: boolean;
   /** Cognito only: where the customers' hosted sign-in may send an authorization code. */
@@ -359,6 +376,13 @@ export function readConfig(node: Node): OrderToolsConfig {
     );
   }
 
+  const tracer = (str(node, "tracer") ?? "lambda").toLowerCase();
+  if (!(tracerSettings as readonly string[]).includes(tracer)) {
+    throw new Error(
+      `Context tracer must be lambda (X-Ray active tracing only, the default) or powertools (the Powertools Tracer too: annotations and a subsegment per DynamoDB request, at a cold-start cost), not "${tracer}".`,
+    );
+  }
+
   const production = bool(node, "production", productionStage.test(stage));
   // Callback URLs matter only for the user pools made here; with an existing provider there are none to register.
   const cognito = !issuer;
@@ -406,6 +430,7 @@ export function readConfig(node: Node): OrderToolsConfig {
     ...(staffPublicUrl ? { staffPublicUrl } : {}),
     ...(sellerPublicUrl ? { sellerPublicUrl } : {}),
     serviceName: `order-tools-${stage}`,
+    tracer: tracer as TracerSetting,
     controlTowerChecks: bool(node, "controlTowerChecks", true),
     authCallbackUrls,
     staffAuthCallbackUrls,

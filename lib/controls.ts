@@ -63,6 +63,8 @@ export const controlReasons = {
     "API access logs hold every caller's IP address, personal data to keep no longer than an investigation of refused or abusive requests needs: three months. Raise with context accessLogRetentionDays (365 or more passes this control).",
   changeLogRetention:
     "Shortened by context changeLogRetentionDays below the year this stack keeps by default; the change records in the orders table are unaffected.",
+  xrayWrites:
+    'X-Ray active tracing: xray:PutTraceSegments and xray:PutTelemetryRecords support no resource-level permissions, so X-Ray accepts them only on "*". They write trace data; they read nothing.',
 } as const;
 
 /** Log groups by what their lines are for; each kind has its own retention and reason. */

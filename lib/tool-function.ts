@@ -4,12 +4,13 @@ import { Duration, type RemovalPolicy } from "aws-cdk-lib";
 import type { ITable } from "aws-cdk-lib/aws-dynamodb";
 import { PolicyStatement, Role, ServicePrincipal } from "aws-cdk-lib/aws-iam";
 import type { IKey } from "aws-cdk-lib/aws-kms";
-import { Architecture, Runtime } from "aws-cdk-lib/aws-lambda";
+import { Architecture, Runtime, Tracing } from "aws-cdk-lib/aws-lambda";
 import { type BundlingOptions, LogLevel as EsbuildLogLevel, NodejsFunction, OutputFormat } from "aws-cdk-lib/aws-lambda-nodejs";
 import { LogGroup, type RetentionDays } from "aws-cdk-lib/aws-logs";
 import { NagSuppressions } from "cdk-nag";
 import { Construct } from "constructs";
 import type { DynamoAction, KeyedWrites, WriteAction } from "#catalog/access";
+import type { TracerSetting } from "#lib/config";
 import { acknowledgeControl, acknowledgeLogGroupControls, controlReasons, type LogKind } from "#lib/controls";
 
 /** The repository root: entries, the lock file and esbuild's working directory are all relative to it. */
@@ -34,6 +35,15 @@ export const bundling: BundlingOptions = {
   logLevel: EsbuildLogLevel.WARNING,
 };
 
+/**
+ * The bundling of a function with the tracer setting given: functions/runtime/tracing.ts reads
+ * `process.env.ORDER_TOOLS_TRACER`, which esbuild replaces with the setting, so without the Tracer its import is
+ * dead code and leaves the bundle.
+ */
+export function bundlingFor(tracer: TracerSetting): BundlingOptions {
+  return { ...bundling, define: { "process.env.ORDER_TOOLS_TRACER": JSON.stringify(tracer) } };
+}
+
 export interface ToolFunctionProps {
   /** The handler module relative to the repository root; it exports `handler`. */
   entry: string;
@@ -51,12 +61,15 @@ export interface ToolFunctionProps {
   environment?: Record<string, string>;
   timeout?: Duration;
   memorySize?: number;
+  /** Lambda's active tracing is always on; this says whether the Powertools Tracer is built in (default `lambda`: not). */
+  tracer?: TracerSetting;
 }
 
 /**
  * One Lambda function of this service with the defaults they all share: nodejs22.x on arm64, source maps,
- * its own log group with retention, the Powertools environment, and a role of its own that starts with
- * nothing but writing to that log group. DynamoDB access is added with `grantTable`, action by action.
+ * its own log group with retention, the Powertools environment, X-Ray active tracing, and a role of its own that
+ * starts with nothing but writing to that log group and its trace segments. DynamoDB access is added with
+ * `grantTable`, action by action.
  */
 export class ToolFunction extends Construct {
   readonly function: NodejsFunction;
@@ -94,7 +107,10 @@ export class ToolFunction extends Construct {
       description: props.description,
       role: this.role,
       logGroup: this.logGroup,
-      bundling,
+      // Every function: a trace starts here, since HTTP APIs trace nothing in X-Ray (docs/operations.md, "Traces").
+      // CDK grants the role X-Ray's two write actions for it.
+      tracing: Tracing.ACTIVE,
+      bundling: bundlingFor(props.tracer ?? "lambda"),
       environment: {
         NODE_OPTIONS: "--enable-source-maps",
         POWERTOOLS_SERVICE_NAME: props.serviceName ?? "order-tools",
@@ -106,6 +122,12 @@ export class ToolFunction extends Construct {
     this.function.node.addDependency(this.role);
 
     acknowledgeControl(this.function, "CT.LAMBDA.PR.3", controlReasons.noVpc);
+    // Active tracing adds xray:PutTraceSegments and xray:PutTelemetryRecords on "*" to the role's policy.
+    NagSuppressions.addResourceSuppressions(
+      this.role,
+      [{ id: "AwsSolutions-IAM5", reason: controlReasons.xrayWrites, appliesTo: ["Resource::*"] }],
+      true,
+    );
     NagSuppressions.addResourceSuppressions(this.function, [
       {
         id: "AwsSolutions-L1",

@@ -9,6 +9,12 @@
  *
  * It also serves the local OAuth authorization server (local/authorization-server.ts) under its own URL,
  * which is what the MCP endpoint's protected-resource metadata names.
+ *
+ * Traces, as deployed (docs/operations.md, "Traces"): an HTTP API passes no trace on, so Lambda starts a trace of
+ * its own for each invocation and gives its id to the function (`_X_AMZN_TRACE_ID`), where Powertools writes it on
+ * every log line as `xray_trace_id`. The gateway does the same: each function call runs with a new X-Ray trace id
+ * in Lambda's per-invocation store (local/invocation.ts), and the request line names it — and the caller's trace,
+ * when the request came with a `traceparent`, which the function logs as `callerTraceId`.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -22,12 +28,14 @@ import { type GatewayRoute, matchRoute, routeKey, routes as registryRoutes } fro
 import { repoRoot } from "#local/stack";
 import type { ToolHandler } from "#runtime/handler";
 import { type HttpResult, maxBodyBytes } from "#runtime/http";
+import { callerTraceId } from "#catalog/trace-context";
+import { type InvocationTrace, runInvocation } from "#local/invocation";
 
 export interface GatewayOptions {
   /** 0 picks a free port. */
   port?: number;
   host?: string;
-  /** One line per request (method, path, status, time); silent when not given. */
+  /** One line per request (method, path, status, time, and the trace of the function that answered); silent when not given. */
   log?: (line: string) => void;
   routes?: readonly GatewayRoute[];
   /** How a route's handler is found; by default the route's `entry` module is imported and its `handler` used. */
@@ -92,17 +100,20 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   const server = createServer((req, res) => {
     const started = performance.now();
     const pathname = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
+    const invocation: { trace?: InvocationTrace } = {};
     const handled =
       authorizationServer?.handles(pathname) === true
         ? authorizationServer.handle(req, res)
-        : serve(req, res, table, handlerFor, domainName);
+        : serve(req, res, table, handlerFor, domainName, invocation);
     handled
       .catch((error: unknown) => {
         console.error("local gateway: request failed", error);
         if (!res.headersSent) sendError(res, new InternalError("The local gateway failed while handling the request. Retry it."));
         else res.destroy();
       })
-      .finally(() => log(`${req.method} ${req.url} → ${res.statusCode} (${Math.round(performance.now() - started)} ms)`));
+      .finally(() =>
+        log(`${req.method} ${req.url} → ${res.statusCode} (${Math.round(performance.now() - started)} ms)${traceNote(invocation.trace)}`),
+      );
   });
   // Handlers are quick; a slow client must not hold a socket forever.
   server.requestTimeout = 30_000;
@@ -130,6 +141,7 @@ async function serve(
   table: readonly GatewayRoute[],
   handlerFor: (route: GatewayRoute) => Promise<ToolHandler>,
   domainName: string,
+  invocation: { trace?: InvocationTrace },
 ): Promise<void> {
   const method = req.method ?? "GET";
   const url = new URL(req.url ?? "/", "http://127.0.0.1");
@@ -195,8 +207,16 @@ async function serve(
   if (route.access !== "token") delete (event.requestContext as { authorizer?: unknown }).authorizer;
 
   const handler = await handlerFor(route);
-  const result = await handler(event, lambdaContext(route.name));
+  const context = lambdaContext(route.name);
+  invocation.trace = { caller: callerTraceId(event.headers) };
+  const result = await runInvocation(context.awsRequestId, invocation.trace, () => handler(event, context));
   sendResult(res, result);
+}
+
+/** ` trace 1-…` on the request line of a request a function answered, and the trace the caller sent, if any. */
+function traceNote(trace: InvocationTrace | undefined): string {
+  if (!trace?.traceId) return "";
+  return ` trace ${trace.traceId}${trace.caller ? ` (caller's trace ${trace.caller})` : ""}`;
 }
 
 type Authorization = { ok: true; claims: Record<string, string>; scopes: string[] } | { ok: false; error: ToolError };

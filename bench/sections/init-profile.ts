@@ -8,12 +8,16 @@
  *    idempotency, what handler.ts loads for a read tool without the changing tools' idempotency, and
  *    tools/handler.ts (all a tool loads but its own use case).
  *    Timed like the functions (fresh node, median of rounds): each layer's cost, measured rather than inferred.
+ *    The Powertools Tracer is one of the layers: the stacks leave it out unless `-c tracer=powertools`.
  * 2. The bundle itself: its bytes by package (esbuild's metafile, the stacks' build options), its init without
  *    NODE_OPTIONS=--enable-source-maps, and V8's parse and compile of its text alone.
  * 3. Profile. Each function imported under V8's sampling profiler (bench/support/cold-start.ts), samples
  *    charged to the package whose code was running (through the source map); each group's share of the samples
  *    times the unprofiled init gives its milliseconds. Sampling charges a library's time to the library, not to
  *    the module whose top-level code called it: zod's share is schema construction wherever it is declared.
+ * 4. Tracing. Each function as deployed (X-Ray active tracing alone, no tracing code in the bundle) against the same
+ *    function built with the Powertools Tracer (`-c tracer=powertools`), both paired with the bare client by
+ *    round: what the Tracer costs at cold start, against the 1.3× budget and the 250 KB bundle budget.
  */
 import "#bench/support/setup";
 import { rmSync } from "node:fs";
@@ -21,7 +25,8 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { repoRoot } from "#lib/tool-function";
 import { bundleEntries } from "#lib/bundles";
-import { baselineName, functionEntries } from "#bench/sections/bundle-sizes";
+import { baselineName, functionEntries, initTarget, mcpOnSdkName } from "#bench/sections/bundle-sizes";
+import { bundleBudgetBytes } from "#lib/bundles";
 import {
   attributeProfile,
   composition,
@@ -51,6 +56,7 @@ const probes = [
   { name: "+ Powertools Logger", entry: "bench/probes/powertools-logger.ts" },
   { name: "+ Powertools Metrics", entry: "bench/probes/powertools-metrics.ts" },
   { name: "+ Powertools idempotency", entry: "bench/probes/powertools-idempotency.ts" },
+  { name: "+ Powertools Tracer", entry: "bench/probes/powertools-tracer.ts" },
   { name: "+ a read tool's handler.ts", entry: "bench/probes/read-tool-split.ts" },
   { name: "+ tools/handler.ts", entry: "bench/probes/tool-handler.ts" },
 ];
@@ -173,6 +179,54 @@ export async function benchInitProfile(options: InitProfileOptions = {}): Promis
     `\nEach function imported ${runs} times under V8's sampling profiler (50 µs); a group's share of the samples (median over the imports) times the function's unprofiled init. ` +
       `"${runtimeGroup}": Node and V8 with no bundle or SDK frame on the stack (resolving and reading modules, parsing and compiling the bundle and the SDK, reading source maps); ` +
       `"order-tools code": functions/ and every module's top-level statements; zod's share is schema construction wherever the schemas are declared.`,
+  );
+
+  // ——— 4. tracing ———
+  const deployedBundles = functionBundles.filter((b) => b.name !== mcpOnSdkName);
+  const tracedBundles = bundleEntries(
+    functions
+      .filter((f) => f.name !== baselineName && f.name !== mcpOnSdkName)
+      .map((f) => ({ ...f, name: `${f.name} + Powertools Tracer`, tracer: "powertools" as const })),
+    join(outdir, "traced"),
+  );
+  const tracingRounds = initRounds([bare.file, ...deployedBundles.map((b) => b.file), ...tracedBundles.map((b) => b.file)], runs).map(
+    (byMode) => byMode[0] as number[],
+  );
+  const [bareTracing, ...others] = tracingRounds as [number[], ...number[][]];
+  const deployedRounds = others.slice(0, deployedBundles.length);
+  const tracedRounds = others.slice(deployedBundles.length);
+  log("");
+  table(
+    log,
+    [
+      "function",
+      "KB",
+      "+ Tracer KB",
+      "ratio",
+      "+ Tracer ratio",
+      "Tracer +ms",
+      `≤ ${initTarget}×`,
+      `≤ ${(bundleBudgetBytes / 1024).toFixed(0)} KB`,
+    ],
+    deployedBundles.map((b, i) => {
+      const deployed = deployedRounds[i] as number[];
+      const traced = tracedRounds[i] as number[];
+      const tracedBundle = tracedBundles[i] as (typeof tracedBundles)[number];
+      const ratio = pairedRatio(traced, bareTracing);
+      return [
+        b.name,
+        kb(b.bytes),
+        kb(tracedBundle.bytes),
+        `${pairedRatio(deployed, bareTracing).toFixed(2)}×`,
+        `${ratio.toFixed(2)}×`,
+        pairedDifference(traced, deployed).toFixed(1),
+        ratio <= initTarget ? "yes" : "no",
+        tracedBundle.bytes <= bundleBudgetBytes ? "yes" : "OVER",
+      ];
+    }),
+  );
+  log(
+    `\nEach function as deployed (X-Ray active tracing alone: Lambda's segments, no tracing code) and built with -c tracer=powertools (the Powertools Tracer and the X-Ray SDK it brings), ${runs} rounds; ratios paired with the bare client's import in the same round, "Tracer +ms" the Tracer build against the deployed one. The last two columns judge the Tracer build.`,
   );
 }
 

@@ -9,7 +9,7 @@ import { SourceMap } from "node:module";
 import { relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
-import { bundling, repoRoot } from "#lib/tool-function";
+import { bundlingFor, repoRoot } from "#lib/tool-function";
 import { median } from "#bench/support/stats";
 
 /** The environment of a deployed function, minus AWS. */
@@ -158,6 +158,8 @@ export function attributeProfile(profile: CpuProfile, bundleFile: string): Map<s
 
 /** Bytes of a bundle by group (package or order-tools code), from esbuild's metafile of a build with the stacks' options. */
 export async function composition(entry: string): Promise<Map<string, number>> {
+  // As deployed by default: without the Powertools Tracer, which the define drops.
+  const bundling = bundlingFor("lambda");
   const result = await build({
     entryPoints: [entry],
     absWorkingDir: repoRoot,
@@ -169,6 +171,7 @@ export async function composition(entry: string): Promise<Map<string, number>> {
     minify: bundling.minify ?? true,
     external: bundling.externalModules ?? ["@aws-sdk/*"],
     banner: { js: bundling.banner ?? "" },
+    define: bundling.define ?? {},
     metafile: true,
     write: false,
     logLevel: "error",

@@ -22,7 +22,12 @@ export interface HttpRequestInfo {
   method: "POST";
   path: string;
   body: Record<string, unknown>;
+  /** The trace headers sent with it (contract §8.1), if any. */
+  traceHeaders?: TraceHeaders;
 }
+
+/** `traceparent`, and `x-amzn-trace-id` where the application has an X-Ray trace. */
+export type TraceHeaders = { traceparent: string; "x-amzn-trace-id"?: string };
 
 export type Exchange =
   | { kind: "response"; status: number; replayed: boolean; body: unknown; text: string; ms: number }
@@ -56,17 +61,23 @@ export class ServiceClient {
 
   /**
    * POSTs a tool's arguments to its route and reports what came back, or how it failed. `deadlineMs` (epoch ms)
-   * caps the request's own timeout: the turn's time bound covers every HTTP call.
+   * caps the request's own timeout: the turn's time bound covers every HTTP call. `traceHeaders` go with it.
    */
   async call(
     tool: ToolName,
     body: Record<string, unknown>,
     listener?: ExchangeListener,
-    bound: { deadlineMs?: number } = {},
+    bound: { deadlineMs?: number; traceHeaders?: TraceHeaders } = {},
   ): Promise<Exchange> {
     const route = toolNamed(tool).routes.find((r) => r.method === "POST");
     if (!route) throw new Error(`The registry has no POST route for ${tool}.`);
-    const info: HttpRequestInfo = { tool, method: "POST", path: route.path, body };
+    const info: HttpRequestInfo = {
+      tool,
+      method: "POST",
+      path: route.path,
+      body,
+      ...(bound.traceHeaders ? { traceHeaders: bound.traceHeaders } : {}),
+    };
     listener?.request(info);
     const started = performance.now();
     const ms = () => Math.round((performance.now() - started) * 10) / 10;
@@ -75,7 +86,7 @@ export class ServiceClient {
       const token = typeof this.options.token === "function" ? await this.options.token() : this.options.token;
       const response = await this.fetch(`${this.baseUrl}${route.path}`, {
         method: "POST",
-        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...bound.traceHeaders },
         body: JSON.stringify(body),
         signal: AbortSignal.timeout(Math.max(1, Math.min(this.timeoutMs, (bound.deadlineMs ?? Number.POSITIVE_INFINITY) - Date.now()))),
       });

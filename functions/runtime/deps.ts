@@ -3,6 +3,7 @@ import { clientConfigFromEnv, documentClient, type StoreDeps, type TableNames } 
 import { hourlyCapFromEnv, sellerHourlyCapFromEnv, supportHourlyCapFromEnv } from "#store/hourly-cap";
 import { requestBudgetFromEnv } from "#store/request-budget";
 import { tableEnv } from "#store/table-design";
+import { traceClient } from "#runtime/tracing";
 
 /**
  * A Lambda function's composition root: the store's dependencies made from its environment (table names, caps,
@@ -19,11 +20,14 @@ export function tableNamesFromEnv(env: NodeJS.ProcessEnv = process.env): TableNa
 
 let cached: StoreDeps | undefined;
 
-/** Module-scope dependencies for a Lambda function: created once per execution environment. */
+/**
+ * Module-scope dependencies for a Lambda function: created once per execution environment. Every DynamoDB client,
+ * the store's and Powertools', is traced when the function is built with the Powertools Tracer.
+ */
 export function depsFromEnv(): StoreDeps {
   const clientConfig = clientConfigFromEnv();
   cached ??= {
-    doc: documentClient(new DynamoDBClient(clientConfig)),
+    doc: documentClient(traceClient(new DynamoDBClient(clientConfig))),
     tables: tableNamesFromEnv(),
     now: () => new Date(),
     clientConfig,
@@ -31,6 +35,7 @@ export function depsFromEnv(): StoreDeps {
     supportHourlyCap: supportHourlyCapFromEnv(),
     sellerHourlyCap: sellerHourlyCapFromEnv(),
     requestBudget: requestBudgetFromEnv(),
+    observeClient: traceClient,
   };
   return cached;
 }

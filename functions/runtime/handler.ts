@@ -9,7 +9,9 @@ import { depsFromEnv } from "#runtime/deps";
 import type { StoreDeps } from "#store/client";
 import { spendRequestBudget } from "#store/request-budget";
 import { errorResponse, type HttpEvent, type HttpResult, readBody } from "#runtime/http";
+import { callerTraceId } from "#catalog/trace-context";
 import { type CallKeys, principalHash, recordCall, requestLogger } from "#runtime/observability";
+import { startSpan } from "#runtime/tracing";
 
 export type ToolHandler = (event: HttpEvent, context: Context) => Promise<HttpResult>;
 
@@ -62,8 +64,9 @@ export interface Admitted<S extends ZodMiniType> {
  * a principal that may use this tool at all (a seller may not cancel or set a delivery note); then
  * the request budget (so that even malformed requests count against the caller who sends them); then the
  * validated arguments. Around it: a logger whose lines carry the tool, the API Gateway request id, a hash of the
- * principal and the operation and order ids; one log line and the EMF metrics of the outcome; and the one place
- * errors become responses.
+ * principal, the operation and order ids and the trace the request came with; one log line and the EMF metrics of
+ * the outcome; a traced subsegment annotated with the same ids (runtime/tracing.ts); and the one place errors
+ * become responses.
  */
 export async function toolCall<S extends ZodMiniType>(
   deps: StoreDeps,
@@ -73,23 +76,30 @@ export async function toolCall<S extends ZodMiniType>(
   run: (admitted: Admitted<S>) => Promise<HttpResult>,
 ): Promise<HttpResult> {
   const startedAt = Date.now();
-  const keys: CallKeys = {};
+  const caller = callerTraceId(event.headers);
+  const keys: CallKeys = caller ? { callerTraceId: caller } : {};
   const log = requestLogger(name, event, keys);
+  const span = startSpan(name);
+  span.annotate({ tool: name, ...keys });
   let result: HttpResult;
   let failure: unknown;
   try {
     const principal = principalOf(event, changing ? scopes.write : scopes.read);
     keys.principal = principalHash(principal.sub);
+    span.annotate({ principalKind: principal.kind });
     // A tool this kind of principal may not use is refused before anything is counted or recorded.
     admitToTool(principal, name);
     await spendRequestBudget(deps, principal);
     const args = parseArguments(input, name, argumentsOf(event));
     Object.assign(keys, idsOf(args));
+    span.annotate(idsOf(args));
     result = await run({ principal, args });
   } catch (error) {
     failure = error;
     result = errorResponse(error, name, changing, log);
   }
-  recordCall(log, name, changing, result, startedAt, failure);
+  const { outcome } = recordCall(log, name, changing, result, startedAt, failure);
+  span.annotate({ outcome });
+  span.end((result.statusCode ?? 200) >= 500);
   return result;
 }

@@ -3,13 +3,16 @@ import { toolFunctionEnv } from "#catalog/service-functions";
 import type { ToolDefinition } from "#catalog/tools";
 import type { HttpResult } from "#runtime/http";
 import type { ToolInvoker } from "#runtime/invoker";
+import { traceClient } from "#runtime/tracing";
 
 /**
  * Invokes the tool's own Lambda function synchronously with the API Gateway event, as the tool's route would.
  * The MCP function's role may invoke exactly those functions and touches no table itself, so each tool keeps
  * its own least-privilege grants. The SDK's retries are safe: a changing tool is idempotent per operationId.
+ * The SDK passes the invocation's X-Ray trace header on (`_X_AMZN_TRACE_ID`), so the tool's segments join the
+ * caller's trace; with the Powertools Tracer each invocation is also a subsegment of it.
  */
-export function lambdaInvoker(functionNames: Readonly<Record<string, string>>, client = new LambdaClient({})): ToolInvoker {
+export function lambdaInvoker(functionNames: Readonly<Record<string, string>>, client = traceClient(new LambdaClient({}))): ToolInvoker {
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
   return {

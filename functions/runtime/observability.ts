@@ -42,6 +42,8 @@ export interface CallKeys {
   principal?: string;
   operationId?: string;
   orderId?: string;
+  /** The trace the request came with (its `traceparent`), in X-Ray's form: the caller's turn names the same id. */
+  callerTraceId?: string;
 }
 
 /** Where one request writes: every line carries the tool, the API Gateway request id and the call's keys as known then. */
@@ -73,7 +75,7 @@ function emit(name: string, dimensions: Record<string, string>): void {
   metrics.publishStoredMetrics();
 }
 
-interface ResultFacts {
+export interface ResultFacts {
   outcome: string;
   replayed: boolean;
   limit?: string;
@@ -110,7 +112,10 @@ export function factsOf(tool: string, changing: boolean, result: HttpResult, err
   return { outcome, replayed, ...(limit ? { limit } : {}), ...(answer ? { answer } : {}) };
 }
 
-/** Emits the call's metrics and writes its one log line (the note, the token and the arguments never appear). */
+/**
+ * Emits the call's metrics and writes its one log line (the note, the token and the arguments never appear);
+ * returns the facts it recorded, for the trace.
+ */
 export function recordCall(
   log: RequestLogger,
   tool: string,
@@ -118,7 +123,7 @@ export function recordCall(
   result: HttpResult,
   startedAt: number,
   error?: unknown,
-): void {
+): ResultFacts {
   const facts = factsOf(tool, changing, result, error);
   emit(metricNames.outcome, { tool, outcome: facts.outcome });
   if (facts.replayed) emit(metricNames.replayed, { tool });
@@ -132,4 +137,5 @@ export function recordCall(
     replayed: facts.replayed,
     durationMs: Date.now() - startedAt,
   });
+  return facts;
 }

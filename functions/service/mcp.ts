@@ -444,18 +444,24 @@ function mcpTool(entry: ReturnType<typeof catalogEntry>, structured: boolean): R
 
 /**
  * The event the tool's own POST route would receive from API Gateway for this caller: same claims and scopes,
- * same API, stage and source address; the arguments as the body. The bearer token itself is not passed on.
+ * same API, stage and source address; the arguments as the body; the caller's `traceparent`, so the tool's log line
+ * names the caller's trace as it would on the tool's own route. The bearer token itself is not passed on.
  */
 function toolEvent(mcpEvent: HttpEvent, tool: ToolDefinition, args: unknown, caller: Caller): HttpEvent {
   const route = tool.routes.find((r) => r.method === "POST");
   if (!route) throw new Error(`${tool.name} has no POST route to call it through`);
   const { requestContext } = mcpEvent;
   const userAgent = headerOf(mcpEvent.headers, "user-agent");
+  const traceparent = headerOf(mcpEvent.headers, "traceparent");
   const event = apiGatewayEvent({
     method: "POST",
     path: route.path,
     routeKey: `POST ${route.path}`,
-    headers: { ...(userAgent ? { "user-agent": userAgent } : {}), "x-order-tools-via": "mcp" },
+    headers: {
+      ...(userAgent ? { "user-agent": userAgent } : {}),
+      ...(traceparent ? { traceparent } : {}),
+      "x-order-tools-via": "mcp",
+    },
     body: JSON.stringify(args === undefined ? {} : args),
     claims: caller.claims,
     scopes: caller.scopes,

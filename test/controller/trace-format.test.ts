@@ -11,6 +11,7 @@ const trace = (events: TurnTrace["events"]): TurnTrace => ({
   model: "scripted",
   startedAt: "2026-12-02T00:00:00.000Z",
   durationMs: 1,
+  traceId: "1-6750a1b2-0123456789abcdef01234567",
   events,
   outcomes: [],
   counts: { httpRequests: 0, toolCalls: 0, modelRequests: 0 },

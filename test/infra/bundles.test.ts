@@ -1,12 +1,14 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, symlinkSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { builtinModules } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bedrockAgentFunction, serviceFunctions } from "#catalog/service-functions";
 import { tools } from "#catalog/tools";
-import { type Bundle, bundleBudgetBytes, bundlesOf } from "#lib/bundles";
+import { type Bundle, bundleBudgetBytes, bundleEntries, bundlesOf } from "#lib/bundles";
+import { withoutBundlingProgress } from "#lib/bundling-progress";
 import { repoRoot } from "#lib/tool-function";
 import { removeSynthesizedOutput, synthesized } from "#test/infra/synthesized-app";
 
@@ -93,6 +95,27 @@ describe("function bundles", () => {
     expect(mcp.filter((f) => /node_modules\/(jose|oidc-provider|koa|@modelcontextprotocol)\/|scripts\/local\//.test(f))).toEqual([]);
     const metadata = sources(serviceFunctions.find((f) => f.name === "oauth-metadata")!.description);
     expect(metadata.filter((f) => /node_modules\/(aws-jwt-verify|zod)\/|functions\/catalog\/tools\.ts$/.test(f))).toEqual([]);
+  });
+
+  it("builds no tracing code into any function by default: Lambda's active tracing needs none, and -c tracer=powertools builds the Powertools Tracer in", () => {
+    const sources = (bundle: Bundle) => (JSON.parse(readFileSync(`${bundle.file}.map`, "utf8")) as { sources: string[] }).sources;
+    const tracing = /node_modules\/(aws-xray-sdk-core|@aws-lambda-powertools\/tracer|cls-hooked)\//;
+    for (const bundle of bundles)
+      expect(
+        sources(bundle).filter((f) => tracing.test(f)),
+        bundle.name,
+      ).toEqual([]);
+
+    // The same function built with the setting: esbuild keeps the import it would otherwise drop as dead code.
+    const outdir = mkdtempSync(join(tmpdir(), "order-tools-traced-"));
+    try {
+      const [traced] = withoutBundlingProgress(() =>
+        bundleEntries([{ name: "cancel_order, traced", entry: "functions/tools/cancel-order.ts", tracer: "powertools" }], outdir),
+      );
+      expect(sources(traced!).filter((f) => tracing.test(f)).length).toBeGreaterThan(0);
+    } finally {
+      rmSync(outdir, { recursive: true, force: true });
+    }
   });
 
   it("holds nothing of the controller, and no model SDK: the service never imports the application half", () => {

@@ -33,9 +33,9 @@ export interface ServiceWorld extends DemoStack {
 
 let worlds = 0;
 
-export async function startService(): Promise<ServiceWorld> {
+export async function startService(options: { log?: (line: string) => void } = {}): Promise<ServiceWorld> {
   const deps = await seededLocalTables(parseFixture({}));
-  const gateway = await startGateway({ port: 0 });
+  const gateway = await startGateway({ port: 0, ...(options.log ? { log: options.log } : {}) });
   const stack: DemoStack = { gatewayUrl: gateway.url, deps };
   return {
     ...stack,
