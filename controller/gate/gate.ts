@@ -1,3 +1,4 @@
+import type { Locale } from "#controller/i18n/locale";
 import { checkClaims, sentencesOf } from "#controller/gate/claim-check";
 import { normalizeForReading } from "#controller/gate/normalize";
 import { composeOutcomes, type OrderFacts, type ReplyKind, replyKindOfAll, type TurnOutcome } from "#controller/gate/outcomes";
@@ -26,6 +27,8 @@ export interface GateInput {
   orders: readonly OrderFacts[];
   /** Today (UTC, YYYY-MM-DD), to read "tomorrow" and weekdays in the model's text. */
   today: string;
+  /** The principal's language; default en. */
+  locale?: Locale;
 }
 
 export interface GateDecision {
