@@ -29,12 +29,12 @@ export function spotlightResult(content: string, principal: PrincipalKind): stri
   } catch {
     return escapeFrames(content);
   }
-  const escape = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(escape);
+  const unframed = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(unframed);
     if (value === null || typeof value !== "object") return typeof value === "string" ? escapeFrames(value) : value;
-    return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, escape(v)]));
+    return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, unframed(v)]));
   };
-  const marked = escape(body);
+  const marked = unframed(body);
   visitForeignTexts(marked, principal, (holder, key) => {
     const record = holder as Record<string | number, unknown>;
     record[key] = datamarked(String(record[key]));
