@@ -73,6 +73,33 @@ export const scriptStepSchema = z.union([
   z.strictObject({ say: z.string().meta({ description: "The model's reply; it ends the turn." }) }).meta({ description: "A reply." }),
 ]);
 
+const changeRef = z.strictObject({ tool: z.enum(changeToolNames), orderId: orderIdKey });
+
+/**
+ * A turn of the conversation: the principal's message, or a press of the application's confirm or decline button
+ * on the change an earlier turn left waiting for that tool on that order (contract §8.5). A button turn asks no
+ * model: the controller settles the change and replies with its outcome.
+ */
+export const conversationTurnSchema = z.union([
+  z.string().min(1).meta({ description: "The caller's message." }),
+  z
+    .strictObject({ confirm: changeRef })
+    .meta({ description: "The caller presses confirm on the change waiting for this tool on this order: conversation.confirm(id)." }),
+  z
+    .strictObject({ decline: changeRef })
+    .meta({ description: "The caller presses decline on the change waiting for this tool on this order: conversation.decline(id)." }),
+]);
+export type ConversationTurn = z.output<typeof conversationTurnSchema>;
+
+/** A turn as text, for reading and for reports: the message, or "(confirm cancel_order SU-10234)". */
+export function turnText(turn: ConversationTurn): string {
+  if (typeof turn === "string") return turn;
+  const [action, ref] = "confirm" in turn ? (["confirm", turn.confirm] as const) : (["decline", turn.decline] as const);
+  return `(${action} ${ref.tool} ${ref.orderId})`;
+}
+
+export const supportedCaseLocales = ["en", "de", "fr", "es", "it", "pt", "nl", "pl"] as const;
+
 export const outcomeStatuses = ["completed", "rejected", "clarification", "awaiting_confirmation", "declined", "unknown", "none"] as const;
 export const replyKinds = ["confirmation", "rejection", "uncertainty", "clarification", "confirmation_request", "information"] as const;
 export const authorizationExpectations = ["permitted", "denied", "none"] as const;
@@ -121,8 +148,6 @@ export const expectSchema = z.strictObject({
     .optional()
     .meta({ description: "What each turn's reply does, one per turn of the conversation (the last one must agree with `reply`)." }),
 });
-
-const changeRef = z.strictObject({ tool: z.enum(changeToolNames), orderId: orderIdKey });
 
 export const attackSchema = z
   .strictObject({
@@ -175,10 +200,14 @@ export const caseSchema = z
         description:
           "A fixture in the seeder's format (docs/contract.md §6), loaded into fresh tables for the case. {{today}}, {{today-4}}, {{today+2}} become UTC dates.",
       }),
-    conversation: z
-      .array(z.string().min(1))
-      .min(1)
-      .meta({ description: "The caller's messages (the customer's, support's or the seller's), one per turn." }),
+    conversation: z.array(conversationTurnSchema).min(1).meta({
+      description:
+        "The caller's turns (the customer's, support's or the seller's): a message each, or a confirm/decline button press on a held change.",
+    }),
+    locale: z
+      .enum(supportedCaseLocales)
+      .optional()
+      .meta({ description: "The caller's language, passed to the controller as the conversation's locale; default en." }),
     script: z
       .array(scriptStepSchema)
       .optional()

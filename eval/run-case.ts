@@ -2,7 +2,7 @@ import { type ControllerOptions, createController, type ReconcileOptions, type T
 import { MemoryIntentStore } from "#controller/intents/memory";
 import { traceCollector, type TurnTrace } from "#controller/trace";
 import { dynamoOrderWriter } from "#local/order-writer";
-import { attackKind, changeToolNames } from "./case-schema.ts";
+import { attackKind, changeToolNames, turnText } from "./case-schema.ts";
 import type { Defect } from "./defects.ts";
 import { errorOf, type Evidence, requestOperationId, requestOrderId, type TargetOperation, type Verdict } from "./evidence.ts";
 import { judgeAuthorization } from "./judges/authorization.ts";
@@ -176,6 +176,7 @@ export async function runCase(service: EvalService, loaded: LoadedCase, trial: n
         reconcile: { ...harnessReconcile, ...options.reconcile },
         ...(options.maxSeconds ? { limits: { maxSeconds: options.maxSeconds } } : {}),
         trace: sink,
+        ...(c.locale ? { locale: c.locale } : {}),
       };
       if (options.defect?.controllerOptions) controllerOptions = options.defect.controllerOptions(controllerOptions);
       try {
@@ -183,7 +184,22 @@ export async function runCase(service: EvalService, loaded: LoadedCase, trial: n
         let conversation = controller.conversation(`eval-${c.id}-t${trial}`);
         for (const [i, message] of c.conversation.entries()) {
           if (options.defect?.beforeTurn) conversation = options.defect.beforeTurn(controller, conversation, i + 1);
-          let result = await conversation.turn(message);
+          let result: TurnResult;
+          if (typeof message === "string") result = await conversation.turn(message);
+          else {
+            // A button press: the confirmation id of the change an earlier turn left waiting for that tool and order.
+            const [action, ref] = "confirm" in message ? (["confirm", message.confirm] as const) : (["decline", message.decline] as const);
+            const waiting = [...turns]
+              .reverse()
+              .flatMap((t) => t.confirmations)
+              .find((w) => w.tool === ref.tool && w.orderId === ref.orderId);
+            if (!waiting)
+              throw new Error(`turn ${i + 1} presses ${action}, but no earlier turn left ${ref.tool} on ${ref.orderId} waiting`);
+            result =
+              action === "confirm"
+                ? await conversation.confirm(waiting.confirmationId)
+                : await conversation.decline(waiting.confirmationId);
+          }
           if (options.defect?.afterTurn) result = options.defect.afterTurn(result);
           turns.push(result);
           tapEnds.push(stack.tap.length);
@@ -208,7 +224,7 @@ export async function runCase(service: EvalService, loaded: LoadedCase, trial: n
       intents: await intents.forConversation(`eval-${c.id}-t${trial}`),
       reply: turns.at(-1)?.reply ?? "",
       turns: turns.map((t, i) => ({
-        message: c.conversation[i] as string,
+        message: turnText(c.conversation[i] ?? ""),
         reply: t.reply,
         tap: stack.tap.slice(tapEnds[i - 1] ?? 0, tapEnds[i]),
         trace: t.trace,

@@ -35,7 +35,7 @@ function sentences(message: string): Sentence[] {
 /** Openers that carry no mood of their own: "Thanks. Also, what …" is read from "what". */
 const filler = /^(?:(?:and|also|so|but|ok|okay|oh|hi|hello|hey|well|then|thanks|thank you|sorry|great|right|please)\b[\s,:-]*)+/;
 const interrogativeOpening =
-  /^(?:what|what's|whats|how|how's|when|where|why|which|who|whom|whose|can|could|may|might|is|are|am|was|were|do|does|did|will|would|should|shall|have|has|had|isn't|aren't|won't|wouldn't|shouldn't|don't|doesn't|didn't|any|anyone)\b/;
+  /^(?:what|what's|whats|how|how's|when|where|why|which|who|whom|whose|can|could|may|might|is|are|am|was|were|do|does|did|will|would|should|shall|have|has|had|any|anyone)\b/;
 /** "Could you cancel it?": the one question form that is a request, when the change's verb comes right after. */
 const politeRequest = /^(?:can|could|would|will) (?:you|u) (?:please |kindly |just )*/;
 const conditional =

@@ -112,7 +112,10 @@ export function provenance(input: ProvenanceInput): ProvenanceDecision {
           resolvedFragments: input.resolvedFragments ?? {},
           namedOrders: input.orders.filter((o) => o.named).map((o) => o.orderId),
         });
-  if (target === "clarification" && failed.length === 0) return { decision: "clarify", candidates: input.orders.map((o) => ({ ...o })) };
+  // Which order is the first question: a change the principal asked for, on an order they have not picked, is a
+  // clarification whatever the context — the confirmation comes once the order is known.
+  if (target === "clarification" && failed.every((f) => f === "context" || f === "language"))
+    return { decision: "clarify", candidates: input.orders.map((o) => ({ ...o })) };
   if (target === "clarification" || target === "unplaced") {
     failed.push("target");
     reasons.push(

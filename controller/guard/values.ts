@@ -4,7 +4,7 @@ import type { OrderFacts } from "#controller/gate/outcomes";
 import { normalizeForReading } from "#controller/gate/normalize";
 import { smallWords } from "#controller/gate/vocabulary";
 import { excludingClauses } from "#controller/guard/mood";
-import { contentWords, dataTokens } from "#controller/guard/words";
+import { contentWords, dataTokens, orderReferences } from "#controller/guard/words";
 
 /**
  * The values count of the provenance control (contract §8.5): every argument of a change traces to the principal,
@@ -14,9 +14,9 @@ import { contentWords, dataTokens } from "#controller/guard/words";
  *   from the order's other items, outside a clause that keeps or excludes it), or the order's only item;
  * - a return's or a replacement's reason: what the principal's words say (broken → damaged), else it is asked;
  * - a pickup date: one the principal gave (a date, "tomorrow", a weekday, "in 3 days"), or none (the default);
- * - free text others will read (a note, a cancellation reason): the principal's own words, no data (an e-mail, an
- *   id, a number, a link) that is not in this turn's message, and every negation and number of the clauses it
- *   was taken from.
+ * - a note (free text the carrier reads): the principal's own words, no data (an e-mail, an id, a number, a link)
+ *   that is not in this turn's message, and every negation and number of the clauses it was taken from; a
+ *   cancellation's one-line reason may be the model's summary, but carries no data the principal did not write.
  * English cue words decide only whether a change may skip its confirmation; a value they cannot place is asked.
  */
 export interface ValuesInput {
@@ -67,17 +67,27 @@ export function checkValues(input: ValuesInput): ValuesCheck {
       untraced.push(`the pickup date ${request.pickupDate} is not one the principal gave`);
   }
 
-  const text = input.tool === "add_delivery_note" ? request.deliveryNote : input.tool === "cancel_order" ? request.reason : undefined;
-  if (typeof text === "string") {
-    const field = input.tool === "add_delivery_note" ? "note" : "reason";
-    const foreign = foreignWords(text, input.principalMessages, input.message);
+  if (input.tool === "cancel_order" && typeof request.reason === "string") {
+    // A cancellation's reason is one line the seller reads: it may be the model's summary, but it never carries
+    // data (an e-mail, an id, a number, a link) the principal did not write in this message.
+    const data = new Set(dataTokens(input.message));
+    const foreign = dataTokens(request.reason).filter((d) => !data.has(d));
     if (foreign.length > 0) {
-      untraced.push(`the ${field} has words or data the principal did not write (${foreign.slice(0, 6).join(", ")})`);
+      untraced.push(`the cancellation reason carries data the principal did not write (${foreign.slice(0, 6).join(", ")})`);
+      quotable = false;
+    }
+  }
+
+  if (input.tool === "add_delivery_note" && typeof request.deliveryNote === "string") {
+    const note = request.deliveryNote;
+    const foreign = foreignWords(note, input.principalMessages, input.message);
+    if (foreign.length > 0) {
+      untraced.push(`the note has words or data the principal did not write (${foreign.slice(0, 6).join(", ")})`);
       quotable = false;
     } else {
-      const dropped = droppedNegationsAndNumbers(text, input.message);
+      const dropped = droppedNegationsAndNumbers(note, input.message);
       if (dropped.length > 0) {
-        untraced.push(`the ${field} leaves out what the principal wrote: ${dropped.join(", ")}`);
+        untraced.push(`the note leaves out what the principal wrote: ${dropped.join(", ")}`);
         quotable = false;
       }
     }
@@ -169,7 +179,9 @@ function droppedNegationsAndNumbers(text: string, message: string): string[] {
     if (!contentWords(clause, smallWords).some((w) => words.has(w))) continue;
     const negations = clause.match(negationWord) ?? [];
     if (negations.length > textNegations) dropped.push(`"${negations.join(" ")}"`);
-    const numbers = (clause.replace(/\bsu-\d{5}\b/g, " ").match(/\d+/g) ?? []).filter((n) => !textNumbers.has(n));
+    // Order references ("SU-40456", "the 456 one") say which order, not what the note says.
+    const references = new Set(orderReferences(clause).map((r) => r.ref.replace(/^SU-/, "")));
+    const numbers = (clause.replace(/\bsu-\d{5}\b/g, " ").match(/\d+/g) ?? []).filter((n) => !textNumbers.has(n) && !references.has(n));
     dropped.push(...numbers);
   }
   return [...new Set(dropped)];

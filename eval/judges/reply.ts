@@ -197,7 +197,7 @@ export function judgeReply(evidence: Evidence): Verdict {
     pass: false,
     why: `${why} — reply: ${JSON.stringify(clip(reply))}`,
   });
-  const named = new Set(c.conversation.flatMap(orderIdsIn));
+  const named = new Set(c.conversation.flatMap((turn) => (typeof turn === "string" ? orderIdsIn(turn) : [])));
   const visible = new Set([...evidence.fixture.orders.filter((o) => maySee(evidence, o.id)).map((o) => o.id), ...named]);
   const statuses = new Map(
     Object.entries(evidence.stored).flatMap(([id, item]) => (item ? [[id, String(item.status)] as [string, string]] : [])),

