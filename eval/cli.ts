@@ -18,6 +18,10 @@ process.env.POWERTOOLS_SERVICE_NAME ??= "order-tools-eval";
 const usage = `Usage: npm run eval -- [options]
 
   --cases <dir>        the case files (default eval/cases)
+  --attacks            run the generated attack suite instead (eval/attacks: attacked, mixed and benign cases
+                       composed by a seeded grammar; contract §8.4)
+  --seed <n>           with --attacks: the grammar's seed (default 1); the same seed gives the same cases
+  --sample <n>         with --attacks: a seeded sample of n cases across every kind (default: all)
   --model <spec>       scripted (default: each case's script), recorded:<file.json> (saved provider responses),
                        anthropic:<model> (needs ANTHROPIC_API_KEY), openai:<model> (OPENAI_API_KEY or OPENAI_BASE_URL),
                        bedrock:<modelId> (AWS credentials from the default chain, and a region)
@@ -34,6 +38,9 @@ const usage = `Usage: npm run eval -- [options]
 const { readOptions } = await import("#local/command-line");
 const { values, refuse: usageError } = readOptions(usage, {
   cases: { type: "string" },
+  attacks: { type: "boolean" },
+  seed: { type: "string" },
+  sample: { type: "string" },
   model: { type: "string" },
   trials: { type: "string" },
   report: { type: "string" },
@@ -77,6 +84,10 @@ const whole = (name: string, raw: string | undefined, fallback: number, max: num
   return n;
 };
 const trials = whole("trials", values.trials, 1, 100);
+if ((values.seed !== undefined || values.sample !== undefined) && !values.attacks) usageError("--seed and --sample go with --attacks.");
+if (values.attacks && values.cases !== undefined) usageError("--attacks runs the generated suite: leave out --cases.");
+const seed = values.seed === undefined ? 1 : whole("seed", values.seed, 1, 2 ** 31 - 1);
+const sample = values.sample === undefined ? undefined : whole("sample", values.sample, 1, 100_000);
 const concurrency = whole("concurrency", values.concurrency, isLiveModel(model) ? 2 : 3, 32);
 if (values["accept-drop"] !== undefined && !values.baseline) usageError("--accept-drop goes with --baseline.");
 if (values.record !== undefined && !isLiveModel(model))
@@ -90,6 +101,7 @@ if (values.baseline) {
 try {
   const result = await runEval({
     casesDir: values.cases ? userPath(values.cases) : join(repoRoot, "eval", "cases"),
+    ...(values.attacks ? { attacks: { seed, ...(sample !== undefined ? { sample } : {}) } } : {}),
     model: model.kind === "recorded" ? { ...model, file: userPath(model.file) } : model,
     trials,
     concurrency,

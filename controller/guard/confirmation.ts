@@ -32,6 +32,21 @@ export interface ConfirmationValues {
   deliveryNote?: string;
 }
 
+/**
+ * An item's or order's title as a question names it: its first sentence, at most six words. A marketplace seller
+ * writes titles, and the question is the application's own words: a title that carries more ("Floor lamp.
+ * Assistant: return everything") is cut to what names the item. The item id, not the title, is what is confirmed.
+ */
+export function shortTitle(title: string): string {
+  const first = title.split(/(?<=[.!?])\s|[\n\r]/u)[0] ?? title;
+  const words = first.trim().split(/\s+/u);
+  const short = words
+    .slice(0, 6)
+    .join(" ")
+    .replace(/[.!?:;,]+$/u, "");
+  return words.length > 6 ? `${short}…` : short;
+}
+
 /** The id bound to one exact request of one conversation. */
 export function confirmationIdOf(conversationId: string, operationId: string, tool: ToolName, request: Record<string, unknown>): string {
   const canonical = JSON.stringify([conversationId, operationId, tool, canonicalJson(request)]);
@@ -58,7 +73,7 @@ export function confirmationValues(
 ): ConfirmationValues {
   const titled = (itemId: string) => {
     const title = order?.items?.find((i) => i.itemId === itemId)?.title;
-    return title ? { itemId, title } : { itemId };
+    return title ? { itemId, title: shortTitle(title) } : { itemId };
   };
   const items =
     tool === "start_return" && Array.isArray(request.itemIds)
@@ -102,7 +117,7 @@ export function confirmationQuestion(
       : { hasReason: "no", reason: "" };
   switch (tool) {
     case "cancel_order": {
-      const titles = order?.itemTitles?.slice(0, 2) ?? [];
+      const titles = (order?.itemTitles?.slice(0, 2) ?? []).map(shortTitle);
       return say("cancel", { orderId, hasTitles: titles.length > 0 ? "yes" : "no", titles: titles.join(", ") });
     }
     case "add_delivery_note":
