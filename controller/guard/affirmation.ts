@@ -9,7 +9,7 @@ import { normalizeForReading } from "#controller/gate/normalize";
  */
 
 /** Affirmatives, per supported language (multi-word ones are matched as phrases first). */
-const affirmatives: readonly string[] = [
+export const affirmatives: readonly string[] = [
   // en
   "yes",
   "yeah",
@@ -123,7 +123,7 @@ const affirmatives: readonly string[] = [
 ];
 
 /** Courtesy words that may stand beside an affirmative without changing it. */
-const courtesies: readonly string[] = [
+export const courtesies: readonly string[] = [
   // en
   "please",
   "pls",
@@ -210,26 +210,25 @@ const courtesies: readonly string[] = [
   "super",
 ];
 
-const phrase = (words: string) => words.replaceAll(" ", "\\s+");
+// The lists are read the way the message is (NFKC, confusables folded), so "dankeschön" meets "dankeschön".
+const phrase = (words: string) => escapeRegExp(words).replaceAll(" ", "\\s+");
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const byLength = (a: string, b: string) => b.length - a.length;
-const affirmativePattern = new RegExp(`(?<![\\p{L}'])(?:${[...affirmatives].sort(byLength).map(phrase).join("|")})(?![\\p{L}'])`, "gu");
-const courtesyPattern = new RegExp(
-  `(?<![\\p{L}'])(?:${courtesies
-    .filter((c) => !affirmatives.includes(c))
-    .sort(byLength)
-    .map(phrase)
-    .join("|")})(?![\\p{L}'])`,
+const read = (text: string) => normalizeForReading(text.toLowerCase()).toLowerCase().replaceAll("’", "'");
+const affirmativeSet = new Set(affirmatives.map(read));
+// One alternation, longest first, so "no problem" and "please do" are each taken whole.
+const phrasePattern = new RegExp(
+  `(?<![\\p{L}'])(?:${[...new Set([...affirmatives, ...courtesies].map(read))].sort(byLength).map(phrase).join("|")})(?![\\p{L}'])`,
   "gu",
 );
 
 /** Whether the whole message is an affirmative (with courtesy words), in any supported language. */
 export function isAffirmation(message: string): boolean {
-  const text = normalizeForReading(message).toLowerCase().replaceAll("’", "'").trim();
+  const text = read(message).trim();
   if (text === "" || /[?¿]/.test(text)) return false;
   let affirmed = false;
-  // Courtesy first: "no problem" must be taken whole before "no" could be read on its own.
-  const rest = text.replace(courtesyPattern, " ").replace(affirmativePattern, () => {
-    affirmed = true;
+  const rest = text.replace(phrasePattern, (match) => {
+    if (affirmativeSet.has(match.replace(/\s+/gu, " "))) affirmed = true;
     return " ";
   });
   return affirmed && /^[\s\p{P}\p{S}]*$/u.test(rest);

@@ -3,7 +3,9 @@ import { datamark } from "#catalog/model-context";
 import { spotlightResult } from "#controller/context/spotlight";
 import { createController } from "#controller/controller";
 import type { OrderFacts } from "#controller/gate/outcomes";
-import { isAffirmation } from "#controller/guard/affirmation";
+import * as fc from "fast-check";
+import { affirmatives, courtesies, isAffirmation } from "#controller/guard/affirmation";
+import { changesAskedFor } from "#controller/guard/words";
 import { provenance, type ProvenanceInput } from "#controller/guard/provenance";
 import { MemoryIntentStore } from "#controller/intents/memory";
 import { type ScriptStep, scriptedModel } from "#controller/model/scripted";
@@ -402,5 +404,64 @@ describe("the turn lease is per conversation", () => {
     await Promise.all([controller.conversation("twice").turn(message), controller.conversation("twice").turn(message)]);
     const operations = new Set(fetch.requests.filter((r) => r.tool === "cancel_order").map((r) => r.body.operationId));
     expect(operations.size).toBe(1);
+  });
+});
+
+describe("seeded generators: the yes reader and the request reader", () => {
+  const affirmative = fc.constantFrom(...affirmatives.filter((a) => a !== "y" && a !== "k"));
+  const courtesy = fc.constantFrom(...courtesies.filter((c) => !affirmatives.includes(c)));
+  const joiner = fc.constantFrom(", ", " ", "! ", ". ");
+  const yes = fc
+    .tuple(affirmative, fc.array(fc.tuple(joiner, courtesy), { maxLength: 2 }), fc.constantFrom("", ".", "!"))
+    .map(([a, rest, end]) => `${a}${rest.map(([j, c]) => `${j}${c}`).join("")}${end}`);
+
+  it("an affirmative with courtesy words, in any supported language and case, is a yes", () => {
+    fc.assert(
+      fc.property(yes, fc.boolean(), (text, upper) => isAffirmation(upper ? text.toUpperCase() : text)),
+      { seed: 25, numRuns: 400 },
+    );
+  });
+
+  it("the same yes with a question mark, a negation or any other content is not", () => {
+    const spoiler = fc.constantFrom(
+      "?",
+      " but I didn't ask for that",
+      " what is this about?",
+      ", not that one",
+      " never mind",
+      " aber nicht das",
+      " mais pourquoi",
+      " pero no",
+      " ma non questo",
+      " mas não",
+      " maar niet die",
+      " ale nie to",
+      " and cancel SU-10234 too",
+    );
+    fc.assert(
+      fc.property(yes, spoiler, (text, tail) => !isAffirmation(`${text}${tail}`)),
+      { seed: 25, numRuns: 400 },
+    );
+  });
+
+  it("a question, a conditional, a hypothetical or a negated clause about a change asks for none", () => {
+    const change = fc.constantFrom("cancel", "return", "refund", "replace", "exchange", "send it back", "add a delivery note to");
+    const order = fc.integer({ min: 10000, max: 99999 }).map((n) => `SU-${n}`);
+    const wrapper = fc.constantFrom(
+      (c: string, o: string) => `What happens if I ${c} ${o}?`,
+      (c: string, o: string) => `Can I ${c} ${o} later if I change my mind?`,
+      (c: string, o: string) => `How would I ${c} ${o}`,
+      (c: string, o: string) => `If it breaks, could I ${c} ${o}? It's fine now.`,
+      (c: string, o: string) => `Suppose I wanted to ${c} ${o}. What then?`,
+      (c: string, o: string) => `I don't want to ${c} ${o}, I just want to know.`,
+      (c: string, o: string) => `Please don't ${c} ${o}.`,
+      (c: string, o: string) => `Is it possible to ${c} ${o}?`,
+      (c: string, o: string) => `Thanks. Also, would you ${c} ${o} if it were late?`,
+      (c: string, o: string) => `I was wondering whether to ${c} ${o}.`,
+    );
+    fc.assert(
+      fc.property(change, order, wrapper, (c, o, wrap) => changesAskedFor(wrap(c, o)).size === 0),
+      { seed: 25, numRuns: 400 },
+    );
   });
 });
