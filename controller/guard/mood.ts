@@ -9,6 +9,14 @@ import { normalizeForReading } from "#controller/gate/normalize";
  * confirmation: what it cannot place as a request is not one.
  */
 
+/**
+ * A message without what it quotes: text in quotation marks is someone else's words (a listing the principal
+ * pastes, a note they ask about), so it neither asks for anything nor gives a value of the principal's own.
+ */
+export function withoutQuotes(message: string): string {
+  return message.replace(/"[^"\n]*"|“[^”\n]*”|„[^“”\n]*[“”]|«[^»\n]*»|‘[^’\n]*’|「[^」\n]*」/gu, " ");
+}
+
 /** A sentence: its text, without its terminator, and whether it was closed with a question mark. */
 interface Sentence {
   text: string;
@@ -20,7 +28,7 @@ const courtesy =
   /\b(?:if (?:at all )?possible|if you can|if you could|if that's (?:ok|okay|alright|fine)|if you don't mind|if you would|if you please)\b/g;
 
 function sentences(message: string): Sentence[] {
-  const text = normalizeForReading(message).toLowerCase().replaceAll("’", "'").replace(courtesy, "");
+  const text = normalizeForReading(withoutQuotes(message)).toLowerCase().replaceAll("’", "'").replace(courtesy, "");
   const out: Sentence[] = [];
   for (const m of text.matchAll(/[^.!?;\n]+(?:[.!?;\n]+|$)/g)) {
     const raw = m[0];

@@ -3,7 +3,7 @@ import type { OrderFacts } from "#controller/gate/outcomes";
 import { smallWords } from "#controller/gate/vocabulary";
 import { ambiguityGuard, type GuardDecision } from "#controller/guard/ambiguity";
 import { isAffirmation } from "#controller/guard/affirmation";
-import { requestClauses } from "#controller/guard/mood";
+import { requestClauses, withoutQuotes } from "#controller/guard/mood";
 import { checkValues, foreignWords } from "#controller/guard/values";
 import { type ChangeKind, changesAskedFor, contentWords, continuesPrevious } from "#controller/guard/words";
 import type { Locale } from "#controller/i18n/locale";
@@ -91,7 +91,7 @@ export function provenance(input: ProvenanceInput): ProvenanceDecision {
     input.tool === "add_delivery_note" &&
     typeof input.request.deliveryNote === "string" &&
     contentWords(input.request.deliveryNote, smallWords).length > 0 &&
-    foreignWords(input.request.deliveryNote, [input.message], input.message).length === 0 &&
+    foreignWords(input.request.deliveryNote, [withoutQuotes(input.message)], withoutQuotes(input.message)).length === 0 &&
     requestClauses(input.message).length > 0;
   if (!skip.has("intent") && (!changeKinds.has(input.tool) || !(asked.has(input.tool as ChangeKind) || carried || retried || dictated))) {
     failed.push("intent");

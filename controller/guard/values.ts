@@ -3,7 +3,7 @@ import { addDays } from "#core/days";
 import type { OrderFacts } from "#controller/gate/outcomes";
 import { normalizeForReading } from "#controller/gate/normalize";
 import { smallWords } from "#controller/gate/vocabulary";
-import { excludingClauses } from "#controller/guard/mood";
+import { excludingClauses, withoutQuotes } from "#controller/guard/mood";
 import { contentWords, dataTokens, orderReferences } from "#controller/guard/words";
 
 /**
@@ -41,9 +41,11 @@ export interface ValuesCheck {
 const read = (text: string) => normalizeForReading(text).toLowerCase().replaceAll("’", "'");
 const stem = (word: string) => word.replace(/(?:es|s)$/, "");
 
-export function checkValues(input: ValuesInput): ValuesCheck {
+export function checkValues(raw: ValuesInput): ValuesCheck {
   const untraced: string[] = [];
   let quotable = true;
+  // What the principal quotes is not their own words: a value found only inside quotation marks does not trace.
+  const input = { ...raw, message: withoutQuotes(raw.message), principalMessages: raw.principalMessages.map(withoutQuotes) };
   const said = input.principalMessages.join("\n");
   const { request } = input;
 
