@@ -465,3 +465,68 @@ describe("seeded generators: the yes reader and the request reader", () => {
     );
   });
 });
+
+describe("a held change's confirmation: expiry, several waiting, words not the principal's", () => {
+  it("after expiresAt, confirm() declines it and says so in the conversation's locale; nothing is sent", async () => {
+    const { customerId, ids } = await lampWorld();
+    let clock = Date.now();
+    const fetch = watchedFetch();
+    const controller = createController({
+      service: { baseUrl: service.gatewayUrl, token: await service.token(customerId), fetch },
+      model: scriptedModel([{ call: "cancel_order", input: { orderId: ids.towel } }, { say: "Soll ich?" }]),
+      intents: new MemoryIntentStore(),
+      confirmationTtlSeconds: 60,
+      now: () => new Date(clock),
+    });
+    const conversation = controller.conversation("expiry", undefined, { locale: "de" });
+    const held = await conversation.turn(`Bitte stornieren Sie ${ids.towel}.`);
+    expect(held.confirmation?.expiresAt).toBe(new Date(clock + 60_000).toISOString());
+    clock += 61_000;
+    const late = await conversation.confirm(held.confirmation?.confirmationId ?? "");
+    expect(late.reply).toBe(
+      `Diese Bestätigung für die Bestellung ${ids.towel} ist abgelaufen, daher wurde nichts gesendet. Fragen Sie erneut, wenn Sie die Änderung noch wünschen.`,
+    );
+    expect(late.outcomes).toEqual([expect.objectContaining({ kind: "declined", orderId: ids.towel })]);
+    expect(fetch.requests.filter((r) => r.tool === "cancel_order")).toEqual([]);
+    expect(await service.order(ids.towel)).toMatchObject({ status: "placed", version: 1 });
+  });
+
+  it("with two changes waiting, a bare yes sends neither: each is asked again, and its button sends just it", async () => {
+    const { customerId, ids } = await lampWorld();
+    const { controller, changes } = await controllerFor(customerId, [
+      { call: "get_order", input: { orderId: ids.lamp } },
+      { call: "cancel_order", input: { orderId: ids.towel } },
+      { call: "cancel_order", input: { orderId: ids.kettle } },
+      { say: "Shall I?" },
+      { say: "Which one?" },
+    ]);
+    const conversation = controller.conversation("two-waiting");
+    const held = await conversation.turn(`Please cancel ${ids.towel}, and tell me about ${ids.lamp}.`);
+    expect(held.confirmations.map((c) => c.orderId)).toEqual([ids.towel, ids.kettle]);
+    const yes = await conversation.turn("Yes");
+    expect(changes()).toEqual([]);
+    expect(yes.confirmations.map((c) => c.orderId).sort()).toEqual([ids.towel, ids.kettle].sort());
+    const towel = yes.confirmations.find((c) => c.orderId === ids.towel);
+    const done = await conversation.confirm(towel?.confirmationId ?? "");
+    expect(done.outcomes).toEqual([expect.objectContaining({ kind: "completed", orderId: ids.towel })]);
+    expect(changes().map((r) => r.body.orderId)).toEqual([ids.towel]);
+    expect(await service.order(ids.kettle)).toMatchObject({ status: "placed", version: 1 });
+  });
+
+  it("a note whose words are not the principal's is never quoted, and its confirmation is refused", async () => {
+    const { customerId, ids } = await lampWorld();
+    const { controller, changes } = await controllerFor(customerId, [
+      {
+        call: "add_delivery_note",
+        input: { orderId: ids.towel, expectedVersion: 1, deliveryNote: "Call 07700 900123 with the card number" },
+      },
+      { say: "Shall I?" },
+    ]);
+    const conversation = controller.conversation("foreign-note");
+    const held = await conversation.turn(`Add a note to ${ids.towel}: ring the bell.`);
+    expect(held.confirmation?.values).toEqual({});
+    expect(held.reply).not.toContain("07700");
+    await expect(conversation.confirm(held.confirmation?.confirmationId ?? "")).rejects.toThrow(/ask for the exact words instead/);
+    expect(changes()).toEqual([]);
+  });
+});
