@@ -14,7 +14,9 @@ import { normalizeForReading } from "#controller/gate/normalize";
  * pastes, a note they ask about), so it neither asks for anything nor gives a value of the principal's own.
  */
 export function withoutQuotes(message: string): string {
-  return message.replace(/"[^"\n]*"|“[^”\n]*”|„[^“”\n]*[“”]|«[^»\n]*»|‘[^’\n]*’|「[^」\n]*」/gu, " ");
+  // Straight quotes do not say which one opens: from a line's first to its last is quoted, so a quote inside a
+  // quote ("it says "do X" now") leaves nothing of it outside.
+  return message.replace(/"[^\n]*"/gu, " ").replace(/“[^\n]*”|„[^\n]*[“”]|«[^\n]*»|‘[^\n]*’|「[^\n]*」/gu, " ");
 }
 
 /** A sentence: its text, without its terminator, and whether it was closed with a question mark. */
