@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
-import { type PrincipalKind, systemPromptFor } from "#catalog/model-context";
+import { datamark, type PrincipalKind, systemPromptFor } from "#catalog/model-context";
 import type { ToolName } from "#catalog/tools";
 import { spotlightResult } from "#controller/context/spotlight";
 import {
@@ -13,7 +13,7 @@ import {
 } from "#controller/conversation-state";
 import { gate } from "#controller/gate/gate";
 import type { OrderFacts, ReplyKind, TurnOutcome } from "#controller/gate/outcomes";
-import { foreignTexts } from "#controller/context/taint";
+import { foreignStrings, foreignTexts } from "#controller/context/taint";
 import { isAffirmation } from "#controller/guard/affirmation";
 import { confirmationIdOf, confirmationQuestion, confirmationValues, type PendingConfirmation } from "#controller/guard/confirmation";
 import { type ProvenanceCount, type ProvenanceInput, provenance } from "#controller/guard/provenance";
@@ -862,10 +862,23 @@ export class Controller {
       incomplete: state.incomplete ?? false,
       resolvedFragments: state.resolvedFragments ?? {},
       taint: state.taint ?? [],
+      ...(state.taint?.length ? { foreignTexts: this.foreignTextsRead(state) } : {}),
       locale: state.locale ?? "en",
       today: this.now().toISOString().slice(0, 10),
       ...(typeof this.options.provenance === "object" ? { skip: this.options.provenance.skip } : {}),
     };
+  }
+
+  /** The foreign texts the model has read in this conversation: its tool results, the datamark taken out. */
+  private foreignTextsRead(state: ConversationState): string[] {
+    return state.messages.flatMap((m) => {
+      if (m.role !== "tool") return [];
+      try {
+        return foreignStrings(JSON.parse(m.content), this.principal, datamark);
+      } catch {
+        return [];
+      }
+    });
   }
 
   private reportChange(state: ConversationState, settled: Intent, run: Run): { content: string; isError: boolean } {

@@ -62,3 +62,13 @@ export function foreignTexts(body: unknown, principal: PrincipalKind): ForeignTe
   visitForeignTexts(body, principal, (_holder, _key, origin, path) => found.push({ path, origin }));
   return found;
 }
+
+/** The foreign texts themselves, as written (the datamark removed): what a principal may quote back. */
+export function foreignStrings(body: unknown, principal: PrincipalKind, mark = ""): string[] {
+  const found: string[] = [];
+  visitForeignTexts(body, principal, (holder, key) => {
+    const value = (holder as Record<string | number, unknown>)[key];
+    if (typeof value === "string") found.push(mark === "" ? value : value.replaceAll(mark, " "));
+  });
+  return found;
+}

@@ -9,14 +9,16 @@ import { normalizeForReading } from "#controller/gate/normalize";
  * confirmation: what it cannot place as a request is not one.
  */
 
+const quoted = /"[^\n]*"|“[^\n]*”|„[^\n]*[“”]|«[^\n]*»|‘[^\n]*’|「[^\n]*」/gu;
+
 /**
- * A message without what it quotes: text in quotation marks is someone else's words (a listing the principal
- * pastes, a note they ask about), so it neither asks for anything nor gives a value of the principal's own.
+ * A message without what it quotes — or, given `drop`, without the quotes it says are someone else's. A quotation
+ * never asks for anything (it is text the principal reports, a listing they paste); whether its words are the
+ * principal's own values depends on where they come from (guard/values.ts). Straight quotes do not say which one
+ * opens, so from a line's first to its last is one quotation: a quote inside a quote leaves nothing outside.
  */
-export function withoutQuotes(message: string): string {
-  // Straight quotes do not say which one opens: from a line's first to its last is quoted, so a quote inside a
-  // quote ("it says "do X" now") leaves nothing of it outside.
-  return message.replace(/"[^\n]*"/gu, " ").replace(/“[^\n]*”|„[^\n]*[“”]|«[^\n]*»|‘[^\n]*’|「[^\n]*」/gu, " ");
+export function withoutQuotes(message: string, drop: (span: string) => boolean = () => true): string {
+  return message.replace(quoted, (span) => (drop(span) ? " " : span));
 }
 
 /** A sentence: its text, without its terminator, and whether it was closed with a question mark. */

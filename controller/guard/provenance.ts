@@ -3,8 +3,8 @@ import type { OrderFacts } from "#controller/gate/outcomes";
 import { smallWords } from "#controller/gate/vocabulary";
 import { ambiguityGuard, type GuardDecision } from "#controller/guard/ambiguity";
 import { isAffirmation } from "#controller/guard/affirmation";
-import { requestClauses, withoutQuotes } from "#controller/guard/mood";
-import { checkValues, foreignWords } from "#controller/guard/values";
+import { requestClauses } from "#controller/guard/mood";
+import { checkValues, foreignWords, ownWords } from "#controller/guard/values";
 import { type ChangeKind, changesAskedFor, contentWords, continuesPrevious } from "#controller/guard/words";
 import type { Locale } from "#controller/i18n/locale";
 
@@ -49,6 +49,8 @@ export interface ProvenanceInput {
   resolvedFragments?: Readonly<Record<string, readonly string[]>>;
   /** What the model's context holds that the principal did not write (empty or absent: clean). */
   taint?: readonly string[];
+  /** The texts the model read that the principal did not write, as written: quoting them is not dictating. */
+  foreignTexts?: readonly string[];
   /** The conversation's locale; the fast path reads English only. Default en. */
   locale?: Locale;
   /** Today (UTC, YYYY-MM-DD), to read a pickup day the principal gave. Default: the current day. */
@@ -91,7 +93,11 @@ export function provenance(input: ProvenanceInput): ProvenanceDecision {
     input.tool === "add_delivery_note" &&
     typeof input.request.deliveryNote === "string" &&
     contentWords(input.request.deliveryNote, smallWords).length > 0 &&
-    foreignWords(input.request.deliveryNote, [withoutQuotes(input.message)], withoutQuotes(input.message)).length === 0 &&
+    foreignWords(
+      input.request.deliveryNote,
+      [ownWords(input.foreignTexts ?? [])(input.message)],
+      ownWords(input.foreignTexts ?? [])(input.message),
+    ).length === 0 &&
     requestClauses(input.message).length > 0;
   if (!skip.has("intent") && (!changeKinds.has(input.tool) || !(asked.has(input.tool as ChangeKind) || carried || retried || dictated))) {
     failed.push("intent");
@@ -134,6 +140,7 @@ export function provenance(input: ProvenanceInput): ProvenanceDecision {
       principalMessages: input.principalMessages,
       order: input.orders.find((o) => o.orderId === input.orderId),
       today: input.today ?? new Date().toISOString().slice(0, 10),
+      ...(input.foreignTexts ? { foreignTexts: input.foreignTexts } : {}),
     });
     if (values.untraced.length > 0) {
       failed.push("values");

@@ -29,6 +29,21 @@ export interface ValuesInput {
   order: OrderFacts | undefined;
   /** Today, YYYY-MM-DD (UTC), to read "tomorrow" and weekdays. */
   today: string;
+  /** The texts the model read that the principal did not write (context/taint.ts), as written. */
+  foreignTexts?: readonly string[];
+}
+
+/**
+ * A principal's message without the quotations it takes from foreign text: a quoted span most of whose words are in
+ * a text the model read from someone else (a listing pasted back, an instruction asked about).
+ */
+export function ownWords(foreignTexts: readonly string[]): (message: string) => string {
+  const foreign = new Set(foreignTexts.flatMap((t) => contentWords(t, smallWords)));
+  return (message) =>
+    withoutQuotes(message, (span) => {
+      const words = contentWords(span, smallWords);
+      return words.length > 0 && words.filter((w) => foreign.has(w)).length * 2 >= words.length;
+    });
 }
 
 export interface ValuesCheck {
@@ -44,8 +59,10 @@ const stem = (word: string) => word.replace(/(?:es|s)$/, "");
 export function checkValues(raw: ValuesInput): ValuesCheck {
   const untraced: string[] = [];
   let quotable = true;
-  // What the principal quotes is not their own words: a value found only inside quotation marks does not trace.
-  const input = { ...raw, message: withoutQuotes(raw.message), principalMessages: raw.principalMessages.map(withoutQuotes) };
+  // What the principal quotes from text they did not write is not their words: a value found only there does not
+  // trace. A quotation of their own (a note dictated in quotation marks) is.
+  const own = ownWords(raw.foreignTexts ?? []);
+  const input = { ...raw, message: own(raw.message), principalMessages: raw.principalMessages.map(own) };
   const said = input.principalMessages.join("\n");
   const { request } = input;
 
