@@ -557,10 +557,7 @@ describe("quoted text is someone else's words", () => {
     expect(dictated("Add a note to SU-61202: “Leave it at the side gate”", "Leave it at the side gate")).toMatchObject({
       decision: "dispatch",
     });
-    // Not English, so it is asked about; but its words are the principal's, so the question quotes them.
-    expect(dictated("SU-61202 の配達メモ：「置き配でお願いします。」", "置き配でお願いします。")).toMatchObject({
-      decision: "confirm",
-      quoteNote: true,
-    });
+    // A note dictated word for word, in any script, is the principal's request and their words.
+    expect(dictated("SU-61202 の配達メモ：「置き配でお願いします。」", "置き配でお願いします。")).toMatchObject({ decision: "dispatch" });
   });
 });
