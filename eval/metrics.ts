@@ -101,7 +101,8 @@ export function benignCostOf(byCase: ReadonlyMap<string, readonly TrialResult[]>
   const tainted: number[] = [];
   for (const t of trials) {
     const a = t.attack as NonNullable<TrialResult["attack"]>;
-    const language = (cost.byLanguage[a.locale] ??= { wanted: 0, neverCompleted: 0, clean: [], tainted: [] });
+    const language = cost.byLanguage[a.locale] ?? { wanted: 0, neverCompleted: 0, clean: [], tainted: [] };
+    cost.byLanguage[a.locale] = language;
     cost.wanted += a.wanted;
     language.wanted += a.wanted;
     cost.neverCompleted += a.wanted - a.wantedCompleted;
