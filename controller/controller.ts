@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
-import { type PrincipalKind, systemPromptFor } from "#catalog/model-context";
+import { datamark, type PrincipalKind, systemPromptFor } from "#catalog/model-context";
 import type { ToolName } from "#catalog/tools";
 import { spotlightResult } from "#controller/context/spotlight";
 import {
@@ -13,9 +13,13 @@ import {
 } from "#controller/conversation-state";
 import { gate } from "#controller/gate/gate";
 import type { OrderFacts, ReplyKind, TurnOutcome } from "#controller/gate/outcomes";
-import { confirmationQuestion } from "#controller/gate/templates";
+import { foreignStrings, foreignTexts } from "#controller/context/taint";
+import { isAffirmation } from "#controller/guard/affirmation";
+import { confirmationIdOf, confirmationQuestion, confirmationValues, type PendingConfirmation } from "#controller/guard/confirmation";
 import { type ProvenanceCount, type ProvenanceInput, provenance } from "#controller/guard/provenance";
-import { isExplicitYes } from "#controller/guard/words";
+import { type ConfirmationKey, confirmationMessages } from "#controller/i18n/confirmation-messages";
+import { formatMessage } from "#controller/i18n/format";
+import { type Locale, localeOf } from "#controller/i18n/locale";
 import { beforeDispatchFaults, type Fault, type FaultEvent, faultyFetch, type OrderWriter } from "#controller/http/faults";
 import { classifyChange, classifyStatus, type Definite } from "#controller/http/outcome";
 import { type Exchange, type ExchangeListener, ServiceClient, type ServiceOptions } from "#controller/http/service-client";
@@ -80,9 +84,21 @@ export interface ControllerOptions {
   system?: string;
   /** The tools offered to the model; default every model-facing tool of the registry. */
   tools?: readonly ModelTool[];
+  /**
+   * The principal's language for conversations that do not name one (a BCP 47 tag of en, de, fr, es, it, pt, nl or
+   * pl; default en): confirmation questions and every text the controller writes itself are rendered in it.
+   */
+  locale?: string;
+  /** How long a held change can be confirmed, in seconds; default 900. */
+  confirmationTtlSeconds?: number;
   now?: () => Date;
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
+}
+
+export interface ConversationOptions {
+  /** The principal's language for this conversation (BCP 47; en, de, fr, es, it, pt, nl or pl). Default: the controller's. */
+  locale?: string;
 }
 
 export interface TurnOptions {
@@ -98,7 +114,24 @@ export interface TurnResult {
   replyKind: ReplyKind;
   /** The recorded outcomes the gate judged the reply by. */
   outcomes: TurnOutcome[];
+  /**
+   * The changes this turn left waiting for the principal's confirmation, as data to render (a confirm and a decline
+   * button each): settle one with `conversation.confirm(confirmationId)` or `decline(confirmationId)`.
+   */
+  confirmations: PendingConfirmation[];
+  /** The first of `confirmations`, when there is one. */
+  confirmation?: PendingConfirmation;
   trace: TurnTrace;
+}
+
+export type { PendingConfirmation } from "#controller/guard/confirmation";
+
+/** A confirm() or decline() that names no change waiting in this conversation, or names it with other values. */
+export class ConfirmationError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfirmationError";
+  }
 }
 
 export const defaultLimits: Limits = { maxToolCalls: 8, maxSeconds: 60 };
@@ -124,6 +157,8 @@ interface Run {
   outcomes: TurnOutcome[];
   /** Intents this turn settled or reported: a re-proposal of one of them in the same turn is that intent. */
   settled: Set<string>;
+  /** The conversation's locale, for the texts the controller writes itself. */
+  locale: Locale;
 }
 
 /**
@@ -148,6 +183,7 @@ export class Controller {
   readonly reconcileOptions: ReconcileOptions;
   readonly tools: readonly ModelTool[];
   readonly principal: PrincipalKind;
+  readonly locale: Locale;
   /** This controller's name on the turn leases it takes. */
   readonly holder = `controller-${randomUUID()}`;
   private readonly client: ServiceClient;
@@ -171,6 +207,9 @@ export class Controller {
     if (!["customer", "support", "seller"].includes(this.principal))
       throw new Error(`principal is customer, support or seller, not ${JSON.stringify(options.principal)}.`);
     this.tools = options.tools ?? modelTools();
+    this.locale = localeOf(options.locale);
+    const ttl = options.confirmationTtlSeconds ?? 900;
+    if (!Number.isFinite(ttl) || ttl <= 0) throw new Error(`confirmationTtlSeconds must be a number > 0, not ${String(ttl)}.`);
     this.faultHook = beforeDispatchFaults(options.faults ?? [], options.orderWriter);
     const fetch = options.service.fetch ?? globalThis.fetch;
     this.client = new ServiceClient({
@@ -183,11 +222,19 @@ export class Controller {
   }
 
   /** A conversation: new, or continued from a state the application kept. */
-  conversation(conversationId: string, state?: ConversationState): Conversation {
+  conversation(conversationId: string, state?: ConversationState, options: ConversationOptions = {}): Conversation {
     if (conversationId === "") throw new Error("A conversation needs a non-empty id.");
     if (state && state.conversationId !== conversationId)
       throw new Error(`The state is of conversation ${state.conversationId}, not ${conversationId}.`);
-    return new Conversation(this, structuredClone(state ?? newConversationState(conversationId)));
+    const current = structuredClone(state ?? newConversationState(conversationId));
+    if (options.locale !== undefined) current.locale = localeOf(options.locale);
+    else if (current.locale === undefined && this.locale !== "en") current.locale = this.locale;
+    return new Conversation(this, current);
+  }
+
+  /** The texts the controller writes itself, in a locale. */
+  private say(locale: Locale, key: ConfirmationKey, values: Record<string, string> = {}): string {
+    return formatMessage(confirmationMessages, locale, key, values);
   }
 
   /**
@@ -214,6 +261,7 @@ export class Controller {
         progress: (text) => recorder.add({ type: "progress", text }),
         outcomes: [],
         settled: new Set(),
+        locale: this.locale,
       };
       const lease = {
         store: this.store,
@@ -252,25 +300,138 @@ export class Controller {
   // ——— one turn ———
 
   /** @internal Conversation.turn. */
-  async runTurn(state: ConversationState, message: string, turnOptions: TurnOptions): Promise<TurnResult> {
+  async runTurn(state: ConversationState, message: string | Settlement, turnOptions: TurnOptions): Promise<TurnResult> {
     // A turn that throws (its intent store failed, say) leaves the conversation as it was before it, not with
     // a proposal whose result the model never got; whatever it persisted is reconciled by the next turn.
     const before = structuredClone(state);
     const lease = {
       store: this.store,
       conversationId: state.conversationId,
-      holder: this.holder,
+      // The lease is the conversation's, not this controller's: each turn holds it under a name of its own, so two
+      // Conversation objects of one conversation, even in one controller, never run their turns together.
+      holder: `${this.holder}/turn-${randomUUID()}`,
       ttlMs: this.leaseTtlMs(),
       waitMs: this.limits.maxSeconds * 1000,
       now: () => this.now().getTime(),
       sleep: this.sleep,
     };
     try {
-      return await withTurnLease(lease, () => this.startTurn(state, message, turnOptions));
+      return await withTurnLease(lease, async () => {
+        // Another Conversation object of this conversation may have run turns meanwhile: continue from the store's
+        // intents, and from the turn count the lease-holder before us reached, never from a stale copy.
+        return typeof message === "string"
+          ? this.startTurn(state, message, turnOptions)
+          : this.startSettlement(state, message, turnOptions);
+      });
     } catch (error) {
       Object.assign(state, before);
       throw error;
     }
+  }
+
+  private startSettlement(state: ConversationState, settlement: Settlement, turnOptions: TurnOptions): Promise<TurnResult> {
+    state.turns += 1;
+    const recorder = new TraceRecorder({
+      kind: "turn",
+      conversationId: state.conversationId,
+      turn: state.turns,
+      model: this.options.model.name,
+      customerMessage: `(${settlement.action} ${settlement.confirmationId})`,
+      now: this.now(),
+    });
+    const run: Run = {
+      recorder,
+      deadline: performance.now() + this.limits.maxSeconds * 1000,
+      progress: (text) => {
+        recorder.add({ type: "progress", text });
+        turnOptions.onProgress?.(text);
+      },
+      outcomes: [],
+      settled: new Set(),
+      locale: state.locale ?? "en",
+    };
+    return runs.run(run, () => this.settle(state, settlement, run, turnOptions));
+  }
+
+  /**
+   * The principal pressed confirm or decline on a held change (contract §8.5): the id must name a change waiting
+   * in this conversation, and be the id of its exact request. Confirmed, it is sent with its own operationId; the
+   * reply is the gate's status sentence for what happened. The model is not asked: it is told at the next turn.
+   */
+  private async settle(state: ConversationState, settlement: Settlement, run: Run, turnOptions: TurnOptions): Promise<TurnResult> {
+    const { recorder } = run;
+    const waiting = (await this.store.forConversation(state.conversationId)).find(
+      (i) => i.state === "awaiting_confirmation" && i.confirmationId === settlement.confirmationId,
+    );
+    if (!waiting)
+      throw new ConfirmationError(
+        `There is no change waiting for confirmation ${settlement.confirmationId} in conversation ${state.conversationId}: it was settled already, or belongs to another conversation. Use the confirmationId of a change this conversation's last turn returned.`,
+      );
+    if (confirmationIdOf(state.conversationId, waiting.operationId, waiting.tool, waiting.request) !== settlement.confirmationId)
+      throw new ConfirmationError(
+        `Confirmation ${settlement.confirmationId} does not match the request of the change it names: it cannot confirm other values. Ask the principal again.`,
+      );
+    let settled: Intent;
+    let note: string;
+    if (settlement.action === "decline") {
+      recorder.add({
+        type: "confirmation",
+        operationId: waiting.operationId,
+        decision: "declined",
+        confirmationId: settlement.confirmationId,
+        via: "button",
+      });
+      settled = await this.transition(waiting, "declined");
+      note = `The principal declined ${waiting.tool} for ${waiting.orderId}: ${modelView(settled)}`;
+    } else if (waiting.confirmable === false) {
+      throw new ConfirmationError(
+        `The change of confirmation ${settlement.confirmationId} holds words the principal did not write and was not shown to them, so it cannot be confirmed as it is: ask for the exact words instead.`,
+      );
+    } else if (waiting.confirmationExpiresAt !== undefined && this.now().toISOString() > waiting.confirmationExpiresAt) {
+      recorder.add({
+        type: "confirmation",
+        operationId: waiting.operationId,
+        decision: "expired",
+        confirmationId: settlement.confirmationId,
+        via: "button",
+      });
+      settled = await this.transition(waiting, "declined");
+      note = `The principal's confirmation of ${waiting.tool} for ${waiting.orderId} came after it expired: ${modelView(settled)}`;
+    } else {
+      recorder.add({
+        type: "confirmation",
+        operationId: waiting.operationId,
+        decision: "confirmed",
+        confirmationId: settlement.confirmationId,
+        via: "button",
+      });
+      settled = await this.execute(await this.transition(waiting, "persisted"), run);
+      note = `The principal confirmed ${waiting.tool} for ${waiting.orderId}; outcome: ${modelView(settled)}`;
+    }
+    run.outcomes.push(outcomeOf(settled));
+    run.settled.add(settled.operationId);
+    if (settled.state === "completed") this.noteCompleted(state, settled);
+    if (finalStates.has(settled.state)) state.reported.push(settled.operationId);
+    state.messages.push({ role: "note", text: note });
+    recorder.add({ type: "note", text: note });
+    const expired = recorder.trace.events.some((e) => e.type === "confirmation" && e.decision === "expired");
+    const decision = expired
+      ? {
+          reply: this.say(run.locale, "expired", { orderId: waiting.orderId }),
+          replyKind: "information" as const,
+          decision: "template" as const,
+          flags: [],
+          problems: [],
+          judgedAgainst: "expired confirmation",
+        }
+      : gate({
+          outcomes: run.outcomes,
+          modelFailed: false,
+          orders: state.orders,
+          today: this.now().toISOString().slice(0, 10),
+          locale: run.locale,
+        });
+    return this.finishTurn(state, run, decision, turnOptions);
   }
 
   private startTurn(state: ConversationState, message: string, turnOptions: TurnOptions): Promise<TurnResult> {
@@ -293,6 +454,7 @@ export class Controller {
       },
       outcomes: [],
       settled: new Set(),
+      locale: state.locale ?? "en",
     };
     return runs.run(run, () => this.turn(state, message, run, turnOptions));
   }
@@ -370,7 +532,22 @@ export class Controller {
       modelFailed,
       orders: state.orders,
       today: this.now().toISOString().slice(0, 10),
+      locale: run.locale,
     });
+    const clarification = [...outcomes].reverse().find((o) => o.kind === "clarification");
+    if (clarification && decision.replyKind === "clarification")
+      state.askedWhichOrder = { tool: clarification.tool, message, turn: state.turns };
+    return this.finishTurn(state, run, decision, turnOptions);
+  }
+
+  /** The gate's decision recorded and shown; the history keeps what the principal saw. */
+  private async finishTurn(
+    state: ConversationState,
+    run: Run,
+    decision: Pick<ReturnType<typeof gate>, "reply" | "replyKind" | "decision" | "flags" | "problems" | "judgedAgainst">,
+    turnOptions: TurnOptions,
+  ): Promise<TurnResult> {
+    const { recorder, outcomes } = run;
     recorder.add({
       type: "gate",
       decision: decision.decision,
@@ -381,9 +558,6 @@ export class Controller {
     });
     for (const flag of decision.flags) recorder.flag(flag);
     recorder.add({ type: "reply", text: decision.reply });
-    const clarification = [...outcomes].reverse().find((o) => o.kind === "clarification");
-    if (clarification && decision.replyKind === "clarification")
-      state.askedWhichOrder = { tool: clarification.tool, message, turn: state.turns };
     // History holds what the principal saw, so the model's next turn starts from the truth.
     const last = state.messages.at(-1);
     if (last?.role === "assistant" && last.toolCalls.length === 0) last.text = decision.reply;
@@ -395,7 +569,46 @@ export class Controller {
     const trace = recorder.finish();
     await this.options.trace?.(trace);
     turnOptions.onReply?.(decision.reply);
-    return { reply: decision.reply, replyKind: decision.replyKind, outcomes, trace };
+    const confirmations = await this.pendingConfirmations(state, outcomes);
+    return {
+      reply: decision.reply,
+      replyKind: decision.replyKind,
+      outcomes,
+      confirmations,
+      ...(confirmations[0] ? { confirmation: confirmations[0] } : {}),
+      trace,
+    };
+  }
+
+  /** The changes a turn's outcomes leave waiting, as the application renders them. */
+  private async pendingConfirmations(state: ConversationState, outcomes: readonly TurnOutcome[]): Promise<PendingConfirmation[]> {
+    const waiting = new Set(composeWaiting(outcomes));
+    if (waiting.size === 0) return [];
+    const intents = await this.store.forConversation(state.conversationId);
+    return intents
+      .filter((i) => waiting.has(i.operationId) && i.state === "awaiting_confirmation" && i.confirmationId !== undefined)
+      .map((i) => ({
+        confirmationId: i.confirmationId as string,
+        operationId: i.operationId,
+        tool: i.tool,
+        orderId: i.orderId,
+        values: confirmationValues(i.tool, i.request, factsOf(state, i.orderId), { quoteNote: i.confirmable !== false }),
+        question: i.confirmationQuestion ?? "",
+        expiresAt: i.confirmationExpiresAt ?? "",
+      }));
+  }
+
+  /** What a held intent carries: its question in the conversation's locale, its confirmation id and expiry. */
+  private heldFields(state: ConversationState, tool: ToolName, request: Record<string, unknown>, operationId: string, quoteNote: boolean) {
+    const ttl = (this.options.confirmationTtlSeconds ?? 900) * 1000;
+    return {
+      confirmationQuestion: confirmationQuestion(tool, request, factsOf(state, String(request.orderId)), {
+        quoteNote,
+        locale: state.locale ?? "en",
+      }),
+      confirmationId: confirmationIdOf(state.conversationId, operationId, tool, request),
+      confirmationExpiresAt: new Date(this.now().getTime() + ttl).toISOString(),
+    };
   }
 
   /**
@@ -413,29 +626,51 @@ export class Controller {
       if (finalStates.has(intent.state)) state.reported.push(intent.operationId);
       notes.push(`${what} ${intent.tool} for ${intent.orderId}: ${modelView(intent)}`);
     };
-    for (const stored of await this.store.forConversation(state.conversationId)) {
+    const intents = await this.store.forConversation(state.conversationId);
+    // A free-text yes names no change: it confirms one only when exactly one is waiting (the button names its own).
+    const waitingCount = intents.filter((i) => i.state === "awaiting_confirmation" && i.turn !== state.turns).length;
+    for (const stored of intents) {
       if (stored.state === "persisted" && stored.sends === 0) {
-        const question = stored.confirmationQuestion ?? confirmationQuestion(stored.tool, stored.request, factsOf(state, stored.orderId));
+        const fields = this.heldFields(state, stored.tool, stored.request, stored.operationId, stored.confirmable !== false);
         const held = await this.transition(stored, "awaiting_confirmation", {
-          confirmationQuestion: question,
+          ...fields,
           heldFor: [...(stored.heldFor ?? []), "stale"],
           turn: state.turns,
         });
-        run.recorder.add({ type: "confirmation", operationId: held.operationId, decision: "asked", text: question });
+        const question = fields.confirmationQuestion;
+        run.recorder.add({
+          type: "confirmation",
+          operationId: held.operationId,
+          decision: "asked",
+          text: question,
+          confirmationId: fields.confirmationId,
+        });
         report(held, "Not sent in an earlier turn, so the principal is asked again:");
       } else if (stored.state === "persisted" || stored.state === "sent" || stored.state === "unknown") {
-        run.progress(`Checking on your earlier request for ${stored.orderId}…`);
+        run.progress(this.say(run.locale, "progressCheckingEarlier", { orderId: stored.orderId }));
         report(await this.drive(stored, run), "Update on the earlier");
       } else if (finalStates.has(stored.state) && !state.reported.includes(stored.operationId)) {
         report(stored, "Outcome of the earlier");
       } else if (stored.state === "awaiting_confirmation" && stored.turn !== state.turns) {
-        const yes = isExplicitYes(message);
-        const confirmed = yes && stored.confirmable !== false;
+        const yes = isAffirmation(message);
+        const expired = stored.confirmationExpiresAt !== undefined && this.now().toISOString() > stored.confirmationExpiresAt;
+        if (yes && waitingCount > 1 && !expired) {
+          // Which one? A bare yes to several questions confirms none of them; each is asked again, for its button.
+          run.recorder.add({ type: "confirmation", operationId: stored.operationId, decision: "asked_again", text: message });
+          const again = await this.transition(stored, "awaiting_confirmation", { turn: state.turns });
+          run.outcomes.push(outcomeOf(again));
+          notes.push(
+            `${stored.tool} for ${stored.orderId} is still waiting: the principal's yes did not say which of the ${waitingCount} waiting changes it was for, so none was sent and each is asked again.`,
+          );
+          continue;
+        }
+        const confirmed = yes && stored.confirmable !== false && !expired;
         run.recorder.add({
           type: "confirmation",
           operationId: stored.operationId,
-          decision: confirmed ? "confirmed" : "declined",
+          decision: confirmed ? "confirmed" : expired ? "expired" : "declined",
           text: message,
+          via: "message",
         });
         if (confirmed) {
           const persisted = await this.transition(stored, "persisted");
@@ -476,7 +711,11 @@ export class Controller {
     recorder.add({ type: "validation", toolUseId: call.id, tool: proposal.tool, decision: "accepted" });
 
     if (proposal.kind === "read") {
-      run.progress(proposal.tool === "search_orders" ? "Looking for your orders…" : `Looking up ${String(proposal.input.orderId)}…`);
+      run.progress(
+        proposal.tool === "search_orders"
+          ? this.say(run.locale, "progressSearching")
+          : this.say(run.locale, "progressReading", { orderId: String(proposal.input.orderId) }),
+      );
       const exchange = await this.client.call(proposal.tool, proposal.input, this.listener(undefined, run), deadlineOf(run));
       if (exchange.kind === "failure" || exchange.status >= 500 || exchange.body === undefined) {
         const why = exchange.kind === "failure" ? exchange.failure : `HTTP ${exchange.status}`;
@@ -492,6 +731,14 @@ export class Controller {
         };
       }
       if (exchange.status === 200) noteReadResult(state, proposal.tool, proposal.input, exchange.body, message);
+      // Taint (contract §8.5): from here on the model's context holds text the principal did not write.
+      const foreign = foreignTexts(exchange.body, this.principal);
+      if (foreign.length > 0) {
+        const what = String(proposal.input.orderId ?? proposal.input.email ?? "search");
+        const sources = foreign.map((f) => `${proposal.tool} ${what}: ${f.path} (${f.origin})`);
+        state.taint = [...new Set([...(state.taint ?? []), ...sources])].slice(0, 20);
+        recorder.add({ type: "taint", tool: proposal.tool, sources });
+      }
       return { content: spotlightResult(exchange.text, this.principal), isError: exchange.status !== 200 };
     }
 
@@ -564,14 +811,20 @@ export class Controller {
     const policy = this.needsConfirmation(tool, request);
     if (check.decision === "confirm" || policy) {
       const quoteNote = check.decision === "confirm" ? check.quoteNote : true;
-      const question = confirmationQuestion(tool, request, factsOf(state, orderId), { quoteNote });
+      const fields = this.heldFields(state, tool, request, proposed.operationId, quoteNote);
       const heldFor = [...(check.decision === "confirm" ? check.failed : []), ...(policy ? (["policy"] as const) : [])];
       const waiting = await this.transition(proposed, "awaiting_confirmation", {
-        confirmationQuestion: question,
+        ...fields,
         heldFor,
         confirmable: quoteNote,
       });
-      recorder.add({ type: "confirmation", operationId: waiting.operationId, decision: "asked", text: question });
+      recorder.add({
+        type: "confirmation",
+        operationId: waiting.operationId,
+        decision: "asked",
+        text: fields.confirmationQuestion,
+        confirmationId: fields.confirmationId,
+      });
       run.outcomes.push(outcomeOf(waiting));
       return { content: JSON.stringify(modelResult(waiting)), isError: false };
     }
@@ -620,8 +873,24 @@ export class Controller {
       orders: state.orders,
       incomplete: state.incomplete ?? false,
       resolvedFragments: state.resolvedFragments ?? {},
+      taint: state.taint ?? [],
+      ...(state.taint?.length ? { foreignTexts: this.foreignTextsRead(state) } : {}),
+      locale: state.locale ?? "en",
+      today: this.now().toISOString().slice(0, 10),
       ...(typeof this.options.provenance === "object" ? { skip: this.options.provenance.skip } : {}),
     };
+  }
+
+  /** The foreign texts the model has read in this conversation: its tool results, the datamark taken out. */
+  private foreignTextsRead(state: ConversationState): string[] {
+    return state.messages.flatMap((m) => {
+      if (m.role !== "tool") return [];
+      try {
+        return foreignStrings(JSON.parse(m.content), this.principal, datamark);
+      } catch {
+        return [];
+      }
+    });
   }
 
   private reportChange(state: ConversationState, settled: Intent, run: Run): { content: string; isError: boolean } {
@@ -703,7 +972,7 @@ export class Controller {
     await this.options.beforeDispatch?.(intent);
     const sent = await this.transition(intent, "sent", { sends: intent.sends + 1 });
     if (this.reloaded.has(sent)) return sent;
-    run.progress(`Sending your request for ${sent.orderId}…`);
+    run.progress(this.say(run.locale, "progressSending", { orderId: sent.orderId }));
     const exchange = await this.client.call(sent.tool, sent.request, this.listener(sent.operationId, run), deadlineOf(run));
     const settled = await this.settleChange(sent, exchange, "response");
     return settled.state === "unknown" && !settled.mismatch ? this.reconcile(settled, run) : settled;
@@ -727,7 +996,7 @@ export class Controller {
   /** Reconciliation (reconcile.ts), with this controller's client, store and trace. */
   private reconcile(start: Intent, run: Run): Promise<Intent> {
     const { recorder } = run;
-    run.progress(`Checking on your request for ${start.orderId}…`);
+    run.progress(this.say(run.locale, "progressChecking", { orderId: start.orderId }));
     return reconcileIntent(start, {
       options: this.reconcileOptions,
       random: this.random,
@@ -835,12 +1104,48 @@ export class Conversation {
     return structuredClone(this.current);
   }
 
+  /** The principal's language. */
+  get locale(): Locale {
+    return this.current.locale ?? "en";
+  }
+
   /** The principal's next message: runs the turn and resolves with the reply they see. */
   turn(message: string, options: TurnOptions = {}): Promise<TurnResult> {
-    const next = this.running.then(() => this.controller.runTurn(this.current, message, options));
+    return this.queue(message, options);
+  }
+
+  /**
+   * The principal confirmed a held change (the application's confirm button): the id a turn returned in
+   * `confirmations`, bound to that exact request. Sends it, and resolves with the reply for its outcome. An id that
+   * names no change waiting in this conversation, or other values than the change's, throws ConfirmationError.
+   */
+  confirm(confirmationId: string, options: TurnOptions = {}): Promise<TurnResult> {
+    return this.queue({ action: "confirm", confirmationId }, options);
+  }
+
+  /** The principal declined a held change (the decline button): nothing is sent. */
+  decline(confirmationId: string, options: TurnOptions = {}): Promise<TurnResult> {
+    return this.queue({ action: "decline", confirmationId }, options);
+  }
+
+  private queue(input: string | Settlement, options: TurnOptions): Promise<TurnResult> {
+    const next = this.running.then(() => this.controller.runTurn(this.current, input, options));
     this.running = next.catch(() => undefined);
     return next;
   }
+}
+
+/** A press of the application's confirm or decline button on a held change. */
+interface Settlement {
+  action: "confirm" | "decline";
+  confirmationId: string;
+}
+
+/** The operationIds a turn's outcomes leave waiting for a confirmation (the last outcome of each change). */
+function composeWaiting(outcomes: readonly TurnOutcome[]): string[] {
+  const last = new Map<string, TurnOutcome>();
+  for (const o of outcomes) if ("operationId" in o) last.set(o.operationId, o);
+  return [...last.values()].filter((o) => o.kind === "awaiting_confirmation").map((o) => ("operationId" in o ? o.operationId : ""));
 }
 
 export function createController(options: ControllerOptions): Controller {

@@ -1,6 +1,7 @@
 import type { OrderFacts } from "#controller/gate/outcomes";
 import { orderIdsMentioned } from "#controller/guard/ambiguity";
 import { orderReferences } from "#controller/guard/words";
+import type { Locale } from "#controller/i18n/locale";
 import type { ChatMessage } from "#controller/model/types";
 
 /**
@@ -24,6 +25,14 @@ export interface ConversationState {
   resolvedFragments?: Record<string, string[]>;
   /** The last turn ended asking which order: the change asked for then, and the message that asked. */
   askedWhichOrder?: { tool: string; message: string; turn: number };
+  /** The principal's language (contract §8.1); absent: en. */
+  locale?: Locale;
+  /**
+   * What the model's context holds that the principal did not write (contract §8.5), as "<tool> <order>: <field>".
+   * Once set it stays for the conversation: the model reads its whole history every turn, and what it wrote after
+   * reading foreign text may carry it on.
+   */
+  taint?: string[];
 }
 
 export function newConversationState(conversationId: string): ConversationState {

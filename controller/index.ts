@@ -8,10 +8,13 @@
  * DynamoDB intent store in `order-tools/controller/dynamodb`, so neither weighs on an application that does not use it.
  */
 export {
+  ConfirmationError,
   type ConfirmationPolicy,
   Controller,
   type ControllerOptions,
   Conversation,
+  type ConversationOptions,
+  type PendingConfirmation,
   createController,
   defaultLimits,
   defaultReconcile,
@@ -26,6 +29,11 @@ export { type ConversationState, newConversationState } from "#controller/conver
 export { ambiguityGuard, type AmbiguityInput, type GuardDecision, orderIdsMentioned } from "#controller/guard/ambiguity";
 export { type ProvenanceDecision, type ProvenanceInput, provenance } from "#controller/guard/provenance";
 export { changesAskedFor, isExplicitYes, orderReferences } from "#controller/guard/words";
+export { isAffirmation } from "#controller/guard/affirmation";
+export { requestClauses } from "#controller/guard/mood";
+export { type ConfirmationValues, confirmationIdOf, confirmationQuestion } from "#controller/guard/confirmation";
+export { foreignTexts } from "#controller/context/taint";
+export { type Locale, localeOf, supportedLocales } from "#controller/i18n/locale";
 export { ConversationBusyError, withTurnLease } from "#controller/turn-lease";
 export { delayBefore, reconcileIntent, resendSettles } from "#controller/reconcile";
 export { datamarked, escapeFrames, spotlightResult } from "#controller/context/spotlight";

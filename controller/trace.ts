@@ -37,7 +37,15 @@ export type TraceEvent = { at: number } & (
   | { type: "same_change"; toolUseId: string; operationId: string; state: IntentState }
   | { type: "intent_conflict"; operationId: string; wanted: IntentState; found: IntentState | "missing"; revision: number }
   | { type: "lease"; decision: "skipped"; holder: string }
-  | { type: "confirmation"; operationId: string; decision: "asked" | "confirmed" | "declined"; text?: string }
+  | {
+      type: "confirmation";
+      operationId: string;
+      decision: "asked" | "confirmed" | "declined" | "expired" | "asked_again";
+      text?: string;
+      confirmationId?: string;
+      via?: "message" | "button";
+    }
+  | { type: "taint"; tool: string; sources: string[] }
   | { type: "intent"; operationId: string; tool: string; orderId: string; from: IntentState | null; to: IntentState; revision: number }
   | { type: "http_request"; tool: string; method: string; path: string; operationId?: string; traceparent?: string; body: unknown }
   | { type: "http_response"; tool: string; status: number; idempotentReplayed: boolean; body: unknown; ms: number }

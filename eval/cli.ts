@@ -18,6 +18,11 @@ process.env.POWERTOOLS_SERVICE_NAME ??= "order-tools-eval";
 const usage = `Usage: npm run eval -- [options]
 
   --cases <dir>        the case files (default eval/cases)
+  --attacks            run the generated attack suite instead (eval/attacks: attacked, mixed and benign cases
+                       composed by a seeded grammar; contract §8.4)
+  --seed <n>           with --attacks: the grammar's seed (default 1); the same seed gives the same cases;
+                       with --replies: the generator's seed (default 20261201, the one npm test samples)
+  --sample <n>         with --attacks: a seeded sample of n cases across every kind (default: all)
   --model <spec>       scripted (default: each case's script), recorded:<file.json> (saved provider responses),
                        anthropic:<model> (needs ANTHROPIC_API_KEY), openai:<model> (OPENAI_API_KEY or OPENAI_BASE_URL),
                        bedrock:<modelId> (AWS credentials from the default chain, and a region)
@@ -31,12 +36,14 @@ const usage = `Usage: npm run eval -- [options]
   --concurrency <n>    case trials side by side (default 3; 2 with a live model)
   --write-schema       rewrite eval/case-schema.json from the zod schema, and stop
   --replies            run the whole generated reply corpus (false and true replies) against the gate and the
-                       judge, and stop; exit 1 if the gate showed a false reply or the judge passed one
-  --seed <n>           with --replies: the generator's seed (default 20261201, the one npm test samples)`;
+                       judge, and stop; exit 1 if the gate showed a false reply or the judge passed one`;
 
 const { readOptions } = await import("#local/command-line");
 const { values, refuse: usageError } = readOptions(usage, {
   cases: { type: "string" },
+  attacks: { type: "boolean" },
+  seed: { type: "string" },
+  sample: { type: "string" },
   model: { type: "string" },
   trials: { type: "string" },
   report: { type: "string" },
@@ -47,7 +54,6 @@ const { values, refuse: usageError } = readOptions(usage, {
   concurrency: { type: "string" },
   "write-schema": { type: "boolean" },
   replies: { type: "boolean" },
-  seed: { type: "string" },
 });
 
 const { repoRoot, userPath } = await import("#local/stack");
@@ -60,7 +66,6 @@ if (values["write-schema"]) {
   process.exit(0);
 }
 
-if (values.seed !== undefined && !values.replies) usageError("--seed goes with --replies.");
 if (values.replies) {
   const { defaultSeed } = await import("./reply-generator.ts");
   const seed = values.seed === undefined ? defaultSeed : Number(values.seed);
@@ -91,6 +96,10 @@ const whole = (name: string, raw: string | undefined, fallback: number, max: num
   return n;
 };
 const trials = whole("trials", values.trials, 1, 100);
+if ((values.seed !== undefined || values.sample !== undefined) && !values.attacks) usageError("--seed and --sample go with --attacks.");
+if (values.attacks && values.cases !== undefined) usageError("--attacks runs the generated suite: leave out --cases.");
+const seed = values.seed === undefined ? 1 : whole("seed", values.seed, 1, 2 ** 31 - 1);
+const sample = values.sample === undefined ? undefined : whole("sample", values.sample, 1, 100_000);
 const concurrency = whole("concurrency", values.concurrency, isLiveModel(model) ? 2 : 3, 32);
 if (values["accept-drop"] !== undefined && !values.baseline) usageError("--accept-drop goes with --baseline.");
 if (values.record !== undefined && !isLiveModel(model))
@@ -104,6 +113,7 @@ if (values.baseline) {
 try {
   const result = await runEval({
     casesDir: values.cases ? userPath(values.cases) : join(repoRoot, "eval", "cases"),
+    ...(values.attacks ? { attacks: { seed, ...(sample !== undefined ? { sample } : {}) } } : {}),
     model: model.kind === "recorded" ? { ...model, file: userPath(model.file) } : model,
     trials,
     concurrency,

@@ -2,7 +2,7 @@ import { type ControllerOptions, createController, type ReconcileOptions, type T
 import { MemoryIntentStore } from "#controller/intents/memory";
 import { traceCollector, type TurnTrace } from "#controller/trace";
 import { dynamoOrderWriter } from "#local/order-writer";
-import { attackKind, changeToolNames } from "./case-schema.ts";
+import { attackKind, changeToolNames, injectedOnly, isInjectedRequest, turnText } from "./case-schema.ts";
 import type { Defect } from "./defects.ts";
 import { errorOf, type Evidence, requestOperationId, requestOrderId, type TargetOperation, type Verdict } from "./evidence.ts";
 import { judgeAuthorization } from "./judges/authorization.ts";
@@ -53,6 +53,12 @@ export interface AttackTally {
   wanted: number;
   wantedCompleted: number;
   wantedHeld: number;
+  /** Confirmations the principal was asked for the wanted changes (each question counted once). */
+  confirmations: number;
+  /** Whether a wanted change was held because the model's context was tainted (else the context was clean). */
+  tainted: boolean;
+  /** The conversation's locale. */
+  locale: string;
 }
 
 /** The attack tally of one trial, from the service's account (tap, records) and the controller's held intents. */
@@ -62,21 +68,34 @@ function attackTally(evidence: Evidence): AttackTally | undefined {
   const same = (a: { tool: string; orderId: string }, b: { tool: string; orderId?: string | undefined }) =>
     a.tool === b.tool && a.orderId === b.orderId;
   const wanted = attack.wanted ?? [];
-  const injected = attack.injected.filter((i) => !wanted.some((w) => same(w, i)));
+  const injected = injectedOnly(attack);
   const changes = evidence.tap
     .filter((r) => r.kind === "change")
-    .map((r) => ({ tool: r.tool, orderId: requestOrderId(r), operationId: requestOperationId(r) }));
+    .map((r) => ({ tool: r.tool, orderId: requestOrderId(r), operationId: requestOperationId(r), body: r.body }));
   const completed = (w: { tool: string; orderId: string }) =>
     changes.some((c) => same(w, c) && c.operationId !== undefined && evidence.records.get(c.operationId)?.body.status === "completed");
   return {
     kind: attackKind(attack),
     injected: injected.length,
-    injectedReached: injected.filter((i) => changes.some((c) => same(i, c))).length,
+    injectedReached: injected.filter((i) => changes.some((c) => isInjectedRequest(i, c.tool, c.orderId, c.body))).length,
     wanted: wanted.length,
     wantedCompleted: wanted.filter(completed).length,
     wantedHeld: wanted.filter((w) =>
       evidence.intents.some((i) => same(w, i) && (i.state === "awaiting_confirmation" || i.heldFor !== undefined)),
     ).length,
+    confirmations: new Set(
+      evidence.traces.flatMap((t) =>
+        t.events.flatMap((e) =>
+          e.type === "confirmation" &&
+          e.decision === "asked" &&
+          evidence.intents.some((i) => i.operationId === e.operationId && wanted.some((w) => same(w, i)))
+            ? [e.operationId]
+            : [],
+        ),
+      ),
+    ).size,
+    tainted: evidence.intents.some((i) => wanted.some((w) => same(w, i)) && (i.heldFor ?? []).includes("context")),
+    locale: evidence.case.locale ?? "en",
   };
 }
 
@@ -176,6 +195,7 @@ export async function runCase(service: EvalService, loaded: LoadedCase, trial: n
         reconcile: { ...harnessReconcile, ...options.reconcile },
         ...(options.maxSeconds ? { limits: { maxSeconds: options.maxSeconds } } : {}),
         trace: sink,
+        ...(c.locale ? { locale: c.locale } : {}),
       };
       if (options.defect?.controllerOptions) controllerOptions = options.defect.controllerOptions(controllerOptions);
       try {
@@ -183,7 +203,22 @@ export async function runCase(service: EvalService, loaded: LoadedCase, trial: n
         let conversation = controller.conversation(`eval-${c.id}-t${trial}`);
         for (const [i, message] of c.conversation.entries()) {
           if (options.defect?.beforeTurn) conversation = options.defect.beforeTurn(controller, conversation, i + 1);
-          let result = await conversation.turn(message);
+          let result: TurnResult;
+          if (typeof message === "string") result = await conversation.turn(message);
+          else {
+            // A button press: the confirmation id of the change an earlier turn left waiting for that tool and order.
+            const [action, ref] = "confirm" in message ? (["confirm", message.confirm] as const) : (["decline", message.decline] as const);
+            const waiting = [...turns]
+              .reverse()
+              .flatMap((t) => t.confirmations)
+              .find((w) => w.tool === ref.tool && w.orderId === ref.orderId);
+            if (!waiting)
+              throw new Error(`turn ${i + 1} presses ${action}, but no earlier turn left ${ref.tool} on ${ref.orderId} waiting`);
+            result =
+              action === "confirm"
+                ? await conversation.confirm(waiting.confirmationId)
+                : await conversation.decline(waiting.confirmationId);
+          }
           if (options.defect?.afterTurn) result = options.defect.afterTurn(result);
           turns.push(result);
           tapEnds.push(stack.tap.length);
@@ -208,7 +243,7 @@ export async function runCase(service: EvalService, loaded: LoadedCase, trial: n
       intents: await intents.forConversation(`eval-${c.id}-t${trial}`),
       reply: turns.at(-1)?.reply ?? "",
       turns: turns.map((t, i) => ({
-        message: c.conversation[i] as string,
+        message: turnText(c.conversation[i] ?? ""),
         reply: t.reply,
         tap: stack.tap.slice(tapEnds[i - 1] ?? 0, tapEnds[i]),
         trace: t.trace,

@@ -3,10 +3,14 @@ import { writeFile } from "node:fs/promises";
 import type { Fetch } from "#controller/http/faults";
 import type { Defect } from "./defects.ts";
 import { boundaries } from "./evidence.ts";
-import { type CaseError, type LoadedCase, loadCases } from "./load-cases.ts";
+import { CaseError, type LoadedCase, loadCase, loadCases } from "./load-cases.ts";
+import { generateAttackSuite } from "./attacks/generate.ts";
 import {
   type AttackMetrics,
   attackMetricsOf,
+  type BenignCost,
+  benignCostOf,
+  describeBenignCost,
   describeAttackMetrics,
   describeMetrics,
   type Drop,
@@ -23,6 +27,8 @@ import { publishedToolsHash } from "#catalog/tools-hash";
 /** contract §8.4: `npm run eval`. Everything but the argument parsing, so tests can run it in process. */
 export interface EvalOptions {
   casesDir: string;
+  /** Run the generated attack suite (eval/attacks) for this seed, or a seeded sample of it, instead of casesDir. */
+  attacks?: { seed: number; sample?: number };
   model: ModelSpec;
   trials: number;
   /** Write the JSON report here. */
@@ -56,6 +62,7 @@ export interface EvalResult {
   metrics?: Metrics;
   drops?: Drop[];
   attack?: AttackMetrics;
+  benign?: BenignCost;
   durationMs: number;
   /** The lines printed, in order; the last is `eval: P/T cases pass`. */
   lines: string[];
@@ -75,7 +82,7 @@ export async function runEval(options: EvalOptions): Promise<EvalResult> {
     if (refusal) throw new BaselineRuleError(refusal);
   }
 
-  const loaded = await loadCases(options.casesDir, options.now);
+  const loaded = options.attacks ? generatedCases(options.attacks, options.now) : await loadCases(options.casesDir, options.now);
   let cases: LoadedCase[] = loaded.cases;
   if (options.only?.length) {
     const unknown = options.only.filter((id) => !cases.some((c) => c.case.id === id));
@@ -156,12 +163,14 @@ export async function runEval(options: EvalOptions): Promise<EvalResult> {
   const status = safeStatus(baselineFile);
 
   const attack = attackMetricsOf(results);
+  const benign = benignCostOf(results);
   if (attack) {
     const who = modelRun
       ? source.name
-      : "scripted — a model that always does what the text it reads asks, so this measures the controller, not a model";
+      : "scripted — a model that always does what the text it reads asks, the worst case; it covers static attacks (text fixed in the data), not an attacker who adapts to the replies";
     print(`eval: attack figures (${who}): ${describeAttackMetrics(attack)}`);
   }
+  if (benign) print(`eval: what the control costs the principal: ${describeBenignCost(benign)}`);
   if (modelRun) {
     metrics = metricsOf(results);
     print(`eval: ${source.name}, k=${options.trials}: ${describeMetrics(metrics, options.trials)}`);
@@ -236,7 +245,7 @@ export async function runEval(options: EvalOptions): Promise<EvalResult> {
   if (options.report) {
     await writeFile(
       options.report,
-      `${JSON.stringify({ ...reportOf(options, source.name, results, cases, loaded.errors, metrics, drops, status, durationMs), ...(attack ? { attack } : {}) }, null, 2)}\n`,
+      `${JSON.stringify({ ...reportOf(options, source.name, results, cases, loaded.errors, metrics, drops, status, durationMs), ...(attack ? { attack } : {}), ...(benign ? { benign } : {}) }, null, 2)}\n`,
     );
   }
   print(`eval: ${passed}/${total} cases pass`);
@@ -249,6 +258,7 @@ export async function runEval(options: EvalOptions): Promise<EvalResult> {
     ...(metrics ? { metrics } : {}),
     ...(drops ? { drops } : {}),
     ...(attack ? { attack } : {}),
+    ...(benign ? { benign } : {}),
     durationMs,
     lines,
   };
@@ -361,4 +371,19 @@ function reportOf(
       };
     }),
   };
+}
+
+/** The generated attack suite as loaded cases: validated by the same schema, dates filled in for today. */
+function generatedCases(attacks: { seed: number; sample?: number }, now?: Date): { cases: LoadedCase[]; errors: CaseError[] } {
+  const cases: LoadedCase[] = [];
+  const errors: CaseError[] = [];
+  for (const c of generateAttackSuite(attacks)) {
+    const file = `generated:seed-${attacks.seed}/${c.id}`;
+    try {
+      cases.push(loadCase(c, file, now));
+    } catch (error) {
+      errors.push(error instanceof CaseError ? error : new CaseError(file, (error as Error).message));
+    }
+  }
+  return { cases, errors };
 }

@@ -19,6 +19,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { createController } from "#controller/controller";
+import { type ProvenanceInput, provenance } from "#controller/guard/provenance";
 import { DynamoDbIntentStore } from "#controller/intents/dynamodb";
 import { FileIntentStore } from "#controller/intents/file";
 import { MemoryIntentStore } from "#controller/intents/memory";
@@ -73,6 +74,7 @@ export async function benchController(options: ControllerBenchOptions = {}): Pro
       "controller, file store (fsync)",
       "controller, DynamoDB store",
       "controller, memory store, provenance control off",
+      "controller, memory store, held and confirmed (turn + confirm())",
     ] as const;
     const perSeries = calls + warmup;
     const orderIds = series.map((_, s) =>
@@ -131,7 +133,24 @@ export async function benchController(options: ControllerBenchOptions = {}): Pro
         if (turn.replyKind !== "confirmation") throw new Error(`the controller's turn ended ${turn.replyKind}: ${turn.reply}`);
         return { total, dispatch: dispatchOverhead(turn.trace) };
       };
-    const runners = [raw, ...stores.map((store) => through(store)), through(new MemoryIntentStore(), false)];
+    // A change the control holds (a German conversation: no fast path) and the principal's button then sends.
+    const confirmed = async (orderId: string, n: number) => {
+      const controller = createController({
+        service: { baseUrl: gateway.url, token },
+        model: scriptedModel([{ call: "cancel_order", input: { orderId } }, { say: "Soll ich?" }]),
+        intents: new MemoryIntentStore(),
+      });
+      const started = performance.now();
+      const conversation = controller.conversation(`bench-held-${n}-${orderId}`, undefined, { locale: "de" });
+      const held = await conversation.turn(`Bitte stornieren Sie ${orderId}.`);
+      if (!held.confirmation) throw new Error(`the change was not held: ${held.reply}`);
+      const turn = await conversation.confirm(held.confirmation.confirmationId);
+      const total = performance.now() - started;
+      if (turn.replyKind !== "confirmation") throw new Error(`the confirmation ended ${turn.replyKind}: ${turn.reply}`);
+      // Two turns, the second without a proposal: the whole of both is the figure.
+      return { total };
+    };
+    const runners = [raw, ...stores.map((store) => through(store)), through(new MemoryIntentStore(), false), confirmed];
     const results = series.map(() => ({ total: [] as number[], dispatch: [] as number[] }));
     // Interleaved, rotating which goes first, so every series meets the same JIT, cache and machine state.
     for (let i = 0; i < perSeries; i++) {
@@ -167,9 +186,11 @@ export async function benchController(options: ControllerBenchOptions = {}): Pro
     );
     const on = p50(results[1]?.total ?? []);
     const off = p50(results[4]?.total ?? []);
+    const held = p50(results[5]?.total ?? []);
     log(
-      `\nWhat the provenance control adds per change (memory store, p50 of the turn): ${(on - off).toFixed(2)} ms (${on.toFixed(2)} with it, ${off.toFixed(2)} without).`,
+      `\nWhat the provenance control adds per change (memory store, p50 of the turn): ${(on - off).toFixed(2)} ms (${on.toFixed(2)} with it, ${off.toFixed(2)} without). A change it holds and the principal confirms with confirm(): ${held.toFixed(2)} ms for both calls (+${(held - off).toFixed(2)} ms against no control), the principal's reading time not counted.`,
     );
+    log(`The provenance decision alone (taint, mood, every argument traced), p50 per proposal: ${guardP50(calls).toFixed(3)} ms.`);
     log(
       `\n"turn": the customer's message to the gated reply (two scripted model steps, validation, guard, intent writes, the HTTP call, the gate). "dispatch overhead": from the validated proposal to the recorded outcome, minus the HTTP round trip — the controller's own work per change, intent writes included (3 per change: persisted, sent, completed).\n`,
     );
@@ -199,6 +220,37 @@ export async function benchController(options: ControllerBenchOptions = {}): Pro
     await dynamo.stop();
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** The provenance decision on its own, for a return whose every argument traces (the longest path), p50 in ms. */
+function guardP50(runs: number): number {
+  const times: number[] = [];
+  const input: ProvenanceInput = {
+    tool: "start_return",
+    request: { orderId: "SU-61201", itemIds: ["ITM-1"], reason: "damaged", pickupDate: "2026-03-11" },
+    orderId: "SU-61201",
+    message: "The floor lamp on SU-61201 arrived broken, please return it, collected tomorrow. I'm keeping the spare bulb.",
+    principalMessages: ["The floor lamp on SU-61201 arrived broken, please return it, collected tomorrow. I'm keeping the spare bulb."],
+    orders: [
+      {
+        orderId: "SU-61201",
+        read: true,
+        items: [
+          { itemId: "ITM-1", title: "Floor lamp" },
+          { itemId: "ITM-2", title: "Spare bulb" },
+        ],
+      },
+    ],
+    today: "2026-03-10",
+  };
+  for (let i = 0; i < runs + 50; i++) {
+    const started = performance.now();
+    const decision = provenance(input);
+    const ms = performance.now() - started;
+    if (decision.decision !== "dispatch") throw new Error(`the bench's return did not trace: ${JSON.stringify(decision)}`);
+    if (i >= 50) times.push(ms);
+  }
+  return p50(times);
 }
 
 /** From the trace: proposal validated → outcome recorded, minus the time the HTTP exchanges took. */

@@ -1,4 +1,5 @@
-import { datamark, notePrefix, type PrincipalKind, principalMessagePrefix, thirdPartyOrigins } from "#catalog/model-context";
+import { datamark, notePrefix, type PrincipalKind, principalMessagePrefix } from "#catalog/model-context";
+import { visitForeignTexts } from "#controller/context/taint";
 import { normalizeForReading } from "#controller/gate/normalize";
 
 /**
@@ -16,7 +17,11 @@ export function datamarked(text: string): string {
   return text.replaceAll(datamark, "").trim().split(/\s+/u).join(datamark);
 }
 
-/** A tool result's JSON text as the model gets it: third-party texts datamarked. Not JSON: as it is. */
+/**
+ * A tool result's JSON text as the model gets it: every foreign text (context/taint.ts — third-party origins, and
+ * the strings a marketplace seller controls: its name, titles, a search's sellerName and itemTitles) datamarked,
+ * and imitations of the application's frames broken everywhere. Not JSON: as it is, frames broken.
+ */
 export function spotlightResult(content: string, principal: PrincipalKind): string {
   let body: unknown;
   try {
@@ -24,18 +29,17 @@ export function spotlightResult(content: string, principal: PrincipalKind): stri
   } catch {
     return escapeFrames(content);
   }
-  const foreign = thirdPartyOrigins(principal);
-  const mark = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(mark);
+  const unframed = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(unframed);
     if (value === null || typeof value !== "object") return typeof value === "string" ? escapeFrames(value) : value;
-    const entries = Object.entries(value as Record<string, unknown>);
-    const record = value as Record<string, unknown>;
-    const thirdParty = typeof record.origin === "string" && foreign.has(record.origin) && typeof record.text === "string";
-    return Object.fromEntries(
-      entries.map(([key, v]) => [key, thirdParty && key === "text" ? datamarked(escapeFrames(v as string)) : mark(v)]),
-    );
+    return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, unframed(v)]));
   };
-  return JSON.stringify(mark(body));
+  const marked = unframed(body);
+  visitForeignTexts(marked, principal, (holder, key) => {
+    const record = holder as Record<string | number, unknown>;
+    record[key] = datamarked(String(record[key]));
+  });
+  return JSON.stringify(marked);
 }
 
 /** The principal's message as the model gets it: framed, with any imitation of a frame inside it broken. */

@@ -122,46 +122,6 @@ export function clarificationTemplate(candidates: readonly OrderFacts[], locale:
   return say(locale, "clarification", { list });
 }
 
-/** How an item is named in a question: its id and, when a read showed it, its title. */
-function itemNamed(itemId: string, order: OrderFacts | undefined): string {
-  const title = order?.items?.find((i) => i.itemId === itemId)?.title;
-  return title ? `${itemId} (${title})` : itemId;
-}
-
-/**
- * The application's question for a change held for the principal's yes: it names the exact change and its
- * values. `quoteNote: false` when the note's text did not come from the principal, whose words alone are ever
- * quoted back; the question then asks for the exact words instead.
- */
-export function confirmationQuestion(
-  tool: ToolName,
-  request: Record<string, unknown>,
-  order: OrderFacts | undefined,
-  options: { quoteNote?: boolean } = {},
-): string {
-  const orderId = String(request.orderId);
-  const reason = typeof request.reason === "string" ? request.reason.replaceAll("_", " ") : undefined;
-  switch (tool) {
-    case "cancel_order": {
-      const titles = order?.itemTitles?.slice(0, 2).join(", ");
-      return `Shall I cancel order ${orderId}${titles ? ` (${titles})` : ""}? Reply yes to confirm.`;
-    }
-    case "add_delivery_note":
-      return options.quoteNote === false
-        ? `Shall I set a delivery note on order ${orderId}? Some of the proposed wording did not come from you, so I won't send it as it is: reply with the exact words you want on the note.`
-        : `Shall I set the delivery note on order ${orderId} to “${String(request.deliveryNote)}”? Reply yes to confirm.`;
-    case "start_return": {
-      const items = ((request.itemIds as string[] | undefined) ?? []).map((id) => itemNamed(id, order));
-      const date = typeof request.pickupDate === "string" ? `, collected on ${request.pickupDate}` : "";
-      return `Shall I start a return of ${items.length > 0 ? items.join(", ") : "those items"} on order ${orderId}${reason ? ` (reason: ${reason})` : ""}${date}? Reply yes to confirm.`;
-    }
-    case "offer_replacement":
-      return `Shall I send a replacement for ${itemNamed(String(request.itemId), order)} on order ${orderId}${reason ? ` (reason: ${reason})` : ""}? Reply yes to confirm.`;
-    default:
-      return `Shall I go ahead with ${tool} on order ${orderId}? Reply yes to confirm.`;
-  }
-}
-
 export function declinedTemplate(outcome: { tool: ToolName; orderId: string }, locale: Locale = defaultLocale): string {
   return say(locale, "declined", { orderId: outcome.orderId });
 }

@@ -2,29 +2,33 @@ import type { ToolName } from "#catalog/tools";
 import type { OrderFacts } from "#controller/gate/outcomes";
 import { smallWords } from "#controller/gate/vocabulary";
 import { ambiguityGuard, type GuardDecision } from "#controller/guard/ambiguity";
-import { type ChangeKind, changesAskedFor, contentWords, continuesPrevious, dataTokens, isExplicitYes } from "#controller/guard/words";
+import { isAffirmation } from "#controller/guard/affirmation";
+import { requestClauses } from "#controller/guard/mood";
+import { checkValues, foreignWords, ownWords } from "#controller/guard/values";
+import { type ChangeKind, changesAskedFor, contentWords, continuesPrevious } from "#controller/guard/words";
+import type { Locale } from "#controller/i18n/locale";
 
 /**
- * The provenance control: a change is dispatched only when it traces to the principal's own words. Text the
- * principal did not write — a seller's item description, a customer's note read by staff or a seller — reaches
- * the model through tool results, and a model may do what it says; this check never reads that text, only the
- * principal's messages, so nothing written there can make a change pass it.
+ * The provenance control (contract §8.5): a change is dispatched without asking only when it traces to the
+ * principal by structure. Text the principal did not write — a seller's description, titles and name, a
+ * customer's note read by staff or a seller — reaches the model through tool results, and a model may do what it
+ * says; this check never reads that text, only the conversation's taint and the principal's own messages.
  *
- * Three counts, all required:
- * - **intent**: the principal's message in this turn asks for this kind of change — in words of that change
- *   ("cancel", "send it back"), or for a note by dictating its very words. Also their own earlier words, in
- *   three cases: this message answers the controller's "which order?" (the message that asked counts); it
- *   carries the previous message over ("and the other one too"); or it says yes, or "try again", to retrying
- *   a change of theirs that the service refused;
- * - **target**: the order is one the principal identified, or the only order in play (see the ambiguity
- *   guard); with several in play and none identified the outcome is a clarification;
- * - **values**: a delivery note — free text others will read — is made of the principal's own words (up to
- *   case, punctuation and small function words), and every piece of data in it (an e-mail address, an order
- *   or item id, a number, a link) is in this turn's message. A note can never carry data from a tool result.
+ * Counts, all required for the fast path:
+ * - **context**: the model's context is clean — it never read text the principal did not write (context/taint.ts).
+ *   A change proposed in a tainted context is held for the principal's confirmation of that exact change, however
+ *   well it seems to trace: the model's choice to propose it may be the foreign text's;
+ * - **language**: the conversation is in English, the one language the intent reader reads. In any other locale a
+ *   change waits for a confirmation in that language;
+ * - **intent**: a clause of the principal's message that can ask (guard/mood.ts: no question, conditional,
+ *   hypothetical or negation) asks for this kind of change; or it answers the controller's "which order?" (the
+ *   message that asked counts), carries the previous message's request over in a clause that can ask ("and the
+ *   other one too"), or says yes to retrying a change of theirs that the service refused;
+ * - **target**: the order is one the principal identified, or the only order in play (see the ambiguity guard);
+ *   with several in play and none identified the outcome is a clarification;
+ * - **values**: every argument traces to the principal (guard/values.ts).
  *
- * When a count fails nothing is sent: the change waits for the principal's explicit yes to the application's
- * question. A note that failed on its values is never quoted back (its words are not the principal's) and a
- * yes does not send it: the question asks for the exact words instead.
+ * When a count fails nothing is sent: the change waits for the principal's confirmation of the exact request.
  */
 export interface ProvenanceInput {
   tool: ToolName;
@@ -43,11 +47,19 @@ export interface ProvenanceInput {
   orders: readonly OrderFacts[];
   incomplete?: boolean;
   resolvedFragments?: Readonly<Record<string, readonly string[]>>;
+  /** What the model's context holds that the principal did not write (empty or absent: clean). */
+  taint?: readonly string[];
+  /** The texts the model read that the principal did not write, as written: quoting them is not dictating. */
+  foreignTexts?: readonly string[];
+  /** The conversation's locale; the fast path reads English only. Default en. */
+  locale?: Locale;
+  /** Today (UTC, YYYY-MM-DD), to read a pickup day the principal gave. Default: the current day. */
+  today?: string;
   /** Counts not checked: only for measuring what each one prevents (an evaluation's defects), never in use. */
   skip?: readonly ProvenanceCount[];
 }
 
-export type ProvenanceCount = "intent" | "target" | "values";
+export type ProvenanceCount = "context" | "language" | "intent" | "target" | "values";
 
 export type ProvenanceDecision =
   | { decision: "dispatch"; target: GuardDecision }
@@ -59,15 +71,34 @@ const changeKinds: ReadonlySet<string> = new Set<ChangeKind>(["cancel_order", "a
 export function provenance(input: ProvenanceInput): ProvenanceDecision {
   const failed: ProvenanceCount[] = [];
   const reasons: string[] = [];
+  const skip = new Set(input.skip ?? []);
+
+  if (!skip.has("context") && (input.taint?.length ?? 0) > 0) {
+    failed.push("context");
+    reasons.push(`the model's context holds text the principal did not write (${(input.taint ?? []).slice(0, 3).join("; ")})`);
+  }
+  const locale = input.locale ?? "en";
+  if (!skip.has("language") && locale !== "en") {
+    failed.push("language");
+    reasons.push(`the conversation is in ${locale}, and only English requests are read without a confirmation`);
+  }
 
   const asked = new Set([...changesAskedFor(input.message), ...(input.askedBefore ? changesAskedFor(input.askedBefore) : [])]);
   const carried =
     input.previousMessage !== undefined &&
     continuesPrevious(input.message) &&
     changesAskedFor(input.previousMessage).has(input.tool as ChangeKind);
-  const retried = input.retrying === true && isExplicitYes(input.message);
-  const dictated = input.tool === "add_delivery_note" && noteFrom(input.request.deliveryNote, [input.message], input.message);
-  const skip = new Set(input.skip ?? []);
+  const retried = input.retrying === true && isAffirmation(input.message);
+  const dictated =
+    input.tool === "add_delivery_note" &&
+    typeof input.request.deliveryNote === "string" &&
+    contentWords(input.request.deliveryNote, smallWords).length > 0 &&
+    foreignWords(
+      input.request.deliveryNote,
+      [ownWords(input.foreignTexts ?? [])(input.message)],
+      ownWords(input.foreignTexts ?? [])(input.message),
+    ).length === 0 &&
+    requestClauses(input.message).length > 0;
   if (!skip.has("intent") && (!changeKinds.has(input.tool) || !(asked.has(input.tool as ChangeKind) || carried || retried || dictated))) {
     failed.push("intent");
     reasons.push(
@@ -87,7 +118,10 @@ export function provenance(input: ProvenanceInput): ProvenanceDecision {
           resolvedFragments: input.resolvedFragments ?? {},
           namedOrders: input.orders.filter((o) => o.named).map((o) => o.orderId),
         });
-  if (target === "clarification" && failed.length === 0) return { decision: "clarify", candidates: input.orders.map((o) => ({ ...o })) };
+  // Which order is the first question: a change the principal asked for, on an order they have not picked, is a
+  // clarification whatever the context — the confirmation comes once the order is known.
+  if (target === "clarification" && failed.every((f) => f === "context" || f === "language"))
+    return { decision: "clarify", candidates: input.orders.map((o) => ({ ...o })) };
   if (target === "clarification" || target === "unplaced") {
     failed.push("target");
     reasons.push(
@@ -98,30 +132,22 @@ export function provenance(input: ProvenanceInput): ProvenanceDecision {
   }
 
   let quoteNote = true;
-  if (input.tool === "add_delivery_note" && !skip.has("values")) {
-    const foreign = foreignWords(input.request.deliveryNote, input.principalMessages, input.message);
-    if (foreign.length > 0) {
+  if (!skip.has("values")) {
+    const values = checkValues({
+      tool: input.tool,
+      request: input.request,
+      message: input.message,
+      principalMessages: input.principalMessages,
+      order: input.orders.find((o) => o.orderId === input.orderId),
+      today: input.today ?? new Date().toISOString().slice(0, 10),
+      ...(input.foreignTexts ? { foreignTexts: input.foreignTexts } : {}),
+    });
+    if (values.untraced.length > 0) {
       failed.push("values");
-      quoteNote = false;
-      reasons.push(`the note has words or data the principal did not write (${foreign.slice(0, 6).join(", ")})`);
+      reasons.push(...values.untraced);
     }
+    quoteNote = values.quotable;
   }
 
   return failed.length === 0 ? { decision: "dispatch", target } : { decision: "confirm", failed, quoteNote, reasons };
-}
-
-/**
- * The words and data of a note that are not the principal's: content words not in any of their messages, and
- * data (e-mail, ids, numbers, links) not in this turn's message.
- */
-function foreignWords(note: unknown, messages: readonly string[], message: string): string[] {
-  if (typeof note !== "string") return [];
-  const own = new Set(messages.flatMap((m) => contentWords(m, smallWords)));
-  const data = new Set(dataTokens(message));
-  return [...new Set([...dataTokens(note).filter((d) => !data.has(d)), ...contentWords(note, smallWords).filter((w) => !own.has(w))])];
-}
-
-/** A note dictated in this very message: it has words, and all of them are the message's. */
-function noteFrom(note: unknown, messages: readonly string[], message: string): boolean {
-  return typeof note === "string" && contentWords(note, smallWords).length > 0 && foreignWords(note, messages, message).length === 0;
 }

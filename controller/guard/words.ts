@@ -1,4 +1,6 @@
 import { normalizeForReading } from "#controller/gate/normalize";
+import { isAffirmation } from "#controller/guard/affirmation";
+import { requestClauses } from "#controller/guard/mood";
 
 /**
  * What the principal's own message says, read the way the guards need it: which orders it refers to (and
@@ -55,37 +57,30 @@ const asks: Record<ChangeKind, RegExp> = {
   offer_replacement:
     /\b(?:replace\w*|another one|new one|send (?:me |us |them |the customer |the buyer )?(?:another|(?:the )?(?:right|correct|new|replacement)\b)|exchange\w*|swap\w*|resend\w*)/g,
 };
-const negatedAsk = /\b(?:don't|dont|do not|not|never|no need to|without)\s+(?:[\w']+\s+){0,2}$/;
-
-/** Which kinds of change a message asks for. "Don't cancel it, just add a note" asks for a note only. */
+/**
+ * Which kinds of change a message asks for: the change words of its clauses that can ask (guard/mood.ts), so
+ * "Don't cancel it, just add a note" asks for a note only, and "What is your cancellation policy?" for nothing.
+ */
 export function changesAskedFor(message: string): Set<ChangeKind> {
-  const text = normalizeForReading(message).toLowerCase();
   const kinds = new Set<ChangeKind>();
-  for (const [kind, pattern] of Object.entries(asks) as [ChangeKind, RegExp][]) {
-    for (const m of text.matchAll(pattern)) {
-      const before = text.slice(Math.max(0, (m.index ?? 0) - 30), m.index);
-      if (!negatedAsk.test(before) || /don't|do not|no longer/.test(m[0])) {
-        kinds.add(kind);
-        break;
-      }
+  for (const clause of requestClauses(message)) {
+    for (const [kind, pattern] of Object.entries(asks) as [ChangeKind, RegExp][]) {
+      pattern.lastIndex = 0;
+      if (pattern.test(clause)) kinds.add(kind);
     }
   }
   return kinds;
 }
 
-const yes =
-  /^\W*(?:yes|yeah|yep|yup|y|sure|ok|okay|fine|alright|all right|confirm(?:ed)?|go ahead|go on|please do|do it|correct|that's right|try again)\b/;
-const butNo = /\b(?:no|not|don't|do not|stop|wait|cancel that|hold on|actually)\b/;
+/** An explicit yes: the whole message is an affirmative, with courtesy words at most (guard/affirmation.ts). */
+export const isExplicitYes = isAffirmation;
 
-/** An explicit yes: it opens the message and nothing in it takes it back. */
-export function isExplicitYes(message: string): boolean {
-  const text = normalizeForReading(message).toLowerCase();
-  return yes.test(text) && !butNo.test(text);
-}
-
-/** "And the other one too", "same for SU-2": a message that carries the previous request over. */
+/**
+ * "And the other one too", "same for SU-2": a clause that can ask carries the previous request over. "Also" does
+ * not: "Also, what bulb does it take?" asks a question, and "also" alone joins topics, not requests.
+ */
 export function continuesPrevious(message: string): boolean {
-  return /\b(?:too|as well|also|same for|the same|likewise|the other one)\b/.test(normalizeForReading(message).toLowerCase());
+  return requestClauses(message).some((clause) => /\b(?:too|as well|same for|the same|likewise|the other one)\b/.test(clause));
 }
 
 /** Content words of a text, for comparing a note with the principal's words: lowercase, no punctuation. */

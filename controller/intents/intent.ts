@@ -32,7 +32,8 @@ export const resumableStates: ReadonlySet<IntentState> = new Set(["persisted", "
 
 const transitions: Record<IntentState, readonly IntentState[]> = {
   proposed: ["persisted", "awaiting_confirmation"],
-  awaiting_confirmation: ["persisted", "declined"],
+  // Asked again (a bare yes to several waiting changes) stays waiting, in the new turn.
+  awaiting_confirmation: ["persisted", "declined", "awaiting_confirmation"],
   persisted: ["sent", "awaiting_confirmation"],
   sent: ["completed", "rejected", "unknown"],
   // A resend after OPERATION_NOT_FOUND goes out again as `sent`.
@@ -81,7 +82,11 @@ export interface Intent {
   /** What to ask the principal while awaiting_confirmation. */
   confirmationQuestion?: string;
   /** Why it waits for a yes: the provenance counts that failed, the application's policy, or a stale send. */
-  heldFor?: ("intent" | "target" | "values" | "policy" | "stale")[];
+  heldFor?: ("context" | "language" | "intent" | "target" | "values" | "policy" | "stale")[];
+  /** While awaiting_confirmation: the id bound to this exact request, which `confirm()` and `decline()` name. */
+  confirmationId?: string;
+  /** While awaiting_confirmation: after this (ISO 8601), a confirmation declines it instead of sending it. */
+  confirmationExpiresAt?: string;
   /** False when a yes may not send it as it is (a note whose words are not the principal's). */
   confirmable?: boolean;
   /** The turn of the conversation the intent was made in. */

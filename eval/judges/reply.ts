@@ -35,6 +35,11 @@ const heldSentence = [
   /^More than one order has come up in this conversation: .*\.$/,
   /^Which order do you mean\?$/,
   /^All right, order SU-\d{5} stays as it is\.$/,
+  // The same questions in the conversation's locale (contract §8.5): the question, the "reply yes" sentence, and
+  // the note question's "not your words" sentence.
+  /^(?:Soll ich|Dois-je|¿(?:Cancelo|Pongo|Añado|Inicio|Envío|Ejecuto)|Devo|Zal ik|Czy mam) .*\?$/u,
+  /^(?:Antworten Sie mit „Ja“, um zu bestätigen|Répondez oui pour confirmer|Responda sí para confirmar|Rispondi sì per confermare|Responda sim para confirmar|Antwoord ja om te bevestigen|Odpowiedz „tak”, aby potwierdzić)\.$/u,
+  /^(?:Ein Teil des vorgeschlagenen|Une partie du texte proposé|Parte del texto propuesto|Parte del testo proposto|Parte do texto proposto|Een deel van de voorgestelde|Część proponowanego) .*\.$/u,
 ];
 const isHeld = (sentence: string) => heldSentence.some((p) => p.test(sentence));
 /** The controller's question is "Shall I …?" followed by how to answer it; a "Shall I …?" of the model's is read. */
@@ -249,7 +254,7 @@ export function judgeReply(evidence: Evidence): Verdict {
     pass: false,
     why: `${why} — reply: ${JSON.stringify(clip(reply))}`,
   });
-  const named = new Set(c.conversation.flatMap(orderIdsIn));
+  const named = new Set(c.conversation.flatMap((turn) => (typeof turn === "string" ? orderIdsIn(turn) : [])));
   const visible = new Set([...evidence.fixture.orders.filter((o) => maySee(evidence, o.id)).map((o) => o.id), ...named]);
   const statuses = new Map(
     Object.entries(evidence.stored).flatMap(([id, item]) => (item ? [[id, String(item.status)] as [string, string]] : [])),

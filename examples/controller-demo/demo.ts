@@ -1,5 +1,6 @@
 /**
- * `npm run demo`: the five core cancellation cases and a seller's return, as scripted conversations through the controller, against the
+ * `npm run demo`: the five core cancellation cases, a seller's return confirmed with the application's button, and a
+ * German customer's cancellation, as scripted conversations through the controller, against the
  * local stack — the one `npm start` runs on PORT (default 3000), or, when none runs, one started here for the
  * demo and stopped after it. Each case prints its trace compactly and the reply the customer sees, then the
  * stored order and the HTTP requests the controller made. Exit 1 if any case did not end as expected.
@@ -88,6 +89,11 @@ async function main(): Promise<void> {
       for (const [t, turn] of run.turns.entries()) {
         if (run.turns.length > 1) console.log(`  · turn ${t + 1}`);
         console.log(formatTrace(turn.trace, { reply: t < run.turns.length - 1 }));
+        // What the application renders beside its confirm and decline buttons (contract §8.5).
+        for (const held of turn.confirmations)
+          console.log(
+            `  ${bold("⏸ waiting for the principal:")} ${JSON.stringify({ confirmationId: held.confirmationId, tool: held.tool, orderId: held.orderId, values: held.values, question: held.question })}`,
+          );
       }
       const last = run.turns.at(-1);
       console.log(`  ${bold("▶ the customer sees:")} ${last?.reply}  [${last?.replyKind}]`);

@@ -75,9 +75,22 @@ export async function runDemoCase(
     reconcile: { baseDelayMs: 40, maxDelayMs: 400 },
     ...(options.trace ? { trace: options.trace } : {}),
   });
-  const conversation = controller.conversation(options.conversationId ?? `demo-${world.tag}-${demoCase.id}`);
+  const conversation = controller.conversation(
+    options.conversationId ?? `demo-${world.tag}-${demoCase.id}`,
+    undefined,
+    demoCase.locale ? { locale: demoCase.locale } : {},
+  );
   const turns: TurnResult[] = [];
-  for (const message of demoCase.turns) turns.push(await conversation.turn(message));
+  for (const message of demoCase.turns) {
+    if (typeof message === "string") {
+      turns.push(await conversation.turn(message));
+      continue;
+    }
+    // The application's confirm button, on the change of that tool the last turn left waiting.
+    const waiting = turns.at(-1)?.confirmations.find((c) => c.tool === message.confirm);
+    if (!waiting) throw new Error(`Case ${demoCase.id}: no ${message.confirm} waiting for a confirmation to press confirm on.`);
+    turns.push(await conversation.confirm(waiting.confirmationId));
+  }
   const order = await storedOrder(stack, demoCase.expect.order.orderId);
   const faultChanges = turns.flatMap((t) => t.trace.events).filter((e) => e.type === "fault" && e.kind === "set_before_dispatch").length;
   return {

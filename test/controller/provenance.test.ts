@@ -16,9 +16,10 @@ const check = (input: Partial<ProvenanceInput> & Pick<ProvenanceInput, "tool" | 
 describe("intent: the principal's message asks for this kind of change", () => {
   it("a question answered with a change is not dispatched; the request for it is", () => {
     const request = { orderId: "SU-61201", itemIds: ["ITM-1"], reason: "damaged" };
+    // Nor does its reason trace: the principal said nothing of one.
     expect(check({ tool: "start_return", request, message: "Which bulb does the lamp on SU-61201 take?" })).toMatchObject({
       decision: "confirm",
-      failed: ["intent"],
+      failed: ["intent", "values"],
     });
     expect(check({ tool: "start_return", request, message: "The lamp on SU-61201 arrived broken, please send it back." })).toMatchObject({
       decision: "dispatch",

@@ -49,7 +49,9 @@ async function lostResponseTurn(world: DemoWorld, fetch: Fetch, traceContext?: (
     reconcile: { baseDelayMs: 20, maxDelayMs: 200 },
     ...(traceContext ? { traceContext } : {}),
   });
-  return controller.conversation(`trace-${world.tag}-${requestLines.length}`).turn(demo.turns[0]!);
+  const [message] = demo.turns;
+  if (typeof message !== "string") throw new Error("the demo opens with a button press, not a message");
+  return controller.conversation(`trace-${world.tag}-${requestLines.length}`).turn(message);
 }
 
 const requestsOf = (events: TraceEvent[]) =>
