@@ -6,10 +6,10 @@ import type { Tracer } from "@aws-lambda-powertools/tracer";
  * Powertools' Logger writes on every log line (`xray_trace_id`). That costs the code nothing.
  *
  * The Powertools Tracer adds what only code can: a subsegment per tool call with searchable annotations
- * (`traceAnnotations`), and one per DynamoDB or Lambda request. It is built into a function only when the stack's
+ * (`TraceAnnotations`), and one per DynamoDB or Lambda request. It is built into a function only when the stack's
  * `tracer` setting is `powertools` (lib/config.ts): esbuild replaces `process.env.ORDER_TOOLS_TRACER` with the setting when it
  * bundles, so in a bundle built without it the import below is dead code and is dropped, with the X-Ray SDK it
- * brings (about 124 KB, and a cold start over the 1.3× budget: docs/benchmarks.md, "Tracing"). Unbundled (tests,
+ * brings (about 120 KB, three bundles past the 250 KB budget: docs/benchmarks.md, "Tracing"). Unbundled (tests,
  * `npm start`) the variable is read from the environment. The Tracer itself traces only inside Lambda.
  */
 

@@ -185,11 +185,11 @@ describe("POST /v1/mcp and its OAuth metadata, deployed with the stack's user po
       expect(outputs).toEqual(expect.arrayContaining([`McpClient${name}ClientId`, `StaffMcpClient${name}ClientId`]));
   });
 
-  it("gives the metadata function nothing but its own logs, and lets browsers of the allowed origins send MCP's headers and read the challenge", () => {
+  it("gives the metadata function nothing but its own logs (and trace segments), and lets browsers of the allowed origins send MCP's headers and read the challenge", () => {
     const synth = withMcpClients();
     const metadata = serviceFunctionsOf(synth.apiTemplate).get("oauth-metadata")!;
     const statements = statementsOfRole(synth.apiTemplate, metadata.properties.Role["Fn::GetAtt"][0]);
-    expect(statements.flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action])).every((a) => a.startsWith("logs:"))).toBe(true);
+    expect(statements.flatMap((s) => (Array.isArray(s.Action) ? s.Action : [s.Action])).every((a) => /^(logs|xray):/.test(a))).toBe(true);
     for (const api of Object.values(resourcesOf(synth.apiTemplate, "AWS::ApiGatewayV2::Api"))) {
       expect(api.Properties.CorsConfiguration).toMatchObject({
         AllowOrigins: ["https://app.example.com"],
