@@ -330,26 +330,7 @@ export class Controller {
   }
 
   private startSettlement(state: ConversationState, settlement: Settlement, turnOptions: TurnOptions): Promise<TurnResult> {
-    state.turns += 1;
-    const recorder = new TraceRecorder({
-      kind: "turn",
-      conversationId: state.conversationId,
-      turn: state.turns,
-      model: this.options.model.name,
-      customerMessage: `(${settlement.action} ${settlement.confirmationId})`,
-      now: this.now(),
-    });
-    const run: Run = {
-      recorder,
-      deadline: performance.now() + this.limits.maxSeconds * 1000,
-      progress: (text) => {
-        recorder.add({ type: "progress", text });
-        turnOptions.onProgress?.(text);
-      },
-      outcomes: [],
-      settled: new Set(),
-      locale: state.locale ?? "en",
-    };
+    const run = this.newRun(state, `(${settlement.action} ${settlement.confirmationId})`, turnOptions);
     return runs.run(run, () => this.settle(state, settlement, run, turnOptions));
   }
 
@@ -435,17 +416,23 @@ export class Controller {
   }
 
   private startTurn(state: ConversationState, message: string, turnOptions: TurnOptions): Promise<TurnResult> {
+    const run = this.newRun(state, message, turnOptions);
+    return runs.run(run, () => this.turn(state, message, run, turnOptions));
+  }
+
+  /** A turn's run, a message's or a button press's alike: its trace (joined to the application's), bound and locale. */
+  private newRun(state: ConversationState, customerMessage: string, turnOptions: TurnOptions): Run {
     state.turns += 1;
     const recorder = new TraceRecorder({
       kind: "turn",
       conversationId: state.conversationId,
       turn: state.turns,
       model: this.options.model.name,
-      customerMessage: message,
+      customerMessage,
       now: this.now(),
       trace: this.applicationTrace(),
     });
-    const run: Run = {
+    return {
       recorder,
       deadline: performance.now() + this.limits.maxSeconds * 1000,
       progress: (text) => {
@@ -456,7 +443,6 @@ export class Controller {
       settled: new Set(),
       locale: state.locale ?? "en",
     };
-    return runs.run(run, () => this.turn(state, message, run, turnOptions));
   }
 
   private async turn(state: ConversationState, message: string, run: Run, turnOptions: TurnOptions): Promise<TurnResult> {

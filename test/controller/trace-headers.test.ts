@@ -122,3 +122,36 @@ describe("the controller's trace headers", () => {
     expect(invalid.trace.traceId).not.toBe(`1-00000000-${"0".repeat(24)}`);
   });
 });
+
+describe("a button press's trace", () => {
+  it("confirm() is a turn of its own: it joins the application's trace, and the held change's send carries it", async () => {
+    const world = await service.freshWorld();
+    const demo = demoCases(world).find((c) => c.id === "seller-return")!;
+    const fetch = headerWatchingFetch();
+    const root = "1-6750a1b2-89abcdef0123456789abcdef";
+    const header = `Root=${root};Parent=53995c3f42cd8ad8;Sampled=1`;
+    const controller = createController({
+      service: { baseUrl: service.gatewayUrl, token: await signDevToken(principalClaims({ seller: world.seller.sellerId })), fetch },
+      model: scriptedModel(demo.script),
+      orderWriter: dynamoOrderWriter(service.deps),
+      traceContext: () => ({ xrayTraceHeader: header }),
+    });
+    const conversation = controller.conversation(`press-${world.tag}`);
+    const [message] = demo.turns;
+    if (typeof message !== "string") throw new Error("the seller-return demo opens with a message");
+    const held = await conversation.turn(message);
+    const waiting = held.confirmations.find((c) => c.tool === "start_return");
+    expect(waiting, "the seller's return waits for a press").toBeDefined();
+    const sentBefore = fetch.sent.length;
+
+    const pressed = await conversation.confirm(waiting!.confirmationId);
+
+    expect(pressed.trace.traceId).toBe(root);
+    const sends = fetch.sent.slice(sentBefore);
+    expect(sends.map((s) => s.path.split("/").at(-1))).toContain("start_return");
+    for (const s of sends) {
+      expect(s.headers.get("x-amzn-trace-id")).toBe(header);
+      expect(s.headers.get("traceparent")).toMatch(new RegExp(`^00-${w3cTraceId(root)}-[0-9a-f]{16}-01$`));
+    }
+  });
+});
