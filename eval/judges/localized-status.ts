@@ -1,3 +1,4 @@
+import { notEligibleReasons } from "#core/errors";
 import { IntlMessageFormat } from "intl-messageformat";
 import { type GateMessageKey, gateMessages } from "#controller/i18n/gate-messages";
 import type { Locale } from "#controller/i18n/locale";
@@ -33,17 +34,7 @@ const actions = new Set([
 const action = (locale: Locale, tool: string) =>
   render(locale, (actions.has(tool) ? `action.${tool}` : "action.cancel_order") as GateMessageKey);
 const completions = new Set(["cancel_order", "add_delivery_note", "start_return", "offer_replacement"]);
-const reasons = new Set([
-  "ALREADY_SHIPPED",
-  "DISPATCH_STARTED",
-  "ALREADY_CANCELLED",
-  "NOT_DELIVERED",
-  "RETURN_WINDOW_CLOSED",
-  "ITEM_ALREADY_RETURNED",
-  "ITEM_ALREADY_REPLACED",
-  "REPLACEMENT_LINE",
-  "UNKNOWN_ITEM",
-]);
+const reasons: ReadonlySet<string> = new Set(notEligibleReasons);
 const codes = new Set(["ORDER_NOT_FOUND", "VERSION_CONFLICT", "SELLER_SUSPENDED", "OUT_OF_STOCK", "NO_PICKUP_SLOT", "RATE_LIMITED"]);
 
 function completion(record: RecordedOutcome, locale: Locale): string {

@@ -1,3 +1,4 @@
+import { notEligibleReasons } from "#core/errors";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { tools } from "#catalog/tools";
@@ -20,18 +21,8 @@ const date = fc
   .date({ min: new Date("2026-01-01"), max: new Date("2027-12-31"), noInvalidDate: true })
   .map((d) => d.toISOString().slice(0, 10));
 const itemId = fc.integer({ min: 1, max: 9 }).map((n) => `I-${n}`);
-const reasons = [
-  "ALREADY_SHIPPED",
-  "DISPATCH_STARTED",
-  "ALREADY_CANCELLED",
-  "NOT_DELIVERED",
-  "RETURN_WINDOW_CLOSED",
-  "ITEM_ALREADY_RETURNED",
-  "ITEM_ALREADY_REPLACED",
-  "REPLACEMENT_LINE",
-  "UNKNOWN_ITEM",
-  "SOME_NEW_REASON",
-];
+// Every reason contract §3 lists, and one it does not (the generic sentence).
+const reasons = [...notEligibleReasons, "SOME_NEW_REASON"];
 const codes = [
   "NOT_ELIGIBLE",
   "ORDER_NOT_FOUND",
