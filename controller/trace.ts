@@ -74,8 +74,6 @@ export type TraceEvent = { at: number } & (
   | { type: "reply"; text: string }
 );
 
-export type TraceEventType = TraceEvent["type"];
-
 export interface TurnTrace {
   /** A customer turn, or a restarted controller finishing persisted intents. */
   kind: "turn" | "resume";

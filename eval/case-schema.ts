@@ -2,6 +2,7 @@ import * as z from "zod";
 import { tools } from "#catalog/tools";
 import { type ChangeToolName, changeRules } from "#core/eligibility";
 import { type ErrorCode, notEligibleReasons } from "#core/errors";
+import { orderIdPattern } from "#core/order";
 import { errorCodeList } from "#catalog/error-codes";
 import type { Fault } from "#controller/http/faults";
 import { supportedLocales } from "#controller/i18n/locale";
@@ -28,7 +29,7 @@ export { notEligibleReasons };
 /** The codes a change can be refused with: every code of the service's error hierarchy but a status lookup's own. */
 export const rejectionCodes = errorCodeList.filter((code) => code !== "OPERATION_NOT_FOUND") as [ErrorCode, ...ErrorCode[]];
 
-const orderIdKey = z.string().regex(/^SU-\d{5}$/, "order ids are SU- followed by five digits, like SU-10234");
+const orderIdKey = z.string().regex(orderIdPattern, "order ids are SU- followed by five digits, like SU-10234");
 const times = z.number().int().min(1).meta({ description: "How many matching requests the fault applies to, ≥ 1; default 1." });
 const list = z.array(z.record(z.string(), z.unknown()));
 
@@ -254,7 +255,6 @@ export const caseSchema = z
   });
 
 export type EvalCase = z.output<typeof caseSchema>;
-export type CaseExpect = EvalCase["expect"];
 export type ScriptStep = z.output<typeof scriptStepSchema>;
 export type Attack = z.output<typeof attackSchema>;
 

@@ -4,11 +4,12 @@
  */
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { orderIdPattern } from "#core/order";
 import * as z from "zod";
 
 const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
 const orderId = z.string().superRefine((value, ctx) => {
-  if (!/^SU-\d{5}$/.test(value))
+  if (!orderIdPattern.test(value))
     ctx.addIssue({
       code: "custom",
       message: `${JSON.stringify(value)} is not an order id: order ids are SU- followed by five digits, like SU-88421.`,

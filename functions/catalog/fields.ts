@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { orderIdPattern } from "#core/order";
 import { checkFreeText, type TextRules } from "#core/text";
 
 /**
@@ -25,7 +26,7 @@ export function digitsWord(n: number): string {
 
 /** Explains a malformed order id in terms that get the next call right. */
 export function orderIdProblem(value: string): string | undefined {
-  if (/^SU-\d{5}$/.test(value)) return undefined;
+  if (orderIdPattern.test(value)) return undefined;
   const digits = value.replace(/\D/g, "");
   const shown = JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
   if (/^SU-\d*$/i.test(value) && value.startsWith("SU-")) {

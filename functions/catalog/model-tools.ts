@@ -32,10 +32,6 @@ export function modelTools(tools: readonly ToolDefinition[] = registry): ModelTo
     }));
 }
 
-export function modelToolNamed(name: string, tools: readonly ModelTool[] = modelTools()): ModelTool | undefined {
-  return tools.find((tool) => tool.name === name);
-}
-
 /** The registry's input schema without `operationId` (property and `required` entry) and without `$schema`. */
 export function modelInputSchema(tool: ToolDefinition): JsonSchema {
   const { $schema: _dialect, ...schema } = toolJsonSchema(tool.input, "input");

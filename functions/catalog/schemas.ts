@@ -85,4 +85,3 @@ export const operationStatusOutput = /* @__PURE__ */ schema(() =>
 
 export type CancelOrderInput = z.output<typeof cancelOrderInput>;
 export type AddDeliveryNoteInput = z.output<typeof addDeliveryNoteInput>;
-export type OperationStatusInput = z.output<typeof operationStatusInput>;

@@ -102,12 +102,6 @@ export const bedrockAgentFunction = {
   entry: "functions/service/bedrock-agent.ts",
 } as const;
 
-export function serviceFunctionNamed(name: ServiceFunction["name"]): ServiceFunction {
-  const found = serviceFunctions.find((f) => f.name === name);
-  if (!found) throw new Error(`No service function ${name}`);
-  return found;
-}
-
 /**
  * The environment variable that names a tool's Lambda function for the functions that invoke tools (MCP and the
  * Bedrock action group); the CDK stack sets one per tool.

@@ -54,4 +54,5 @@ export interface Order {
   [key: string]: unknown;
 }
 
+/** An order id: SU- and five digits. The schemas, the fixture and the eval's cases all check with this one. */
 export const orderIdPattern = /^SU-\d{5}$/;

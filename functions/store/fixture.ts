@@ -1,6 +1,6 @@
 import { BatchWriteCommand } from "@aws-sdk/lib-dynamodb";
 import * as z from "zod";
-import { orderStatuses, sellerTypes } from "#core/order";
+import { orderIdPattern, orderStatuses, sellerTypes } from "#core/order";
 import type { StoreDeps } from "#store/client";
 import { customerIndexKeys, customerKey, orderIndexKeys, orderKey, pickupSlotKey, policyKey, sellerKey, stockKey } from "#store/keys";
 
@@ -57,7 +57,7 @@ export const fixtureSchema = z.strictObject({
     .array(
       z
         .strictObject({
-          id: z.string().regex(/^SU-\d{5}$/, "order ids are SU- followed by five digits"),
+          id: z.string().regex(orderIdPattern, "order ids are SU- followed by five digits"),
           customerId: z.string(),
           sellerId: z.string(),
           status: z.enum(orderStatuses),

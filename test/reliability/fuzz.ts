@@ -15,6 +15,7 @@
  * the fixture, or with the 400 the contract names for it.
  */
 import fc from "fast-check";
+import { orderIdPattern } from "#core/order";
 import {
   baseSellers,
   basePolicies,
@@ -221,7 +222,7 @@ const badFreeText = (maxCharacters: number, maxLines: number) =>
 /** Values that a kind's field accepts, so that a generated "bad" string that happens to be valid is dropped. */
 const acceptedBy: Partial<Record<Kind, RegExp>> = {
   operationId: /^[A-Za-z0-9._:-]{8,128}$/,
-  orderId: /^SU-\d{5}$/,
+  orderId: orderIdPattern,
   fragment: /^(SU-)?\d{3,5}$/,
   itemId: /^ITM-\d{1,12}$/,
   email: /^[^\s@]+@[^\s@]+\.[^\s@]+$/,
