@@ -1,4 +1,4 @@
-/** Init probe: the bare client plus Powertools Metrics made at module scope, as tools/observability.ts does. */
+/** Init probe: the bare client plus Powertools Metrics made at module scope, as runtime/observability.ts does. */
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { Metrics } from "@aws-lambda-powertools/metrics";

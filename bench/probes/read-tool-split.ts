@@ -1,5 +1,5 @@
 /**
- * Init probe: the bare client plus what tools/handler.ts loads for a reading tool, without what only changing
+ * Init probe: the bare client plus what runtime/handler.ts loads for a reading tool, without what only changing
  * tools use (Powertools idempotency with jmespath, the operation ledger): the cost a read tool would have if
  * handler.ts were split in two.
  */

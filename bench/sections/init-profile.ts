@@ -6,7 +6,7 @@
  *    client: zod's classic library alone, one tool's input schema written with zod's classic API and with
  *    zod/mini, cancel_order's input as the catalog builds it (zod/mini), the read or the change schemas, the whole tool registry, Powertools' Logger, Metrics and
  *    idempotency, what handler.ts loads for a read tool without the changing tools' idempotency, and
- *    tools/handler.ts (all a tool loads but its own use case).
+^ *    runtime/handler.ts (all a tool loads but its own use case).
  *    Timed like the functions (fresh node, median of rounds): each layer's cost, measured rather than inferred.
  *    The Powertools Tracer is one of the layers: the stacks leave it out unless `-c tracer=powertools`.
  * 2. The bundle itself: its bytes by package (esbuild's metafile, the stacks' build options), its init without
@@ -58,7 +58,7 @@ const probes = [
   { name: "+ Powertools idempotency", entry: "bench/probes/powertools-idempotency.ts" },
   { name: "+ Powertools Tracer", entry: "bench/probes/powertools-tracer.ts" },
   { name: "+ a read tool's handler.ts", entry: "bench/probes/read-tool-split.ts" },
-  { name: "+ tools/handler.ts", entry: "bench/probes/tool-handler.ts" },
+  { name: "+ runtime/handler.ts", entry: "bench/probes/tool-handler.ts" },
 ];
 
 /** The columns of the composition and profile tables, in order; anything else is summed into "other". */

@@ -19,7 +19,7 @@ export interface DynamoDbIntentStoreOptions {
 }
 
 /**
- * Intents in DynamoDB (the table: intents/table-design.ts). The whole intent is kept as one JSON attribute, so what
+ * Intents in DynamoDB (the table: intents/intent-table.ts). The whole intent is kept as one JSON attribute, so what
  * is read back is exactly what was written; the keys, `revision`, `state` and the index attributes sit beside
  * it for conditions and queries. Every put is conditional on the previous revision, and a refused put comes
  * back with the stored item (ReturnValuesOnConditionCheckFailure) to say which revision won.

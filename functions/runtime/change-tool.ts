@@ -8,7 +8,7 @@ import { type ToolHandler, type ToolSpec, toolCall } from "#runtime/handler";
 import { jsonResponse } from "#runtime/http";
 
 /**
- * A changing tool (scope orders:write): the admitted call (tools/handler.ts) → Powertools idempotency keyed by
+ * A changing tool (scope orders:write): the admitted call (runtime/handler.ts) → Powertools idempotency keyed by
  * principal and operationId → one transaction that applies the use case's change with its operation record.
  * A replayed outcome carries `Idempotent-Replayed: true`.
  */

@@ -5,7 +5,7 @@ import type { StoreDeps } from "#store/client";
 import { type ToolHandler, type ToolSpec, toolCall } from "#runtime/handler";
 import { jsonResponse } from "#runtime/http";
 
-/** A reading tool (scope orders:read): the admitted call (tools/handler.ts) → use case → 200 with its result. */
+/** A reading tool (scope orders:read): the admitted call (runtime/handler.ts) → use case → 200 with its result. */
 export function readTool<S extends ZodMiniType>(
   deps: StoreDeps,
   spec: ToolSpec<S>,
