@@ -29,8 +29,10 @@ import {
   mcpRequest,
   parseBody,
   Refusal,
+  type ReplyFormat,
   type RpcRequest,
   rpcResponse,
+  type ServedRoute,
 } from "#runtime/mcp-checks";
 import {
   latestLegacyProtocolVersion,
@@ -99,11 +101,24 @@ class RpcError extends Error {
   }
 }
 
+/** What the endpoint serves: the tools by name with their catalogue entries, and how to run one. */
+interface Endpoint {
+  entries: ReadonlyMap<string, { tool: ToolDefinition; entry: ReturnType<typeof catalogEntry> }>;
+  invoker: ToolInvoker;
+}
+
+/** One request's own: who calls, the endpoint's event (the tool's event is built from it) and the invocation. */
+interface Call {
+  caller: Caller;
+  event: HttpEvent;
+  context: Context;
+}
+
 export function createMcpHandler(invoker: ToolInvoker, options: McpOptions): ToolHandler {
   const tools = options.tools ?? registry;
   const allowedOrigins = new Set(options.allowedOrigins ?? []);
   // The catalogue entries are the same for every request; built once per execution environment.
-  const entries = new Map(tools.map((tool) => [tool.name, { tool, entry: catalogEntry(tool) }]));
+  const endpoint: Endpoint = { entries: new Map(tools.map((tool) => [tool.name, { tool, entry: catalogEntry(tool) }])), invoker };
 
   // The checks in the order they apply: when two would refuse a request, the earlier one answers, and clients and
   // tests rely on which. The token is checked before the body is read, so that a caller without one learns nothing
@@ -134,127 +149,128 @@ export function createMcpHandler(invoker: ToolInvoker, options: McpOptions): Too
     if (message.kind === "notification") return accepted();
     const headersDisagree = checkStandardHeaders(request, message, route, format);
     if (headersDisagree) return headersDisagree.response;
-    try {
-      const result =
-        route.era === "modern"
-          ? await dispatchModern(message, caller, event, context)
-          : await dispatchLegacy(message, route.version, caller, event, context);
-      return rpcResponse(200, { jsonrpc: "2.0", id: message.id, result }, format);
-    } catch (error) {
-      if (!(error instanceof RpcError)) logger.error("mcp request failed", { method: message.method, error: error as Error });
-      const rpc = error instanceof RpcError ? error : new RpcError(rpcErrors.internal, "Internal error. Retry the request.");
-      return rpcResponse(rpc.status, { jsonrpc: "2.0", id: message.id, error: { code: rpc.code, message: rpc.message } }, format);
-    }
+    return answer(endpoint, message, route, { caller, event, context }, format);
   };
+}
 
-  /** 2025-03-26 to 2025-11-25: the handshake, ping, and the tools. */
-  async function dispatchLegacy(
-    request: RpcRequest,
-    protocolVersion: string,
-    caller: Caller,
-    event: HttpEvent,
-    context: Context,
-  ): Promise<Record<string, unknown>> {
-    const { params } = request;
-    const structured = protocolVersion >= structuredSince;
-    switch (request.method) {
-      case "initialize": {
-        const asked = params.protocolVersion;
-        if (typeof asked !== "string")
-          throw new RpcError(
-            rpcErrors.invalidParams,
-            "initialize needs params.protocolVersion, the latest revision the client supports, e.g. 2025-11-25.",
-          );
-        return {
-          protocolVersion: (legacyProtocolVersions as readonly string[]).includes(asked) ? asked : latestLegacyProtocolVersion,
-          capabilities: { tools: { listChanged: false } },
-          serverInfo: { ...serviceInfo },
-          instructions: mcpInstructions,
-        };
-      }
-      case "ping":
-        return {};
-      case "tools/list":
-        return { tools: [...entries.values()].map(({ entry }) => mcpTool(entry, structured)) };
-      case "tools/call":
-        return callTool(params, structured, caller, event, context);
-      default:
+/** The request's method run in its era: its result, or the JSON-RPC error it ends in (INTERNAL, logged, if unforeseen). */
+async function answer(endpoint: Endpoint, request: RpcRequest, route: ServedRoute, call: Call, format: ReplyFormat): Promise<HttpResult> {
+  try {
+    const result =
+      route.era === "modern" ? await dispatchModern(endpoint, request, call) : await dispatchLegacy(endpoint, request, route.version, call);
+    return rpcResponse(200, { jsonrpc: "2.0", id: request.id, result }, format);
+  } catch (error) {
+    if (!(error instanceof RpcError)) logger.error("mcp request failed", { method: request.method, error: error as Error });
+    const rpc = error instanceof RpcError ? error : new RpcError(rpcErrors.internal, "Internal error. Retry the request.");
+    return rpcResponse(rpc.status, { jsonrpc: "2.0", id: request.id, error: { code: rpc.code, message: rpc.message } }, format);
+  }
+}
+
+/** 2025-03-26 to 2025-11-25: the handshake, ping, and the tools. */
+async function dispatchLegacy(
+  endpoint: Endpoint,
+  request: RpcRequest,
+  protocolVersion: string,
+  call: Call,
+): Promise<Record<string, unknown>> {
+  const { params } = request;
+  const structured = protocolVersion >= structuredSince;
+  switch (request.method) {
+    case "initialize": {
+      const asked = params.protocolVersion;
+      if (typeof asked !== "string")
         throw new RpcError(
-          rpcErrors.methodNotFound,
-          `Method not found: ${request.method}. This server offers initialize, ping, tools/list and tools/call.`,
+          rpcErrors.invalidParams,
+          "initialize needs params.protocolVersion, the latest revision the client supports, e.g. 2025-11-25.",
         );
+      return {
+        protocolVersion: (legacyProtocolVersions as readonly string[]).includes(asked) ? asked : latestLegacyProtocolVersion,
+        capabilities: { tools: { listChanged: false } },
+        serverInfo: { ...serviceInfo },
+        instructions: mcpInstructions,
+      };
+    }
+    case "ping":
+      return {};
+    case "tools/list":
+      return { tools: [...endpoint.entries.values()].map(({ entry }) => mcpTool(entry, structured)) };
+    case "tools/call":
+      return callTool(endpoint, params, structured, call);
+    default:
+      throw new RpcError(
+        rpcErrors.methodNotFound,
+        `Method not found: ${request.method}. This server offers initialize, ping, tools/list and tools/call.`,
+      );
+  }
+}
+
+/** 2026-07-28: discovery and the tools; every result says it is complete and who answered. */
+async function dispatchModern(endpoint: Endpoint, request: RpcRequest, call: Call): Promise<Record<string, unknown>> {
+  const serverMeta = { [metaKeys.serverInfo]: { ...serviceInfo } };
+  switch (request.method) {
+    case "server/discover":
+      return {
+        resultType: "complete",
+        supportedVersions: [...supportedProtocolVersions],
+        capabilities: { tools: {} },
+        instructions: mcpInstructions,
+        ttlMs: listTtlMs,
+        cacheScope: "public",
+        _meta: serverMeta,
+      };
+    case "tools/list":
+      return {
+        resultType: "complete",
+        tools: [...endpoint.entries.values()].map(({ entry }) => mcpTool(entry, true)),
+        ttlMs: listTtlMs,
+        cacheScope: "public",
+        _meta: serverMeta,
+      };
+    case "tools/call": {
+      const { _meta, ...result } = await callTool(endpoint, request.params, true, call);
+      return { resultType: "complete", ...result, _meta: { ...(_meta as Record<string, unknown> | undefined), ...serverMeta } };
+    }
+    default: {
+      const removed = Object.hasOwn(removedInModern, request.method) ? removedInModern[request.method] : undefined;
+      throw new RpcError(
+        rpcErrors.methodNotFound,
+        removed
+          ? `Method not found: ${request.method}. ${removed}.`
+          : `Method not found: ${request.method}. On ${modernProtocolVersion} this server offers server/discover, tools/list and tools/call.`,
+        404,
+      );
     }
   }
+}
 
-  /** 2026-07-28: discovery and the tools; every result says it is complete and who answered. */
-  async function dispatchModern(request: RpcRequest, caller: Caller, event: HttpEvent, context: Context): Promise<Record<string, unknown>> {
-    const serverMeta = { [metaKeys.serverInfo]: { ...serviceInfo } };
-    switch (request.method) {
-      case "server/discover":
-        return {
-          resultType: "complete",
-          supportedVersions: [...supportedProtocolVersions],
-          capabilities: { tools: {} },
-          instructions: mcpInstructions,
-          ttlMs: listTtlMs,
-          cacheScope: "public",
-          _meta: serverMeta,
-        };
-      case "tools/list":
-        return {
-          resultType: "complete",
-          tools: [...entries.values()].map(({ entry }) => mcpTool(entry, true)),
-          ttlMs: listTtlMs,
-          cacheScope: "public",
-          _meta: serverMeta,
-        };
-      case "tools/call": {
-        const { _meta, ...result } = await callTool(request.params, true, caller, event, context);
-        return { resultType: "complete", ...result, _meta: { ...(_meta as Record<string, unknown> | undefined), ...serverMeta } };
-      }
-      default: {
-        const removed = Object.hasOwn(removedInModern, request.method) ? removedInModern[request.method] : undefined;
-        throw new RpcError(
-          rpcErrors.methodNotFound,
-          removed
-            ? `Method not found: ${request.method}. ${removed}.`
-            : `Method not found: ${request.method}. On ${modernProtocolVersion} this server offers server/discover, tools/list and tools/call.`,
-          404,
-        );
-      }
-    }
+async function callTool(
+  { entries, invoker }: Endpoint,
+  params: Record<string, unknown>,
+  structured: boolean,
+  { caller, event, context }: Call,
+): Promise<Record<string, unknown>> {
+  const { name, arguments: args } = params;
+  if (typeof name !== "string")
+    throw new RpcError(rpcErrors.invalidParams, "tools/call needs params.name, one of the names tools/list returns.");
+  const found = entries.get(name);
+  if (!found) throw new RpcError(rpcErrors.invalidParams, `Unknown tool: ${name}. The tools are ${[...entries.keys()].join(", ")}.`);
+  const { tool } = found;
+
+  let result: HttpResult;
+  try {
+    // The tool checks its scope too; refusing here spares an invocation and answers with the same body.
+    principalFromClaims(caller.claims, caller.scopes, tool.scope);
+    // The tool's body reader applies the same limit, but the arguments must be serialised to reach it, and
+    // JSON.stringify throws on deep nesting: that would be INTERNAL, "outcome unknown", for mere bad input.
+    const tooDeep = nestingIssue(args, "the arguments");
+    if (tooDeep) throw new InvalidInputError([tooDeep]);
+    result = await invoker.invoke(tool, toolEvent(event, tool, args, caller), context);
+  } catch (error) {
+    // The one place errors become responses: a ToolError is its own body, anything else INTERNAL (logged),
+    // which for a changing tool says the outcome is unknown and to ask get_operation_status.
+    result = errorResponse(error, tool.name, tool.kind === "change");
   }
-
-  async function callTool(
-    params: Record<string, unknown>,
-    structured: boolean,
-    caller: Caller,
-    event: HttpEvent,
-    context: Context,
-  ): Promise<Record<string, unknown>> {
-    const { name, arguments: args } = params;
-    if (typeof name !== "string")
-      throw new RpcError(rpcErrors.invalidParams, "tools/call needs params.name, one of the names tools/list returns.");
-    const found = entries.get(name);
-    if (!found) throw new RpcError(rpcErrors.invalidParams, `Unknown tool: ${name}. The tools are ${[...entries.keys()].join(", ")}.`);
-    const { tool } = found;
-
-    let result: HttpResult;
-    try {
-      // The tool checks its scope too; refusing here spares an invocation and answers with the same body.
-      principalFromClaims(caller.claims, caller.scopes, tool.scope);
-      // The tool's body reader applies the same limit, but the arguments must be serialised to reach it, and
-      // JSON.stringify throws on deep nesting: that would be INTERNAL, "outcome unknown", for mere bad input.
-      const tooDeep = nestingIssue(args, "the arguments");
-      if (tooDeep) throw new InvalidInputError([tooDeep]);
-      result = await invoker.invoke(tool, toolEvent(event, tool, args, caller), context);
-    } catch (error) {
-      // The one place errors become responses: a ToolError is its own body, anything else INTERNAL (logged),
-      // which for a changing tool says the outcome is unknown and to ask get_operation_status.
-      result = errorResponse(error, tool.name, tool.kind === "change");
-    }
-    return toolResult(result, structured);
-  }
+  return toolResult(result, structured);
 }
 
 /** A registry tool as MCP's tools/list lists it: the catalogue entry, without outputSchema before 2025-06-18. */
