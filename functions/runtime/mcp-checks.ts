@@ -145,8 +145,20 @@ async function authenticate(
   resource: ProtectedResource,
   verify: (token: string) => Promise<TokenCheck>,
 ): Promise<Caller | Refusal> {
-  const refuseToken = (error: ToolError, status: number, challenge: string) =>
-    new Refusal(jsonResponse(status, error.toJSON(), { "www-authenticate": challenge }));
+  const token = bearerToken(header, resource);
+  if (token instanceof Refusal) return token;
+  const check = await verify(token);
+  if (!check.ok)
+    return refuseToken(
+      new UnauthenticatedError(check.message),
+      401,
+      bearerChallenge(resource, { code: "invalid_token", description: check.message }),
+    );
+  return checkEndpointScope(check, resource) ?? { claims: check.claims, scopes: check.scopes };
+}
+
+/** The token an Authorization header carries, or the 401 that says how to send one and where to get it. */
+function bearerToken(header: string | undefined, resource: ProtectedResource): string | Refusal {
   if (header === undefined || header.trim() === "") {
     return refuseToken(
       new UnauthenticatedError(
@@ -157,32 +169,31 @@ async function authenticate(
     );
   }
   const token = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
-  if (token === undefined) {
-    const description = "The Authorization header must be Bearer <token>.";
-    return refuseToken(
-      new UnauthenticatedError(`${description} The resource metadata at ${resource.metadataUrl} says where to get a token.`),
-      401,
-      bearerChallenge(resource, { code: "invalid_token", description }),
-    );
-  }
-  const check = await verify(token);
-  if (!check.ok)
-    return refuseToken(
-      new UnauthenticatedError(check.message),
-      401,
-      bearerChallenge(resource, { code: "invalid_token", description: check.message }),
-    );
+  if (token !== undefined) return token;
+  const description = "The Authorization header must be Bearer <token>.";
+  return refuseToken(
+    new UnauthenticatedError(`${description} The resource metadata at ${resource.metadataUrl} says where to get a token.`),
+    401,
+    bearerChallenge(resource, { code: "invalid_token", description }),
+  );
+}
+
+/** A verified token must carry the endpoint's scope, in its scopes or its scope claim. */
+function checkEndpointScope(check: Extract<TokenCheck, { ok: true }>, resource: ProtectedResource): Refusal | undefined {
   const granted = new Set([...check.scopes, ...(typeof check.claims.scope === "string" ? check.claims.scope.split(" ") : [])]);
-  if (!granted.has(endpointScope)) {
-    const needed = resource.scopes.join(" ");
-    const description = `This endpoint needs a token with ${endpointScope}, and this one carries ${[...granted].filter(Boolean).join(" ") || "no scope"}; sign in again asking for ${needed}.`;
-    return refuseToken(
-      new ForbiddenError(description, endpointScope),
-      403,
-      bearerChallenge(resource, { code: "insufficient_scope", description }),
-    );
-  }
-  return { claims: check.claims, scopes: check.scopes };
+  if (granted.has(endpointScope)) return undefined;
+  const needed = resource.scopes.join(" ");
+  const description = `This endpoint needs a token with ${endpointScope}, and this one carries ${[...granted].filter(Boolean).join(" ") || "no scope"}; sign in again asking for ${needed}.`;
+  return refuseToken(
+    new ForbiddenError(description, endpointScope),
+    403,
+    bearerChallenge(resource, { code: "insufficient_scope", description }),
+  );
+}
+
+/** The token's refusal as every route gives it (the error's own body), with the Bearer challenge. */
+function refuseToken(error: ToolError, status: number, challenge: string): Refusal {
+  return new Refusal(jsonResponse(status, error.toJSON(), { "www-authenticate": challenge }));
 }
 
 /** The body as text, if it is within the limit every route applies. */
