@@ -121,9 +121,9 @@ export function createMcpHandler(invoker: ToolInvoker, options: McpOptions): Too
   const endpoint: Endpoint = { entries: new Map(tools.map((tool) => [tool.name, { tool, entry: catalogEntry(tool) }])), invoker };
 
   // The checks in the order they apply: when two would refuse a request, the earlier one answers, and clients and
-  // tests rely on which. The token is checked before the body is read, so that a caller without one learns nothing
-  // about its message; Accept and Content-Type only after the body parsed, so that their refusals echo the
-  // request's id (and a body that is not JSON is a parse error whatever its headers say).
+  // tests rely on which. The token is checked before the body is read, so that a client without one gets the 401
+  // challenge that starts its sign-in whatever it sent; Accept and Content-Type only after the body parsed, so that
+  // their refusals echo the request's id (and a body that is not JSON is a parse error whatever its headers say).
   return async (event, context) => {
     const request = mcpRequest(event);
     const refused = checkMethod(request) ?? checkHost(request, options.loopback) ?? checkOrigin(request, allowedOrigins, options.loopback);
