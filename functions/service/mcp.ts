@@ -3,44 +3,48 @@ import { catalogEntry, serviceInfo } from "#catalog/json-schema";
 import { mcpInstructions } from "#catalog/mcp-instructions";
 import { type ToolDefinition, tools as registry } from "#catalog/tools";
 import { nestingIssue } from "#catalog/validate";
-import { ForbiddenError, InternalError, InvalidInputError, type ToolError, UnauthenticatedError } from "#core/errors";
+import { InvalidInputError } from "#core/errors";
 import { principalFromClaims } from "#core/principal";
 import { apiGatewayEvent } from "#runtime/api-event";
 import type { ToolHandler } from "#runtime/handler";
-import { errorResponse, type HttpEvent, type HttpResult, jsonResponse, maxBodyBytes, rawBody } from "#runtime/http";
+import { errorResponse, type HttpEvent, type HttpResult } from "#runtime/http";
 import type { ToolInvoker } from "#runtime/invoker";
 import { lambdaInvoker, toolFunctionsFromEnv } from "#runtime/invoker-lambda";
 import { logger } from "#runtime/logger";
 import {
-  type JsonRpcId,
+  accepted,
+  type Caller,
+  checkAccept,
+  checkAuth,
+  checkContentType,
+  checkHost,
+  checkMessage,
+  checkMethod,
+  checkOrigin,
+  checkRoute,
+  checkSize,
+  checkStandardHeaders,
+  headerOf,
+  type McpAuthentication,
+  mcpRequest,
+  parseBody,
+  Refusal,
+  type ReplyFormat,
+  type RpcRequest,
+  rpcResponse,
+  type ServedRoute,
+} from "#runtime/mcp-checks";
+import {
   latestLegacyProtocolVersion,
   legacyProtocolVersions,
-  type McpHeaders,
-  type Message,
   metaKeys,
   modernProtocolVersion,
-  parseMessage,
-  readableId,
   removedInModern,
-  routeOf,
   rpcErrors,
-  standardHeaderError,
   supportedProtocolVersions,
-  type WireError,
-  withoutOws,
 } from "#runtime/mcp-protocol";
-import {
-  apiAuthOf,
-  authorizationServersOf,
-  bearerChallenge,
-  endpointScope,
-  mcpAuthEnv,
-  type ProtectedResource,
-  parseMcpAuth,
-  protectedResource,
-  publicBaseUrl,
-} from "#runtime/oauth-resource";
-import { deployedVerifier, type TokenCheck } from "#runtime/token-verifier";
+import { apiAuthOf, authorizationServersOf, mcpAuthEnv, parseMcpAuth, protectedResource, publicBaseUrl } from "#runtime/oauth-resource";
+import { deployedVerifier } from "#runtime/token-verifier";
 
 /**
  * POST /v1/mcp — the Model Context Protocol over Streamable HTTP, stateless, in both revision families on the
@@ -63,6 +67,7 @@ import { deployedVerifier, type TokenCheck } from "#runtime/token-verifier";
  * or method, malformed message) are JSON-RPC errors.
  */
 
+export type { McpAuthentication } from "#runtime/mcp-checks";
 export { latestLegacyProtocolVersion, modernProtocolVersion, supportedProtocolVersions } from "#runtime/mcp-protocol";
 
 /** Output schemas and structuredContent arrived with 2025-06-18. */
@@ -70,15 +75,6 @@ const structuredSince = "2025-06-18";
 
 /** How long a client may reuse server/discover and tools/list: the tools change only with a deployment. */
 const listTtlMs = 5 * 60 * 1000;
-
-/** How the endpoint learns who calls: the resource a request addresses, and the check of its bearer token. */
-export interface McpAuthentication {
-  /**
-   * For this request: its resource (the MCP URL, its metadata URL, the scopes to ask for) and the check of a token
-   * for it, which refuses one issued for another audience. Throws on a misconfigured deployment.
-   */
-  forRequest(event: HttpEvent): { resource: ProtectedResource; verify(token: string): Promise<TokenCheck> };
-}
 
 export interface McpOptions {
   tools?: readonly ToolDefinition[];
@@ -94,19 +90,6 @@ export interface McpOptions {
   authentication: McpAuthentication;
 }
 
-/** 127.0.0.1, localhost or [::1], with an optional port: this machine's loopback address as a Host or in an Origin. */
-const loopbackHost = "(?:127\\.0\\.0\\.1|localhost|\\[::1\\])(?::\\d{1,5})?";
-const loopbackHostPattern = new RegExp(`^${loopbackHost}$`, "i");
-/** Browsers send an Origin as scheme://host[:port], lower-case, nothing after. */
-const loopbackOriginPattern = new RegExp(`^https?://${loopbackHost}$`);
-
-type Request = Extract<Message, { kind: "request" }>;
-/** Who is calling, as the token says: the claims a tool's route would get from API Gateway. */
-interface Caller {
-  claims: Record<string, string>;
-  scopes: string[];
-}
-
 class RpcError extends Error {
   constructor(
     readonly code: number,
@@ -118,322 +101,176 @@ class RpcError extends Error {
   }
 }
 
+/** What the endpoint serves: the tools by name with their catalogue entries, and how to run one. */
+interface Endpoint {
+  entries: ReadonlyMap<string, { tool: ToolDefinition; entry: ReturnType<typeof catalogEntry> }>;
+  invoker: ToolInvoker;
+}
+
+/** One request's own: who calls, the endpoint's event (the tool's event is built from it) and the invocation. */
+interface Call {
+  caller: Caller;
+  event: HttpEvent;
+  context: Context;
+}
+
 export function createMcpHandler(invoker: ToolInvoker, options: McpOptions): ToolHandler {
   const tools = options.tools ?? registry;
   const allowedOrigins = new Set(options.allowedOrigins ?? []);
   // The catalogue entries are the same for every request; built once per execution environment.
-  const entries = new Map(tools.map((tool) => [tool.name, { tool, entry: catalogEntry(tool) }]));
+  const endpoint: Endpoint = { entries: new Map(tools.map((tool) => [tool.name, { tool, entry: catalogEntry(tool) }])), invoker };
 
+  // The checks in the order they apply: when two would refuse a request, the earlier one answers, and clients and
+  // tests rely on which. The token is checked before the body is read, so that a client without one gets the 401
+  // challenge that starts its sign-in whatever it sent; Accept and Content-Type only after the body parsed, so that
+  // their refusals echo the request's id (and a body that is not JSON is a parse error whatever its headers say).
   return async (event, context) => {
-    const headers = event.headers ?? {};
-    const modernWire = withoutOws(headerOf(headers, "mcp-protocol-version")) === modernProtocolVersion;
-    const fail = (
-      status: number,
-      message: string,
-      extra: { headers?: Record<string, string>; code?: number; data?: unknown; id?: JsonRpcId } = {},
-    ) =>
-      rpcResponse(
-        status,
-        errorMessage(extra.id, modernWire, extra.code ?? rpcErrors.transport, message, extra.data),
-        "json",
-        extra.headers,
-      );
+    const request = mcpRequest(event);
+    const refused = checkMethod(request) ?? checkHost(request, options.loopback) ?? checkOrigin(request, allowedOrigins, options.loopback);
+    if (refused) return refused.response;
+    const caller = await checkAuth(request, options.authentication);
+    if (caller instanceof Refusal) return caller.response;
+    const raw = checkSize(request);
+    if (raw instanceof Refusal) return raw.response;
+    const body = parseBody(request, raw);
+    if (body instanceof Refusal) return body.response;
+    const format = checkAccept(request, body.id);
+    if (format instanceof Refusal) return format.response;
+    const unsupportedType = checkContentType(request, body.id);
+    if (unsupportedType) return unsupportedType.response;
+    const message = checkMessage(request, body);
+    if (message instanceof Refusal) return message.response;
 
-    const method = event.requestContext?.http?.method;
-    if (method !== "POST") {
-      return fail(
-        405,
-        `Method not allowed: this MCP endpoint takes POST, one JSON-RPC message per request. It is stateless: it keeps no sessions to DELETE and offers no stream to GET.`,
-        {
-          headers: { allow: "POST" },
-        },
-      );
-    }
-    if (options.loopback) {
-      const host = headerOf(headers, "host");
-      if (host !== undefined && !loopbackHostPattern.test(host)) {
-        return fail(
-          403,
-          `Requests for the host ${host} are not allowed: this local server answers only requests addressed to 127.0.0.1, localhost or [::1] (MCP's DNS-rebinding rule). Use http://127.0.0.1:<port>/v1/mcp.`,
-        );
-      }
-    }
-    const origin = headerOf(headers, "origin");
-    if (origin !== undefined && !allowedOrigins.has(origin) && !(options.loopback && loopbackOriginPattern.test(origin))) {
-      return fail(
-        403,
-        options.loopback
-          ? `Requests from the browser origin ${origin} are not allowed: this local server accepts pages served from 127.0.0.1, localhost or [::1] (MCP's DNS-rebinding rule) and the origins listed in ORDER_TOOLS_MCP_ALLOWED_ORIGINS. Call from a server-side MCP client, a local page, or add this origin to that list.`
-          : `Requests from the browser origin ${origin} are not allowed. Call from a server-side MCP client, or have the operator allow this origin.`,
-      );
-    }
-
-    let caller: Caller;
-    try {
-      const auth = options.authentication.forRequest(event);
-      const authenticated = await authenticate(headerOf(headers, "authorization"), auth.resource, auth.verify);
-      if (!authenticated.ok) return authenticated.result;
-      caller = authenticated.caller;
-    } catch (error) {
-      logger.error("mcp authentication failed", { error: error as Error });
-      const internal = new InternalError("The MCP endpoint could not check the bearer token just now. Retry the request.");
-      return jsonResponse(internal.httpStatus, internal.toJSON());
-    }
-
-    const raw = rawBody(event);
-    const bytes = Buffer.byteLength(raw, "utf8");
-    if (bytes > maxBodyBytes) {
-      return fail(413, `The message is ${bytes} bytes; the limit is ${maxBodyBytes} bytes (16 KiB), as for every route.`);
-    }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(raw);
-    } catch {
-      return fail(400, "Parse error: the body is not valid JSON; send one JSON-RPC 2.0 message.", { code: rpcErrors.parse });
-    }
-    const id = readableId(parsed);
-    const format = replyFormat(headerOf(headers, "accept"));
-    if (!format)
-      return fail(406, "Not Acceptable: the Accept header must allow application/json or text/event-stream; MCP clients send both.", {
-        ...withId(id),
-      });
-    const contentType = headerOf(headers, "content-type");
-    if (!contentType || !/^application\/json\s*(;|$)/i.test(contentType.trim())) {
-      return fail(415, "Unsupported Media Type: send the JSON-RPC message as Content-Type: application/json.", { ...withId(id) });
-    }
-    const message = parseMessage(parsed);
-    if (message.kind === "invalid")
-      return fail(400, `Invalid Request: ${message.problem}`, { code: rpcErrors.invalidRequest, ...withId(message.id) });
-    // A tool's arguments are judged by the tool's own rules in tools/call; the rest of the message here.
-    const envelopeTooDeep = nestingIssue(withoutToolArguments(message, parsed), "the JSON-RPC message", envelopeRemedy);
-    if (envelopeTooDeep) {
-      return fail(400, `Invalid Request: ${envelopeTooDeep.message}`, {
-        code: rpcErrors.invalidRequest,
-        data: new InvalidInputError([envelopeTooDeep]).toJSON(),
-        ...withId(id),
-      });
-    }
+    // The endpoint sends no requests, so a response answers nothing here: taken without routing.
     if (message.kind === "response") return accepted();
-
-    const mcpHeaders: McpHeaders = {
-      ...optional("protocolVersion", withoutOws(headerOf(headers, "mcp-protocol-version"))),
-      ...optional("method", withoutOws(headerOf(headers, "mcp-method"))),
-      ...optional("name", withoutOws(headerOf(headers, "mcp-name"))),
-    };
-    const route = routeOf(message, mcpHeaders);
-    if (route.era === "refused") return wireError(route.error, id, modernWire, format);
+    const route = checkRoute(request, message, body.id, format);
+    if (route instanceof Refusal) return route.response;
+    // Routed first, so that a notification in a refused era or with a broken envelope is told so rather than taken.
     if (message.kind === "notification") return accepted();
-
-    if (route.era === "modern") {
-      const headerError = standardHeaderError(message, mcpHeaders);
-      if (headerError) return wireError(headerError, message.id, true, format);
-    }
-    try {
-      const result =
-        route.era === "modern"
-          ? await dispatchModern(message, caller, event, context)
-          : await dispatchLegacy(message, route.version, caller, event, context);
-      return rpcResponse(200, { jsonrpc: "2.0", id: message.id, result }, format);
-    } catch (error) {
-      if (!(error instanceof RpcError)) logger.error("mcp request failed", { method: message.method, error: error as Error });
-      const rpc = error instanceof RpcError ? error : new RpcError(rpcErrors.internal, "Internal error. Retry the request.");
-      return rpcResponse(rpc.status, { jsonrpc: "2.0", id: message.id, error: { code: rpc.code, message: rpc.message } }, format);
-    }
-  };
-
-  /** 2025-03-26 to 2025-11-25: the handshake, ping, and the tools. */
-  async function dispatchLegacy(
-    request: Request,
-    protocolVersion: string,
-    caller: Caller,
-    event: HttpEvent,
-    context: Context,
-  ): Promise<Record<string, unknown>> {
-    const { params } = request;
-    const structured = protocolVersion >= structuredSince;
-    switch (request.method) {
-      case "initialize": {
-        const asked = params.protocolVersion;
-        if (typeof asked !== "string")
-          throw new RpcError(
-            rpcErrors.invalidParams,
-            "initialize needs params.protocolVersion, the latest revision the client supports, e.g. 2025-11-25.",
-          );
-        return {
-          protocolVersion: (legacyProtocolVersions as readonly string[]).includes(asked) ? asked : latestLegacyProtocolVersion,
-          capabilities: { tools: { listChanged: false } },
-          serverInfo: { ...serviceInfo },
-          instructions: mcpInstructions,
-        };
-      }
-      case "ping":
-        return {};
-      case "tools/list":
-        return { tools: [...entries.values()].map(({ entry }) => mcpTool(entry, structured)) };
-      case "tools/call":
-        return callTool(params, structured, caller, event, context);
-      default:
-        throw new RpcError(
-          rpcErrors.methodNotFound,
-          `Method not found: ${request.method}. This server offers initialize, ping, tools/list and tools/call.`,
-        );
-    }
-  }
-
-  /** 2026-07-28: discovery and the tools; every result says it is complete and who answered. */
-  async function dispatchModern(request: Request, caller: Caller, event: HttpEvent, context: Context): Promise<Record<string, unknown>> {
-    const serverMeta = { [metaKeys.serverInfo]: { ...serviceInfo } };
-    switch (request.method) {
-      case "server/discover":
-        return {
-          resultType: "complete",
-          supportedVersions: [...supportedProtocolVersions],
-          capabilities: { tools: {} },
-          instructions: mcpInstructions,
-          ttlMs: listTtlMs,
-          cacheScope: "public",
-          _meta: serverMeta,
-        };
-      case "tools/list":
-        return {
-          resultType: "complete",
-          tools: [...entries.values()].map(({ entry }) => mcpTool(entry, true)),
-          ttlMs: listTtlMs,
-          cacheScope: "public",
-          _meta: serverMeta,
-        };
-      case "tools/call": {
-        const { _meta, ...result } = await callTool(request.params, true, caller, event, context);
-        return { resultType: "complete", ...result, _meta: { ...(_meta as Record<string, unknown> | undefined), ...serverMeta } };
-      }
-      default: {
-        const removed = Object.hasOwn(removedInModern, request.method) ? removedInModern[request.method] : undefined;
-        throw new RpcError(
-          rpcErrors.methodNotFound,
-          removed
-            ? `Method not found: ${request.method}. ${removed}.`
-            : `Method not found: ${request.method}. On ${modernProtocolVersion} this server offers server/discover, tools/list and tools/call.`,
-          404,
-        );
-      }
-    }
-  }
-
-  async function callTool(
-    params: Record<string, unknown>,
-    structured: boolean,
-    caller: Caller,
-    event: HttpEvent,
-    context: Context,
-  ): Promise<Record<string, unknown>> {
-    const { name, arguments: args } = params;
-    if (typeof name !== "string")
-      throw new RpcError(rpcErrors.invalidParams, "tools/call needs params.name, one of the names tools/list returns.");
-    const found = entries.get(name);
-    if (!found) throw new RpcError(rpcErrors.invalidParams, `Unknown tool: ${name}. The tools are ${[...entries.keys()].join(", ")}.`);
-    const { tool } = found;
-
-    let result: HttpResult;
-    try {
-      // The tool checks its scope too; refusing here spares an invocation and answers with the same body.
-      principalFromClaims(caller.claims, caller.scopes, tool.scope);
-      // The tool's body reader applies the same limit, but the arguments must be serialised to reach it, and
-      // JSON.stringify throws on deep nesting: that would be INTERNAL, "outcome unknown", for mere bad input.
-      const tooDeep = nestingIssue(args, "the arguments");
-      if (tooDeep) throw new InvalidInputError([tooDeep]);
-      result = await invoker.invoke(tool, toolEvent(event, tool, args, caller), context);
-    } catch (error) {
-      // The one place errors become responses: a ToolError is its own body, anything else INTERNAL (logged),
-      // which for a changing tool says the outcome is unknown and to ask get_operation_status.
-      result = errorResponse(error, tool.name, tool.kind === "change");
-    }
-    return toolResult(result, structured);
-  }
-}
-
-type Authenticated = { ok: true; caller: Caller } | { ok: false; result: HttpResult };
-
-/**
- * The bearer token, verified for this resource. Without one, or with one that is refused: 401 and the challenge
- * that says where to get one. A valid token without the endpoint's scope: 403 insufficient_scope naming every
- * scope the endpoint needs. What each tool needs beyond that is the tool's to refuse, as an isError result.
- */
-async function authenticate(
-  header: string | undefined,
-  resource: ProtectedResource,
-  verify: (token: string) => Promise<TokenCheck>,
-): Promise<Authenticated> {
-  const refuse = (error: ToolError, status: number, challenge: string): Authenticated => ({
-    ok: false,
-    result: jsonResponse(status, error.toJSON(), { "www-authenticate": challenge }),
-  });
-  if (header === undefined || header.trim() === "") {
-    return refuse(
-      new UnauthenticatedError(
-        `No bearer token came with the request. This endpoint is an OAuth protected resource: its metadata at ${resource.metadataUrl} names the authorization server to sign in with; then send Authorization: Bearer <token>.`,
-      ),
-      401,
-      bearerChallenge(resource),
-    );
-  }
-  const token = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
-  if (token === undefined) {
-    const description = "The Authorization header must be Bearer <token>.";
-    return refuse(
-      new UnauthenticatedError(`${description} The resource metadata at ${resource.metadataUrl} says where to get a token.`),
-      401,
-      bearerChallenge(resource, { code: "invalid_token", description }),
-    );
-  }
-  const check = await verify(token);
-  if (!check.ok)
-    return refuse(
-      new UnauthenticatedError(check.message),
-      401,
-      bearerChallenge(resource, { code: "invalid_token", description: check.message }),
-    );
-  const granted = new Set([...check.scopes, ...(typeof check.claims.scope === "string" ? check.claims.scope.split(" ") : [])]);
-  if (!granted.has(endpointScope)) {
-    const needed = resource.scopes.join(" ");
-    const description = `This endpoint needs a token with ${endpointScope}, and this one carries ${[...granted].filter(Boolean).join(" ") || "no scope"}; sign in again asking for ${needed}.`;
-    return refuse(
-      new ForbiddenError(description, endpointScope),
-      403,
-      bearerChallenge(resource, { code: "insufficient_scope", description }),
-    );
-  }
-  return { ok: true, caller: { claims: check.claims, scopes: check.scopes } };
-}
-
-const optional = <K extends string>(key: K, value: string | undefined) =>
-  value === undefined ? {} : ({ [key]: value } as Record<K, string>);
-const withId = (id: JsonRpcId | undefined) => (id === undefined ? {} : { id });
-const accepted = (): HttpResult => ({ statusCode: 202, headers: { "cache-control": "no-store" }, body: "" });
-
-/**
- * A JSON-RPC error. Its id is the request's when it could be read; otherwise none: the 2026-07-28 schema leaves
- * the member out, the 2025 revisions (and every answer before this one) send null.
- */
-function errorMessage(
-  id: JsonRpcId | undefined,
-  modernWire: boolean,
-  code: number,
-  message: string,
-  data?: unknown,
-): Record<string, unknown> {
-  return {
-    jsonrpc: "2.0",
-    ...(id !== undefined ? { id } : modernWire ? {} : { id: null }),
-    error: { code, message, ...(data === undefined ? {} : { data }) },
+    const headersDisagree = checkStandardHeaders(request, message, route, format);
+    if (headersDisagree) return headersDisagree.response;
+    return answer(endpoint, message, route, { caller, event, context }, format);
   };
 }
 
-function wireError(error: WireError, id: JsonRpcId | undefined, modernWire: boolean, format: "json" | "sse"): HttpResult {
-  return rpcResponse(
-    error.status,
-    errorMessage(id, modernWire, error.code, error.message, error.data),
-    error.status === 200 ? format : "json",
-  );
+/** The request's method run in its era: its result, or the JSON-RPC error it ends in (INTERNAL, logged, if unforeseen). */
+async function answer(endpoint: Endpoint, request: RpcRequest, route: ServedRoute, call: Call, format: ReplyFormat): Promise<HttpResult> {
+  try {
+    const result =
+      route.era === "modern" ? await dispatchModern(endpoint, request, call) : await dispatchLegacy(endpoint, request, route.version, call);
+    return rpcResponse(200, { jsonrpc: "2.0", id: request.id, result }, format);
+  } catch (error) {
+    if (!(error instanceof RpcError)) logger.error("mcp request failed", { method: request.method, error: error as Error });
+    const rpc = error instanceof RpcError ? error : new RpcError(rpcErrors.internal, "Internal error. Retry the request.");
+    return rpcResponse(rpc.status, { jsonrpc: "2.0", id: request.id, error: { code: rpc.code, message: rpc.message } }, format);
+  }
+}
+
+/** 2025-03-26 to 2025-11-25: the handshake, ping, and the tools. */
+async function dispatchLegacy(
+  endpoint: Endpoint,
+  request: RpcRequest,
+  protocolVersion: string,
+  call: Call,
+): Promise<Record<string, unknown>> {
+  const { params } = request;
+  const structured = protocolVersion >= structuredSince;
+  switch (request.method) {
+    case "initialize": {
+      const asked = params.protocolVersion;
+      if (typeof asked !== "string")
+        throw new RpcError(
+          rpcErrors.invalidParams,
+          "initialize needs params.protocolVersion, the latest revision the client supports, e.g. 2025-11-25.",
+        );
+      return {
+        protocolVersion: (legacyProtocolVersions as readonly string[]).includes(asked) ? asked : latestLegacyProtocolVersion,
+        capabilities: { tools: { listChanged: false } },
+        serverInfo: { ...serviceInfo },
+        instructions: mcpInstructions,
+      };
+    }
+    case "ping":
+      return {};
+    case "tools/list":
+      return { tools: [...endpoint.entries.values()].map(({ entry }) => mcpTool(entry, structured)) };
+    case "tools/call":
+      return callTool(endpoint, params, structured, call);
+    default:
+      throw new RpcError(
+        rpcErrors.methodNotFound,
+        `Method not found: ${request.method}. This server offers initialize, ping, tools/list and tools/call.`,
+      );
+  }
+}
+
+/** 2026-07-28: discovery and the tools; every result says it is complete and who answered. */
+async function dispatchModern(endpoint: Endpoint, request: RpcRequest, call: Call): Promise<Record<string, unknown>> {
+  const serverMeta = { [metaKeys.serverInfo]: { ...serviceInfo } };
+  switch (request.method) {
+    case "server/discover":
+      return {
+        resultType: "complete",
+        supportedVersions: [...supportedProtocolVersions],
+        capabilities: { tools: {} },
+        instructions: mcpInstructions,
+        ttlMs: listTtlMs,
+        cacheScope: "public",
+        _meta: serverMeta,
+      };
+    case "tools/list":
+      return {
+        resultType: "complete",
+        tools: [...endpoint.entries.values()].map(({ entry }) => mcpTool(entry, true)),
+        ttlMs: listTtlMs,
+        cacheScope: "public",
+        _meta: serverMeta,
+      };
+    case "tools/call": {
+      const { _meta, ...result } = await callTool(endpoint, request.params, true, call);
+      return { resultType: "complete", ...result, _meta: { ...(_meta as Record<string, unknown> | undefined), ...serverMeta } };
+    }
+    default: {
+      const removed = Object.hasOwn(removedInModern, request.method) ? removedInModern[request.method] : undefined;
+      throw new RpcError(
+        rpcErrors.methodNotFound,
+        removed
+          ? `Method not found: ${request.method}. ${removed}.`
+          : `Method not found: ${request.method}. On ${modernProtocolVersion} this server offers server/discover, tools/list and tools/call.`,
+        404,
+      );
+    }
+  }
+}
+
+async function callTool(
+  { entries, invoker }: Endpoint,
+  params: Record<string, unknown>,
+  structured: boolean,
+  { caller, event, context }: Call,
+): Promise<Record<string, unknown>> {
+  const { name, arguments: args } = params;
+  if (typeof name !== "string")
+    throw new RpcError(rpcErrors.invalidParams, "tools/call needs params.name, one of the names tools/list returns.");
+  const found = entries.get(name);
+  if (!found) throw new RpcError(rpcErrors.invalidParams, `Unknown tool: ${name}. The tools are ${[...entries.keys()].join(", ")}.`);
+  const { tool } = found;
+
+  let result: HttpResult;
+  try {
+    // The tool checks its scope too; refusing here spares an invocation and answers with the same body.
+    principalFromClaims(caller.claims, caller.scopes, tool.scope);
+    // The tool's body reader applies the same limit, but the arguments must be serialised to reach it, and
+    // JSON.stringify throws on deep nesting: that would be INTERNAL, "outcome unknown", for mere bad input.
+    const tooDeep = nestingIssue(args, "the arguments");
+    if (tooDeep) throw new InvalidInputError([tooDeep]);
+    result = await invoker.invoke(tool, toolEvent(event, tool, args, caller), context);
+  } catch (error) {
+    // The one place errors become responses: a ToolError is its own body, anything else INTERNAL (logged),
+    // which for a changing tool says the outcome is unknown and to ask get_operation_status.
+    result = errorResponse(error, tool.name, tool.kind === "change");
+  }
+  return toolResult(result, structured);
 }
 
 /** A registry tool as MCP's tools/list lists it: the catalogue entry, without outputSchema before 2025-06-18. */
@@ -499,52 +336,6 @@ function toolResult(result: HttpResult, structured: boolean): Record<string, unk
     // The route's Idempotent-Replayed header: this outcome was recorded by an earlier call with this operationId.
     ...(replayed ? { _meta: { "order-tools/idempotentReplayed": true } } : {}),
   };
-}
-
-/** The message with a tools/call's arguments left out, for the checks that apply to the envelope alone. */
-function withoutToolArguments(message: Message, parsed: unknown): unknown {
-  if (message.kind !== "request" || message.method !== "tools/call") return parsed;
-  return { ...(parsed as Record<string, unknown>), params: { ...message.params, arguments: null } };
-}
-
-const envelopeRemedy =
-  "Send one JSON-RPC 2.0 message whose params are as MCP defines them for the method; a tool's arguments go in params.arguments of tools/call.";
-
-/** JSON when the client accepts it (MCP clients list both), else one SSE event; undefined when it takes neither. */
-function replyFormat(accept: string | undefined): "json" | "sse" | undefined {
-  if (accept === undefined || accept.trim() === "") return "json";
-  const ranges = accept
-    .split(",")
-    .map((part) => part.trim().split(";"))
-    .filter(([, ...params]) => !params.some((p) => /^\s*q\s*=\s*0(\.0*)?\s*$/i.test(p)))
-    .map(([range]) => (range ?? "").trim().toLowerCase());
-  if (ranges.some((r) => r === "application/json" || r === "application/*" || r === "*/*")) return "json";
-  if (ranges.some((r) => r === "text/event-stream" || r === "text/*")) return "sse";
-  return undefined;
-}
-
-function rpcResponse(
-  statusCode: number,
-  message: Record<string, unknown>,
-  format: "json" | "sse",
-  headers: Record<string, string> = {},
-): HttpResult {
-  const json = JSON.stringify(message);
-  return format === "json"
-    ? { statusCode, headers: { "content-type": "application/json", "cache-control": "no-store", ...headers }, body: json }
-    : {
-        statusCode,
-        headers: { "content-type": "text/event-stream", "cache-control": "no-store", "x-accel-buffering": "no", ...headers },
-        body: `event: message\ndata: ${json}\n\n`,
-      };
-}
-
-function headerOf(headers: Record<string, unknown> | undefined, name: string): string | undefined {
-  if (!headers) return undefined;
-  for (const [key, value] of Object.entries(headers)) {
-    if (key.toLowerCase() === name && value !== undefined && value !== null) return String(value);
-  }
-  return undefined;
 }
 
 /**
