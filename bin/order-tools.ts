@@ -9,7 +9,7 @@ import { addEvalGate } from "#lib/eval-gate";
 // sellerHourlyCap, requestBudget, jwtIssuer + jwtAudience, authCallbackUrls + staffAuthCallbackUrls +
 // sellerAuthCallbackUrls (required in production), and
 // the rest listed in lib/config.ts and docs/deploy.md. `evalGateOverride="<name>: <reason>"` lets the service's
-// owners deploy tool definitions that no model run has measured (README, "What the gate blocks").
+// owners deploy tool definitions that no model run has measured (docs/eval.md, "What the gate blocks").
 const app = new App();
 // Without a "Bundling asset …" line per function (aws-cdk-lib prints them even under --quiet); esbuild's warnings
 // and errors still show.

@@ -3,7 +3,7 @@
  * relative to today so that "delivered last week" stays true. Deterministic: the same day gives the same data
  * (a seeded generator, no Math.random, times on whole minutes).
  *
- * What is in it, and what each part is for (the README tour uses these ids):
+ * What is in it, and what each part is for (the tour, docs/tour.md, uses these ids):
  * - Ana Costa (C-1001) has an order in every status:
  *   SU-10234 placed (cancel it) · SU-10387 processing (delivery note, stale version) · SU-10452 dispatching ·
  *   SU-10519 shipped (too late to cancel, not yet returnable) · SU-10608 cancelled ·
@@ -458,7 +458,7 @@ export function demoFixture(today: Date = new Date()): Fixture {
 const isGeneratedSeller = (sellerId: string) => Number(sellerId.slice(4)) >= 10_000;
 
 /**
- * The demo split in two for a quick start: `first` is everything the named orders and the README tour use
+ * The demo split in two for a quick start: `first` is everything the named orders and the tour (docs/tour.md) use
  * (about 150 items), `rest` the bulk — the generated sellers, their 2,000 supplements, their stock and the
  * order history from them (about 4,000 items). Loading `rest` after `first` never exposes an order whose
  * seller is not stored yet.

@@ -197,7 +197,7 @@ async function main(): Promise<void> {
   console.log("Then:");
   console.log(`  ${sampleCurl(gateway.url)}`);
   console.log(
-    "Other tokens: npm run --silent token -- --customer C-2002 | --support S-7 | --seller SLR-2210. The README has a 5-minute tour. Ctrl-C stops.",
+    "Other tokens: npm run --silent token -- --customer C-2002 | --support S-7 | --seller SLR-2210. docs/tour.md has a 5-minute tour. Ctrl-C stops.",
   );
   console.log(
     `MCP: ${gateway.url}/v1/mcp, for 2026-07-28 and 2025 clients. They sign in by OAuth (the authorization server at ${gateway.url}; pick a demo customer, support S-7 or seller SLR-2210), or send a token as above.`,

@@ -30,7 +30,7 @@ import { principalHash } from "#runtime/observability";
  * Who is calling comes from the session attributes, which only the application that calls InvokeAgent (and
  * Lambda functions of the agent's action groups) can set; the model can neither read them into arguments nor
  * change them. The application must set them from its own signed-in user: it is trusted as an identity
- * provider would be (README, "For agent platforms").
+ * provider would be (docs/agent-platforms.md, "Bedrock Agents").
  *
  * A changing tool's operationId is never the model's: it is derived from the agent, the session, the turn and
  * the call's canonical arguments, so Bedrock's own retry of an invocation replays the first outcome instead of

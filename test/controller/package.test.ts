@@ -8,10 +8,10 @@ import { repoRoot } from "#local/stack";
 
 /**
  * The controller as an application gets it: `npm pack` (which builds dist/ first), the tarball installed into an
- * empty project with the README's own command, install scripts on, then used there with plain Node and no
- * TypeScript loader. A second project holds every optional SDK, for the README's embedding example type-checked
- * against the shipped declarations; it installs offline: its lockfile takes every version from this repository's
- * (already in npm's cache after `npm ci`), so that install needs no registry lookups.
+ * empty project with the guide's own command (docs/controller.md), install scripts on, then used there with plain
+ * Node and no TypeScript loader. A second project holds every optional SDK, for the guide's embedding example
+ * type-checked against the shipped declarations; it installs offline: its lockfile takes every version from this
+ * repository's (already in npm's cache after `npm ci`), so that install needs no registry lookups.
  */
 interface PackedPackage {
   name: string;
@@ -47,9 +47,9 @@ const alongside = [
 
 let dir: string;
 let app: string;
-/** The project the README's install command made, and what npm said. */
-let readmeApp: string;
-let readmeInstall: { command: string; status: number | null; output: string };
+/** The project the guide's install command made, and what npm said. */
+let guideApp: string;
+let guideInstall: { command: string; status: number | null; output: string };
 let packed: { filename: string; files: { path: string }[]; integrity: string };
 let manifest: PackedPackage;
 
@@ -67,21 +67,25 @@ const node = (script: string, env: NodeJS.ProcessEnv = {}, cwd = app) => {
 const tsc = (project: string) =>
   spawnSync(join(repoRoot, "node_modules", ".bin", "tsc"), ["-p", project], { cwd: app, encoding: "utf8", timeout: 120_000 });
 
-/** The README's embedding example: the ```ts block after the marker that names this file. */
-async function readmeExample(): Promise<string> {
-  const readme = await readFile(join(repoRoot, "README.md"), "utf8");
-  const marker = readme.indexOf("<!-- test/controller/package.test.ts type-checks this block");
-  expect(marker, "README.md has lost the marker before its embedding example").toBeGreaterThan(0);
-  const block = /```ts\n([\s\S]*?)\n```/.exec(readme.slice(marker));
-  expect(block, "README.md has no ```ts block after the marker").not.toBeNull();
+/** The controller's guide, where the install command, the dependency sentence and the embedding example live. */
+const guide = "docs/controller.md";
+
+/** The guide's embedding example: the ```ts block after the marker that names this file. */
+async function guideExample(): Promise<string> {
+  const text = await readFile(join(repoRoot, guide), "utf8");
+  const marker = text.indexOf("<!-- test/controller/package.test.ts type-checks this block");
+  expect(marker, `${guide} has lost the marker before its embedding example`).toBeGreaterThan(0);
+  const block = /```ts\n([\s\S]*?)\n```/.exec(text.slice(marker));
+  expect(block, `${guide} has no \`\`\`ts block after the marker`).not.toBeNull();
   return `${block![1]}\n`;
 }
 
-/** The README's install section: its ```sh block's `npm install` line, and the sentence naming the package's dependencies. */
-async function readmeInstallSection(): Promise<{ npmInstall: string[]; dependencies: string[] }> {
-  const readme = await readFile(join(repoRoot, "README.md"), "utf8");
-  const section = readme.slice(readme.indexOf("**Install.**"));
-  expect(section, "README.md has lost its **Install.** paragraph").not.toBe("");
+/** The guide's install section: its ```sh block's `npm install` line, and the sentence naming the package's dependencies. */
+async function guideInstallSection(): Promise<{ npmInstall: string[]; dependencies: string[] }> {
+  const text = await readFile(join(repoRoot, guide), "utf8");
+  const start = text.indexOf("**Install.**");
+  expect(start, `${guide} has lost its **Install.** paragraph`).toBeGreaterThanOrEqual(0);
+  const section = text.slice(start);
   const line = /^cd \S+ && (npm install [^#\n]+?)\s*$/m.exec(/```sh\n([\s\S]*?)\n```/.exec(section)?.[1] ?? "")?.[1];
   expect(line, "the install block has lost its `cd <app> && npm install <tarball> …` line").toBeDefined();
   const sentence = /Its dependencies are ([^:]+?), and nothing else/.exec(section)?.[1];
@@ -156,16 +160,16 @@ beforeAll(async () => {
   execFileSync("tar", ["-xzf", tarball, "-C", dir, "package/package.json"]);
   manifest = JSON.parse(await readFile(join(dir, "package", "package.json"), "utf8")) as PackedPackage;
 
-  // The README's command, as written, in an empty project: only the tarball's path is this run's. The one flag
+  // The guide's command, as written, in an empty project: only the tarball's path is this run's. The one flag
   // added lets npm take what its cache already holds; scripts run, as they do for every application.
-  const { npmInstall } = await readmeInstallSection();
-  readmeApp = join(dir, "my-app");
-  await mkdir(readmeApp);
-  await writeFile(join(readmeApp, "package.json"), JSON.stringify({ name: "my-app", private: true, type: "module" }, null, 2));
+  const { npmInstall } = await guideInstallSection();
+  guideApp = join(dir, "my-app");
+  await mkdir(guideApp);
+  await writeFile(join(guideApp, "package.json"), JSON.stringify({ name: "my-app", private: true, type: "module" }, null, 2));
   const args = npmInstall.slice(1).map((arg) => (arg.endsWith(".tgz") ? join(dir, basename(arg)) : arg));
-  readmeInstall = { command: npmInstall.join(" "), status: null, output: "" };
-  const installed = spawnSync("npm", [...args, "--prefer-offline"], { cwd: readmeApp, encoding: "utf8", timeout: 150_000 });
-  readmeInstall = { ...readmeInstall, status: installed.status, output: `${installed.stdout}${installed.stderr}` };
+  guideInstall = { command: npmInstall.join(" "), status: null, output: "" };
+  const installed = spawnSync("npm", [...args, "--prefer-offline"], { cwd: guideApp, encoding: "utf8", timeout: 150_000 });
+  guideInstall = { ...guideInstall, status: installed.status, output: `${installed.stdout}${installed.stderr}` };
 
   app = join(dir, "consumer");
   await mkdir(app);
@@ -202,11 +206,11 @@ describe("the controller as a package", { timeout: 120_000 }, () => {
     expect(paths.filter((p) => /^dist\/(lib|functions\/tools|functions\/store\/(?!keys|table-design))/.test(p))).toEqual([]);
   });
 
-  it("installs with the README's command, install scripts and all, and brings no Node binary or anything else the README does not name", () => {
-    expect(readmeInstall.command).toMatch(new RegExp(`^npm install \\S*${packed.filename.replace(/\./g, "\\.")} `));
-    expect(readmeInstall.output).not.toMatch(/npm error/);
-    expect(readmeInstall.status).toBe(0);
-    const installed = JSON.parse(readFileSync(join(readmeApp, "node_modules", ".package-lock.json"), "utf8")) as {
+  it("installs with the guide's command, install scripts and all, and brings no Node binary or anything else the guide does not name", () => {
+    expect(guideInstall.command).toMatch(new RegExp(`^npm install \\S*${packed.filename.replace(/\./g, "\\.")} `));
+    expect(guideInstall.output).not.toMatch(/npm error/);
+    expect(guideInstall.status).toBe(0);
+    const installed = JSON.parse(readFileSync(join(guideApp, "node_modules", ".package-lock.json"), "utf8")) as {
       packages: Record<string, LockEntry>;
     };
     const own = installed.packages[`node_modules/${manifest.name}`];
@@ -214,9 +218,9 @@ describe("the controller as a package", { timeout: 120_000 }, () => {
     expect(Object.keys(own?.dependencies ?? {}).sort()).toEqual(Object.keys(manifest.dependencies ?? {}).sort());
     expect(own?.optionalDependencies).toBeUndefined();
     expect(Object.keys(installed.packages).filter((path) => /node-linux|(^|\/)node$/.test(path))).toEqual([]);
-    expect(existsSync(join(readmeApp, "node_modules", ".bin", "node"))).toBe(false);
+    expect(existsSync(join(guideApp, "node_modules", ".bin", "node"))).toBe(false);
 
-    // And the application runs it: plain Node, the README's SDK.
+    // And the application runs it: plain Node, the guide's SDK.
     const result = node(
       `
       import { anthropicModel, createController } from "order-tools/controller";
@@ -226,20 +230,20 @@ describe("the controller as a package", { timeout: 120_000 }, () => {
       console.log(JSON.stringify({ reply: turn.reply, model: anthropicModel({ model: "claude-sonnet-5-5", apiKey: "k" }).name }));
     `,
       {},
-      readmeApp,
+      guideApp,
     );
     expect(result.stderr).toBe("");
     expect(JSON.parse(result.stdout)).toEqual({ reply: "Which order?", model: "anthropic:claude-sonnet-5-5" });
   });
 
-  it("the tarball `npm pack` writes in the repository (the README's first step) is git-ignored, so it is never committed", () => {
+  it("the tarball `npm pack` writes in the repository (the guide's first step) is git-ignored, so it is never committed", () => {
     const checked = spawnSync("git", ["check-ignore", "--no-index", "--verbose", packed.filename], { cwd: repoRoot, encoding: "utf8" });
     expect(checked.stdout).toMatch(/^\.gitignore:\d+:/);
     expect(checked.status).toBe(0);
   });
 
-  it("its packed manifest runs nothing at install and depends on exactly what the README names", async () => {
-    const { dependencies } = await readmeInstallSection();
+  it("its packed manifest runs nothing at install and depends on exactly what the guide names", async () => {
+    const { dependencies } = await guideInstallSection();
     expect(dependencies.length).toBeGreaterThan(0);
     const installScripts = ["preinstall", "install", "postinstall", "prepare"].filter((name) => manifest.scripts?.[name] !== undefined);
     expect(installScripts, "npm runs these in every application that installs the package").toEqual([]);
@@ -286,8 +290,8 @@ describe("the controller as a package", { timeout: 120_000 }, () => {
     });
   });
 
-  it("the README's embedding example type-checks against the shipped declarations, strictly and with skipLibCheck off", async () => {
-    const example = await readmeExample();
+  it("the guide's embedding example type-checks against the shipped declarations, strictly and with skipLibCheck off", async () => {
+    const example = await guideExample();
     expect(example).toMatch(/from "order-tools\/controller"/);
     const compilerOptions = {
       target: "ES2023",

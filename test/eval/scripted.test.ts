@@ -6,7 +6,7 @@ import { repoRoot } from "#local/stack";
 /**
  * Scripted mode (contract §8.4, `npm run eval`): every case of eval/cases through the real controller, the local
  * gateway and the real handlers on fresh tables per case, judged by the four judges. All must pass.
- * What this proves and what it does not: see the README's evaluation section (scripted runs prove the
+ * What this proves and what it does not: docs/eval.md, "What scripted mode proves" (scripted runs prove the
  * harness, the service and the controller's plumbing; they measure no model).
  */
 describe("npm run eval, scripted", () => {

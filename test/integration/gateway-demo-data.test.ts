@@ -9,7 +9,7 @@ import { type Fixture, parseFixture } from "#store/fixture";
 import { orderKey, withoutStoreAttributes } from "#store/keys";
 import { seededLocalTables } from "#test/support/local-tables";
 
-/** The demo data `npm start` seeds: what a newcomer is promised, and what the README tour relies on. */
+/** The demo data `npm start` seeds: what a newcomer is promised, and what the tour (docs/tour.md) relies on. */
 
 const today = new Date("2026-03-18T14:30:00Z");
 const day = (offset: number) => new Date(Date.UTC(2026, 2, 18 + offset)).toISOString().slice(0, 10);
