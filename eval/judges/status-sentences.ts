@@ -4,6 +4,8 @@
  * imported from the controller, so a fault in the gate's templates cannot hide the same fault here.
  */
 
+import { changeToolNamed, isChangeTool } from "#catalog/tools";
+
 /** What the harness read from the service's records about one operation. */
 export interface RecordedOutcome {
   tool: string;
@@ -15,12 +17,8 @@ export interface RecordedOutcome {
   error?: Record<string, unknown>;
 }
 
-const verbs: Record<string, string> = {
-  cancel_order: "cancel",
-  add_delivery_note: "set the delivery note on",
-  start_return: "start a return on",
-  offer_replacement: "send a replacement for an item on",
-};
+/** How a sentence names a change's action: the contract entry's verb ("I can't {verb} order X"). */
+const verbOf = (tool: string): string => (isChangeTool(tool) ? changeToolNamed(tool).verb : "change");
 
 const at = (value: unknown, ...keys: string[]): unknown =>
   keys.reduce<unknown>((v, k) => (v !== null && typeof v === "object" ? (v as Record<string, unknown>)[k] : undefined), value);
@@ -55,7 +53,7 @@ export function rejectionSentence(record: RecordedOutcome): string {
   const { orderId } = record;
   const code = str(at(record.error, "code"));
   const reason = str(at(record.error, "reason"));
-  const verb = verbs[record.tool] ?? "change";
+  const verb = verbOf(record.tool);
   if (code === "NOT_ELIGIBLE") {
     const byReason: Record<string, string> = {
       ALREADY_SHIPPED: `Order ${orderId} has already shipped, so it can no longer be cancelled. Once it is delivered, a return is possible.`,
@@ -94,7 +92,7 @@ export function rejectionSentence(record: RecordedOutcome): string {
 }
 
 export function uncertaintySentence(record: Pick<RecordedOutcome, "tool" | "orderId">): string {
-  return `I've asked to ${verbs[record.tool] ?? "change"} order ${record.orderId}, but I can't confirm yet whether that has taken effect. I'm checking and will tell you as soon as I know; there is no need to ask again.`;
+  return `I've asked to ${verbOf(record.tool)} order ${record.orderId}, but I can't confirm yet whether that has taken effect. I'm checking and will tell you as soon as I know; there is no need to ask again.`;
 }
 
 /** The sentences a reply may open with for one recorded outcome: the record's own, or honest uncertainty. */
