@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import { datamark, type PrincipalKind, systemPromptFor } from "#catalog/model-context";
-import type { ToolName } from "#catalog/tools";
+import type { ChangeToolName, ToolName } from "#catalog/tools";
 import { spotlightResult } from "#controller/context/spotlight";
 import {
   type ConversationState,
@@ -585,7 +585,13 @@ export class Controller {
   }
 
   /** What a held intent carries: its question in the conversation's locale, its confirmation id and expiry. */
-  private heldFields(state: ConversationState, tool: ToolName, request: Record<string, unknown>, operationId: string, quoteNote: boolean) {
+  private heldFields(
+    state: ConversationState,
+    tool: ChangeToolName,
+    request: Record<string, unknown>,
+    operationId: string,
+    quoteNote: boolean,
+  ) {
     const ttl = (this.options.confirmationTtlSeconds ?? 900) * 1000;
     return {
       confirmationQuestion: confirmationQuestion(tool, request, factsOf(state, String(request.orderId)), {

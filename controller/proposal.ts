@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { type ToolName, toolNamed } from "#catalog/tools";
+import { type ChangeToolName, changeToolNamed, isChangeTool, type ToolName, toolNamed } from "#catalog/tools";
 import { parseArguments } from "#catalog/validate";
 import { InvalidInputError } from "#core/errors";
 import { newOperationId } from "#controller/intents/intent";
@@ -16,7 +16,7 @@ export type Proposal =
   | { kind: "unknown_tool"; body: Record<string, unknown> }
   | { kind: "invalid"; tool: ToolName; body: Record<string, unknown> }
   | { kind: "read"; tool: ToolName; input: Record<string, unknown> }
-  | { kind: "change"; tool: ToolName; request: Record<string, unknown>; orderId: string };
+  | { kind: "change"; tool: ChangeToolName; request: Record<string, unknown>; orderId: string };
 
 export function checkProposal(call: ToolCall, tools: readonly ModelTool[], makeOperationId: () => string = newOperationId): Proposal {
   const tool = tools.find((t) => t.name === call.name);
@@ -69,22 +69,20 @@ export function checkProposal(call: ToolCall, tools: readonly ModelTool[], makeO
     throw error;
   }
   const body = request as Record<string, unknown>;
-  return tool.kind === "read"
-    ? { kind: "read", tool: tool.name, input: body }
-    : { kind: "change", tool: tool.name, request: body, orderId: String(body.orderId) };
+  if (tool.kind === "read") return { kind: "read", tool: tool.name, input: body };
+  if (!isChangeTool(tool.name))
+    throw new Error(`${tool.name} is offered to the model as a change, but the registry has no such changing tool`);
+  return { kind: "change", tool: tool.name, request: body, orderId: String(body.orderId) };
 }
 
-/** Whether two requests of a tool are the same change: same order, and the same item, items or note. */
-export function sameChange(tool: ToolName, a: Record<string, unknown>, b: Record<string, unknown>): boolean {
-  if (a.orderId !== b.orderId) return false;
-  switch (tool) {
-    case "add_delivery_note":
-      return a.deliveryNote === b.deliveryNote;
-    case "start_return":
-      return JSON.stringify([...((a.itemIds as string[]) ?? [])].sort()) === JSON.stringify([...((b.itemIds as string[]) ?? [])].sort());
-    case "offer_replacement":
-      return a.itemId === b.itemId;
-    default:
-      return true;
-  }
+/**
+ * Whether two requests of a changing tool are the same change: equal on every field of the tool's same-change key
+ * (contract entry `sameChange`), a list compared as a set ("ITM-2, ITM-1" is "ITM-1, ITM-2").
+ */
+export function sameChange(tool: ChangeToolName, a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  return changeToolNamed(tool).sameChange.every((field) => sameValue(a[field], b[field]));
 }
+
+const sameValue = (a: unknown, b: unknown): boolean =>
+  Array.isArray(a) || Array.isArray(b) ? JSON.stringify(asSortedList(a)) === JSON.stringify(asSortedList(b)) : a === b;
+const asSortedList = (value: unknown): unknown[] => (Array.isArray(value) ? [...value].sort() : []);

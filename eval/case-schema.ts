@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { tools } from "#catalog/tools";
-import { type ChangeToolName, changeRules } from "#core/eligibility";
+import { type ChangeToolName, changeToolNames } from "#catalog/tools";
 import { type ErrorCode, notEligibleReasons } from "#core/errors";
 import { orderIdPattern } from "#core/order";
 import { errorCodeList } from "#catalog/error-codes";
@@ -17,8 +17,7 @@ import { supportedLocales } from "#controller/i18n/locale";
  * first bad entry; here it is only the six lists of contract §6.
  */
 
-export const changeToolNames = Object.keys(changeRules) as [ChangeToolName, ...ChangeToolName[]];
-export type { ChangeToolName };
+export { type ChangeToolName, changeToolNames };
 export const toolNames = tools.map((t) => t.name) as [string, ...string[]];
 /** Tools whose requests the HTTP faults can match: every tool but the status lookup (lose_status covers that). */
 const faultTools = toolNames.filter((name) => name !== "get_operation_status") as [string, ...string[]];

@@ -1,3 +1,4 @@
+import { isChangeTool, type ToolName } from "#catalog/tools";
 import type { Intent } from "#controller/intents/intent";
 import type { TurnTrace } from "#controller/trace";
 import type { Fixture } from "#store/fixture";
@@ -91,7 +92,7 @@ export const errorOf = (body: unknown): { code?: string; reason?: string } => {
  * The tools a seller may use, as the contract says, written here rather than taken from the service, so that the judge
  * would notice the service letting a seller cancel. A seller may not cancel an order or set its delivery note.
  */
-export const sellerTools: ReadonlySet<string> = new Set([
+export const sellerTools: ReadonlySet<string> = new Set<ToolName>([
   "search_orders",
   "get_order",
   "start_return",
@@ -133,10 +134,9 @@ export function changesOf(evidence: Evidence, orderId: string): number | undefin
 
 /** The change requests the controller sent, from its own trace (some may never have reached the service). */
 export function changesSentByController(evidence: Evidence): { tool: string; operationId?: string; body: unknown }[] {
-  const changeTools = new Set(["cancel_order", "add_delivery_note", "start_return", "offer_replacement"]);
   return evidence.traces.flatMap((t) =>
     t.events.flatMap((e) =>
-      e.type === "http_request" && changeTools.has(e.tool)
+      e.type === "http_request" && isChangeTool(e.tool)
         ? [{ tool: e.tool, ...(e.operationId ? { operationId: e.operationId } : {}), body: e.body }]
         : [],
     ),

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { DeleteTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { GetCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
-import { tools } from "#catalog/tools";
+import { isChangeTool, tools } from "#catalog/tools";
 import { createTables, localClientConfig } from "#local/create-tables";
 import { type DynamoDbLocal, startDynamoDbLocal } from "#local/dynamodb-local";
 import { principalClaims, signDevToken } from "#local/dev-auth";
@@ -69,7 +69,6 @@ export interface EvalService {
   close(): Promise<void>;
 }
 
-const changeTools = new Set<string>(tools.filter((t) => t.kind === "change").map((t) => t.name));
 const readTools = new Set<string>(tools.filter((t) => t.kind === "read").map((t) => t.name));
 
 /** A handler module: `createHandler(deps)` where it has one (every tool), else its module-scope `handler`. */
@@ -119,7 +118,7 @@ export async function startEvalService(options: { dynamodbEndpoint?: string } = 
         const module = await handlerModule(route.entry);
         const handler = module.createHandler?.(deps) ?? module.handler;
         if (!handler) throw new Error(`${route.entry} exports neither createHandler nor handler`);
-        const kind = changeTools.has(route.name) ? "change" : readTools.has(route.name) ? "read" : "other";
+        const kind = isChangeTool(route.name) ? "change" : readTools.has(route.name) ? "read" : "other";
         return async (event, context) => {
           const result = await handler(event, context);
           let body: unknown = event.body;

@@ -14,7 +14,7 @@
  */
 import "#bench/support/setup";
 import { pathToFileURL } from "node:url";
-import { toolNamed } from "#catalog/tools";
+import { type ChangeToolName, toolNamed } from "#catalog/tools";
 import {
   type BenchFixture,
   benchFixture,
@@ -46,7 +46,7 @@ export const changeTarget = 1.25;
 
 interface Case {
   name: string;
-  tool: "cancel_order" | "add_delivery_note" | "start_return" | "offer_replacement";
+  tool: ChangeToolName;
   /** The arguments for the i-th order of the series. */
   body: (order: BenchFixture["orders"][number], operationId: string) => Record<string, unknown>;
   orders: BenchFixture["orders"];

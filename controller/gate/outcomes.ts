@@ -1,4 +1,4 @@
-import type { ToolName } from "#catalog/tools";
+import type { ChangeToolName, ToolName } from "#catalog/tools";
 
 /**
  * What the controller knows about an order from the conversation: the principal named it, or a read returned
@@ -28,7 +28,7 @@ export interface OrderFacts {
  * recorded it, or the controller's own decision not to send one.
  */
 export type TurnOutcome =
-  | { kind: "completed"; tool: ToolName; orderId: string; operationId: string; body: Record<string, unknown> }
+  | { kind: "completed"; tool: ChangeToolName; orderId: string; operationId: string; body: Record<string, unknown> }
   | { kind: "rejected"; tool: ToolName; orderId: string; operationId: string; code: string; reason?: string; body: Record<string, unknown> }
   | { kind: "unknown"; tool: ToolName; orderId: string; operationId: string }
   | { kind: "mismatch"; tool: ToolName; orderId: string; operationId: string; why: string }

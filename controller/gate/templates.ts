@@ -1,4 +1,4 @@
-import type { ToolName } from "#catalog/tools";
+import type { ChangeToolName, ToolName } from "#catalog/tools";
 import { composeOutcomes, type OrderFacts, type TurnOutcome } from "#controller/gate/outcomes";
 import { formatMessage, type MessageValues } from "#controller/i18n/format";
 import { type GateMessageKey, gateMessages } from "#controller/i18n/gate-messages";
@@ -9,27 +9,11 @@ import { defaultLocale, type Locale } from "#controller/i18n/locale";
  * what the recorded outcome supports, names the order, and for a rejection says what is still possible.
  */
 
-/** How each tool is named inside another sentence ("I can't {action} it now"), per tool so none is left out. */
-const actionKey: Record<ToolName, GateMessageKey> = {
-  search_orders: "action.search_orders",
-  get_order: "action.get_order",
-  cancel_order: "action.cancel_order",
-  add_delivery_note: "action.add_delivery_note",
-  start_return: "action.start_return",
-  offer_replacement: "action.offer_replacement",
-  get_operation_status: "action.get_operation_status",
-};
+/** How each tool is named inside another sentence ("I can't {action} it now"): the catalogue lists every tool's. */
+const actionKey = (tool: ToolName): GateMessageKey => `action.${tool}`;
 
-/** The completion sentence of each tool; the reading tools change nothing, so theirs is the generic one. */
-const completedKey: Record<ToolName, GateMessageKey> = {
-  search_orders: "completed.other",
-  get_order: "completed.other",
-  cancel_order: "completed.cancel_order",
-  add_delivery_note: "completed.add_delivery_note",
-  start_return: "completed.start_return",
-  offer_replacement: "completed.offer_replacement",
-  get_operation_status: "completed.other",
-};
+/** The completion sentence of each change: only a change is ever recorded as completed (an intent is a change). */
+const completedKey = (tool: ChangeToolName): GateMessageKey => `completed.${tool}`;
 
 /** The refusal sentence of each NOT_ELIGIBLE reason (contract §3) and of each other code; others get the generic one. */
 const notEligibleKey: Partial<Record<string, GateMessageKey>> = {
@@ -58,7 +42,7 @@ const field = (body: Body, ...path: string[]): unknown =>
 const text = (value: unknown, fallback = ""): string => (typeof value === "string" && value !== "" ? value : fallback);
 const known = (value: string) => (value !== "" ? "yes" : "no");
 const say = (locale: Locale, key: GateMessageKey, values?: MessageValues) => formatMessage(gateMessages, locale, key, values);
-const actionOf = (tool: ToolName, locale: Locale) => say(locale, actionKey[tool]);
+const actionOf = (tool: ToolName, locale: Locale) => say(locale, actionKey(tool));
 
 export function completedTemplate(outcome: Extract<TurnOutcome, { kind: "completed" }>, locale: Locale = defaultLocale): string {
   const { orderId, body } = outcome;
@@ -68,7 +52,7 @@ export function completedTemplate(outcome: Extract<TurnOutcome, { kind: "complet
   const label = text(field(body, "return", "labelRef"));
   const item = text(field(body, "replacement", "itemId"));
   const line = text(field(body, "replacement", "replacementItemId"));
-  return say(locale, completedKey[outcome.tool], {
+  return say(locale, completedKey(outcome.tool), {
     orderId,
     items,
     itemsKnown: known(items),

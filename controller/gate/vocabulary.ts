@@ -1,3 +1,4 @@
+import type { ChangeToolName } from "#catalog/tools";
 /**
  * The claim check's English. A closed vocabulary: a word that is in none of these lists is a word the check
  * cannot read, and a sentence holding one is not shown. That is what makes the check fail closed — a synonym
@@ -85,13 +86,18 @@ export const topics: Record<Topic, readonly string[]> = {
   version: words(`changed_while changed_since changed_in_the_meantime changed_meanwhile was_changed has_changed`),
 };
 
-/** Which tool an action topic is about; the other topics are facts or money, judged on their own. */
-export const topicTool: Partial<Record<Topic, string>> = {
-  cancel: "cancel_order",
-  note: "add_delivery_note",
-  return: "start_return",
-  replacement: "offer_replacement",
+/** The action topic of each change: the words a reply claims or denies it with. */
+const changeTopic: Record<ChangeToolName, Topic> = {
+  cancel_order: "cancel",
+  add_delivery_note: "note",
+  start_return: "return",
+  offer_replacement: "replacement",
 };
+
+/** Which tool an action topic is about; the other topics are facts or money, judged on their own. */
+export const topicTool: Partial<Record<Topic, ChangeToolName>> = Object.fromEntries(
+  Object.entries(changeTopic).map(([tool, topic]) => [topic, tool]),
+) as Partial<Record<Topic, ChangeToolName>>;
 
 /** Words that turn the mention right after them into a denial. */
 export const negators = new Set(

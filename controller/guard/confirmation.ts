@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import type { ToolName } from "#catalog/tools";
+import type { ChangeToolName, ToolName } from "#catalog/tools";
 import type { OrderFacts } from "#controller/gate/outcomes";
-import { confirmationMessages } from "#controller/i18n/confirmation-messages";
+import { type ConfirmationKey, confirmationMessages } from "#controller/i18n/confirmation-messages";
 import { formatMessage } from "#controller/i18n/format";
 import type { Locale } from "#controller/i18n/locale";
 
@@ -14,7 +14,7 @@ import type { Locale } from "#controller/i18n/locale";
 export interface PendingConfirmation {
   confirmationId: string;
   operationId: string;
-  tool: ToolName;
+  tool: ChangeToolName;
   orderId: string;
   /** The change's values as they would be sent; items with the title a read showed. */
   values: ConfirmationValues;
@@ -64,9 +64,17 @@ function canonicalJson(value: unknown): unknown {
   );
 }
 
+/** The items a held change names, per changing tool (none for a change that names no item). */
+const heldItems: Record<ChangeToolName, (request: Record<string, unknown>) => string[] | undefined> = {
+  cancel_order: () => undefined,
+  add_delivery_note: () => undefined,
+  start_return: (request) => (Array.isArray(request.itemIds) ? request.itemIds.map((id) => String(id)) : undefined),
+  offer_replacement: (request) => (typeof request.itemId === "string" ? [request.itemId] : undefined),
+};
+
 /** The values of a held change, as the principal is shown them. */
 export function confirmationValues(
-  tool: ToolName,
+  tool: ChangeToolName,
   request: Record<string, unknown>,
   order: OrderFacts | undefined,
   options: { quoteNote?: boolean } = {},
@@ -75,12 +83,7 @@ export function confirmationValues(
     const title = order?.items?.find((i) => i.itemId === itemId)?.title;
     return title ? { itemId, title: shortTitle(title) } : { itemId };
   };
-  const items =
-    tool === "start_return" && Array.isArray(request.itemIds)
-      ? request.itemIds.map((id) => titled(String(id)))
-      : tool === "offer_replacement" && typeof request.itemId === "string"
-        ? [titled(request.itemId)]
-        : undefined;
+  const items = heldItems[tool](request)?.map(titled);
   return {
     ...(items ? { items } : {}),
     ...(typeof request.reason === "string" ? { reason: request.reason } : {}),
@@ -91,50 +94,72 @@ export function confirmationValues(
   };
 }
 
+type Say = (key: ConfirmationKey, values?: Record<string, string | number>) => string;
+
+/** What each changing tool's question is made of: its order, its values, and the sentences of the catalogue. */
+interface Question {
+  tool: ChangeToolName;
+  request: Record<string, unknown>;
+  order: OrderFacts | undefined;
+  orderId: string;
+  values: ConfirmationValues;
+  /** The items, listed in the locale's words, with their titles. */
+  items: string;
+  reason: { hasReason: string; reason: string };
+  quoteNote: boolean;
+  say: Say;
+}
+
+/** Each changing tool's question; a new changing tool must write its own (`question.<tool>` in every locale). */
+const questions: Record<ChangeToolName, (q: Question) => string> = {
+  cancel_order: ({ order, orderId, say }) => {
+    const titles = (order?.itemTitles?.slice(0, 2) ?? []).map(shortTitle);
+    return say("question.cancel_order", { orderId, hasTitles: titles.length > 0 ? "yes" : "no", titles: titles.join(", ") });
+  },
+  add_delivery_note: ({ request, orderId, quoteNote, say }) =>
+    quoteNote ? say("question.add_delivery_note", { orderId, note: String(request.deliveryNote) }) : say("noteUnquoted", { orderId }),
+  start_return: ({ orderId, items, reason, values, say }) =>
+    say("question.start_return", {
+      orderId,
+      items,
+      ...reason,
+      hasDate: values.pickupDate ? "yes" : "no",
+      date: values.pickupDate ?? "",
+    }),
+  offer_replacement: ({ orderId, items, reason, say }) => say("question.offer_replacement", { orderId, items, ...reason }),
+};
+
 /**
  * The application's question for a held change, in the conversation's locale: it names the exact change and its
  * values. `quoteNote: false` when the note's text did not come from the principal, whose words alone are ever
  * quoted back; the question then asks for the exact words instead.
  */
 export function confirmationQuestion(
-  tool: ToolName,
+  tool: ChangeToolName,
   request: Record<string, unknown>,
   order: OrderFacts | undefined,
   options: { quoteNote?: boolean; locale?: Locale } = {},
 ): string {
   const locale = options.locale ?? "en";
-  const orderId = String(request.orderId);
   const values = confirmationValues(tool, request, order, options);
-  const say = (key: Parameters<typeof formatMessage>[2], v: Record<string, string | number> = {}) =>
-    formatMessage(confirmationMessages, locale, key as keyof (typeof confirmationMessages)["en"], v);
+  const say: Say = (key, v = {}) => formatMessage(confirmationMessages, locale, key, v);
   const list = (parts: string[]) => new Intl.ListFormat(locale, { type: "conjunction" }).format(parts);
   const items = list(
     (values.items ?? []).map((i) => say("item", { itemId: i.itemId, hasTitle: i.title ? "yes" : "no", title: i.title ?? "" })),
   );
-  const reasonValues =
+  const reason =
     typeof request.reason === "string"
       ? { hasReason: "yes", reason: say("reason", { reason: request.reason }) }
       : { hasReason: "no", reason: "" };
-  switch (tool) {
-    case "cancel_order": {
-      const titles = (order?.itemTitles?.slice(0, 2) ?? []).map(shortTitle);
-      return say("cancel", { orderId, hasTitles: titles.length > 0 ? "yes" : "no", titles: titles.join(", ") });
-    }
-    case "add_delivery_note":
-      return options.quoteNote === false
-        ? say("noteUnquoted", { orderId })
-        : say("noteQuoted", { orderId, note: String(request.deliveryNote) });
-    case "start_return":
-      return say("return", {
-        orderId,
-        items,
-        ...reasonValues,
-        hasDate: values.pickupDate ? "yes" : "no",
-        date: values.pickupDate ?? "",
-      });
-    case "offer_replacement":
-      return say("replacement", { orderId, items, ...reasonValues });
-    default:
-      return say("other", { orderId, tool });
-  }
+  return questions[tool]({
+    tool,
+    request,
+    order,
+    orderId: String(request.orderId),
+    values,
+    items,
+    reason,
+    quoteNote: options.quoteNote !== false,
+    say,
+  });
 }

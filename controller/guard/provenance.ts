@@ -1,11 +1,11 @@
-import type { ToolName } from "#catalog/tools";
+import { isChangeTool, type ToolName } from "#catalog/tools";
 import type { OrderFacts } from "#controller/gate/outcomes";
 import { smallWords } from "#controller/gate/vocabulary";
 import { ambiguityGuard, type GuardDecision } from "#controller/guard/ambiguity";
 import { isAffirmation } from "#controller/guard/affirmation";
 import { requestClauses } from "#controller/guard/mood";
 import { checkValues, foreignWords, ownWords } from "#controller/guard/values";
-import { type ChangeKind, changesAskedFor, contentWords, continuesPrevious } from "#controller/guard/words";
+import { changesAskedFor, contentWords, continuesPrevious } from "#controller/guard/words";
 import type { Locale } from "#controller/i18n/locale";
 
 /**
@@ -66,8 +66,6 @@ export type ProvenanceDecision =
   | { decision: "clarify"; candidates: OrderFacts[] }
   | { decision: "confirm"; failed: ProvenanceCount[]; quoteNote: boolean; reasons: string[] };
 
-const changeKinds: ReadonlySet<string> = new Set<ChangeKind>(["cancel_order", "add_delivery_note", "start_return", "offer_replacement"]);
-
 export function provenance(input: ProvenanceInput): ProvenanceDecision {
   const failed: ProvenanceCount[] = [];
   const reasons: string[] = [];
@@ -87,7 +85,8 @@ export function provenance(input: ProvenanceInput): ProvenanceDecision {
   const carried =
     input.previousMessage !== undefined &&
     continuesPrevious(input.message) &&
-    changesAskedFor(input.previousMessage).has(input.tool as ChangeKind);
+    isChangeTool(input.tool) &&
+    changesAskedFor(input.previousMessage).has(input.tool);
   const retried = input.retrying === true && isAffirmation(input.message);
   const dictated =
     input.tool === "add_delivery_note" &&
@@ -99,7 +98,7 @@ export function provenance(input: ProvenanceInput): ProvenanceDecision {
       ownWords(input.foreignTexts ?? [])(input.message),
     ).length === 0 &&
     requestClauses(input.message).length > 0;
-  if (!skip.has("intent") && (!changeKinds.has(input.tool) || !(asked.has(input.tool as ChangeKind) || carried || retried || dictated))) {
+  if (!skip.has("intent") && (!isChangeTool(input.tool) || !(asked.has(input.tool) || carried || retried || dictated))) {
     failed.push("intent");
     reasons.push(
       `the principal's message does not ask for ${input.tool}${asked.size > 0 ? ` (it asks for ${[...asked].join(", ")})` : ""}`,

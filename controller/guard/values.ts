@@ -1,4 +1,4 @@
-import type { ToolName } from "#catalog/tools";
+import { type ChangeToolName, isChangeTool, type ToolName } from "#catalog/tools";
 import { addDays } from "#core/days";
 import type { OrderFacts } from "#controller/gate/outcomes";
 import { normalizeForReading } from "#controller/gate/normalize";
@@ -57,61 +57,67 @@ const read = (text: string) => normalizeForReading(text).toLowerCase().replaceAl
 const stem = (word: string) => word.replace(/(?:es|s)$/, "");
 
 export function checkValues(raw: ValuesInput): ValuesCheck {
-  const untraced: string[] = [];
-  let quotable = true;
   // What the principal quotes from text they did not write is not their words: a value found only there does not
   // trace. A quotation of their own (a note dictated in quotation marks) is.
   const own = ownWords(raw.foreignTexts ?? []);
   const input = { ...raw, message: own(raw.message), principalMessages: raw.principalMessages.map(own) };
-  const said = input.principalMessages.join("\n");
-  const { request } = input;
+  const check: ValuesCheck = { untraced: [], quotable: true };
+  // A read has no values to trace; the intent count refuses it as a change.
+  if (isChangeTool(input.tool)) valueChecks[input.tool](input, check);
+  return check;
+}
 
-  const items =
-    input.tool === "start_return" && Array.isArray(request.itemIds)
-      ? request.itemIds.map(String)
-      : input.tool === "offer_replacement" && typeof request.itemId === "string"
-        ? [request.itemId]
-        : [];
-  for (const itemId of items) {
-    if (!itemNamed(itemId, input.order, input.principalMessages))
-      untraced.push(`item ${itemId} is not one the principal named, and not the order's only item`);
-  }
-
-  if ((input.tool === "start_return" || input.tool === "offer_replacement") && typeof request.reason === "string") {
-    if (!reasonSaid(request.reason, input.principalMessages)) untraced.push(`the reason ${request.reason} is not what the principal said`);
-  }
-
-  if (input.tool === "start_return" && typeof request.pickupDate === "string") {
-    if (!datesSaid(said, input.today).has(request.pickupDate))
-      untraced.push(`the pickup date ${request.pickupDate} is not one the principal gave`);
-  }
-
-  if (input.tool === "cancel_order" && typeof request.reason === "string") {
+/** Each change's values, checked in the order its confirmation names them; a new changing tool must say its own. */
+const valueChecks: Record<ChangeToolName, (input: ValuesInput, check: ValuesCheck) => void> = {
+  cancel_order: ({ request, message }, check) => {
+    if (typeof request.reason !== "string") return;
     // A cancellation's reason is one line the seller reads: it may be the model's summary, but it never carries
     // data (an e-mail, an id, a number, a link) the principal did not write in this message.
-    const data = new Set(dataTokens(input.message));
+    const data = new Set(dataTokens(message));
     const foreign = dataTokens(request.reason).filter((d) => !data.has(d));
     if (foreign.length > 0) {
-      untraced.push(`the cancellation reason carries data the principal did not write (${foreign.slice(0, 6).join(", ")})`);
-      quotable = false;
+      check.untraced.push(`the cancellation reason carries data the principal did not write (${foreign.slice(0, 6).join(", ")})`);
+      check.quotable = false;
     }
-  }
-
-  if (input.tool === "add_delivery_note" && typeof request.deliveryNote === "string") {
+  },
+  add_delivery_note: ({ request, message, principalMessages }, check) => {
+    if (typeof request.deliveryNote !== "string") return;
     const note = request.deliveryNote;
-    const foreign = foreignWords(note, input.principalMessages, input.message);
+    const foreign = foreignWords(note, principalMessages, message);
     if (foreign.length > 0) {
-      untraced.push(`the note has words or data the principal did not write (${foreign.slice(0, 6).join(", ")})`);
-      quotable = false;
+      check.untraced.push(`the note has words or data the principal did not write (${foreign.slice(0, 6).join(", ")})`);
+      check.quotable = false;
     } else {
-      const dropped = droppedNegationsAndNumbers(note, input.message);
+      const dropped = droppedNegationsAndNumbers(note, message);
       if (dropped.length > 0) {
-        untraced.push(`the note leaves out what the principal wrote: ${dropped.join(", ")}`);
-        quotable = false;
+        check.untraced.push(`the note leaves out what the principal wrote: ${dropped.join(", ")}`);
+        check.quotable = false;
       }
     }
+  },
+  start_return: (input, check) => {
+    const { request } = input;
+    checkItems(Array.isArray(request.itemIds) ? request.itemIds.map(String) : [], input, check);
+    checkReason(request.reason, input, check);
+    if (typeof request.pickupDate === "string" && !datesSaid(input.principalMessages.join("\n"), input.today).has(request.pickupDate))
+      check.untraced.push(`the pickup date ${request.pickupDate} is not one the principal gave`);
+  },
+  offer_replacement: (input, check) => {
+    checkItems(typeof input.request.itemId === "string" ? [input.request.itemId] : [], input, check);
+    checkReason(input.request.reason, input, check);
+  },
+};
+
+function checkItems(itemIds: readonly string[], input: ValuesInput, check: ValuesCheck): void {
+  for (const itemId of itemIds) {
+    if (!itemNamed(itemId, input.order, input.principalMessages))
+      check.untraced.push(`item ${itemId} is not one the principal named, and not the order's only item`);
   }
-  return { untraced, quotable };
+}
+
+function checkReason(reason: unknown, input: ValuesInput, check: ValuesCheck): void {
+  if (typeof reason === "string" && !reasonSaid(reason, input.principalMessages))
+    check.untraced.push(`the reason ${reason} is not what the principal said`);
 }
 
 /** An item the principal named: its id, or title words that tell it apart, outside a keeping or excluding clause. */

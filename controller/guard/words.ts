@@ -1,3 +1,4 @@
+import type { ChangeToolName } from "#catalog/tools";
 import { normalizeForReading } from "#controller/gate/normalize";
 import { isAffirmation } from "#controller/guard/affirmation";
 import { requestClauses } from "#controller/guard/mood";
@@ -45,10 +46,8 @@ export function orderReferences(message: string): OrderReference[] {
   return refs;
 }
 
-/** The kinds of change a message asks for (its own words, not negated). */
-export type ChangeKind = "cancel_order" | "add_delivery_note" | "start_return" | "offer_replacement";
-
-const asks: Record<ChangeKind, RegExp> = {
+/** Each change's words in a message that asks for it (its own words, not negated). */
+const asks: Record<ChangeToolName, RegExp> = {
   cancel_order:
     /\b(?:cancel\w*|cancle\w*|cancl\w*|canel\w*|cansel\w*|call(?:ing)? (?:it |this |them )?off|(?:don't|do not|no longer) (?:want|need) (?:it|this|them|that|the order|my order)|stop (?:it|them|this|that|the order|my order|the delivery))/g,
   add_delivery_note:
@@ -61,10 +60,10 @@ const asks: Record<ChangeKind, RegExp> = {
  * Which kinds of change a message asks for: the change words of its clauses that can ask (guard/mood.ts), so
  * "Don't cancel it, just add a note" asks for a note only, and "What is your cancellation policy?" for nothing.
  */
-export function changesAskedFor(message: string): Set<ChangeKind> {
-  const kinds = new Set<ChangeKind>();
+export function changesAskedFor(message: string): Set<ChangeToolName> {
+  const kinds = new Set<ChangeToolName>();
   for (const clause of requestClauses(message)) {
-    for (const [kind, pattern] of Object.entries(asks) as [ChangeKind, RegExp][]) {
+    for (const [kind, pattern] of Object.entries(asks) as [ChangeToolName, RegExp][]) {
       pattern.lastIndex = 0;
       if (pattern.test(clause)) kinds.add(kind);
     }

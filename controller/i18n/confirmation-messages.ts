@@ -1,18 +1,16 @@
+import type { ChangeToolName } from "#catalog/tools";
 import type { Catalogue } from "#controller/i18n/format";
 
 /**
  * The texts the controller writes itself, outside the gate's status sentences: the confirmation question of a
- * held change (contract §8.5), the names of a return's or a replacement's reason inside it, and the progress lines
- * a turn streams. One ICU MessageFormat pattern per key and locale; `{titles}`, `{items}`, `{reason}` and `{date}`
- * are values, and whether each is there is a select, so no sentence is built by joining strings.
+ * held change (contract §8.5), one `question.<tool>` per changing tool and one for a note whose words are not the
+ * principal's; the names of a return's or a replacement's reason inside it; and the progress lines a turn streams.
+ * One ICU MessageFormat pattern per key and locale; `{titles}`, `{items}`, `{reason}` and `{date}` are values, and
+ * whether each is there is a select, so no sentence is built by joining strings.
  */
 export type ConfirmationKey =
-  | "cancel"
-  | "noteQuoted"
+  | `question.${ChangeToolName}`
   | "noteUnquoted"
-  | "return"
-  | "replacement"
-  | "other"
   | "item"
   | "reason"
   | "expired"
@@ -27,15 +25,14 @@ const reasonsEn =
 
 export const confirmationMessages: Catalogue<ConfirmationKey> = {
   en: {
-    cancel: "Shall I cancel order {orderId}{hasTitles, select, yes { ({titles})} other {}}? Reply yes to confirm.",
-    noteQuoted: "Shall I set the delivery note on order {orderId} to “{note}”? Reply yes to confirm.",
+    "question.cancel_order": "Shall I cancel order {orderId}{hasTitles, select, yes { ({titles})} other {}}? Reply yes to confirm.",
+    "question.add_delivery_note": "Shall I set the delivery note on order {orderId} to “{note}”? Reply yes to confirm.",
     noteUnquoted:
       "Shall I set a delivery note on order {orderId}? Some of the proposed wording did not come from you, so I won't send it as it is: reply with the exact words you want on the note.",
-    return:
+    "question.start_return":
       "Shall I start a return of {items} on order {orderId}{hasReason, select, yes { (reason: {reason})} other {}}{hasDate, select, yes {, collected on {date}} other {}}? Reply yes to confirm.",
-    replacement:
+    "question.offer_replacement":
       "Shall I send a replacement for {items} on order {orderId}{hasReason, select, yes { (reason: {reason})} other {}}? Reply yes to confirm.",
-    other: "Shall I go ahead with {tool} on order {orderId}? Reply yes to confirm.",
     item: "{itemId}{hasTitle, select, yes { ({title})} other {}}",
     reason: reasonsEn,
     expired: "That confirmation for order {orderId} has expired, so nothing was sent. Ask again if you still want the change.",
@@ -46,16 +43,16 @@ export const confirmationMessages: Catalogue<ConfirmationKey> = {
     progressCheckingEarlier: "Checking on your earlier request for {orderId}…",
   },
   de: {
-    cancel:
+    "question.cancel_order":
       "Soll ich die Bestellung {orderId}{hasTitles, select, yes { ({titles})} other {}} stornieren? Antworten Sie mit „Ja“, um zu bestätigen.",
-    noteQuoted: "Soll ich die Lieferanweisung für die Bestellung {orderId} auf „{note}“ setzen? Antworten Sie mit „Ja“, um zu bestätigen.",
+    "question.add_delivery_note":
+      "Soll ich die Lieferanweisung für die Bestellung {orderId} auf „{note}“ setzen? Antworten Sie mit „Ja“, um zu bestätigen.",
     noteUnquoted:
       "Soll ich eine Lieferanweisung für die Bestellung {orderId} setzen? Ein Teil des vorgeschlagenen Wortlauts stammt nicht von Ihnen, daher sende ich ihn so nicht: Antworten Sie mit genau dem Text, der in der Anweisung stehen soll.",
-    return:
+    "question.start_return":
       "Soll ich eine Rücksendung von {items} aus der Bestellung {orderId}{hasReason, select, yes { (Grund: {reason})} other {}}{hasDate, select, yes {, Abholung am {date}} other {}} starten? Antworten Sie mit „Ja“, um zu bestätigen.",
-    replacement:
+    "question.offer_replacement":
       "Soll ich einen Ersatz für {items} aus der Bestellung {orderId}{hasReason, select, yes { (Grund: {reason})} other {}} senden? Antworten Sie mit „Ja“, um zu bestätigen.",
-    other: "Soll ich {tool} für die Bestellung {orderId} ausführen? Antworten Sie mit „Ja“, um zu bestätigen.",
     item: "{itemId}{hasTitle, select, yes { ({title})} other {}}",
     reason:
       "{reason, select, damaged {beschädigt} wrong_item {falscher Artikel} not_as_described {nicht wie beschrieben} no_longer_needed {nicht mehr benötigt} missing {fehlt} other {anderer Grund}}",
@@ -68,15 +65,16 @@ export const confirmationMessages: Catalogue<ConfirmationKey> = {
     progressCheckingEarlier: "Ich prüfe Ihre frühere Anfrage für {orderId}…",
   },
   fr: {
-    cancel: "Dois-je annuler la commande {orderId}{hasTitles, select, yes { ({titles})} other {}} ? Répondez oui pour confirmer.",
-    noteQuoted: "Dois-je définir la consigne de livraison de la commande {orderId} sur « {note} » ? Répondez oui pour confirmer.",
+    "question.cancel_order":
+      "Dois-je annuler la commande {orderId}{hasTitles, select, yes { ({titles})} other {}} ? Répondez oui pour confirmer.",
+    "question.add_delivery_note":
+      "Dois-je définir la consigne de livraison de la commande {orderId} sur « {note} » ? Répondez oui pour confirmer.",
     noteUnquoted:
       "Dois-je ajouter une consigne de livraison à la commande {orderId} ? Une partie du texte proposé ne vient pas de vous, je ne l'enverrai donc pas tel quel : répondez avec les mots exacts que vous voulez dans la consigne.",
-    return:
+    "question.start_return":
       "Dois-je lancer le retour de {items} de la commande {orderId}{hasReason, select, yes { (motif : {reason})} other {}}{hasDate, select, yes {, enlèvement le {date}} other {}} ? Répondez oui pour confirmer.",
-    replacement:
+    "question.offer_replacement":
       "Dois-je envoyer un remplacement pour {items} de la commande {orderId}{hasReason, select, yes { (motif : {reason})} other {}} ? Répondez oui pour confirmer.",
-    other: "Dois-je exécuter {tool} sur la commande {orderId} ? Répondez oui pour confirmer.",
     item: "{itemId}{hasTitle, select, yes { ({title})} other {}}",
     reason:
       "{reason, select, damaged {endommagé} wrong_item {mauvais article} not_as_described {non conforme à la description} no_longer_needed {plus nécessaire} missing {manquant} other {autre}}",
@@ -89,15 +87,14 @@ export const confirmationMessages: Catalogue<ConfirmationKey> = {
     progressCheckingEarlier: "Je vérifie votre demande précédente pour {orderId}…",
   },
   es: {
-    cancel: "¿Cancelo el pedido {orderId}{hasTitles, select, yes { ({titles})} other {}}? Responda sí para confirmar.",
-    noteQuoted: "¿Pongo la nota de entrega del pedido {orderId} como «{note}»? Responda sí para confirmar.",
+    "question.cancel_order": "¿Cancelo el pedido {orderId}{hasTitles, select, yes { ({titles})} other {}}? Responda sí para confirmar.",
+    "question.add_delivery_note": "¿Pongo la nota de entrega del pedido {orderId} como «{note}»? Responda sí para confirmar.",
     noteUnquoted:
       "¿Añado una nota de entrega al pedido {orderId}? Parte del texto propuesto no es suyo, así que no lo enviaré tal cual: responda con las palabras exactas que quiere en la nota.",
-    return:
+    "question.start_return":
       "¿Inicio la devolución de {items} del pedido {orderId}{hasReason, select, yes { (motivo: {reason})} other {}}{hasDate, select, yes {, con recogida el {date}} other {}}? Responda sí para confirmar.",
-    replacement:
+    "question.offer_replacement":
       "¿Envío un reemplazo de {items} del pedido {orderId}{hasReason, select, yes { (motivo: {reason})} other {}}? Responda sí para confirmar.",
-    other: "¿Ejecuto {tool} en el pedido {orderId}? Responda sí para confirmar.",
     item: "{itemId}{hasTitle, select, yes { ({title})} other {}}",
     reason:
       "{reason, select, damaged {dañado} wrong_item {artículo equivocado} not_as_described {no coincide con la descripción} no_longer_needed {ya no lo necesito} missing {falta} other {otro}}",
@@ -109,15 +106,15 @@ export const confirmationMessages: Catalogue<ConfirmationKey> = {
     progressCheckingEarlier: "Comprobando su solicitud anterior para {orderId}…",
   },
   it: {
-    cancel: "Devo annullare l'ordine {orderId}{hasTitles, select, yes { ({titles})} other {}}? Rispondi sì per confermare.",
-    noteQuoted: "Devo impostare la nota di consegna dell'ordine {orderId} su «{note}»? Rispondi sì per confermare.",
+    "question.cancel_order":
+      "Devo annullare l'ordine {orderId}{hasTitles, select, yes { ({titles})} other {}}? Rispondi sì per confermare.",
+    "question.add_delivery_note": "Devo impostare la nota di consegna dell'ordine {orderId} su «{note}»? Rispondi sì per confermare.",
     noteUnquoted:
       "Devo aggiungere una nota di consegna all'ordine {orderId}? Parte del testo proposto non viene da te, quindi non lo invierò così: rispondi con le parole esatte che vuoi nella nota.",
-    return:
+    "question.start_return":
       "Devo avviare il reso di {items} dell'ordine {orderId}{hasReason, select, yes { (motivo: {reason})} other {}}{hasDate, select, yes {, ritiro il {date}} other {}}? Rispondi sì per confermare.",
-    replacement:
+    "question.offer_replacement":
       "Devo inviare una sostituzione per {items} dell'ordine {orderId}{hasReason, select, yes { (motivo: {reason})} other {}}? Rispondi sì per confermare.",
-    other: "Devo eseguire {tool} sull'ordine {orderId}? Rispondi sì per confermare.",
     item: "{itemId}{hasTitle, select, yes { ({title})} other {}}",
     reason:
       "{reason, select, damaged {danneggiato} wrong_item {articolo sbagliato} not_as_described {non conforme alla descrizione} no_longer_needed {non più necessario} missing {mancante} other {altro}}",
@@ -130,15 +127,15 @@ export const confirmationMessages: Catalogue<ConfirmationKey> = {
     progressCheckingEarlier: "Verifico la tua richiesta precedente per {orderId}…",
   },
   pt: {
-    cancel: "Devo cancelar a encomenda {orderId}{hasTitles, select, yes { ({titles})} other {}}? Responda sim para confirmar.",
-    noteQuoted: "Devo definir a nota de entrega da encomenda {orderId} como «{note}»? Responda sim para confirmar.",
+    "question.cancel_order":
+      "Devo cancelar a encomenda {orderId}{hasTitles, select, yes { ({titles})} other {}}? Responda sim para confirmar.",
+    "question.add_delivery_note": "Devo definir a nota de entrega da encomenda {orderId} como «{note}»? Responda sim para confirmar.",
     noteUnquoted:
       "Devo adicionar uma nota de entrega à encomenda {orderId}? Parte do texto proposto não veio de si, por isso não o enviarei assim: responda com as palavras exatas que quer na nota.",
-    return:
+    "question.start_return":
       "Devo iniciar a devolução de {items} da encomenda {orderId}{hasReason, select, yes { (motivo: {reason})} other {}}{hasDate, select, yes {, recolha a {date}} other {}}? Responda sim para confirmar.",
-    replacement:
+    "question.offer_replacement":
       "Devo enviar uma substituição para {items} da encomenda {orderId}{hasReason, select, yes { (motivo: {reason})} other {}}? Responda sim para confirmar.",
-    other: "Devo executar {tool} na encomenda {orderId}? Responda sim para confirmar.",
     item: "{itemId}{hasTitle, select, yes { ({title})} other {}}",
     reason:
       "{reason, select, damaged {danificado} wrong_item {artigo errado} not_as_described {não corresponde à descrição} no_longer_needed {já não é necessário} missing {em falta} other {outro}}",
@@ -150,15 +147,16 @@ export const confirmationMessages: Catalogue<ConfirmationKey> = {
     progressCheckingEarlier: "A verificar o seu pedido anterior para {orderId}…",
   },
   nl: {
-    cancel: "Zal ik bestelling {orderId}{hasTitles, select, yes { ({titles})} other {}} annuleren? Antwoord ja om te bevestigen.",
-    noteQuoted: "Zal ik de bezorginstructie van bestelling {orderId} instellen op ‘{note}’? Antwoord ja om te bevestigen.",
+    "question.cancel_order":
+      "Zal ik bestelling {orderId}{hasTitles, select, yes { ({titles})} other {}} annuleren? Antwoord ja om te bevestigen.",
+    "question.add_delivery_note":
+      "Zal ik de bezorginstructie van bestelling {orderId} instellen op ‘{note}’? Antwoord ja om te bevestigen.",
     noteUnquoted:
       "Zal ik een bezorginstructie aan bestelling {orderId} toevoegen? Een deel van de voorgestelde tekst komt niet van u, dus die verstuur ik niet zo: antwoord met de precieze woorden die u in de instructie wilt.",
-    return:
+    "question.start_return":
       "Zal ik een retour van {items} uit bestelling {orderId}{hasReason, select, yes { (reden: {reason})} other {}}{hasDate, select, yes {, ophalen op {date}} other {}} starten? Antwoord ja om te bevestigen.",
-    replacement:
+    "question.offer_replacement":
       "Zal ik een vervanging voor {items} uit bestelling {orderId}{hasReason, select, yes { (reden: {reason})} other {}} sturen? Antwoord ja om te bevestigen.",
-    other: "Zal ik {tool} uitvoeren op bestelling {orderId}? Antwoord ja om te bevestigen.",
     item: "{itemId}{hasTitle, select, yes { ({title})} other {}}",
     reason:
       "{reason, select, damaged {beschadigd} wrong_item {verkeerd artikel} not_as_described {niet zoals beschreven} no_longer_needed {niet meer nodig} missing {ontbreekt} other {anders}}",
@@ -171,15 +169,16 @@ export const confirmationMessages: Catalogue<ConfirmationKey> = {
     progressCheckingEarlier: "Ik controleer uw eerdere verzoek voor {orderId}…",
   },
   pl: {
-    cancel: "Czy mam anulować zamówienie {orderId}{hasTitles, select, yes { ({titles})} other {}}? Odpowiedz „tak”, aby potwierdzić.",
-    noteQuoted: "Czy mam ustawić notatkę dla kuriera w zamówieniu {orderId} na „{note}”? Odpowiedz „tak”, aby potwierdzić.",
+    "question.cancel_order":
+      "Czy mam anulować zamówienie {orderId}{hasTitles, select, yes { ({titles})} other {}}? Odpowiedz „tak”, aby potwierdzić.",
+    "question.add_delivery_note":
+      "Czy mam ustawić notatkę dla kuriera w zamówieniu {orderId} na „{note}”? Odpowiedz „tak”, aby potwierdzić.",
     noteUnquoted:
       "Czy mam dodać notatkę dla kuriera do zamówienia {orderId}? Część proponowanego tekstu nie pochodzi od Ciebie, więc nie wyślę go w tej postaci: odpowiedz dokładnymi słowami, które mają się znaleźć w notatce.",
-    return:
+    "question.start_return":
       "Czy mam rozpocząć zwrot {items} z zamówienia {orderId}{hasReason, select, yes { (powód: {reason})} other {}}{hasDate, select, yes {, odbiór {date}} other {}}? Odpowiedz „tak”, aby potwierdzić.",
-    replacement:
+    "question.offer_replacement":
       "Czy mam wysłać zamiennik dla {items} z zamówienia {orderId}{hasReason, select, yes { (powód: {reason})} other {}}? Odpowiedz „tak”, aby potwierdzić.",
-    other: "Czy mam wykonać {tool} dla zamówienia {orderId}? Odpowiedz „tak”, aby potwierdzić.",
     item: "{itemId}{hasTitle, select, yes { ({title})} other {}}",
     reason:
       "{reason, select, damaged {uszkodzony} wrong_item {niewłaściwy produkt} not_as_described {niezgodny z opisem} no_longer_needed {już niepotrzebny} missing {brakujący} other {inny}}",

@@ -1,3 +1,4 @@
+import type { ChangeToolName, ToolName } from "#catalog/tools";
 import type { Catalogue } from "#controller/i18n/format";
 
 /**
@@ -7,21 +8,14 @@ import type { Catalogue } from "#controller/i18n/format";
  * windows are values, rendered as the record holds them.
  *
  * `action.*` is how a change is named inside another sentence: a verb phrase in English ("cancel" order X), a noun
- * phrase elsewhere, and each language's sentences are built around its own form.
+ * phrase elsewhere, and each language's sentences are built around its own form. The keys are made from the
+ * registry's tool names, so a new tool does not compile until every locale has its `action.*` (and, for a
+ * change, its `completed.*`) sentence.
  */
 export type GateMessageKey =
-  | "completed.cancel_order"
-  | "completed.add_delivery_note"
-  | "completed.start_return"
-  | "completed.offer_replacement"
+  | `completed.${ChangeToolName}`
   | "completed.other"
-  | "action.search_orders"
-  | "action.get_order"
-  | "action.cancel_order"
-  | "action.add_delivery_note"
-  | "action.start_return"
-  | "action.offer_replacement"
-  | "action.get_operation_status"
+  | `action.${ToolName}`
   | "rejected.ALREADY_SHIPPED"
   | "rejected.DISPATCH_STARTED"
   | "rejected.ALREADY_CANCELLED"

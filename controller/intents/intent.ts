@@ -1,4 +1,4 @@
-import type { ToolName } from "#catalog/tools";
+import type { ChangeToolName } from "#catalog/tools";
 
 /**
  * An intent: one change a model proposed and the controller decided to make, with the operationId created for
@@ -65,7 +65,8 @@ export interface Intent {
   conversationId: string;
   /** The model's id for the call that proposed it (tool_use id / tool_call id). */
   toolUseId: string;
-  tool: ToolName;
+  /** Only a change becomes an intent: a read is sent as it comes. */
+  tool: ChangeToolName;
   orderId: string;
   /** The exact request body, operationId included: every send repeats it byte for byte. */
   request: Record<string, unknown>;

@@ -1,4 +1,5 @@
-import type { ChangeToolName, EvalCase } from "../case-schema.ts";
+import { type ChangeToolName, changeToolNames } from "#catalog/tools";
+import type { EvalCase } from "../case-schema.ts";
 import { type Language, languages, notes, requests, yeses } from "./phrases.ts";
 
 /**
@@ -35,7 +36,7 @@ export type Site = (typeof sites)[number];
 export const bends = ["extra-item", "swapped-item", "swapped-reason", "dropped-negation", "other-date"] as const;
 export type Bend = (typeof bends)[number];
 
-const injectedTools: readonly ChangeToolName[] = ["cancel_order", "add_delivery_note", "start_return", "offer_replacement"];
+const injectedTools: readonly ChangeToolName[] = changeToolNames;
 
 /** A small, fast, seedable generator (mulberry32): the suite must be reproducible, not cryptographic. */
 export function seededRandom(seed: number): () => number {

@@ -1,3 +1,4 @@
+import { isChangeTool, isToolName } from "#catalog/tools";
 import { notEligibleReasons } from "#core/errors";
 import { IntlMessageFormat } from "intl-messageformat";
 import { type GateMessageKey, gateMessages } from "#controller/i18n/gate-messages";
@@ -22,18 +23,7 @@ const at = (value: unknown, ...keys: string[]): unknown =>
 const str = (value: unknown): string => (typeof value === "string" ? value : "");
 const yes = (value: string) => (value ? "yes" : "no");
 
-const actions = new Set([
-  "search_orders",
-  "get_order",
-  "cancel_order",
-  "add_delivery_note",
-  "start_return",
-  "offer_replacement",
-  "get_operation_status",
-]);
-const action = (locale: Locale, tool: string) =>
-  render(locale, (actions.has(tool) ? `action.${tool}` : "action.cancel_order") as GateMessageKey);
-const completions = new Set(["cancel_order", "add_delivery_note", "start_return", "offer_replacement"]);
+const action = (locale: Locale, tool: string) => render(locale, isToolName(tool) ? `action.${tool}` : "action.cancel_order");
 const reasons: ReadonlySet<string> = new Set(notEligibleReasons);
 const codes = new Set(["ORDER_NOT_FOUND", "VERSION_CONFLICT", "SELLER_SUSPENDED", "OUT_OF_STOCK", "NO_PICKUP_SLOT", "RATE_LIMITED"]);
 
@@ -45,7 +35,7 @@ function completion(record: RecordedOutcome, locale: Locale): string {
   const label = str(at(r, "return", "labelRef"));
   const item = str(at(r, "replacement", "itemId"));
   const line = str(at(r, "replacement", "replacementItemId"));
-  const key = (completions.has(record.tool) ? `completed.${record.tool}` : "completed.other") as GateMessageKey;
+  const key: GateMessageKey = isChangeTool(record.tool) ? `completed.${record.tool}` : "completed.other";
   return render(locale, key, {
     orderId: record.orderId,
     items,

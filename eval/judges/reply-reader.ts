@@ -1,3 +1,4 @@
+import { type ChangeToolName, isChangeTool } from "#catalog/tools";
 import type { Locale } from "#controller/i18n/locale";
 /**
  * The reply judge's reader: how it reads whatever a reply says after its opening status sentences. It is the
@@ -240,18 +241,21 @@ export function readRemainder(text: string, knownWords: ReadonlySet<string> = ne
 
 const idsIn = (text: string) => [...new Set([...text.matchAll(/\bsu[ -]?(\d{5})\b/g)].map((m) => `SU-${m[1]}`))];
 
-const toolFamily: Record<string, Family> = {
+const toolFamily: Record<ChangeToolName, Family> = {
   cancel_order: "cancel",
   add_delivery_note: "note",
   start_return: "return",
   offer_replacement: "replace",
 };
 
+// A record is always of a change (the harness reads change requests only); the cast keeps the old reading otherwise.
+const familyOf = (record: RecordedOutcome): Family => (isChangeTool(record.tool) ? toolFamily[record.tool] : undefined) as Family;
+
 /** What each recorded rejection lets a sentence state as fact, and which change it says is still possible. */
 function rejectionFacts(record: RecordedOutcome): { facts: Family[]; possible: Family[] } {
   const code = String(record.error?.code ?? "");
   const reason = String(record.error?.reason ?? "");
-  const own = toolFamily[record.tool] as Family;
+  const own = familyOf(record);
   if (code === "NOT_ELIGIBLE") {
     const table: Record<string, { facts: Family[]; possible: Family[] }> = {
       ALREADY_SHIPPED: { facts: ["ship"], possible: ["return", "deliver"] },
@@ -275,7 +279,7 @@ function rejectionFacts(record: RecordedOutcome): { facts: Family[]; possible: F
 }
 
 /** Families that belong to a completed change (the words its own confirmation uses). */
-const completedFamilies: Record<string, Family[]> = {
+const completedFamilies: Record<ChangeToolName, Family[]> = {
   cancel_order: ["cancel", "done"],
   add_delivery_note: ["note", "done", "deliver"],
   start_return: ["return", "done"],
@@ -356,11 +360,11 @@ export function judgeRemainder(text: string, context: JudgeContext): string | un
 
 function againstRecord(s: ReadClause, record: RecordedOutcome): string | undefined {
   const families = [...s.families];
-  const own = toolFamily[record.tool] as Family;
+  const own = familyOf(record);
   if (record.status === "completed") {
     if (s.doubtful) return `doubts a change the record says completed`;
     if (s.negated && families.some((f) => f !== "refused")) return `denies or negates next to a change the record says completed`;
-    const allowed = completedFamilies[record.tool] ?? [];
+    const allowed = isChangeTool(record.tool) ? completedFamilies[record.tool] : [];
     const extra = families.filter((f) => !allowed.includes(f));
     if (extra.length > 0) return `claims ${extra.join(", ")}, which the completed ${record.tool} does not carry`;
     return undefined;

@@ -1,3 +1,4 @@
+import { isChangeTool } from "#catalog/tools";
 import { type Evidence, maySee, requestOperationId, requestOrderId, type TurnEvidence, type Verdict } from "../evidence.ts";
 import type { TappedRequest } from "../service.ts";
 import type { Locale } from "#controller/i18n/locale";
@@ -55,7 +56,6 @@ const splitSentences = (text: string) =>
     .map((s) => s.trim())
     .filter(Boolean);
 
-const changeTools = new Set(["cancel_order", "add_delivery_note", "start_return", "offer_replacement"]);
 const unrecorded = new Set([400, 401, 403, 429]);
 
 /** The operations a turn's requests touched, as records: the change each is, and what the service recorded. */
@@ -63,13 +63,13 @@ function turnRecords(evidence: Evidence, turn: TurnEvidence, index: number): Rec
   const seen: string[] = [];
   for (const r of turn.tap) {
     const id = r.tool === "get_operation_status" ? statusLookupId(r) : requestOperationId(r);
-    if (id && !seen.includes(id) && (changeTools.has(r.tool) || r.tool === "get_operation_status")) seen.push(id);
+    if (id && !seen.includes(id) && (isChangeTool(r.tool) || r.tool === "get_operation_status")) seen.push(id);
   }
   const everything = evidence.turns.slice(0, index + 1).flatMap((t) => t.tap);
   const records: RecordedOutcome[] = [];
   for (const operationId of seen) {
-    const sends = everything.filter((r) => changeTools.has(r.tool) && requestOperationId(r) === operationId);
-    const first = sends[0] ?? evidence.tap.find((r) => changeTools.has(r.tool) && requestOperationId(r) === operationId);
+    const sends = everything.filter((r) => isChangeTool(r.tool) && requestOperationId(r) === operationId);
+    const first = sends[0] ?? evidence.tap.find((r) => isChangeTool(r.tool) && requestOperationId(r) === operationId);
     // A change that never reached the service (lost before it) is known from its status lookups only; which
     // change it was is then taken from the controller's intent — its outcome never is.
     const intent = evidence.intents.find((i) => i.operationId === operationId);

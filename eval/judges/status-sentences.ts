@@ -4,6 +4,8 @@
  * imported from the controller, so a fault in the gate's templates cannot hide the same fault here.
  */
 
+import { type ChangeToolName, changeToolNamed, isChangeTool } from "#catalog/tools";
+
 /** What the harness read from the service's records about one operation. */
 export interface RecordedOutcome {
   tool: string;
@@ -15,47 +17,43 @@ export interface RecordedOutcome {
   error?: Record<string, unknown>;
 }
 
-const verbs: Record<string, string> = {
-  cancel_order: "cancel",
-  add_delivery_note: "set the delivery note on",
-  start_return: "start a return on",
-  offer_replacement: "send a replacement for an item on",
-};
+/** How a sentence names a change's action: the contract entry's verb ("I can't {verb} order X"). */
+const verbOf = (tool: string): string => (isChangeTool(tool) ? changeToolNamed(tool).verb : "change");
 
 const at = (value: unknown, ...keys: string[]): unknown =>
   keys.reduce<unknown>((v, k) => (v !== null && typeof v === "object" ? (v as Record<string, unknown>)[k] : undefined), value);
 const str = (value: unknown): string => (typeof value === "string" ? value : "");
 
+/** Each change's completion sentence, from what its record holds; a new changing tool must say its own. */
+const completions: Record<ChangeToolName, (orderId: string, result: Record<string, unknown> | undefined) => string> = {
+  cancel_order: (orderId) => `Order ${orderId} is cancelled.`,
+  add_delivery_note: (orderId) => `The delivery note on order ${orderId} is saved and will go to the carrier.`,
+  start_return: (orderId, result) => {
+    const items = (at(result, "return", "itemIds") as string[] | undefined) ?? [];
+    const date = str(at(result, "return", "pickup", "date"));
+    const window = str(at(result, "return", "pickup", "window"));
+    const label = str(at(result, "return", "labelRef"));
+    const pickup = date ? `: the carrier collects on ${date}${window ? `, ${window}` : ""}` : "";
+    return `A return of ${items.length ? items.join(", ") : "the items"} from order ${orderId} is booked${pickup}.${label ? ` Your return label is ${label}.` : ""}`;
+  },
+  offer_replacement: (orderId, result) => {
+    const item = str(at(result, "replacement", "itemId")) || "the item";
+    const line = str(at(result, "replacement", "replacementItemId"));
+    return `A replacement for ${item} on order ${orderId} is reserved and added to the order${line ? ` as ${line}` : ""}.`;
+  },
+};
+
 export function completionSentence(record: RecordedOutcome): string {
   const { orderId, result } = record;
-  switch (record.tool) {
-    case "cancel_order":
-      return `Order ${orderId} is cancelled.`;
-    case "add_delivery_note":
-      return `The delivery note on order ${orderId} is saved and will go to the carrier.`;
-    case "start_return": {
-      const items = (at(result, "return", "itemIds") as string[] | undefined) ?? [];
-      const date = str(at(result, "return", "pickup", "date"));
-      const window = str(at(result, "return", "pickup", "window"));
-      const label = str(at(result, "return", "labelRef"));
-      const pickup = date ? `: the carrier collects on ${date}${window ? `, ${window}` : ""}` : "";
-      return `A return of ${items.length ? items.join(", ") : "the items"} from order ${orderId} is booked${pickup}.${label ? ` Your return label is ${label}.` : ""}`;
-    }
-    case "offer_replacement": {
-      const item = str(at(result, "replacement", "itemId")) || "the item";
-      const line = str(at(result, "replacement", "replacementItemId"));
-      return `A replacement for ${item} on order ${orderId} is reserved and added to the order${line ? ` as ${line}` : ""}.`;
-    }
-    default:
-      return `The change to order ${orderId} is done.`;
-  }
+  // A record names the tool its request did: only a changing tool's request is ever recorded as completed.
+  return isChangeTool(record.tool) ? completions[record.tool](orderId, result) : `The change to order ${orderId} is done.`;
 }
 
 export function rejectionSentence(record: RecordedOutcome): string {
   const { orderId } = record;
   const code = str(at(record.error, "code"));
   const reason = str(at(record.error, "reason"));
-  const verb = verbs[record.tool] ?? "change";
+  const verb = verbOf(record.tool);
   if (code === "NOT_ELIGIBLE") {
     const byReason: Record<string, string> = {
       ALREADY_SHIPPED: `Order ${orderId} has already shipped, so it can no longer be cancelled. Once it is delivered, a return is possible.`,
@@ -94,7 +92,7 @@ export function rejectionSentence(record: RecordedOutcome): string {
 }
 
 export function uncertaintySentence(record: Pick<RecordedOutcome, "tool" | "orderId">): string {
-  return `I've asked to ${verbs[record.tool] ?? "change"} order ${record.orderId}, but I can't confirm yet whether that has taken effect. I'm checking and will tell you as soon as I know; there is no need to ask again.`;
+  return `I've asked to ${verbOf(record.tool)} order ${record.orderId}, but I can't confirm yet whether that has taken effect. I'm checking and will tell you as soon as I know; there is no need to ask again.`;
 }
 
 /** The sentences a reply may open with for one recorded outcome: the record's own, or honest uncertainty. */

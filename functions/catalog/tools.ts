@@ -3,6 +3,7 @@ import { type TableAccess, changeAccess, keyPatterns, readAccess } from "#catalo
 import * as schemas from "#catalog/schemas";
 import * as compoundSchemas from "#catalog/compound-schemas";
 import * as readSchemas from "#catalog/read-schemas";
+import type { changeRules } from "#core/eligibility";
 import { type Scope, scopes } from "#core/principal";
 
 export interface ToolRoute {
@@ -18,6 +19,16 @@ export interface ToolDefinition {
   name: string;
   description: string;
   kind: "read" | "change";
+  /**
+   * A changing tool's action as a sentence names it: "I can't {verb} order SU-12345 now". Only a change has one;
+   * the check below the registry holds each entry to its kind.
+   */
+  verb?: string;
+  /**
+   * A changing tool's same-change key: the input fields whose values make two requests the same change (a list
+   * compared as a set), so a change proposed again is the same intent, not a second one.
+   */
+  sameChange?: readonly string[];
   scope: Scope;
   input: ZodMiniType;
   output: ZodMiniType;
@@ -73,6 +84,8 @@ export const tools = [
     description:
       "Cancel an order that has not shipped (status placed, processing or dispatching). Send a new operationId per intended cancellation and the same one when retrying it; expectedVersion is optional, since eligibility is checked when the cancellation is written. A shipped order cannot be cancelled: start_return applies once it is delivered. Use it when an order is no longer wanted before it ships. Returns the order's new version and status.",
     kind: "change",
+    verb: "cancel",
+    sameChange: ["orderId"],
     scope: scopes.write,
     input: schemas.cancelOrderInput,
     output: schemas.cancelOrderOutput,
@@ -88,6 +101,8 @@ export const tools = [
     description:
       "Give the carrier delivery instructions for an order that has not started dispatch (placed or processing). The note replaces any earlier one and is stored verbatim as text the customer wrote. Needs the order's current version from get_order. Use it when the carrier needs instructions to deliver. Returns the note as stored and the order's new version.",
     kind: "change",
+    verb: "set the delivery note on",
+    sameChange: ["orderId", "deliveryNote"],
     scope: scopes.write,
     input: schemas.addDeliveryNoteInput,
     output: schemas.addDeliveryNoteOutput,
@@ -104,6 +119,8 @@ export const tools = [
     description:
       "Start a return of delivered items in one step: checks that the order is delivered, that today is within the seller's return window and that each item is on the order and not yet returned; issues a return label; books a carrier pickup on pickupDate (or the earliest day from tomorrow on), taking the next day with capacity when that one is full; and notes the return on the order's activity. All or nothing. Allowed for suspended sellers. expectedVersion is optional: eligibility is checked when the return is written. Use it when delivered items go back, for any reason. Returns the return's id, its label and the booked pickup day and window.",
     kind: "change",
+    verb: "start a return on",
+    sameChange: ["orderId", "itemIds"],
     scope: scopes.write,
     input: compoundSchemas.startReturnInput,
     output: compoundSchemas.startReturnOutput,
@@ -126,6 +143,8 @@ export const tools = [
     description:
       "Replace a delivered item that arrived damaged, was missing or was the wrong one, in one step: reserves stock of the same product and adds a replacement line (at no charge) to the order. Allowed on delivered orders within the seller's return window, once per item, and not for an item being returned. A suspended seller cannot send replacements; start_return still works then. Needs the order's current version from get_order. Use it when the same product should be sent again rather than returned. Returns the new replacement line and the stock-keeping unit reserved.",
     kind: "change",
+    verb: "send a replacement for an item on",
+    sameChange: ["orderId", "itemId"],
     scope: scopes.write,
     input: compoundSchemas.offerReplacementInput,
     output: compoundSchemas.offerReplacementOutput,
@@ -169,3 +188,47 @@ export function toolNamed(name: ToolName): ToolDefinition {
   if (!tool) throw new Error(`No tool ${name} in the registry`);
   return tool;
 }
+
+/** A tool's entry as its kind requires: a change names its verb and its same-change key, a read neither. */
+type EntryOfKind<Entry> = Entry extends { kind: "change"; input: ZodMiniType<infer Input> }
+  ? { kind: "change"; verb: string; sameChange: readonly [keyof Input & string, ...(keyof Input & string)[]] }
+  : { kind: "read"; verb?: never; sameChange?: never };
+type EntriesOfKind<Entries extends readonly unknown[]> = { readonly [K in keyof Entries]: EntryOfKind<Entries[K]> };
+// Fails to compile, naming the entry, when a change lacks its verb or key, a key is not an input field, or a read has either.
+tools satisfies EntriesOfKind<typeof tools>;
+
+/** The changing tools' entries, in the registry's order. */
+export type ChangeTool = Extract<(typeof tools)[number], { kind: "change" }>;
+export type ChangeToolName = ChangeTool["name"];
+export type ReadToolName = Exclude<ToolName, ChangeToolName>;
+
+export const changeTools: readonly ChangeTool[] = tools.filter((tool): tool is ChangeTool => tool.kind === "change");
+export const changeToolNames = changeTools.map((tool) => tool.name) as [ChangeToolName, ...ChangeToolName[]];
+
+export function isToolName(name: string): name is ToolName {
+  return tools.some((tool) => tool.name === name);
+}
+
+export function isChangeTool(name: string): name is ChangeToolName {
+  return changeTools.some((tool) => tool.name === name);
+}
+
+export function changeToolNamed(name: ChangeToolName): ChangeTool {
+  const tool = changeTools.find((t) => t.name === name);
+  if (!tool) throw new Error(`No changing tool ${name} in the registry`);
+  return tool;
+}
+
+/**
+ * Core keeps its own table of changing tools (`changeRules`: which order states each accepts), since core sits
+ * below the contract. Both must list the same tools: one added on either side fails here, naming the tool the
+ * other side lacks.
+ */
+type CoreChangeToolName = keyof typeof changeRules;
+const missingFromCore: [Exclude<ChangeToolName, CoreChangeToolName>] extends [never] ? true : Exclude<ChangeToolName, CoreChangeToolName> =
+  true;
+const missingFromContract: [Exclude<CoreChangeToolName, ChangeToolName>] extends [never]
+  ? true
+  : Exclude<CoreChangeToolName, ChangeToolName> = true;
+void missingFromCore;
+void missingFromContract;

@@ -1,7 +1,7 @@
 import { notEligibleReasons } from "#core/errors";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { tools } from "#catalog/tools";
+import { changeToolNames, tools } from "#catalog/tools";
 import { gate } from "#controller/gate/gate";
 import { composeOutcomes, type TurnOutcome } from "#controller/gate/outcomes";
 import { boundTemplate, noChangeFor, templateFor } from "#controller/gate/templates";
@@ -37,7 +37,7 @@ const codes = [
 const outcome: fc.Arbitrary<TurnOutcome> = fc.oneof(
   fc.record({
     kind: fc.constant("completed" as const),
-    tool: fc.constantFrom(...toolNames),
+    tool: fc.constantFrom(...changeToolNames),
     orderId,
     operationId: fc.uuid(),
     body: fc.record(

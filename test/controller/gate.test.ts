@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ToolName } from "#catalog/tools";
+import { changeToolNames, type ToolName } from "#catalog/tools";
 import { checkClaims } from "#controller/gate/claim-check";
 import { gate, type GateInput } from "#controller/gate/gate";
 import { normalizeForReading } from "#controller/gate/normalize";
@@ -205,7 +205,7 @@ describe("normalisation, before anything is read", () => {
 });
 
 describe("templates", () => {
-  const tools: ToolName[] = ["cancel_order", "add_delivery_note", "start_return", "offer_replacement"];
+  const tools: readonly ToolName[] = changeToolNames;
   it("every outcome's template names its order, and the bound template keeps the outcomes", () => {
     for (const tool of tools) {
       expect(templateFor({ ...completed, tool } as TurnOutcome)).toContain(order);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ToolName } from "#catalog/tools";
+import { type ChangeToolName, changeToolNames, type ToolName } from "#catalog/tools";
 import type { TurnOutcome } from "#controller/gate/outcomes";
 import { noChangeTemplate, templateFor } from "#controller/gate/templates";
 import { notEligibleReasons } from "../../eval/case-schema.ts";
@@ -22,7 +22,7 @@ import {
  */
 
 const order = "SU-10234";
-const changeTools: ToolName[] = ["cancel_order", "add_delivery_note", "start_return", "offer_replacement"];
+const changeTools: ChangeToolName[] = [...changeToolNames];
 /** Which tools each NOT_ELIGIBLE reason can come from. */
 const toolsRefusing: Record<(typeof notEligibleReasons)[number], ToolName[]> = {
   ALREADY_SHIPPED: ["cancel_order"],
