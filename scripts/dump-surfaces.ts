@@ -492,7 +492,11 @@ async function synthesize(work: string): Promise<number> {
       for (const [hash, asset] of Object.entries(group)) assets.set(hash, asset.displayName ?? `${file}:${hash.slice(0, 8)}`);
     }
   }
-  const named = (text: string) => text.replace(/\b[0-9a-f]{64}\b/g, (hash) => (assets.has(hash) ? `<asset:${assets.get(hash)}>` : hash));
+  const named = (text: string) =>
+    text
+      .replace(/\b[0-9a-f]{64}\b/g, (hash) => (assets.has(hash) ? `<asset:${assets.get(hash)}>` : hash))
+      // An asset's publishing destination is keyed by a short hash of where it goes, its object key (the hash) too.
+      .replace(/"(current_account-current_region)-[0-9a-f]{8}"/g, '"$1-<destination>"');
   // Stack traces (a construct's creation stack, an annotation's or an acknowledgement's trace) name source lines of
   // bin/, lib/ and node_modules/ by absolute path: any edit or another checkout moves them, and they are no surface.
   const traceKeys = new Set(["trace", "stackTraces", "acknowledgedStackTrace"]);
