@@ -1,8 +1,8 @@
 import * as z from "zod";
-import { tools } from "#catalog/tools";
+import { tools } from "#contract/tools";
 import { type ChangeToolName, changeRules } from "#core/eligibility";
 import { type ErrorCode, notEligibleReasons } from "#core/errors";
-import { errorCodeList } from "#catalog/error-codes";
+import { errorCodeList } from "#contract/error-codes";
 import type { Fault } from "#controller/http/faults";
 import { supportedLocales } from "#controller/i18n/locale";
 

@@ -23,8 +23,8 @@ import {
   type ServiceRoute,
   serviceFunctions,
   toolFunctionEnv,
-} from "#catalog/service-functions";
-import { type ToolDefinition, tools as registry } from "#catalog/tools";
+} from "#deploy/service-functions";
+import { type ToolDefinition, tools as registry } from "#contract/tools";
 import { type Scope, scopes as orderScopes } from "#core/principal";
 import type { UserPoolKind } from "#service/pre-token-generation";
 import { ordersTable, tableEnv } from "#store/table-design";
@@ -97,7 +97,7 @@ interface ServiceSettings {
 
 /**
  * The stateless half: one function per tool in the registry with exactly its grants, and the HTTP API(s) that
- * route to them with a JWT authorizer. Adding a tool to `functions/catalog/tools.ts` adds its function, routes,
+ * route to them with a JWT authorizer. Adding a tool to `functions/contract/tools.ts` adds its function, routes,
  * grants and alarms here with no other edit.
  *
  * With an existing identity provider (`jwtIssuer`) there is one API, and MFA for support and sellers is that

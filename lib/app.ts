@@ -1,6 +1,6 @@
 import { type App, Aspects, type Environment, Tags } from "aws-cdk-lib";
 import { AwsSolutionsChecks } from "cdk-nag";
-import type { ToolDefinition } from "#catalog/tools";
+import type { ToolDefinition } from "#contract/tools";
 import { ApiStack } from "#lib/api-stack";
 import { type OrderToolsConfig, readConfig } from "#lib/config";
 import { addControlTowerChecks, SourceAccountOnServicePermissions } from "#lib/controls";

@@ -17,7 +17,7 @@ import { SnsAction } from "aws-cdk-lib/aws-cloudwatch-actions";
 import type { ITable } from "aws-cdk-lib/aws-dynamodb";
 import type { ITopic } from "aws-cdk-lib/aws-sns";
 import { Construct } from "constructs";
-import type { ToolDefinition } from "#catalog/tools";
+import type { ToolDefinition } from "#contract/tools";
 import { metricNames, metricsNamespace } from "#runtime/observability";
 import type { HttpApi } from "aws-cdk-lib/aws-apigatewayv2";
 import type { ToolFunction } from "#lib/tool-function";

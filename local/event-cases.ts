@@ -12,8 +12,8 @@
  */
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { toolJsonSchema } from "#catalog/json-schema";
-import { type ToolName, toolNamed, tools } from "#catalog/tools";
+import { toolJsonSchema } from "#contract/json-schema";
+import { type ToolName, toolNamed, tools } from "#contract/tools";
 import { apiGatewayEvent } from "#local/lambda-context";
 import { apiGatewayClaims, defaultScopes, devAudience, devIssuer, principalClaims } from "#local/dev-auth";
 import { routeKey } from "#local/routes";

@@ -7,7 +7,7 @@
 import { execFileSync } from "node:child_process";
 import { join, relative } from "node:path";
 import { DynamoDBClient, ListTablesCommand } from "@aws-sdk/client-dynamodb";
-import { toolNamed } from "#catalog/tools";
+import { toolNamed } from "#contract/tools";
 import { preloadAuthorizationServer } from "#local/authorization-server";
 import { createTables, localClientConfig } from "#local/create-tables";
 import { demoFixture, splitDemoFixture } from "#local/demo-shop";

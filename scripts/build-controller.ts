@@ -38,7 +38,7 @@ const externalPackages = [...Object.keys(manifest.dependencies), ...Object.keys(
  * Sources the bundles may contain. The controller reaches the service only for validation (the registry's
  * schemas and errors); the registry's IAM access table brings the store's key formats along (pure functions).
  */
-const allowedSources = [/^controller\//, /^functions\/catalog\//, /^functions\/core\//, /^functions\/store\/(keys|table-design)\.ts$/];
+const allowedSources = [/^controller\//, /^functions\/contract\//, /^functions\/core\//, /^functions\/store\/(keys|table-design)\.ts$/];
 
 interface PackageJson {
   exports: Record<string, { types: string; default: string }>;
@@ -141,7 +141,7 @@ function checkBundleInputs(metafile: Metafile): void {
   }
 }
 
-/** `#catalog/tools` → `../../functions/catalog/tools.js` (its declarations), by package.json's `imports`; `./x.ts` → `./x.js`. */
+/** `#contract/tools` → `../../functions/contract/tools.js` (its declarations), by package.json's `imports`; `./x.ts` → `./x.js`. */
 function rewriteSpecifiers(file: string, text: string): string {
   return text.replace(/(\bfrom\s+|\bimport\s*\(\s*|\bimport\s+)"([^"]+)"/g, (whole, lead: string, specifier: string) => {
     let target: string | undefined;

@@ -14,7 +14,7 @@
  */
 import "#bench/support/setup";
 import { pathToFileURL } from "node:url";
-import { toolNamed } from "#catalog/tools";
+import { toolNamed } from "#contract/tools";
 import {
   type BenchFixture,
   benchFixture,

@@ -11,7 +11,7 @@
  */
 import "#bench/support/setup";
 import { pathToFileURL } from "node:url";
-import { toolNamed } from "#catalog/tools";
+import { toolNamed } from "#contract/tools";
 import { benchFixture, benchToday, chooser } from "#bench/support/bench-orders";
 import { type BenchGateway, benchGateway, type HttpReply } from "#bench/support/bench-gateway";
 import { type ApiShapedTool, apiShapedHandlers, apiShapedTools, needsSeller } from "#bench/peers/api-shaped";

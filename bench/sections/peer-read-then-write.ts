@@ -18,7 +18,7 @@
 import "#bench/support/setup";
 import { pathToFileURL } from "node:url";
 import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { toolNamed } from "#catalog/tools";
+import { toolNamed } from "#contract/tools";
 import { benchFixture, benchToday, chooser, ordersIn } from "#bench/support/bench-orders";
 import { type BenchGateway, benchGateway, type HttpReply } from "#bench/support/bench-gateway";
 import { type PeerTool, readThenWriteHandler } from "#bench/peers/read-then-write";

@@ -1,4 +1,4 @@
-import type { ToolName } from "#catalog/tools";
+import type { ToolName } from "#contract/tools";
 
 /**
  * What the controller knows about an order from the conversation: the principal named it, or a read returned

@@ -1,4 +1,4 @@
-import { type ToolName, toolNamed } from "#catalog/tools";
+import { type ToolName, toolNamed } from "#contract/tools";
 import type { Fetch } from "#controller/http/faults";
 
 /**

@@ -1,4 +1,4 @@
-import type { AddDeliveryNoteInput } from "#catalog/schemas";
+import type { AddDeliveryNoteInput } from "#contract/schemas";
 import type { OrderChange } from "#core/change";
 import { deliveryNoteRule } from "#core/eligibility";
 

@@ -1,4 +1,4 @@
-import type { CancelOrderInput } from "#catalog/schemas";
+import type { CancelOrderInput } from "#contract/schemas";
 import type { OrderChange } from "#core/change";
 import { cancelRule } from "#core/eligibility";
 

@@ -1,4 +1,4 @@
-import type { GetOrderInput, GetOrderOutput, ItemDescription, OrderReturn, Tracking } from "#catalog/read-schemas";
+import type { GetOrderInput, GetOrderOutput, ItemDescription, OrderReturn, Tracking } from "#contract/read-schemas";
 import { addDays, dayOf, daysBetween } from "#core/days";
 import { type ChangeToolName, changeRules, type OrderFacts, type StatusRule } from "#core/eligibility";
 import { InternalError, OrderNotFoundError } from "#core/errors";

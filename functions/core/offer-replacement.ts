@@ -1,4 +1,4 @@
-import type { OfferReplacementInput } from "#catalog/compound-schemas";
+import type { OfferReplacementInput } from "#contract/compound-schemas";
 import type { ChangePlan, ConditionParts, LinkedWrite, OrderChange, Refusal } from "#core/change";
 import { dayOf } from "#core/days";
 import { offerReplacementRule } from "#core/eligibility";

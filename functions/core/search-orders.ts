@@ -1,4 +1,4 @@
-import { orderIdDigits, type OrderSummary, type SearchOrdersInput, type SearchOrdersOutput } from "#catalog/read-schemas";
+import { orderIdDigits, type OrderSummary, type SearchOrdersInput, type SearchOrdersOutput } from "#contract/read-schemas";
 import { addDays } from "#core/days";
 import { InvalidInputError } from "#core/errors";
 import { totalCents } from "#core/get-order";

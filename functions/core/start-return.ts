@@ -1,4 +1,4 @@
-import type { StartReturnInput } from "#catalog/compound-schemas";
+import type { StartReturnInput } from "#contract/compound-schemas";
 import type { ChangePlan, ConditionParts, LinkedWrite, OrderChange, Refusal } from "#core/change";
 import { addDays, dayOf } from "#core/days";
 import { startReturnRule } from "#core/eligibility";

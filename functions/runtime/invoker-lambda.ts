@@ -1,6 +1,6 @@
 import { InvokeCommand, LambdaClient } from "@aws-sdk/client-lambda";
-import { toolFunctionEnv } from "#catalog/service-functions";
-import type { ToolDefinition } from "#catalog/tools";
+import { toolFunctionEnv } from "#deploy/service-functions";
+import type { ToolDefinition } from "#contract/tools";
 import type { HttpResult } from "#runtime/http";
 import type { ToolInvoker } from "#runtime/invoker";
 import { traceClient } from "#runtime/tracing";

@@ -1,5 +1,5 @@
 import type { Context } from "aws-lambda";
-import type { ToolDefinition } from "#catalog/tools";
+import type { ToolDefinition } from "#contract/tools";
 import type { HttpEvent, HttpResult } from "#runtime/http";
 
 /**

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import type { Context } from "aws-lambda";
-import { type JsonSchema, toolJsonSchema } from "#catalog/json-schema";
-import { httpStatusOf } from "#catalog/error-codes";
-import { type ToolDefinition, tools as registry } from "#catalog/tools";
+import { type JsonSchema, toolJsonSchema } from "#contract/json-schema";
+import { httpStatusOf } from "#contract/error-codes";
+import { type ToolDefinition, tools as registry } from "#contract/tools";
 import {
   type ErrorCode,
   InternalError,

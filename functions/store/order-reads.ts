@@ -1,5 +1,5 @@
 import { GetCommand, QueryCommand, type QueryCommandInput } from "@aws-sdk/lib-dynamodb";
-import { type GetOrderInput, maxDateRangeDays, type SearchOrdersInput } from "#catalog/read-schemas";
+import { type GetOrderInput, maxDateRangeDays, type SearchOrdersInput } from "#contract/read-schemas";
 import type { Json } from "#core/change";
 import { addDays } from "#core/days";
 import { InvalidInputError } from "#core/errors";

@@ -1,9 +1,9 @@
 import { App } from "aws-cdk-lib";
 import { Match } from "aws-cdk-lib/assertions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readAccess } from "#catalog/access";
-import { cognitoAuthorizationServerRoutes, type ServiceRoute, serviceFunctions, toolFunctionEnv } from "#catalog/service-functions";
-import { type ToolDefinition, toolNamed, tools } from "#catalog/tools";
+import { readAccess } from "#deploy/access";
+import { cognitoAuthorizationServerRoutes, type ServiceRoute, serviceFunctions, toolFunctionEnv } from "#deploy/service-functions";
+import { type ToolDefinition, toolNamed, tools } from "#contract/tools";
 import { hourlyCapFromEnv, sellerHourlyCapFromEnv, supportHourlyCapFromEnv } from "#store/hourly-cap";
 import { requestBudgetFromEnv } from "#store/request-budget";
 import { type IndexDesign, ordersTable, tableDesigns } from "#store/table-design";

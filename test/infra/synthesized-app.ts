@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { App, type Environment } from "aws-cdk-lib";
 import { Annotations, Template } from "aws-cdk-lib/assertions";
-import { serviceFunctions } from "#catalog/service-functions";
-import type { ToolDefinition } from "#catalog/tools";
+import { serviceFunctions } from "#deploy/service-functions";
+import type { ToolDefinition } from "#contract/tools";
 import { type OrderToolsStacks, buildOrderTools } from "#lib/app";
 import { withoutBundlingProgress } from "#lib/bundling-progress";
 

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ToolDefinition, tools } from "#catalog/tools";
+import { type ToolDefinition, tools } from "#contract/tools";
 import { lambdaContext } from "#local/lambda-context";
 import { demoFixture, splitDemoFixture } from "#local/demo-shop";
 import { bedrockEventCases, eventsDir } from "#local/event-cases";

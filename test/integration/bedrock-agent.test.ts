@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { ToolDefinition } from "#catalog/tools";
+import type { ToolDefinition } from "#contract/tools";
 import { lambdaContext } from "#local/lambda-context";
 import {
   type BedrockAgentEvent,

@@ -14,7 +14,8 @@ import { repoRoot } from "#local/stack";
 const aliases: Record<string, string> = {
   "#core": "functions/core",
   "#store": "functions/store",
-  "#catalog": "functions/catalog",
+  "#contract": "functions/contract",
+  "#deploy": "functions/deploy",
   "#tools": "functions/tools",
   "#runtime": "functions/runtime",
   "#service": "functions/service",
@@ -28,27 +29,27 @@ const aliases: Record<string, string> = {
 
 /** Each area and the areas it may import. bench/ and test/ sit on top and may import anything. */
 const allowed: Record<string, readonly string[]> = {
-  "functions/core": ["functions/catalog"],
-  "functions/store": ["functions/core", "functions/catalog"],
-  "functions/catalog": ["functions/core", "functions/store"],
-  "functions/runtime": ["functions/core", "functions/store", "functions/catalog"],
-  "functions/tools": ["functions/core", "functions/store", "functions/catalog", "functions/runtime"],
-  "functions/service": ["functions/core", "functions/store", "functions/catalog", "functions/runtime"],
-  controller: ["functions/core", "functions/catalog"],
-  lib: ["functions/core", "functions/store", "functions/catalog", "functions/runtime", "functions/service"],
-  bin: ["lib", "functions/catalog"],
-  eval: ["controller", "functions/core", "functions/store", "functions/catalog", "functions/runtime", "local"],
+  "functions/core": ["functions/contract"],
+  "functions/store": ["functions/core", "functions/contract"],
+  "functions/contract": ["functions/core", "functions/store"],
+  "functions/runtime": ["functions/core", "functions/store", "functions/contract"],
+  "functions/tools": ["functions/core", "functions/store", "functions/contract", "functions/runtime"],
+  "functions/service": ["functions/core", "functions/store", "functions/contract", "functions/runtime"],
+  controller: ["functions/core", "functions/contract"],
+  lib: ["functions/core", "functions/store", "functions/contract", "functions/runtime", "functions/service"],
+  bin: ["lib", "functions/contract"],
+  eval: ["controller", "functions/core", "functions/store", "functions/contract", "functions/runtime", "local"],
   local: [
     "controller",
     "functions/core",
     "functions/store",
-    "functions/catalog",
+    "functions/contract",
     "functions/runtime",
     "functions/service",
     "functions/tools",
   ],
-  examples: ["controller", "local", "functions/core", "functions/store", "functions/catalog"],
-  scripts: ["controller", "functions/catalog", "local"],
+  examples: ["controller", "local", "functions/core", "functions/store", "functions/contract"],
+  scripts: ["controller", "functions/contract", "local"],
 };
 
 /**
@@ -57,9 +58,9 @@ const allowed: Record<string, readonly string[]> = {
  * from the store's key functions. Nothing else crosses between them.
  */
 const crossings: Record<string, RegExp> = {
-  "functions/core->functions/catalog": /^functions\/catalog\/(schemas|read-schemas|compound-schemas)\.ts$/,
-  "functions/store->functions/catalog": /^functions\/catalog\/(schemas|read-schemas|compound-schemas|fields)\.ts$/,
-  "functions/catalog->functions/store": /^functions\/store\/keys\.ts$/,
+  "functions/core->functions/contract": /^functions\/catalog\/(schemas|read-schemas|compound-schemas)\.ts$/,
+  "functions/store->functions/contract": /^functions\/catalog\/(schemas|read-schemas|compound-schemas|fields)\.ts$/,
+  "functions/contract->functions/store": /^functions\/store\/keys\.ts$/,
 };
 
 const areaOf = (file: string): string => {

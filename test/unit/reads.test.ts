@@ -8,7 +8,7 @@ import {
   orderIdFragmentProblem,
   searchOrdersInput,
   searchOrdersOutput,
-} from "#catalog/read-schemas";
+} from "#contract/read-schemas";
 import type { OrderFacts, StatusRule } from "#core/eligibility";
 import { allowedActions, describedBy, trackingOf } from "#core/get-order";
 import type { Order } from "#core/order";

@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { customerText, digitsWord, orderId, schema } from "#catalog/fields";
+import { customerText, digitsWord, orderId, schema } from "#contract/fields";
 import { addDays, daysBetween, isCalendarDay } from "#core/days";
 import { type ChangeToolName, changeRules } from "#core/eligibility";
 import { orderStatuses, sellerTypes } from "#core/order";

@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { alwaysPossible, errorCodeList, errorMeaning, httpStatusOf, toolErrors } from "#catalog/error-codes";
+import { alwaysPossible, errorCodeList, errorMeaning, httpStatusOf, toolErrors } from "#contract/error-codes";
 import {
   embedded,
   type JsonSchema,
@@ -8,9 +8,9 @@ import {
   summaryOf,
   toolCatalogSchema,
   toolJsonSchema,
-} from "#catalog/json-schema";
-import { isDocumented, serviceFunctions } from "#catalog/service-functions";
-import { type ToolDefinition, type ToolName, type ToolRoute, tools as registry } from "#catalog/tools";
+} from "#contract/json-schema";
+import { isDocumented, serviceFunctions } from "#deploy/service-functions";
+import { type ToolDefinition, type ToolName, type ToolRoute, tools as registry } from "#contract/tools";
 import { type ErrorCode, notEligibleReasons, recordedRejectionCodes } from "#core/errors";
 import { type Scope, scopes } from "#core/principal";
 

@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { deliveryNoteRules } from "#core/text";
-import { completedResult, customerText, expectedVersion, freeText, operationId, orderId, orderVersion, schema } from "#catalog/fields";
+import { completedResult, customerText, expectedVersion, freeText, operationId, orderId, orderVersion, schema } from "#contract/fields";
 
 /** One strict schema per tool: runtime validation, TypeScript types and the published JSON Schema. */
 

@@ -1,8 +1,8 @@
 import type { ZodMiniType } from "zod/mini";
-import { type TableAccess, changeAccess, keyPatterns, readAccess } from "#catalog/access";
-import * as schemas from "#catalog/schemas";
-import * as compoundSchemas from "#catalog/compound-schemas";
-import * as readSchemas from "#catalog/read-schemas";
+import { type TableAccess, changeAccess, keyPatterns, readAccess } from "#deploy/access";
+import * as schemas from "#contract/schemas";
+import * as compoundSchemas from "#contract/compound-schemas";
+import * as readSchemas from "#contract/read-schemas";
 import { type Scope, scopes } from "#core/principal";
 
 export interface ToolRoute {

@@ -1,6 +1,6 @@
-import { errorCodeList } from "#catalog/error-codes";
-import { embedded, type JsonSchema, serviceInfo, summaryOf, toolJsonSchema } from "#catalog/json-schema";
-import { tools as registry } from "#catalog/tools";
+import { errorCodeList } from "#contract/error-codes";
+import { embedded, type JsonSchema, serviceInfo, summaryOf, toolJsonSchema } from "#contract/json-schema";
+import { tools as registry } from "#contract/tools";
 
 // Agent platforms' documents, built from the same registry as the OpenAPI document: Bedrock Agents action groups
 // and AgentCore Gateway targets.

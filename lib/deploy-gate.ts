@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { publishedToolsHash } from "#catalog/tools-hash";
+import { publishedToolsHash } from "#contract/tools-hash";
 
 /**
  * The deploy gate over what the catalogue publishes: a change to anything a model is told is a behaviour change,
@@ -11,7 +11,7 @@ import { publishedToolsHash } from "#catalog/tools-hash";
  * catalogue so that neither the CDK app nor the eval harness imports the other.
  */
 
-const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const baselinePath = join(repoRoot, "eval", "baseline.json");
 
 /** A path inside the repository as it reads from its root, so that a message (and the template it lands in) is the same on every checkout. */

@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { completedResult, expectedVersion, operationId, orderId, schema } from "#catalog/fields";
+import { completedResult, expectedVersion, operationId, orderId, schema } from "#contract/fields";
 import { isCalendarDay } from "#core/days";
 
 /** Input and output of the two compound changing tools, start_return and offer_replacement. */
