@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { DeleteTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { GetCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
-import { tools } from "#contract/tools";
+import { deployedTools as tools } from "#deploy/tool-functions";
 import { createTables, localClientConfig } from "#local/create-tables";
 import { type DynamoDbLocal, startDynamoDbLocal } from "#local/dynamodb-local";
 import { principalClaims, signDevToken } from "#local/dev-auth";

@@ -8,7 +8,8 @@ import { publishedToolsHash } from "#contract/tools-hash";
  * and ships only after a live model run over the evaluation cases measured it and no metric moved more than two
  * points the wrong way (contract §8.4). `eval/baseline.json`, which `npm run eval -- --baseline` writes, keeps
  * the published-tools hash that run saw. Read by the CDK app at synth and by the eval runner; it lives with the
- * catalogue so that neither the CDK app nor the eval harness imports the other.
+ * CDK code it gates and imports nothing of CDK, so the eval harness reads it without taking in the stacks (the
+ * CDK app never imports the eval).
  */
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..");

@@ -8,7 +8,7 @@
 import { createMcpHandler, Server } from "@modelcontextprotocol/server";
 import { catalogEntry, serviceInfo } from "#contract/json-schema";
 import { mcpInstructions } from "#contract/mcp-instructions";
-import { tools } from "#contract/tools";
+import { deployedTools as tools } from "#deploy/tool-functions";
 import { lambdaInvoker, toolFunctionsFromEnv } from "#runtime/invoker-lambda";
 import { deployedVerifier } from "#runtime/token-verifier";
 

@@ -14,7 +14,7 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { serviceFunctions } from "#deploy/service-functions";
-import { tools } from "#contract/tools";
+import { deployedTools as tools } from "#deploy/tool-functions";
 import { bundleBudgetBytes, bundleEntries } from "#lib/bundles";
 import { repoRoot } from "#lib/tool-function";
 import { initRounds, pairedDifference, pairedRatio } from "#bench/support/cold-start";

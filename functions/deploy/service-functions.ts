@@ -1,4 +1,4 @@
-import type { ToolRoute } from "#contract/tools";
+import type { ToolRoute } from "#deploy/tool-functions";
 
 /**
  * The functions behind the routes of contract §2 that are not tools: they publish the registry (the catalogue, the

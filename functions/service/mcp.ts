@@ -1,7 +1,7 @@
 import type { Context } from "aws-lambda";
 import { catalogEntry, serviceInfo } from "#contract/json-schema";
 import { mcpInstructions } from "#contract/mcp-instructions";
-import { type ToolDefinition, tools as registry } from "#contract/tools";
+import { type DeployedTool as ToolDefinition, deployedTools as registry } from "#deploy/tool-functions";
 import { nestingIssue } from "#contract/validate";
 import { ForbiddenError, InternalError, InvalidInputError, type ToolError, UnauthenticatedError } from "#core/errors";
 import { principalFromClaims } from "#core/principal";

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { toolFunctionEnv } from "#deploy/service-functions";
-import { tools } from "#contract/tools";
+import { deployedTools as tools } from "#deploy/tool-functions";
 import { lambdaContext } from "#local/lambda-context";
 import { repoRoot } from "#local/stack";
 import type { StoreDeps } from "#store/client";

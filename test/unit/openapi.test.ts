@@ -5,7 +5,8 @@ import { type JsonSchema, jsonSchemaDialect, toolCatalog, toolCatalogSchema } fr
 import { errorCodeList, httpStatusOf, toolErrors } from "#contract/error-codes";
 import { openApiDocument, securitySchemeName } from "#service/openapi-document";
 import { isDocumented, serviceFunctions } from "#deploy/service-functions";
-import { type ToolName, tools } from "#contract/tools";
+import type { ToolName } from "#contract/tools";
+import { deployedTools as tools } from "#deploy/tool-functions";
 import type { ErrorCode } from "#core/errors";
 
 /** The published schemas and the OpenAPI document, as generated from the registry: valid, described, complete. */
