@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { App } from "aws-cdk-lib";
-import { deployGate } from "#catalog/deploy-gate";
+import { deployGate } from "#lib/deploy-gate";
 import { buildOrderTools } from "#lib/app";
 import { withoutBundlingProgress } from "#lib/bundling-progress";
 import { addEvalGate } from "#lib/eval-gate";

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
-import { datamark, type PrincipalKind, systemPromptFor } from "#catalog/model-context";
-import type { ChangeToolName, ToolName } from "#catalog/tools";
+import { datamark, type PrincipalKind, systemPromptFor } from "#contract/model-context";
+import type { ChangeToolName, ToolName } from "#contract/tools";
 import { spotlightResult } from "#controller/context/spotlight";
 import {
   type ConversationState,
@@ -29,7 +29,7 @@ import { IntentConflictError, type IntentStore } from "#controller/intents/store
 import type { ModelAdapter, ModelResponse, ToolCall } from "#controller/model/types";
 import { checkProposal, sameChange } from "#controller/proposal";
 import { defaultReconcile, type ReconcileOptions, reconcileIntent } from "#controller/reconcile";
-import { applicationField, type ModelTool, modelTools } from "#catalog/model-tools";
+import { applicationField, type ModelTool, modelTools } from "#contract/model-tools";
 import { type ApplicationTrace, callTraceHeaders, TraceRecorder, type TraceSink, type TurnTrace } from "#controller/trace";
 import { acquireTurnLease, withTurnLease } from "#controller/turn-lease";
 

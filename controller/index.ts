@@ -37,7 +37,7 @@ export { type Locale, localeOf, supportedLocales } from "#controller/i18n/locale
 export { ConversationBusyError, withTurnLease } from "#controller/turn-lease";
 export { delayBefore, reconcileIntent, resendSettles } from "#controller/reconcile";
 export { datamarked, escapeFrames, spotlightResult } from "#controller/context/spotlight";
-export { type PrincipalKind, systemPromptFor } from "#catalog/model-context";
+export { type PrincipalKind, systemPromptFor } from "#contract/model-context";
 export { canMove, moved, newOperationId } from "#controller/intents/intent";
 
 // Model adapters (each SDK an optional peer dependency, imported on the adapter's first request)
@@ -54,7 +54,7 @@ export {
 export { MissingModelSdkError } from "#controller/model/optional-sdk";
 
 // Model-facing tools
-export { applicationField, controllerOnlyTools, type ModelTool, modelTools } from "#catalog/model-tools";
+export { applicationField, controllerOnlyTools, type ModelTool, modelTools } from "#contract/model-tools";
 export {
   type AnthropicToolDefinition,
   anthropicTool,

@@ -1,11 +1,11 @@
 import type { z } from "zod";
-import { type ChangeToolName, changeToolNamed, isChangeTool, type ToolName, toolNamed } from "#catalog/tools";
-import { parseArguments } from "#catalog/validate";
+import { type ChangeToolName, changeToolNamed, isChangeTool, type ToolName, toolNamed } from "#contract/tools";
+import { parseArguments } from "#contract/validate";
 import { InvalidInputError } from "#core/errors";
 import { newOperationId } from "#controller/intents/intent";
 import type { ToolCall } from "#controller/model/types";
 import { withoutNullOptionals } from "#controller/tools/arguments";
-import { applicationField, type ModelTool } from "#catalog/model-tools";
+import { applicationField, type ModelTool } from "#contract/model-tools";
 
 /**
  * What a model's proposal is, once checked with the very schemas the service validates with: an unknown tool,

@@ -10,7 +10,7 @@ import {
   w3cTraceId,
   type XrayHeader,
   xrayTraceId,
-} from "#catalog/trace-context";
+} from "#contract/trace-context";
 import type { ReplyKind, TurnOutcome } from "#controller/gate/outcomes";
 import type { IntentState } from "#controller/intents/intent";
 

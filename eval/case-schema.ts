@@ -1,9 +1,9 @@
 import * as z from "zod";
-import { tools } from "#catalog/tools";
-import { type ChangeToolName, changeToolNames } from "#catalog/tools";
+import { tools } from "#contract/tools";
+import { type ChangeToolName, changeToolNames } from "#contract/tools";
 import { type ErrorCode, notEligibleReasons } from "#core/errors";
 import { orderIdPattern } from "#core/order";
-import { errorCodeList } from "#catalog/error-codes";
+import { errorCodeList } from "#contract/error-codes";
 import type { Fault } from "#controller/http/faults";
 import { supportedLocales } from "#controller/i18n/locale";
 

@@ -1,4 +1,4 @@
-import { isChangeTool, type ToolName } from "#catalog/tools";
+import { isChangeTool, type ToolName } from "#contract/tools";
 import type { Intent } from "#controller/intents/intent";
 import type { TurnTrace } from "#controller/trace";
 import type { Fixture } from "#store/fixture";

@@ -1,5 +1,5 @@
 import type { TrialResult } from "./run-case.ts";
-import { type Baseline, type Metrics, metricNames } from "#catalog/deploy-gate";
+import { type Baseline, type Metrics, metricNames } from "#lib/deploy-gate";
 
 /** How far below the baseline a metric may fall, in percentage points, before a model run fails. */
 export const tolerancePoints = 2;

@@ -21,8 +21,8 @@ import {
 import { isLiveModel, isModelRun, type ModelSpec, modelSource } from "./models.ts";
 import { runCase, type TrialResult } from "./run-case.ts";
 import { startEvalService } from "./service.ts";
-import { type Baseline, baselineCommand, baselinePath, baselineStatus, type Metrics, readBaseline } from "#catalog/deploy-gate";
-import { publishedToolsHash } from "#catalog/tools-hash";
+import { type Baseline, baselineCommand, baselinePath, baselineStatus, type Metrics, readBaseline } from "#lib/deploy-gate";
+import { publishedToolsHash } from "#contract/tools-hash";
 
 /** contract §8.4: `npm run eval`. Everything but the argument parsing, so tests can run it in process. */
 export interface EvalOptions {

@@ -23,8 +23,8 @@ import {
   type ServiceRoute,
   serviceFunctions,
   toolFunctionEnv,
-} from "#catalog/service-functions";
-import { type ToolDefinition, tools as registry } from "#catalog/tools";
+} from "#deploy/service-functions";
+import { type DeployedTool, deployedTools as registry } from "#deploy/tool-functions";
 import { type Scope, scopes as orderScopes } from "#core/principal";
 import type { UserPoolKind } from "#service/pre-token-generation";
 import { ordersTable, tableEnv } from "#store/table-design";
@@ -44,7 +44,7 @@ export interface ApiStackProps extends StackProps {
   /** The stage's customer-managed key (context customerManagedKey), for every log group; otherwise CloudWatch Logs' own encryption. */
   encryptionKey?: IKey;
   /** The tool registry; tests pass a longer one to show that a new entry is all a new tool needs. */
-  tools?: readonly ToolDefinition[];
+  tools?: readonly DeployedTool[];
 }
 
 /** Who may call a route. Every route of this API says so explicitly. */
@@ -97,8 +97,8 @@ interface ServiceSettings {
 
 /**
  * The stateless half: one function per tool in the registry with exactly its grants, and the HTTP API(s) that
- * route to them with a JWT authorizer. Adding a tool to `functions/catalog/tools.ts` adds its function, routes,
- * grants and alarms here with no other edit.
+ * route to them with a JWT authorizer. Adding a tool to `functions/contract/tools.ts` and its function, routes
+ * and grants to `functions/deploy/tool-functions.ts` adds them and its alarms here with no other edit.
  *
  * With an existing identity provider (`jwtIssuer`) there is one API, and MFA for support and sellers is that
  * provider's to enforce. Without one, the stack creates three user pools: Cognito requires MFA per pool, not per
@@ -146,7 +146,7 @@ export class ApiStack extends Stack {
     this.stage = main.stage;
     this.authorizer = main.authorizer;
 
-    const tools: readonly ToolDefinition[] = props.tools ?? registry;
+    const tools: readonly DeployedTool[] = props.tools ?? registry;
     for (const tool of tools) this.addToolFunction(tool, tables);
     this.addServiceFunctions();
     this.addBedrockAgentFunction();
@@ -224,7 +224,7 @@ export class ApiStack extends Stack {
   }
 
   /** A tool's own function: its grants exactly its registry entry's, its route behind that tool's scope. */
-  private addToolFunction(tool: ToolDefinition, tables: ApiStackProps["tables"]): void {
+  private addToolFunction(tool: DeployedTool, tables: ApiStackProps["tables"]): void {
     const { config } = this;
     const indexNames = new Set<string>(ordersTable.indexes.map((i) => i.indexName));
     const unknown = (tool.access.ordersIndexes ?? []).filter((name) => !indexNames.has(name));

@@ -1,6 +1,6 @@
 import { type App, Aspects, type Environment, Tags } from "aws-cdk-lib";
 import { AwsSolutionsChecks } from "cdk-nag";
-import type { ToolDefinition } from "#catalog/tools";
+import type { DeployedTool } from "#deploy/tool-functions";
 import { ApiStack } from "#lib/api-stack";
 import { type OrderToolsConfig, readConfig } from "#lib/config";
 import { addControlTowerChecks, SourceAccountOnServicePermissions } from "#lib/controls";
@@ -21,7 +21,7 @@ export interface OrderToolsStacks {
  * Stacks are environment-agnostic unless the CLI knows the account (CDK_DEFAULT_ACCOUNT), so `cdk synth` needs no
  * account lookups.
  */
-export function buildOrderTools(app: App, options: { tools?: readonly ToolDefinition[]; env?: Environment } = {}): OrderToolsStacks {
+export function buildOrderTools(app: App, options: { tools?: readonly DeployedTool[]; env?: Environment } = {}): OrderToolsStacks {
   const config = readConfig(app.node);
   // The API stack imports the tables' names and ARNs. Strong references (exports) are what we want: the data
   // stack cannot be deleted, nor a table replaced, while the API still uses it. Said explicitly, so CDK does not warn.

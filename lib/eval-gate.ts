@@ -1,5 +1,5 @@
 import { Annotations, CfnRule, Fn, type Stack } from "aws-cdk-lib";
-import type { GateDecision } from "#catalog/deploy-gate";
+import type { GateDecision } from "#lib/deploy-gate";
 
 /** CloudFormation keeps an assertion's description to this many characters. */
 const maxDescription = 1024;

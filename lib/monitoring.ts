@@ -17,7 +17,7 @@ import { SnsAction } from "aws-cdk-lib/aws-cloudwatch-actions";
 import type { ITable } from "aws-cdk-lib/aws-dynamodb";
 import type { ITopic } from "aws-cdk-lib/aws-sns";
 import { Construct } from "constructs";
-import type { ToolDefinition } from "#catalog/tools";
+import type { DeployedTool } from "#deploy/tool-functions";
 import { metricNames, metricsNamespace } from "#runtime/observability";
 import type { HttpApi } from "aws-cdk-lib/aws-apigatewayv2";
 import type { ToolFunction } from "#lib/tool-function";
@@ -92,7 +92,7 @@ export interface OperationsProps {
   stage: string;
   serviceName: string;
   alarmTopic: ITopic;
-  tools: readonly ToolDefinition[];
+  tools: readonly DeployedTool[];
   toolFunctions: ReadonlyMap<string, ToolFunction>;
   serviceFunctions: ReadonlyMap<string, ToolFunction>;
   /** The stack's HTTP APIs (ApiStack's ToolsHttpApi entries), each with its audience for the labels. */

@@ -9,7 +9,7 @@ import { type BundlingOptions, LogLevel as EsbuildLogLevel, NodejsFunction, Outp
 import { LogGroup, type RetentionDays } from "aws-cdk-lib/aws-logs";
 import { NagSuppressions } from "cdk-nag";
 import { Construct } from "constructs";
-import type { DynamoAction, KeyedWrites, WriteAction } from "#catalog/access";
+import type { DynamoAction, KeyedWrites, WriteAction } from "#deploy/access";
 import type { TracerSetting } from "#lib/config";
 import { acknowledgeControl, acknowledgeLogGroupControls, controlReasons, type LogKind } from "#lib/controls";
 

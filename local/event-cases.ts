@@ -12,8 +12,9 @@
  */
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { toolJsonSchema } from "#catalog/json-schema";
-import { type ToolName, toolNamed, tools } from "#catalog/tools";
+import { toolJsonSchema } from "#contract/json-schema";
+import type { ToolName } from "#contract/tools";
+import { deployedToolNamed, deployedTools as tools } from "#deploy/tool-functions";
 import { apiGatewayEvent } from "#local/lambda-context";
 import { apiGatewayClaims, defaultScopes, devAudience, devIssuer, principalClaims } from "#local/dev-auth";
 import { routeKey } from "#local/routes";
@@ -268,7 +269,7 @@ const expiresAt = 2_082_758_400;
 /** Every case with its event, in the order they are meant to run. */
 export function eventCases(): EventCase[] {
   return cases.map((c) => {
-    const tool = toolNamed(c.tool);
+    const tool = deployedToolNamed(c.tool);
     const route = c.get ? tool.routes.find((r) => r.method === "GET") : tool.routes.find((r) => r.method === "POST");
     if (!route) throw new Error(`${c.tool} has no ${c.get ? "GET" : "POST"} route for the case ${c.name}`);
     const payload = {

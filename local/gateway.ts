@@ -28,7 +28,7 @@ import { type GatewayRoute, matchRoute, routeKey, routes as registryRoutes } fro
 import { repoRoot } from "#local/stack";
 import type { ToolHandler } from "#runtime/handler";
 import { type HttpResult, maxBodyBytes } from "#runtime/http";
-import { callerTraceId } from "#catalog/trace-context";
+import { callerTraceId } from "#contract/trace-context";
 import { type InvocationTrace, runInvocation } from "#local/invocation";
 
 export interface GatewayOptions {

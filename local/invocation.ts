@@ -1,5 +1,5 @@
 import { InvokeStore, InvokeStoreBase } from "@aws/lambda-invoke-store";
-import { formatXrayHeader, newSpanId, newTraceId, xrayTraceId } from "#catalog/trace-context";
+import { formatXrayHeader, newSpanId, newTraceId, xrayTraceId } from "#contract/trace-context";
 
 /**
  * What Lambda's Node.js runtime keeps per invocation, for handlers run in this process: the request id and the

@@ -6,7 +6,7 @@
  * it pipes into `jq`); the handler's own log and metric lines go to stderr.
  */
 import { readFile } from "node:fs/promises";
-import { tools } from "#catalog/tools";
+import { deployedTools as tools } from "#deploy/tool-functions";
 import { importHandler } from "#local/gateway";
 import { lambdaContext } from "#local/lambda-context";
 import { keepStdoutForTheResult } from "#local/log-sink";

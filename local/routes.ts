@@ -1,11 +1,11 @@
 /**
- * The local gateway's routes, derived as the CDK stack derives them: every route of every tool in the registry
- * (the tool's scope is the route's authorization scope), and the routes of the service functions (catalogue,
- * OpenAPI, MCP) from functions/catalog/service-functions.ts. A tool or service function added there is served
+ * The local gateway's routes, derived as the CDK stack derives them: every route of every tool in the deployment
+ * manifest, functions/deploy/tool-functions.ts (the tool's scope is the route's authorization scope), and the
+ * routes of the service functions (catalogue, OpenAPI, MCP) from functions/deploy/service-functions.ts. A tool or service function added there is served
  * locally without touching this file.
  */
-import { serviceFunctions } from "#catalog/service-functions";
-import { tools } from "#catalog/tools";
+import { serviceFunctions } from "#deploy/service-functions";
+import { deployedTools as tools } from "#deploy/tool-functions";
 import type { Scope } from "#core/principal";
 
 export interface GatewayRoute {

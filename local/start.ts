@@ -7,7 +7,7 @@
 import { execFileSync } from "node:child_process";
 import { join, relative } from "node:path";
 import { DynamoDBClient, ListTablesCommand } from "@aws-sdk/client-dynamodb";
-import { toolNamed } from "#catalog/tools";
+import { deployedToolNamed } from "#deploy/tool-functions";
 import { preloadAuthorizationServer } from "#local/authorization-server";
 import { createTables, localClientConfig } from "#local/create-tables";
 import { demoFixture, splitDemoFixture } from "#local/demo-shop";
@@ -221,7 +221,7 @@ async function main(): Promise<void> {
 
 /** A harmless first request on the demo data: find Ana's order from a fragment of its id. */
 function sampleCurl(url: string): string {
-  return `curl -s ${url}${toolNamed("search_orders").routes[0]?.path} -H "authorization: Bearer $TOKEN" -d '{"orderId": "884"}'`;
+  return `curl -s ${url}${deployedToolNamed("search_orders").routes[0]?.path} -H "authorization: Bearer $TOKEN" -d '{"orderId": "884"}'`;
 }
 
 const seconds = () => `${process.uptime().toFixed(1)} s`;

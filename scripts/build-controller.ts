@@ -8,7 +8,7 @@
  * `exports` entry.
  *
  * - JavaScript: esbuild bundles each entry with code splitting (what entries share is one chunk, so a class is
- *   one class whichever subpath it came from). The service modules the controller validates with (the catalogue
+ *   one class whichever subpath it came from). The service modules the controller validates with (the tool contract
  *   and the core errors) are compiled in; zod, the model SDKs and the AWS SDK stay imports of the application's
  *   own copies (zod is a dependency, the rest optional peers).
  * - Declarations: TypeScript's own declaration emit, then each `#…` subpath import rewritten to the relative file
@@ -35,10 +35,10 @@ const manifest = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")
 const externalPackages = [...Object.keys(manifest.dependencies), ...Object.keys(manifest.peerDependencies)];
 
 /**
- * Sources the bundles may contain. The controller reaches the service only for validation (the registry's
- * schemas and errors); the registry's IAM access table brings the store's key formats along (pure functions).
+ * Sources the bundles may contain. The controller reaches the service only for validation: the tool contract
+ * (its schemas, errors and model-facing tools) and the domain it builds on (core's errors and rules).
  */
-const allowedSources = [/^controller\//, /^functions\/catalog\//, /^functions\/core\//, /^functions\/store\/(keys|table-design)\.ts$/];
+const allowedSources = [/^controller\//, /^functions\/contract\//, /^functions\/core\//];
 
 interface PackageJson {
   exports: Record<string, { types: string; default: string }>;
@@ -136,12 +136,12 @@ function checkBundleInputs(metafile: Metafile): void {
   const foreign = Object.keys(metafile.inputs).filter((input) => !allowedSources.some((allowed) => allowed.test(input)));
   if (foreign.length > 0) {
     throw new Error(
-      `The controller's bundles took in files it must not carry (the controller never uses functions/store, functions/tools or lib/, and packages stay imports):\n  ${foreign.join("\n  ")}`,
+      `The controller's bundles took in files it must not carry (the controller never uses functions/store, functions/deploy, functions/tools or lib/, and packages stay imports):\n  ${foreign.join("\n  ")}`,
     );
   }
 }
 
-/** `#catalog/tools` → `../../functions/catalog/tools.js` (its declarations), by package.json's `imports`; `./x.ts` → `./x.js`. */
+/** `#contract/tools` → `../../functions/contract/tools.js` (its declarations), by package.json's `imports`; `./x.ts` → `./x.js`. */
 function rewriteSpecifiers(file: string, text: string): string {
   return text.replace(/(\bfrom\s+|\bimport\s*\(\s*|\bimport\s+)"([^"]+)"/g, (whole, lead: string, specifier: string) => {
     let target: string | undefined;

@@ -7,7 +7,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { readOptions } from "#local/command-line";
 import { toolFormat, toolFormatNames } from "#controller/tools/formats";
-import { controllerOnlyTools, modelTools } from "#catalog/model-tools";
+import { controllerOnlyTools, modelTools } from "#contract/model-tools";
 import { userPath } from "#local/stack";
 
 function usage(): string {

@@ -14,8 +14,8 @@
  */
 import { BatchGetCommand, GetCommand } from "@aws-sdk/lib-dynamodb";
 import * as z from "zod";
-import { orderId } from "#catalog/fields";
-import { parseArguments } from "#catalog/validate";
+import { orderId } from "#contract/fields";
+import { parseArguments } from "#contract/validate";
 import { InvalidInputError, OrderNotFoundError } from "#core/errors";
 import { defaultPolicies, resolvePolicy, type ReturnPolicy, type Seller, supplementRef } from "#core/policy";
 import { mayAccessOrder, type Principal, principalFromClaims, scopes } from "#core/principal";

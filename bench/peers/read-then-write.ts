@@ -25,9 +25,10 @@ import {
   makeIdempotent,
 } from "@aws-lambda-powertools/idempotency";
 import { DynamoDBPersistenceLayer } from "@aws-lambda-powertools/idempotency/dynamodb";
-import type { CancelOrderInput, AddDeliveryNoteInput } from "#catalog/schemas";
-import { toolNamed } from "#catalog/tools";
-import { parseArguments } from "#catalog/validate";
+import type { AddDeliveryNoteInput } from "#core/add-delivery-note";
+import type { CancelOrderInput } from "#core/cancel-order";
+import { toolNamed } from "#contract/tools";
+import { parseArguments } from "#contract/validate";
 import type { Json } from "#core/change";
 import { changeRules } from "#core/eligibility";
 import {

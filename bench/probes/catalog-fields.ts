@@ -4,7 +4,7 @@
  */
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { cancelOrderInput } from "#catalog/schemas";
+import { cancelOrderInput } from "#contract/schemas";
 
 const doc = DynamoDBDocumentClient.from(new DynamoDBClient({}));
 export const handler = async () => [doc, cancelOrderInput];

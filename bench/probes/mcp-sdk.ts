@@ -6,9 +6,9 @@
  * (docs/benchmarks.md, MCP).
  */
 import { createMcpHandler, Server } from "@modelcontextprotocol/server";
-import { catalogEntry, serviceInfo } from "#catalog/json-schema";
-import { mcpInstructions } from "#catalog/mcp-instructions";
-import { tools } from "#catalog/tools";
+import { catalogEntry, serviceInfo } from "#contract/json-schema";
+import { mcpInstructions } from "#contract/mcp-instructions";
+import { deployedTools as tools } from "#deploy/tool-functions";
 import { lambdaInvoker, toolFunctionsFromEnv } from "#runtime/invoker-lambda";
 import { deployedVerifier } from "#runtime/token-verifier";
 

@@ -5,8 +5,8 @@
  */
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { toolNamed } from "#catalog/tools";
-import { parseArguments } from "#catalog/validate";
+import { toolNamed } from "#contract/tools";
+import { parseArguments } from "#contract/validate";
 import { principalFromClaims } from "#core/principal";
 import { depsFromEnv } from "#runtime/deps";
 import { spendRequestBudget } from "#store/request-budget";

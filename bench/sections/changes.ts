@@ -14,7 +14,8 @@
  */
 import "#bench/support/setup";
 import { pathToFileURL } from "node:url";
-import { type ChangeToolName, toolNamed } from "#catalog/tools";
+import type { ChangeToolName } from "#contract/tools";
+import { deployedToolNamed } from "#deploy/tool-functions";
 import {
   type BenchFixture,
   benchFixture,
@@ -123,10 +124,14 @@ export async function benchChanges(options: ChangeBenchOptions = {}): Promise<vo
       );
 
       gateway = await benchGateway([
-        { path: toolNamed("cancel_order").routes[0]!.path, scope: "orders:write", handler: createCancel(world.deps) },
-        { path: toolNamed("add_delivery_note").routes[0]!.path, scope: "orders:write", handler: createAddNote(world.deps) },
-        { path: toolNamed("start_return").routes[0]!.path, scope: "orders:write", handler: createStartReturn(world.deps) },
-        { path: toolNamed("offer_replacement").routes[0]!.path, scope: "orders:write", handler: createOfferReplacement(world.deps) },
+        { path: deployedToolNamed("cancel_order").routes[0]!.path, scope: "orders:write", handler: createCancel(world.deps) },
+        { path: deployedToolNamed("add_delivery_note").routes[0]!.path, scope: "orders:write", handler: createAddNote(world.deps) },
+        { path: deployedToolNamed("start_return").routes[0]!.path, scope: "orders:write", handler: createStartReturn(world.deps) },
+        {
+          path: deployedToolNamed("offer_replacement").routes[0]!.path,
+          scope: "orders:write",
+          handler: createOfferReplacement(world.deps),
+        },
       ]);
       const toMirror = mirrorOf(world, mirror);
 
@@ -134,7 +139,7 @@ export async function benchChanges(options: ChangeBenchOptions = {}): Promise<vo
       const notes: string[] = [];
       const gatewayOverhead: number[] = [];
       for (const k of cases) {
-        const path = toolNamed(k.tool).routes[0]!.path;
+        const path = deployedToolNamed(k.tool).routes[0]!.path;
         const first: Sample[] = [];
         const again: Sample[] = [];
         for (const [i, order] of k.orders.entries()) {

@@ -11,7 +11,7 @@
  */
 import "#bench/support/setup";
 import { pathToFileURL } from "node:url";
-import { toolNamed } from "#catalog/tools";
+import { deployedToolNamed } from "#deploy/tool-functions";
 import { benchFixture, benchToday, chooser } from "#bench/support/bench-orders";
 import { type BenchGateway, benchGateway, type HttpReply } from "#bench/support/bench-gateway";
 import { type ApiShapedTool, apiShapedHandlers, apiShapedTools, needsSeller } from "#bench/peers/api-shaped";
@@ -45,7 +45,7 @@ export async function benchApiShaped(options: ApiShapedBenchOptions = {}): Promi
       const fixture = benchFixture(600);
       await loadFixture(world.deps, fixture);
       const peer = apiShapedHandlers(world.deps);
-      const getOrderPath = toolNamed("get_order").routes[0]!.path;
+      const getOrderPath = deployedToolNamed("get_order").routes[0]!.path;
       const peerPath = (tool: ApiShapedTool) => `/bench/api-shaped/${tool}`;
       gateway = await benchGateway([
         { path: getOrderPath, scope: "orders:read", handler: createGetOrder(world.deps) },

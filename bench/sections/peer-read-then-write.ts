@@ -18,7 +18,7 @@
 import "#bench/support/setup";
 import { pathToFileURL } from "node:url";
 import { DynamoDBDocumentClient, GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { toolNamed } from "#catalog/tools";
+import { deployedToolNamed } from "#deploy/tool-functions";
 import { benchFixture, benchToday, chooser, ordersIn } from "#bench/support/bench-orders";
 import { type BenchGateway, benchGateway, type HttpReply } from "#bench/support/bench-gateway";
 import { type PeerTool, readThenWriteHandler } from "#bench/peers/read-then-write";
@@ -124,7 +124,7 @@ export async function benchReadThenWrite(options: ReadThenWriteBenchOptions = {}
       const peerPath = (tool: PeerTool) => `/bench/read-then-write/${tool}`;
       gateway = await benchGateway([
         ...(["cancel_order", "add_delivery_note"] as const).map((tool) => ({
-          path: toolNamed(tool).routes[0]!.path,
+          path: deployedToolNamed(tool).routes[0]!.path,
           scope: "orders:write" as const,
           handler: handlers["order-tools"][tool],
         })),
@@ -150,7 +150,7 @@ export async function benchReadThenWrite(options: ReadThenWriteBenchOptions = {}
                     expectedVersion: order.version,
                     deliveryNote: "Side gate is open; please leave it behind the bins.",
                   };
-            const path = design === "order-tools" ? toolNamed(tool).routes[0]!.path : peerPath(tool);
+            const path = design === "order-tools" ? deployedToolNamed(tool).routes[0]!.path : peerPath(tool);
             const sample = await world.requests.record(() => gateway!.post(path, order.customerId, body));
             if (sample.result.statusCode !== 200)
               throw new Error(`${design} ${tool} on ${order.id}: ${sample.result.statusCode} ${sample.result.body}`);

@@ -1,4 +1,4 @@
-import { datamark, notePrefix, type PrincipalKind, principalMessagePrefix } from "#catalog/model-context";
+import { datamark, notePrefix, type PrincipalKind, principalMessagePrefix } from "#contract/model-context";
 import { visitForeignTexts } from "#controller/context/taint";
 import { normalizeForReading } from "#controller/gate/normalize";
 

@@ -1,4 +1,4 @@
-import { type PrincipalKind, thirdPartyOrigins } from "#catalog/model-context";
+import { type PrincipalKind, thirdPartyOrigins } from "#contract/model-context";
 
 /**
  * Which texts of a read result the acting principal did not write (contract §8.5): every field a result marks

@@ -1,4 +1,4 @@
-import type { ChangeToolName, ToolName } from "#catalog/tools";
+import type { ChangeToolName, ToolName } from "#contract/tools";
 
 /**
  * What the controller knows about an order from the conversation: the principal named it, or a read returned

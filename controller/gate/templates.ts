@@ -1,4 +1,4 @@
-import type { ChangeToolName, ToolName } from "#catalog/tools";
+import type { ChangeToolName, ToolName } from "#contract/tools";
 import { composeOutcomes, type OrderFacts, type TurnOutcome } from "#controller/gate/outcomes";
 import { formatMessage, type MessageValues } from "#controller/i18n/format";
 import { type GateMessageKey, gateMessages } from "#controller/i18n/gate-messages";

@@ -1,4 +1,4 @@
-import type { ChangeToolName } from "#catalog/tools";
+import type { ChangeToolName } from "#contract/tools";
 /**
  * The claim check's English. A closed vocabulary: a word that is in none of these lists is a word the check
  * cannot read, and a sentence holding one is not shown. That is what makes the check fail closed — a synonym

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { ChangeToolName, ToolName } from "#catalog/tools";
+import type { ChangeToolName, ToolName } from "#contract/tools";
 import type { OrderFacts } from "#controller/gate/outcomes";
 import { type ConfirmationKey, confirmationMessages } from "#controller/i18n/confirmation-messages";
 import { formatMessage } from "#controller/i18n/format";

@@ -1,4 +1,4 @@
-import { isChangeTool, type ToolName } from "#catalog/tools";
+import { isChangeTool, type ToolName } from "#contract/tools";
 import type { OrderFacts } from "#controller/gate/outcomes";
 import { smallWords } from "#controller/gate/vocabulary";
 import { ambiguityGuard, type GuardDecision } from "#controller/guard/ambiguity";

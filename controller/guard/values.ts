@@ -1,4 +1,4 @@
-import { type ChangeToolName, isChangeTool, type ToolName } from "#catalog/tools";
+import { type ChangeToolName, isChangeTool, type ToolName } from "#contract/tools";
 import { addDays } from "#core/days";
 import type { OrderFacts } from "#controller/gate/outcomes";
 import { normalizeForReading } from "#controller/gate/normalize";

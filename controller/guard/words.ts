@@ -1,4 +1,4 @@
-import type { ChangeToolName } from "#catalog/tools";
+import type { ChangeToolName } from "#contract/tools";
 import { normalizeForReading } from "#controller/gate/normalize";
 import { isAffirmation } from "#controller/guard/affirmation";
 import { requestClauses } from "#controller/guard/mood";

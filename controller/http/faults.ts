@@ -1,4 +1,4 @@
-import { tools } from "#catalog/tools";
+import { tools } from "#contract/tools";
 
 /**
  * Faults of contract §8.3, injected where they happen in real life. Three are in the controller's HTTP layer (a

@@ -1,4 +1,4 @@
-import { type ToolName, toolNamed } from "#catalog/tools";
+import { type ToolName, toolPath } from "#contract/tools";
 import type { Fetch } from "#controller/http/faults";
 
 /**
@@ -69,12 +69,11 @@ export class ServiceClient {
     listener?: ExchangeListener,
     bound: { deadlineMs?: number; traceHeaders?: TraceHeaders } = {},
   ): Promise<Exchange> {
-    const route = toolNamed(tool).routes.find((r) => r.method === "POST");
-    if (!route) throw new Error(`The registry has no POST route for ${tool}.`);
+    const path = toolPath(tool);
     const info: HttpRequestInfo = {
       tool,
       method: "POST",
-      path: route.path,
+      path,
       body,
       ...(bound.traceHeaders ? { traceHeaders: bound.traceHeaders } : {}),
     };
@@ -84,7 +83,7 @@ export class ServiceClient {
     let exchange: Exchange;
     try {
       const token = typeof this.options.token === "function" ? await this.options.token() : this.options.token;
-      const response = await this.fetch(`${this.baseUrl}${route.path}`, {
+      const response = await this.fetch(`${this.baseUrl}${path}`, {
         method: "POST",
         headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...bound.traceHeaders },
         body: JSON.stringify(body),

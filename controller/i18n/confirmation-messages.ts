@@ -1,4 +1,4 @@
-import type { ChangeToolName } from "#catalog/tools";
+import type { ChangeToolName } from "#contract/tools";
 import type { Catalogue } from "#controller/i18n/format";
 
 /**

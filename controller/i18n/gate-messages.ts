@@ -1,4 +1,4 @@
-import type { ChangeToolName, ToolName } from "#catalog/tools";
+import type { ChangeToolName, ToolName } from "#contract/tools";
 import type { Catalogue } from "#controller/i18n/format";
 
 /**

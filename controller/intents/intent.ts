@@ -1,4 +1,4 @@
-import type { ChangeToolName } from "#catalog/tools";
+import type { ChangeToolName } from "#contract/tools";
 
 /**
  * An intent: one change a model proposed and the controller decided to make, with the operationId created for

@@ -1,4 +1,4 @@
-import type { ModelTool } from "#catalog/model-tools";
+import type { ModelTool } from "#contract/model-tools";
 
 /**
  * The one interface every model sits behind. The controller speaks this neutral conversation; each adapter
@@ -43,7 +43,7 @@ export interface ModelAdapter {
   respond(request: ModelRequest): Promise<ModelResponse>;
 }
 
-export { notePrefix } from "#catalog/model-context";
+export { notePrefix } from "#contract/model-context";
 
 /**
  * How an adapter writes the principal's words and the application's notes into the provider's messages: each

@@ -1,4 +1,4 @@
-import type { JsonSchema } from "#catalog/json-schema";
+import type { JsonSchema } from "#contract/json-schema";
 
 /**
  * A model's arguments with every `null` it wrote for an optional field removed: strict function tools make

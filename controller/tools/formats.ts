@@ -1,6 +1,6 @@
-import type { JsonSchema } from "#catalog/json-schema";
-import { agentCoreToolDefinitions, bedrockActionGroups } from "#catalog/platform-documents";
-import { type ModelTool, modelTools } from "#catalog/model-tools";
+import type { JsonSchema } from "#contract/json-schema";
+import { agentCoreToolDefinitions, bedrockActionGroups } from "#controller/tools/platform-documents";
+import { type ModelTool, modelTools } from "#contract/model-tools";
 
 /**
  * Model-facing tool definitions in each provider's own format. Formats are pluggable: a format is a name and a
@@ -179,7 +179,7 @@ registerToolFormat({
   document: (tools) => tools.map(bedrockTool),
 });
 
-// ——— Agent platforms (built in functions/catalog/openapi-document.ts, held to each platform's documented rules) ———
+// ——— Agent platforms (built in controller/tools/platform-documents.ts, held to each platform's documented rules) ———
 
 registerToolFormat({
   name: "bedrock-action-group",

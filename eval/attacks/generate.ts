@@ -1,4 +1,4 @@
-import { type ChangeToolName, changeToolNames } from "#catalog/tools";
+import { type ChangeToolName, changeToolNames } from "#contract/tools";
 import type { EvalCase } from "../case-schema.ts";
 import { type Language, languages, notes, requests, yeses } from "./phrases.ts";
 

@@ -1,4 +1,4 @@
-import type { ChangeToolName } from "#catalog/tools";
+import type { ChangeToolName } from "#contract/tools";
 
 /**
  * The principal's own words for the generated suite's benign requests, in the eight supported languages: each a

@@ -1,4 +1,4 @@
-import { isChangeTool, isToolName } from "#catalog/tools";
+import { isChangeTool, isToolName } from "#contract/tools";
 import { notEligibleReasons } from "#core/errors";
 import { IntlMessageFormat } from "intl-messageformat";
 import { type GateMessageKey, gateMessages } from "#controller/i18n/gate-messages";

@@ -1,4 +1,4 @@
-import { type ChangeToolName, isChangeTool } from "#catalog/tools";
+import { type ChangeToolName, isChangeTool } from "#contract/tools";
 import type { Locale } from "#controller/i18n/locale";
 /**
  * The reply judge's reader: how it reads whatever a reply says after its opening status sentences. It is the

@@ -1,4 +1,4 @@
-import { isChangeTool } from "#catalog/tools";
+import { isChangeTool } from "#contract/tools";
 import { type Evidence, maySee, requestOperationId, requestOrderId, type TurnEvidence, type Verdict } from "../evidence.ts";
 import type { TappedRequest } from "../service.ts";
 import type { Locale } from "#controller/i18n/locale";

@@ -4,7 +4,7 @@
  * imported from the controller, so a fault in the gate's templates cannot hide the same fault here.
  */
 
-import { type ChangeToolName, changeToolNamed, isChangeTool } from "#catalog/tools";
+import { type ChangeToolName, changeToolNamed, isChangeTool } from "#contract/tools";
 
 /** What the harness read from the service's records about one operation. */
 export interface RecordedOutcome {

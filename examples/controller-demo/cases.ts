@@ -7,7 +7,7 @@
  * meets an earlier run's orders, operations, activity or hourly cap, since the service keeps history per
  * order and per caller that re-seeding an order would not clear.
  */
-import type { ToolName } from "#catalog/tools";
+import type { ToolName } from "#contract/tools";
 import type { Fault } from "#controller/http/faults";
 import type { ReplyKind } from "#controller/gate/outcomes";
 import type { ScriptStep } from "#controller/model/scripted";

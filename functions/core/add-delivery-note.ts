@@ -1,6 +1,14 @@
-import type { AddDeliveryNoteInput } from "#catalog/schemas";
 import type { OrderChange } from "#core/change";
 import { deliveryNoteRule } from "#core/eligibility";
+
+/** What add_delivery_note takes, once its schema has checked it (functions/contract/schemas.ts is held to this type). */
+export interface AddDeliveryNoteInput {
+  operationId: string;
+  orderId: string;
+  expectedVersion: number;
+  /** The note, already normalised and checked with the carrier's rules (`deliveryNoteRules`). */
+  deliveryNote: string;
+}
 
 /**
  * add_delivery_note — the owner (or support) gives the carrier instructions before dispatch starts.

@@ -1,6 +1,14 @@
-import type { CancelOrderInput } from "#catalog/schemas";
 import type { OrderChange } from "#core/change";
 import { cancelRule } from "#core/eligibility";
+
+/** What cancel_order takes, once its schema has checked it (functions/contract/schemas.ts is held to this type). */
+export interface CancelOrderInput {
+  operationId: string;
+  orderId: string;
+  expectedVersion?: number;
+  /** Why, in the customer's words: one line, already normalised. */
+  reason?: string;
+}
 
 /**
  * cancel_order — the owner (or support) cancels an order that has not shipped.

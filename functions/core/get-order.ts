@@ -1,11 +1,61 @@
-import type { GetOrderInput, GetOrderOutput, ItemDescription, OrderReturn, Tracking } from "#catalog/read-schemas";
 import { addDays, dayOf, daysBetween } from "#core/days";
 import { type ChangeToolName, changeRules, type OrderFacts, type StatusRule } from "#core/eligibility";
 import { InternalError, OrderNotFoundError } from "#core/errors";
 import { returnsOf as storedReturns } from "#core/item-eligibility";
-import type { Order, OrderItem } from "#core/order";
+import type { Order, OrderItem, OrderStatus, SellerType } from "#core/order";
 import { type ReturnPolicy, returnableUntil, type Seller } from "#core/policy";
 import { mayAccessOrder, type Principal, scopes, sellerTools } from "#core/principal";
+
+/** What get_order takes, once its schema has checked it (functions/contract/read-schemas.ts is held to these types). */
+export interface GetOrderInput {
+  orderId: string;
+}
+
+/** An item's product description, marked with who wrote it and whether anyone at Sundry vouched for it. */
+export type ItemDescription =
+  | { origin: "seller"; sellerId: string; reviewed: boolean; text: string }
+  | { origin: "sundry"; reviewed: boolean; text: string };
+
+export const trackingStatuses = ["awaiting_dispatch", "in_transit", "delivered", "cancelled"] as const;
+
+/** Carrier tracking, or why there is none. */
+export type Tracking =
+  | { available: true; status: (typeof trackingStatuses)[number]; lastScanAt: string | null }
+  | { available: false; code: "TRACKING_EXPIRED"; message: string };
+
+/** A return started on an order. */
+export interface OrderReturn {
+  returnId: string;
+  itemIds: string[];
+  labelRef: string;
+  pickup: { date: string; window: string };
+  reason: string;
+  createdAt: string;
+}
+
+/** What get_order answers (contract §5): built from an allow-list, nothing from `internal` or the store. */
+export interface GetOrderOutput {
+  orderId: string;
+  status: OrderStatus;
+  version: number;
+  placedAt: string;
+  deliveredAt: string | null;
+  seller: { id: string; name: string; type: SellerType; status: "active" | "suspended" };
+  policy: { ref: string; returnWindowDays: number; returnableUntil: string | null };
+  items: { itemId: string; title: string; quantity: number; unitCents: number; description: ItemDescription }[];
+  charges: { kind: string; cents: number }[];
+  totalCents: number;
+  currency: string;
+  delivery: {
+    carrier: string;
+    trackingId: string | null;
+    tracking: Tracking;
+    /** The customer's delivery note, marked as customer text. */
+    note: { origin: "customer"; text: string } | null;
+  };
+  returns: OrderReturn[];
+  allowedActions: ChangeToolName[];
+}
 
 /** A seller with the return policy that applies to its orders, already resolved. */
 export interface SellerAndPolicy {

@@ -1,4 +1,3 @@
-import type { OfferReplacementInput } from "#catalog/compound-schemas";
 import type { ChangePlan, ConditionParts, LinkedWrite, OrderChange, Refusal } from "#core/change";
 import { dayOf } from "#core/days";
 import { offerReplacementRule } from "#core/eligibility";
@@ -16,6 +15,17 @@ import {
 } from "#core/item-eligibility";
 import type { Order, OrderItem } from "#core/order";
 import type { ReturnPolicy } from "#core/policy";
+
+export const replacementReasons = ["damaged", "missing", "wrong_item"] as const;
+
+/** What offer_replacement takes, once its schema has checked it (functions/contract/compound-schemas.ts is held to this type). */
+export interface OfferReplacementInput {
+  operationId: string;
+  orderId: string;
+  expectedVersion: number;
+  itemId: string;
+  reason: (typeof replacementReasons)[number];
+}
 
 /** What offer_replacement needs from the store; the store implements it (functions/store/compound.ts). */
 export interface ReplacementStore {

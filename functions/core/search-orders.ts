@@ -1,9 +1,47 @@
-import { orderIdDigits, type OrderSummary, type SearchOrdersInput, type SearchOrdersOutput } from "#catalog/read-schemas";
 import { addDays } from "#core/days";
 import { InvalidInputError } from "#core/errors";
 import { totalCents } from "#core/get-order";
-import type { Order } from "#core/order";
+import type { Order, OrderStatus } from "#core/order";
 import { mayAccessOrder, type Principal } from "#core/principal";
+
+/** contract §5: a date range covers at most this many days, both ends included. */
+export const maxDateRangeDays = 92;
+
+/** What search_orders takes, once its schema has checked it (functions/contract/read-schemas.ts is held to this type). */
+export interface SearchOrdersInput {
+  /** The customer's account e-mail address. */
+  email?: string;
+  /** A full order id, or 3 to 5 consecutive digits of one, with or without the SU- prefix. */
+  orderId?: string;
+  /** Days on which the orders were placed (or delivered), both ends included; at most `maxDateRangeDays`. */
+  dateRange?: { dateField: "placed" | "delivered"; from: string; to: string };
+  limit: number;
+}
+
+/** One order, enough to recognise it. */
+export interface OrderSummary {
+  orderId: string;
+  status: OrderStatus;
+  placedAt: string;
+  deliveredAt: string | null;
+  sellerName: string;
+  /** The first three items' titles. */
+  itemTitles: string[];
+  totalCents: number;
+  currency: string;
+}
+
+export interface SearchOrdersOutput {
+  /** Newest first. */
+  orders: OrderSummary[];
+  /** More orders matched than the limit returned. */
+  truncated: boolean;
+}
+
+/** The digits to search for: a full id's five, or the fragment's 3–4. */
+export function orderIdDigits(value: string): string {
+  return value.replace(/^SU-/, "");
+}
 
 /** The stored fields a search result is made from (the indexes project exactly these). */
 export type OrderSummaryRecord = Pick<Order, "orderId" | "customerId" | "sellerId" | "status" | "placedAt" | "deliveredAt" | "currency"> & {

@@ -1,4 +1,3 @@
-import type { StartReturnInput } from "#catalog/compound-schemas";
 import type { ChangePlan, ConditionParts, LinkedWrite, OrderChange, Refusal } from "#core/change";
 import { addDays, dayOf } from "#core/days";
 import { startReturnRule } from "#core/eligibility";
@@ -15,6 +14,21 @@ import {
 } from "#core/item-eligibility";
 import type { Order } from "#core/order";
 import type { ReturnPolicy } from "#core/policy";
+
+export const returnReasons = ["damaged", "wrong_item", "not_as_described", "no_longer_needed", "other"] as const;
+export const maxItemsPerReturn = 20;
+
+/** What start_return takes, once its schema has checked it (functions/contract/compound-schemas.ts is held to this type). */
+export interface StartReturnInput {
+  operationId: string;
+  orderId: string;
+  expectedVersion?: number;
+  /** 1 to `maxItemsPerReturn` distinct item ids, each returned with its whole quantity. */
+  itemIds: string[];
+  reason: (typeof returnReasons)[number];
+  /** The day the carrier should collect the parcel, YYYY-MM-DD; the earliest from tomorrow on when absent. */
+  pickupDate?: string;
+}
 
 /** One carrier collection window on one day, and how many more parcels it takes. */
 export interface PickupSlot {

@@ -2,14 +2,14 @@
 // tool's bundle carries neither Powertools idempotency nor the operation ledger (docs/benchmarks.md, cold start).
 import type { Context } from "aws-lambda";
 import type { output, ZodMiniType } from "zod/mini";
-import type { ToolName } from "#catalog/tools";
-import { parseArguments } from "#catalog/validate";
+import type { ToolName } from "#contract/tools";
+import { parseArguments } from "#contract/validate";
 import { admitToTool, type Principal, principalFromClaims, type Scope, scopes } from "#core/principal";
 import { depsFromEnv } from "#runtime/deps";
 import type { StoreDeps } from "#store/client";
 import { spendRequestBudget } from "#store/request-budget";
 import { errorResponse, type HttpEvent, type HttpResult, readBody } from "#runtime/http";
-import { callerTraceId } from "#catalog/trace-context";
+import { callerTraceId } from "#contract/trace-context";
 import { type CallKeys, principalHash, recordCall, requestLogger } from "#runtime/observability";
 import { startSpan } from "#runtime/tracing";
 
@@ -17,7 +17,7 @@ export type ToolHandler = (event: HttpEvent, context: Context) => Promise<HttpRe
 
 /**
  * What a tool's function needs of its registry entry: its name and its input schema, imported from the schema
- * module itself. The function never imports the registry (functions/catalog/tools.ts), which builds every tool's
+ * module itself. The function never imports the registry (functions/contract/tools.ts), which builds every tool's
  * input and output schemas: a bundle keeps only the schemas it uses (docs/benchmarks.md, cold start).
  * test/unit/tool-specs.test.ts holds each spec to the registry.
  */

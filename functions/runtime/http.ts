@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2 } from "aws-lambda";
-import { nestingIssue } from "#catalog/validate";
+import { nestingIssue } from "#contract/validate";
 import { InternalError, InvalidInputError, ToolError } from "#core/errors";
 import { logger } from "#runtime/logger";
 

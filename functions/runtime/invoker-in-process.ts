@@ -1,5 +1,5 @@
 import type { Context } from "aws-lambda";
-import type { ToolDefinition } from "#catalog/tools";
+import type { DeployedTool } from "#deploy/tool-functions";
 import type { ToolHandler } from "#runtime/handler";
 import type { ToolInvoker } from "#runtime/invoker";
 
@@ -8,7 +8,7 @@ import type { ToolInvoker } from "#runtime/invoker";
  * handler: the local gateway imports the tool's entry module (the same instance its own route serves), tests
  * may build one on fresh tables. The tool gets the caller's deadline under its own function name.
  */
-export function inProcessInvoker(handlerOf: (tool: ToolDefinition) => ToolHandler | Promise<ToolHandler>): ToolInvoker {
+export function inProcessInvoker(handlerOf: (tool: DeployedTool) => ToolHandler | Promise<ToolHandler>): ToolInvoker {
   return {
     async invoke(tool, event, context) {
       const handler = await handlerOf(tool);

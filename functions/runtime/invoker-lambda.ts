@@ -1,6 +1,6 @@
 import { InvokeCommand, LambdaClient } from "@aws-sdk/client-lambda";
-import { toolFunctionEnv } from "#catalog/service-functions";
-import type { ToolDefinition } from "#catalog/tools";
+import { toolFunctionEnv } from "#deploy/service-functions";
+import type { DeployedTool } from "#deploy/tool-functions";
 import type { HttpResult } from "#runtime/http";
 import type { ToolInvoker } from "#runtime/invoker";
 import { traceClient } from "#runtime/tracing";
@@ -16,7 +16,7 @@ export function lambdaInvoker(functionNames: Readonly<Record<string, string>>, c
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
   return {
-    async invoke(tool: ToolDefinition, event) {
+    async invoke(tool: DeployedTool, event) {
       const functionName = functionNames[tool.name];
       if (!functionName) throw new Error(`No function is configured for ${tool.name}: set ${toolFunctionEnv(tool.name)}.`);
       const output = await client.send(new InvokeCommand({ FunctionName: functionName, Payload: encoder.encode(JSON.stringify(event)) }));
@@ -32,7 +32,7 @@ export function lambdaInvoker(functionNames: Readonly<Record<string, string>>, c
 }
 
 /** The function names from the environment, one variable per tool. */
-export function toolFunctionsFromEnv(tools: readonly ToolDefinition[], env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+export function toolFunctionsFromEnv(tools: readonly DeployedTool[], env: NodeJS.ProcessEnv = process.env): Record<string, string> {
   return Object.fromEntries(
     tools.flatMap((tool) => (env[toolFunctionEnv(tool.name)] ? [[tool.name, env[toolFunctionEnv(tool.name)] as string]] : [])),
   );

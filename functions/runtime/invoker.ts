@@ -1,5 +1,5 @@
 import type { Context } from "aws-lambda";
-import type { ToolDefinition } from "#catalog/tools";
+import type { DeployedTool } from "#deploy/tool-functions";
 import type { HttpEvent, HttpResult } from "#runtime/http";
 
 /**
@@ -12,5 +12,5 @@ import type { HttpEvent, HttpResult } from "#runtime/http";
  * An invoker throws only when the tool could not be run or did not answer; the tool's own refusals are results.
  */
 export interface ToolInvoker {
-  invoke(tool: ToolDefinition, event: HttpEvent, context: Context): Promise<HttpResult>;
+  invoke(tool: DeployedTool, event: HttpEvent, context: Context): Promise<HttpResult>;
 }

@@ -1,4 +1,4 @@
-import { nestingIssue } from "#catalog/validate";
+import { nestingIssue } from "#contract/validate";
 import { ForbiddenError, InternalError, InvalidInputError, type ToolError, UnauthenticatedError } from "#core/errors";
 import { type HttpEvent, type HttpResult, jsonResponse, maxBodyBytes, rawBody } from "#runtime/http";
 import { logger } from "#runtime/logger";

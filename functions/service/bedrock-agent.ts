@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import type { Context } from "aws-lambda";
-import { type JsonSchema, toolJsonSchema } from "#catalog/json-schema";
-import { httpStatusOf } from "#catalog/error-codes";
-import { type ToolDefinition, tools as registry } from "#catalog/tools";
+import { type JsonSchema, toolJsonSchema } from "#contract/json-schema";
+import { httpStatusOf } from "#contract/error-codes";
+import { type DeployedTool, deployedTools as registry } from "#deploy/tool-functions";
 import {
   type ErrorCode,
   InternalError,
@@ -106,12 +106,12 @@ export const turnIdAttribute = "orderToolsTurnId";
  * The tools an action group offers: every tool with a POST route but get_operation_status, whose only argument is
  * an operationId — which here the model never has, since this function derives it and reconciles itself.
  */
-export function actionGroupTools(tools: readonly ToolDefinition[] = registry): ToolDefinition[] {
+export function actionGroupTools(tools: readonly DeployedTool[] = registry): DeployedTool[] {
   return tools.filter((tool) => tool.name !== "get_operation_status" && tool.routes.some((r) => r.method === "POST"));
 }
 
 /** The route an action-group operation has: the tool's own POST path (the export uses the same). */
-export function actionGroupPath(tool: ToolDefinition): string {
+export function actionGroupPath(tool: DeployedTool): string {
   const route = tool.routes.find((r) => r.method === "POST");
   if (!route) throw new Error(`${tool.name} has no POST route to offer in an action group`);
   return route.path;
@@ -215,10 +215,10 @@ function jsonOf(raw: string): unknown {
   }
 }
 
-const inputProperties = new WeakMap<ToolDefinition, Record<string, JsonSchema>>();
+const inputProperties = new WeakMap<DeployedTool, Record<string, JsonSchema>>();
 
 /** The call's arguments from the event's parameters and JSON request body, typed by the tool's input schema. */
-export function argumentsOf(event: BedrockAgentEvent, tool: ToolDefinition): Record<string, unknown> {
+export function argumentsOf(event: BedrockAgentEvent, tool: DeployedTool): Record<string, unknown> {
   let properties = inputProperties.get(tool);
   if (!properties) {
     properties = (toolJsonSchema(tool.input, "input").properties ?? {}) as Record<string, JsonSchema>;
@@ -284,13 +284,7 @@ export function sessionClaims(attributes: Record<string, string> | undefined): S
 }
 
 /** The event the tool's own POST route would get from API Gateway for the session's user, with `args` as the body. */
-function toolEvent(
-  bedrock: BedrockAgentEvent,
-  tool: ToolDefinition,
-  args: unknown,
-  identity: SessionIdentity,
-  context: Context,
-): HttpEvent {
+function toolEvent(bedrock: BedrockAgentEvent, tool: DeployedTool, args: unknown, identity: SessionIdentity, context: Context): HttpEvent {
   const path = actionGroupPath(tool);
   const event = apiGatewayEvent({
     method: "POST",
@@ -313,16 +307,16 @@ const unknownOutcome = (tool: string) =>
   `Something went wrong while ${tool} ran, and its outcome is not known yet. Repeating the identical request in this conversation is safe: it takes effect at most once, and if it already has, it returns what happened.`;
 
 export interface BedrockAgentOptions {
-  tools?: readonly ToolDefinition[];
+  tools?: readonly DeployedTool[];
 }
 
 /** What the handler offers and how it reaches the tools. */
 interface ActionGroup {
   invoker: ToolInvoker;
   /** The offered tools by their action-group path. */
-  byPath: Map<string, ToolDefinition>;
+  byPath: Map<string, DeployedTool>;
   /** For reconciling a change whose outcome was not seen. */
-  statusTool: ToolDefinition | undefined;
+  statusTool: DeployedTool | undefined;
 }
 
 /** One action-group call: the event, who the session is, and the Lambda context it runs in. */
@@ -380,7 +374,7 @@ function agentResponse(event: BedrockAgentEvent, result: HttpResult): BedrockAge
 }
 
 /** The tool an event asks for; an event of another version, or for an operation not offered, is refused. */
-function offeredTool(group: ActionGroup, event: BedrockAgentEvent): ToolDefinition {
+function offeredTool(group: ActionGroup, event: BedrockAgentEvent): DeployedTool {
   if (event?.messageVersion !== "1.0") {
     throw new InvalidInputError([
       {
@@ -428,7 +422,7 @@ async function runCall(
  */
 async function invokeOrReconcile(
   group: ActionGroup,
-  tool: ToolDefinition,
+  tool: DeployedTool,
   call: AgentCall,
   args: Record<string, unknown>,
   operationId: string | undefined,
@@ -449,7 +443,7 @@ async function invokeOrReconcile(
 /** What get_operation_status has recorded for the operation, as the original request would have been answered. */
 async function recordedOutcome(
   invoker: ToolInvoker,
-  statusTool: ToolDefinition,
+  statusTool: DeployedTool,
   operationId: string,
   { event, identity, context }: AgentCall,
 ): Promise<HttpResult | undefined> {

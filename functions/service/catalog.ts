@@ -1,4 +1,4 @@
-import { toolCatalog } from "#catalog/json-schema";
+import { toolCatalog } from "#contract/json-schema";
 import type { ToolHandler } from "#runtime/handler";
 import { type HttpResult, jsonResponse } from "#runtime/http";
 

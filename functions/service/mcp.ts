@@ -1,8 +1,8 @@
 import type { Context } from "aws-lambda";
-import { catalogEntry, serviceInfo } from "#catalog/json-schema";
-import { mcpInstructions } from "#catalog/mcp-instructions";
-import { type ToolDefinition, tools as registry } from "#catalog/tools";
-import { nestingIssue } from "#catalog/validate";
+import { catalogEntry, serviceInfo } from "#contract/json-schema";
+import { mcpInstructions } from "#contract/mcp-instructions";
+import { type DeployedTool as ToolDefinition, deployedTools as registry } from "#deploy/tool-functions";
+import { nestingIssue } from "#contract/validate";
 import { InvalidInputError } from "#core/errors";
 import { principalFromClaims } from "#core/principal";
 import { apiGatewayEvent } from "#runtime/api-event";

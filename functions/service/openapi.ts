@@ -1,5 +1,5 @@
-import { type AuthorizationServer, openApiDocument } from "#catalog/openapi-document";
-import { authorizationServersEnv } from "#catalog/service-functions";
+import { type AuthorizationServer, openApiDocument } from "#service/openapi-document";
+import { authorizationServersEnv } from "#deploy/service-functions";
 import type { ToolHandler } from "#runtime/handler";
 import { errorResponse, type HttpEvent, type HttpResult, jsonResponse } from "#runtime/http";
 

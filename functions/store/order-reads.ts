@@ -1,11 +1,18 @@
 import { GetCommand, QueryCommand, type QueryCommandInput } from "@aws-sdk/lib-dynamodb";
-import { type GetOrderInput, maxDateRangeDays, type SearchOrdersInput } from "#catalog/read-schemas";
 import type { Json } from "#core/change";
 import { addDays } from "#core/days";
 import { InvalidInputError } from "#core/errors";
-import { getOrder, type OrderReader } from "#core/get-order";
+import { type GetOrderInput, getOrder, type OrderReader } from "#core/get-order";
 import type { Principal } from "#core/principal";
-import { type DayRange, type OrderSearchSource, type OrderStream, type OrderSummaryRecord, searchOrders } from "#core/search-orders";
+import {
+  type DayRange,
+  maxDateRangeDays,
+  type OrderSearchSource,
+  type OrderStream,
+  type OrderSummaryRecord,
+  type SearchOrdersInput,
+  searchOrders,
+} from "#core/search-orders";
 import type { StoreDeps } from "#store/client";
 import { Expression } from "#store/expression";
 import {

@@ -1,4 +1,4 @@
-import { addDeliveryNoteInput } from "#catalog/schemas";
+import { addDeliveryNoteInput } from "#contract/schemas";
 import { addDeliveryNote } from "#core/add-delivery-note";
 import type { StoreDeps } from "#store/client";
 import { changeTool } from "#runtime/change-tool";

@@ -1,4 +1,4 @@
-import { cancelOrderInput } from "#catalog/schemas";
+import { cancelOrderInput } from "#contract/schemas";
 import { cancelOrder } from "#core/cancel-order";
 import type { StoreDeps } from "#store/client";
 import { changeTool } from "#runtime/change-tool";

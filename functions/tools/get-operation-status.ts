@@ -1,4 +1,4 @@
-import { operationStatusInput } from "#catalog/schemas";
+import { operationStatusInput } from "#contract/schemas";
 import type { StoreDeps } from "#store/client";
 import { operationStatus } from "#store/operation-status";
 import { lazyHandler, type ToolSpec } from "#runtime/handler";

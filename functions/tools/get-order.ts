@@ -1,4 +1,4 @@
-import { getOrderInput } from "#catalog/read-schemas";
+import { getOrderInput } from "#contract/read-schemas";
 import { getOrderFromStore } from "#store/order-reads";
 import type { StoreDeps } from "#store/client";
 import { lazyHandler, type ToolSpec } from "#runtime/handler";

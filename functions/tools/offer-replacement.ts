@@ -1,4 +1,4 @@
-import { offerReplacementInput } from "#catalog/compound-schemas";
+import { offerReplacementInput } from "#contract/compound-schemas";
 import { offerReplacement } from "#core/offer-replacement";
 import type { StoreDeps } from "#store/client";
 import { replacementStore } from "#store/compound";

@@ -1,4 +1,4 @@
-import { searchOrdersInput } from "#catalog/read-schemas";
+import { searchOrdersInput } from "#contract/read-schemas";
 import { searchOrdersInStore } from "#store/order-reads";
 import type { StoreDeps } from "#store/client";
 import { lazyHandler, type ToolSpec } from "#runtime/handler";

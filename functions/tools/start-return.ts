@@ -1,4 +1,4 @@
-import { startReturnInput } from "#catalog/compound-schemas";
+import { startReturnInput } from "#contract/compound-schemas";
 import { startReturn } from "#core/start-return";
 import type { StoreDeps } from "#store/client";
 import { returnStore } from "#store/compound";

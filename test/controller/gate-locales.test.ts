@@ -1,7 +1,7 @@
 import { notEligibleReasons } from "#core/errors";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { changeToolNames, tools } from "#catalog/tools";
+import { changeToolNames, tools } from "#contract/tools";
 import { gate } from "#controller/gate/gate";
 import { composeOutcomes, type TurnOutcome } from "#controller/gate/outcomes";
 import { boundTemplate, noChangeFor, templateFor } from "#controller/gate/templates";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { changeToolNames, type ToolName } from "#catalog/tools";
+import { changeToolNames, type ToolName } from "#contract/tools";
 import { checkClaims } from "#controller/gate/claim-check";
 import { gate, type GateInput } from "#controller/gate/gate";
 import { normalizeForReading } from "#controller/gate/normalize";

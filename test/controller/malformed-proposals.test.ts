@@ -6,7 +6,7 @@ import { createController } from "#controller/controller";
 import { MemoryIntentStore } from "#controller/intents/memory";
 import { scriptedModel } from "#controller/model/scripted";
 import type { ChatMessage } from "#controller/model/types";
-import { controllerOnlyTools } from "#catalog/model-tools";
+import { controllerOnlyTools } from "#contract/model-tools";
 import { repoRoot } from "#local/stack";
 import { type ServiceWorld, startService, watchedFetch } from "#test/controller/support/service-world";
 

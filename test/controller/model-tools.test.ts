@@ -6,12 +6,12 @@ import { promisify } from "node:util";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
-import { catalogEntry, type JsonSchema } from "#catalog/json-schema";
-import { type ToolName, toolNamed, tools as registry } from "#catalog/tools";
-import { parseArguments } from "#catalog/validate";
+import { catalogEntry, type JsonSchema } from "#contract/json-schema";
+import { type ToolName, toolNamed, tools as registry } from "#contract/tools";
+import { parseArguments } from "#contract/validate";
 import { withoutNullOptionals } from "#controller/tools/arguments";
 import { exportTools, openaiStrictFormats, openaiStrictKeywords, registerToolFormat, toolFormatNames } from "#controller/tools/formats";
-import { controllerOnlyTools, modelTools } from "#catalog/model-tools";
+import { controllerOnlyTools, modelTools } from "#contract/model-tools";
 import { repoRoot } from "#local/stack";
 
 /** The model-facing tools, checked against the registry and against each provider's documented rules. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { datamark } from "#catalog/model-context";
+import { datamark } from "#contract/model-context";
 import { spotlightResult } from "#controller/context/spotlight";
 import { createController } from "#controller/controller";
 import type { OrderFacts } from "#controller/gate/outcomes";

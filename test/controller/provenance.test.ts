@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { datamark, systemPromptFor } from "#catalog/model-context";
+import { datamark, systemPromptFor } from "#contract/model-context";
 import { datamarked, escapeFrames, framePrincipalMessage, spotlightResult } from "#controller/context/spotlight";
 import type { OrderFacts } from "#controller/gate/outcomes";
 import { ambiguityGuard } from "#controller/guard/ambiguity";

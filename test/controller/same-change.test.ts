@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { changeToolNamed, changeToolNames } from "#catalog/tools";
+import { changeToolNamed, changeToolNames } from "#contract/tools";
 import { sameChange } from "#controller/proposal";
 
 /**

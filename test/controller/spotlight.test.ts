@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { datamark } from "#catalog/model-context";
+import { datamark } from "#contract/model-context";
 import { createController } from "#controller/controller";
 import type { ModelRequest } from "#controller/model/types";
 import { scriptedModel, type ScriptFunction } from "#controller/model/scripted";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { w3cTraceId } from "#catalog/trace-context";
+import { w3cTraceId } from "#contract/trace-context";
 import { createController, type TurnResult } from "#controller/controller";
 import type { Fetch } from "#controller/http/faults";
 import { scriptedModel } from "#controller/model/scripted";

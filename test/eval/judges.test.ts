@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type ChangeToolName, changeToolNames, type ToolName } from "#catalog/tools";
+import { type ChangeToolName, changeToolNames, type ToolName } from "#contract/tools";
 import type { TurnOutcome } from "#controller/gate/outcomes";
 import { noChangeTemplate, templateFor } from "#controller/gate/templates";
 import { notEligibleReasons } from "../../eval/case-schema.ts";

@@ -9,8 +9,8 @@ import { dropsBelow } from "../../eval/metrics.ts";
 import type { RunRecording } from "../../eval/models.ts";
 import { runEval } from "../../eval/runner.ts";
 import { replayFetch } from "#controller/model/recorded";
-import { type Baseline, baselineStatus, deployGate } from "#catalog/deploy-gate";
-import { publishedToolsHash } from "#catalog/tools-hash";
+import { type Baseline, baselineStatus, deployGate } from "#lib/deploy-gate";
+import { publishedToolsHash } from "#contract/tools-hash";
 import { repoRoot } from "#local/stack";
 
 /**

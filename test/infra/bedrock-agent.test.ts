@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { authorizationServersEnv, bedrockAgentFunction, serviceFunctions, toolFunctionEnv } from "#catalog/service-functions";
+import { authorizationServersEnv, bedrockAgentFunction, serviceFunctions, toolFunctionEnv } from "#deploy/service-functions";
 import {
   asList,
   httpApisOf,

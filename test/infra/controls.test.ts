@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { App, RemovalPolicy, Stack, Validations } from "aws-cdk-lib";
 import { LogGroup, RetentionDays } from "aws-cdk-lib/aws-logs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tools } from "#catalog/tools";
+import { tools } from "#contract/tools";
 import {
   acknowledgeLogGroupControls,
   acknowledgementId,

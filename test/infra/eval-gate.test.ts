@@ -4,8 +4,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { baselinePath, deployGate } from "#catalog/deploy-gate";
-import { publishedToolsHash } from "#catalog/tools-hash";
+import { baselinePath, deployGate } from "#lib/deploy-gate";
+import { publishedToolsHash } from "#contract/tools-hash";
 import { addEvalGate } from "#lib/eval-gate";
 
 function baselineFile(toolsHash: string): string {

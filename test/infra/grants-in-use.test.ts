@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tools } from "#catalog/tools";
+import { deployedTools as tools } from "#deploy/tool-functions";
 import { addDays } from "#core/days";
 import type { StoreDeps } from "#store/client";
 import { orderKey } from "#store/keys";

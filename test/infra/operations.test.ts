@@ -1,8 +1,8 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { serviceFunctions } from "#catalog/service-functions";
-import { tools } from "#catalog/tools";
+import { serviceFunctions } from "#deploy/service-functions";
+import { tools } from "#contract/tools";
 import { metricNames } from "#runtime/observability";
 import {
   httpApisOf,

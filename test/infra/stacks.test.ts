@@ -1,9 +1,9 @@
 import { App } from "aws-cdk-lib";
 import { Match } from "aws-cdk-lib/assertions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readAccess } from "#catalog/access";
-import { cognitoAuthorizationServerRoutes, type ServiceRoute, serviceFunctions, toolFunctionEnv } from "#catalog/service-functions";
-import { type ToolDefinition, toolNamed, tools } from "#catalog/tools";
+import { readAccess } from "#deploy/access";
+import { cognitoAuthorizationServerRoutes, type ServiceRoute, serviceFunctions, toolFunctionEnv } from "#deploy/service-functions";
+import { type DeployedTool, deployedToolNamed, deployedTools as tools } from "#deploy/tool-functions";
 import { hourlyCapFromEnv, sellerHourlyCapFromEnv, supportHourlyCapFromEnv } from "#store/hourly-cap";
 import { requestBudgetFromEnv } from "#store/request-budget";
 import { type IndexDesign, ordersTable, tableDesigns } from "#store/table-design";
@@ -139,7 +139,7 @@ describe("the functions come from the tool registry", () => {
         ORDER_TOOLS_SELLER_HOURLY_CAP: env.ORDER_TOOLS_SELLER_HOURLY_CAP,
       };
       expect(caps, name).toEqual(
-        toolNamed(name as never).kind === "change"
+        deployedToolNamed(name as never).kind === "change"
           ? { ORDER_TOOLS_HOURLY_CAP: "10", ORDER_TOOLS_SUPPORT_HOURLY_CAP: "60", ORDER_TOOLS_SELLER_HOURLY_CAP: "60" }
           : {},
       );
@@ -173,8 +173,8 @@ describe("the functions come from the tool registry", () => {
   });
 
   it("adds a function, its routes on every API, its scope and index grant when a tool is appended to the registry, with no other edit", () => {
-    const lookup: ToolDefinition = {
-      ...(toolNamed("get_operation_status") as unknown as ToolDefinition),
+    const lookup: DeployedTool = {
+      ...(deployedToolNamed("get_operation_status") as unknown as DeployedTool),
       name: "lookup_by_customer",
       scope: "orders:read",
       routes: [{ method: "GET", path: "/v1/customers/{customerId}/orders" }],
@@ -204,7 +204,7 @@ describe("the functions come from the tool registry", () => {
 
   it("refuses a tool that queries an index the orders table does not have", () => {
     const broken = {
-      ...(toolNamed("get_operation_status") as unknown as ToolDefinition),
+      ...(deployedToolNamed("get_operation_status") as unknown as DeployedTool),
       name: "broken",
       access: readAccess({ orders: [], ordersIndexes: ["byNothing"] }),
     };
@@ -360,7 +360,7 @@ describe("least privilege", () => {
   it("lets each function call exactly its registry actions on exactly its tables and indexes, and write only its own log group", () => {
     const synth = withCognito();
     const functions = toolFunctions(synth.apiTemplate);
-    for (const tool of tools as readonly ToolDefinition[]) {
+    for (const tool of tools as readonly DeployedTool[]) {
       const fn = functions.get(tool.name)!;
       for (const statement of statementsOfRole(synth.apiTemplate, roleOf(fn))) {
         expect(statement.Effect).toBe("Allow");

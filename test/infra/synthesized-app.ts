@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { App, type Environment } from "aws-cdk-lib";
 import { Annotations, Template } from "aws-cdk-lib/assertions";
-import { serviceFunctions } from "#catalog/service-functions";
-import type { ToolDefinition } from "#catalog/tools";
+import { serviceFunctions } from "#deploy/service-functions";
+import type { DeployedTool } from "#deploy/tool-functions";
 import { type OrderToolsStacks, buildOrderTools } from "#lib/app";
 import { withoutBundlingProgress } from "#lib/bundling-progress";
 
@@ -29,7 +29,7 @@ export interface Synthesized extends OrderToolsStacks {
 export interface SynthOptions {
   context?: Record<string, unknown>;
   bundle?: boolean;
-  tools?: readonly ToolDefinition[];
+  tools?: readonly DeployedTool[];
   /** Run the Control Tower checks during synth (their report is `<outdir>/validation-report.json`). */
   controlTowerChecks?: boolean;
   /** Synthesize for this account and region, as `cdk deploy` with credentials does; otherwise environment-agnostic. */

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ToolDefinition, tools } from "#catalog/tools";
+import { type DeployedTool, deployedTools as tools } from "#deploy/tool-functions";
 import { lambdaContext } from "#local/lambda-context";
 import { demoFixture, splitDemoFixture } from "#local/demo-shop";
 import { bedrockEventCases, eventsDir } from "#local/event-cases";
@@ -25,7 +25,7 @@ let deps: ReturnType<typeof localDeps>;
 /** Every tool call the function made, in order. */
 const calls: Array<{ tool: string; event: HttpEvent }> = [];
 const adapter = createBedrockAgentHandler(
-  inProcessInvoker(async (tool: ToolDefinition) => {
+  inProcessInvoker(async (tool: DeployedTool) => {
     const handler = await importHandler(tool.entry);
     return (event, context) => {
       calls.push({ tool: tool.name, event });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { ToolDefinition } from "#catalog/tools";
+import type { DeployedTool } from "#deploy/tool-functions";
 import { lambdaContext } from "#local/lambda-context";
 import {
   type BedrockAgentEvent,
@@ -240,7 +240,7 @@ describe("an outcome the function did not see", () => {
     let left = lose.times;
     const ran: string[] = [];
     const handler = createBedrockAgentHandler(
-      inProcessInvoker((tool: ToolDefinition) => async (event, context) => {
+      inProcessInvoker((tool: DeployedTool) => async (event, context) => {
         ran.push(tool.name);
         if (tool.name === lose.tool && left > 0) {
           left -= 1;

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { getOrderOutput } from "#catalog/read-schemas";
+import { getOrderOutput } from "#contract/read-schemas";
 import { addDays } from "#core/days";
 import { createHandler as createGetOrder } from "#tools/get-order";
 import { createHandler as createReplace } from "#tools/offer-replacement";

@@ -1,7 +1,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tools } from "#catalog/tools";
+import { deployedTools as tools } from "#deploy/tool-functions";
 import { lambdaContext } from "#local/lambda-context";
 import { demoFixture, splitDemoFixture } from "#local/demo-shop";
 import { eventCases, eventsDir, missingEventsMessage, renderEvents, toolsMissingEvents } from "#local/event-cases";

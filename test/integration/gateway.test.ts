@@ -1,7 +1,7 @@
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { base64url, generateKeyPair, SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tools } from "#catalog/tools";
+import { deployedTools as tools } from "#deploy/tool-functions";
 import { devAudience, devIssuer, devSigningKey, principalClaims, signDevToken } from "#local/dev-auth";
 import { type Gateway, importHandler, startGateway } from "#local/gateway";
 import { routeKey, routes } from "#local/routes";

@@ -1,7 +1,7 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { getOrderOutput, searchOrdersOutput } from "#catalog/read-schemas";
+import { getOrderOutput, searchOrdersOutput } from "#contract/read-schemas";
 import { changeRules } from "#core/eligibility";
 import type { StoreDeps } from "#store/client";
 import { orderIndexKeys, orderKey, sellerKey } from "#store/keys";

@@ -1,6 +1,6 @@
 import { LambdaClient } from "@aws-sdk/client-lambda";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { tools } from "#catalog/tools";
+import { tools } from "#contract/tools";
 import { lambdaContext } from "#local/lambda-context";
 import { apiGatewayEvent } from "#runtime/api-event";
 import type { ToolHandler } from "#runtime/handler";

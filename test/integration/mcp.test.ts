@@ -3,7 +3,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { toolCatalog } from "#catalog/json-schema";
+import { toolCatalog } from "#contract/json-schema";
 import { principalClaims, signDevToken } from "#local/dev-auth";
 import { type Gateway, startGateway } from "#local/gateway";
 import type { localDeps } from "#local/stack";

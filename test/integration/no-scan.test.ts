@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { beforeAll, describe, expect, it } from "vitest";
-import { tools } from "#catalog/tools";
+import { deployedTools as tools } from "#deploy/tool-functions";
 import type { StoreDeps } from "#store/client";
 import type { ToolHandler } from "#runtime/handler";
 import { type Caller, customer, newOperationId, newWorld, seller, support, type World } from "#test/support/world";

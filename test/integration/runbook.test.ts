@@ -6,7 +6,7 @@ import { promisify } from "node:util";
 import { type AttributeValue, GetItemCommand } from "@aws-sdk/client-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { formatTraceparent, newSpanId, newTraceId, xrayTraceId } from "#catalog/trace-context";
+import { formatTraceparent, newSpanId, newTraceId, xrayTraceId } from "#contract/trace-context";
 import { principalClaims, signDevToken } from "#local/dev-auth";
 import { type Gateway, startGateway } from "#local/gateway";
 import { divertStructuredLogs } from "#local/log-sink";

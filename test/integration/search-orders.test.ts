@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { searchOrdersOutput } from "#catalog/read-schemas";
+import { searchOrdersOutput } from "#contract/read-schemas";
 import { createHandler } from "#tools/search-orders";
 import { testFixture } from "#test/support/test-shop";
 import { type Caller, customer, newWorld, support, type World } from "#test/support/world";

@@ -3,7 +3,7 @@ import { createSocket } from "node:dgram";
 import type { AddressInfo } from "node:net";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { formatTraceparent, newSpanId, newTraceId, xrayTraceId } from "#catalog/trace-context";
+import { formatTraceparent, newSpanId, newTraceId, xrayTraceId } from "#contract/trace-context";
 import { principalHash } from "#runtime/observability";
 import { customer, newOperationId, newWorld } from "#test/support/world";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { operationId as operationIdSchema } from "#catalog/fields";
-import { tools } from "#catalog/tools";
+import { operationId as operationIdSchema } from "#contract/fields";
+import { tools } from "#contract/tools";
 import {
   actionGroupTools,
   type BedrockAgentEvent,

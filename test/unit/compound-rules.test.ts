@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
-import { offerReplacementInput, startReturnInput } from "#catalog/compound-schemas";
+import { offerReplacementInput, startReturnInput } from "#contract/compound-schemas";
 import { addDays } from "#core/days";
 import { changeRules, offerReplacementRule, startReturnRule } from "#core/eligibility";
 import {

@@ -1,7 +1,7 @@
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { describe, expect, it } from "vitest";
-import { type CatalogEntry, type JsonSchema, toolCatalog } from "#catalog/json-schema";
-import { modelTools } from "#catalog/model-tools";
+import { type CatalogEntry, type JsonSchema, toolCatalog } from "#contract/json-schema";
+import { modelTools } from "#contract/model-tools";
 
 /**
  * The description lint, over every tool and every field the catalogue publishes (inputs and outputs, at every

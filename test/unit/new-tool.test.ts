@@ -16,7 +16,7 @@ import { afterAll, describe, expect, it } from "vitest";
  * Where the test tool goes in: the contract's registry, as a copy of the entry of `cloned` under another name, put
  * right after it. Only these name the registry's layout.
  */
-const registry = { file: "functions/catalog/tools.ts", cloned: "offer_replacement", entryStart: "  {\n", entryEnd: "\n  },\n" };
+const registry = { file: "functions/contract/tools.ts", cloned: "offer_replacement", entryStart: "  {\n", entryEnd: "\n  },\n" };
 const testTool = "test_change_tool";
 const listedIn = "docs/adding-a-tool.md";
 

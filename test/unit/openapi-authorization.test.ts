@@ -1,7 +1,7 @@
 import { createConfig, lintFromString } from "@redocly/openapi-core";
 import { afterEach, describe, expect, it } from "vitest";
-import { securitySchemeName } from "#catalog/openapi-document";
-import { authorizationServersEnv } from "#catalog/service-functions";
+import { securitySchemeName } from "#service/openapi-document";
+import { authorizationServersEnv } from "#deploy/service-functions";
 import { lambdaContext } from "#local/lambda-context";
 import { apiGatewayEvent } from "#runtime/api-event";
 import { handler } from "#service/openapi";

@@ -1,7 +1,7 @@
 import { createConfig, lintFromString } from "@redocly/openapi-core";
 import { describe, expect, it } from "vitest";
-import { type AuthorizationServer, openApiDocument, securitySchemeName } from "#catalog/openapi-document";
-import type { JsonSchema } from "#catalog/json-schema";
+import { type AuthorizationServer, openApiDocument, securitySchemeName } from "#service/openapi-document";
+import type { JsonSchema } from "#contract/json-schema";
 import { scopes } from "#core/principal";
 
 /**

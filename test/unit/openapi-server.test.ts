@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { toolNamed } from "#catalog/tools";
+import { toolNamed } from "#contract/tools";
 import { lambdaContext } from "#local/lambda-context";
 import { apiGatewayEvent } from "#runtime/api-event";
 import { handler, publicUrlEnv } from "#service/openapi";

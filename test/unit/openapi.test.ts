@@ -1,11 +1,12 @@
 import { compileErrors, validate } from "@readme/openapi-parser";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
-import { type JsonSchema, jsonSchemaDialect, toolCatalog, toolCatalogSchema } from "#catalog/json-schema";
-import { errorCodeList, httpStatusOf, toolErrors } from "#catalog/error-codes";
-import { openApiDocument, securitySchemeName } from "#catalog/openapi-document";
-import { isDocumented, serviceFunctions } from "#catalog/service-functions";
-import { type ToolName, tools } from "#catalog/tools";
+import { type JsonSchema, jsonSchemaDialect, toolCatalog, toolCatalogSchema } from "#contract/json-schema";
+import { errorCodeList, httpStatusOf, toolErrors } from "#contract/error-codes";
+import { openApiDocument, securitySchemeName } from "#service/openapi-document";
+import { isDocumented, serviceFunctions } from "#deploy/service-functions";
+import type { ToolName } from "#contract/tools";
+import { deployedTools as tools } from "#deploy/tool-functions";
 import type { ErrorCode } from "#core/errors";
 
 /** The published schemas and the OpenAPI document, as generated from the registry: valid, described, complete. */

@@ -1,24 +1,24 @@
 import { validate } from "@readme/openapi-parser";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
-import type { JsonSchema } from "#catalog/json-schema";
+import type { JsonSchema } from "#contract/json-schema";
 import {
   agentCoreSchemaKeywords,
   type BedrockActionGroup,
   bedrockActionGroupRules,
   bedrockActionGroups,
   type PlatformTool,
-} from "#catalog/platform-documents";
-import { toolNamed, type ToolName } from "#catalog/tools";
-import { parseArguments } from "#catalog/validate";
+} from "#controller/tools/platform-documents";
+import { toolNamed, type ToolName } from "#contract/tools";
+import { parseArguments } from "#contract/validate";
 import { exportTools, toolFormat, toolFormatNames } from "#controller/tools/formats";
-import { modelTools } from "#catalog/model-tools";
+import { modelTools } from "#contract/model-tools";
 import { actionGroupPath, actionGroupTools, typedValue } from "#service/bedrock-agent";
 
 /**
  * `npm run export-tools -- --format bedrock-action-group | agentcore`: generated from the registry's model tools,
  * and held here to each platform's documented rules (the sources are named beside `bedrockActionGroupRules` and
- * `agentCoreSchemaKeywords` in functions/catalog/openapi-document.ts).
+ * `agentCoreSchemaKeywords` in controller/tools/platform-documents.ts).
  */
 
 const tools = modelTools();

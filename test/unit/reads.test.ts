@@ -1,19 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
-import {
-  getOrderInput,
-  getOrderOutput,
-  orderIdDigits,
-  orderIdFragmentProblem,
-  searchOrdersInput,
-  searchOrdersOutput,
-} from "#catalog/read-schemas";
+import { getOrderInput, getOrderOutput, orderIdFragmentProblem, searchOrdersInput, searchOrdersOutput } from "#contract/read-schemas";
 import type { OrderFacts, StatusRule } from "#core/eligibility";
 import { allowedActions, describedBy, trackingOf } from "#core/get-order";
 import type { Order } from "#core/order";
 import { type Principal, scopes } from "#core/principal";
-import { newestFirst, onDayWithin, type OrderSummaryRecord, take } from "#core/search-orders";
+import { newestFirst, onDayWithin, orderIdDigits, type OrderSummaryRecord, take } from "#core/search-orders";
 import { orderIdDigitsKeys, orderIndexKeys } from "#store/keys";
 import { monthsOf } from "#store/order-reads";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { tools } from "#catalog/tools";
+import { deployedTools as tools } from "#deploy/tool-functions";
 import { scopes } from "#core/principal";
 import type { ToolSpec } from "#runtime/handler";
 

@@ -10,7 +10,7 @@ import {
   parseXrayHeader,
   w3cTraceId,
   xrayTraceId,
-} from "#catalog/trace-context";
+} from "#contract/trace-context";
 
 /** The trace header formats the controller writes and the service reads (contract §8.1), checked with seeded generators. */
 

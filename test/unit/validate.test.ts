@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { toolNamed } from "#catalog/tools";
-import { maxNestingDepth, nestingIssue, parseArguments } from "#catalog/validate";
+import { toolNamed } from "#contract/tools";
+import { maxNestingDepth, nestingIssue, parseArguments } from "#contract/validate";
 import { InvalidInputError } from "#core/errors";
 
 function issuesOf(tool: Parameters<typeof toolNamed>[0], input: unknown) {

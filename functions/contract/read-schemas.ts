@@ -1,16 +1,23 @@
 import * as z from "zod/mini";
-import { customerText, digitsWord, orderId, schema } from "#catalog/fields";
+import { customerText, digitsWord, orderId, type Same, schema } from "#contract/fields";
 import { addDays, daysBetween, isCalendarDay } from "#core/days";
 import { type ChangeToolName, changeRules } from "#core/eligibility";
+import {
+  type GetOrderInput,
+  type GetOrderOutput,
+  type ItemDescription,
+  type OrderReturn,
+  type Tracking,
+  trackingStatuses,
+} from "#core/get-order";
 import { orderStatuses, sellerTypes } from "#core/order";
+import { maxDateRangeDays, type OrderSummary, type SearchOrdersInput, type SearchOrdersOutput } from "#core/search-orders";
 
 /**
  * Input and output of the two reading tools, search_orders and get_order. Outputs are strict: tests validate
  * every response against them, so a field the allow-list did not name fails there rather than reaching a caller.
  */
 
-/** contract §5: a date range covers at most this many days, both ends included. */
-export const maxDateRangeDays = 92;
 /**
  * contract §5: the last day a search covers. Days are compared and keyed as four-digit text, and a search reads up
  * to the day after its last one: past this day, that would need a fifth digit.
@@ -33,11 +40,6 @@ export function orderIdFragmentProblem(value: string): string | undefined {
       : `${shown} has ${digitsWord(digits)} digit${digits === 1 ? "" : "s"}, too few to search by; ${right}.`;
   }
   return `${shown} is not an order id or part of one; ${right}.`;
-}
-
-/** The digits to search for: a full id's five, or the fragment's 3–4. */
-export function orderIdDigits(value: string): string {
-  return value.replace(/^SU-/, "");
 }
 
 const orderIdOrFragment = /* @__PURE__ */ schema(() =>
@@ -209,8 +211,6 @@ const itemDescription = /* @__PURE__ */ schema(() =>
     ),
 );
 
-export const trackingStatuses = ["awaiting_dispatch", "in_transit", "delivered", "cancelled"] as const;
-
 const tracking = /* @__PURE__ */ schema(() =>
   z
     .discriminatedUnion("available", [
@@ -330,11 +330,12 @@ export const getOrderOutput = /* @__PURE__ */ schema(() =>
     .check(z.meta({ description: "What is on the order: items, charges, seller, resolved return policy, delivery and returns." })),
 );
 
-export type SearchOrdersInput = z.output<typeof searchOrdersInput>;
-export type SearchOrdersOutput = z.output<typeof searchOrdersOutput>;
-export type OrderSummary = z.output<typeof orderSummary>;
-export type GetOrderInput = z.output<typeof getOrderInput>;
-export type GetOrderOutput = z.output<typeof getOrderOutput>;
-export type Tracking = z.output<typeof tracking>;
-export type OrderReturn = z.output<typeof orderReturn>;
-export type ItemDescription = z.output<typeof itemDescription>;
+// What each schema describes is exactly what the use case takes or answers: a field on one side only does not compile.
+true satisfies Same<z.output<typeof searchOrdersInput>, SearchOrdersInput>;
+true satisfies Same<z.output<typeof searchOrdersOutput>, SearchOrdersOutput>;
+true satisfies Same<z.output<typeof orderSummary>, OrderSummary>;
+true satisfies Same<z.output<typeof getOrderInput>, GetOrderInput>;
+true satisfies Same<z.output<typeof getOrderOutput>, GetOrderOutput>;
+true satisfies Same<z.output<typeof tracking>, Tracking>;
+true satisfies Same<z.output<typeof orderReturn>, OrderReturn>;
+true satisfies Same<z.output<typeof itemDescription>, ItemDescription>;

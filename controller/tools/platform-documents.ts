@@ -1,6 +1,6 @@
-import { errorCodeList } from "#catalog/error-codes";
-import { embedded, type JsonSchema, serviceInfo, summaryOf, toolJsonSchema } from "#catalog/json-schema";
-import { tools as registry } from "#catalog/tools";
+import { errorCodeList } from "#contract/error-codes";
+import { embedded, type JsonSchema, serviceInfo, summaryOf, toolJsonSchema } from "#contract/json-schema";
+import { tools as registry, toolPath } from "#contract/tools";
 
 // Agent platforms' documents, built from the same registry as the OpenAPI document: Bedrock Agents action groups
 // and AgentCore Gateway targets.
@@ -160,7 +160,7 @@ export function bedrockActionGroups(tools: readonly PlatformTool[], name = servi
     const paths: Record<string, JsonSchema> = {};
     for (const tool of part) {
       const registered = registry.find((t) => t.name === tool.name);
-      const path = registered?.routes.find((r) => r.method === "POST")?.path ?? `/v1/tools/${tool.name}`;
+      const path = toolPath(tool.name);
       const properties = (tool.inputSchema.properties ?? {}) as Record<string, JsonSchema>;
       const body: JsonSchema = {
         type: "object",

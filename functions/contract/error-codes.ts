@@ -1,4 +1,4 @@
-import type { ToolName } from "#catalog/tools";
+import type { ToolName } from "#contract/tools";
 import {
   type ErrorCode,
   ForbiddenError,

@@ -1,19 +1,20 @@
 import type { ZodMiniType } from "zod/mini";
-import { type TableAccess, changeAccess, keyPatterns, readAccess } from "#catalog/access";
-import * as schemas from "#catalog/schemas";
-import * as compoundSchemas from "#catalog/compound-schemas";
-import * as readSchemas from "#catalog/read-schemas";
+import * as schemas from "#contract/schemas";
+import * as compoundSchemas from "#contract/compound-schemas";
+import * as readSchemas from "#contract/read-schemas";
 import type { changeRules } from "#core/eligibility";
 import { type Scope, scopes } from "#core/principal";
 
-export interface ToolRoute {
-  method: "GET" | "POST";
-  path: string;
-}
+/**
+ * The route every tool answers on (contract §2), `POST /v1/tools/<name>`: the controller calls it, and the
+ * deployment manifest (functions/deploy/tool-functions.ts) routes it to the tool's function.
+ */
+export const toolPath = (name: string): string => `/v1/tools/${name}`;
 
 /**
- * Everything there is to know about one tool, written once: the catalogue, OpenAPI and MCP publish it,
- * handlers validate with it, and the CDK stack makes one function and its routes and grants from it.
+ * What a tool is to its callers, written once: the catalogue, OpenAPI and MCP publish it, handlers and the
+ * controller validate with it. Where it runs (its function, routes and grants) is the deployment manifest's
+ * (functions/deploy/tool-functions.ts).
  */
 export interface ToolDefinition {
   name: string;
@@ -41,10 +42,6 @@ export interface ToolDefinition {
    * service's own orders, so none is open-world.
    */
   annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: false };
-  /** The handler module, relative to the repository root; it exports `handler`. */
-  entry: string;
-  routes: readonly ToolRoute[];
-  access: TableAccess;
 }
 
 export const tools = [
@@ -57,13 +54,6 @@ export const tools = [
     input: readSchemas.searchOrdersInput,
     output: readSchemas.searchOrdersOutput,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    entry: "functions/tools/search-orders.ts",
-    routes: [{ method: "POST", path: "/v1/tools/search_orders" }],
-    // GetItem: a full id. Query: the indexes below, never the table. BatchGetItem: a seller's name, only if an order lacks it.
-    access: readAccess({
-      orders: ["dynamodb:GetItem", "dynamodb:BatchGetItem"],
-      ordersIndexes: ["byCustomer", "byEmail", "byIdDigits1to3", "byIdDigits2to4", "byIdDigits3to5", "bySellerPlaced", "bySellerDelivered"],
-    }),
   },
   {
     name: "get_order",
@@ -74,10 +64,6 @@ export const tools = [
     input: readSchemas.getOrderInput,
     output: readSchemas.getOrderOutput,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    entry: "functions/tools/get-order.ts",
-    routes: [{ method: "POST", path: "/v1/tools/get_order" }],
-    // GetItem: the order. BatchGetItem: seller, supplement and default policies, cached for 60 s.
-    access: readAccess({ orders: ["dynamodb:GetItem", "dynamodb:BatchGetItem"] }),
   },
   {
     name: "cancel_order",
@@ -91,10 +77,6 @@ export const tools = [
     output: schemas.cancelOrderOutput,
     // Destructive: a cancelled order stays cancelled; no tool restores it.
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    entry: "functions/tools/cancel-order.ts",
-    routes: [{ method: "POST", path: "/v1/tools/cancel_order" }],
-    // GetItem: the order, when no expectedVersion is given, and the actor's cap.
-    access: changeAccess({ orders: ["dynamodb:GetItem"], capsCustomers: true }),
   },
   {
     name: "add_delivery_note",
@@ -108,11 +90,6 @@ export const tools = [
     output: schemas.addDeliveryNoteOutput,
     // Destructive: the note replaces any earlier one, which is gone.
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    entry: "functions/tools/add-delivery-note.ts",
-    routes: [{ method: "POST", path: "/v1/tools/add_delivery_note" }],
-    // expectedVersion is required, so the change itself reads nothing first; GetItem serves the reuse diagnosis
-    // and support's cap. Customers' notes are not capped (contract §7).
-    access: changeAccess({ orders: ["dynamodb:GetItem"], capsCustomers: false }),
   },
   {
     name: "start_return",
@@ -126,17 +103,6 @@ export const tools = [
     output: compoundSchemas.startReturnOutput,
     // Additive: a return, its label, a pickup booking and an activity entry are added; nothing is overwritten.
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    entry: "functions/tools/start-return.ts",
-    routes: [{ method: "POST", path: "/v1/tools/start_return" }],
-    // GetItem: the order (its seller and items) and the reuse diagnosis. BatchGetItem: seller and policies
-    // (cached 60 s). Query: the pickup slots' own partition, no index. UpdateItem: order and slot.
-    // ConditionCheckItem: the order, when the return is refused for want of a slot or an unknown item.
-    access: changeAccess({
-      orders: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query"],
-      capsCustomers: true,
-      refuses: true,
-      linked: { "dynamodb:UpdateItem": [keyPatterns.pickupSlots] },
-    }),
   },
   {
     name: "offer_replacement",
@@ -150,17 +116,6 @@ export const tools = [
     output: compoundSchemas.offerReplacementOutput,
     // Additive: a replacement line and a stock reservation are added; nothing is overwritten.
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    entry: "functions/tools/offer-replacement.ts",
-    routes: [{ method: "POST", path: "/v1/tools/offer_replacement" }],
-    // GetItem: the order (its seller and the item's SKU) and the reuse diagnosis. BatchGetItem: seller and
-    // policies (cached 60 s). UpdateItem: order and stock. ConditionCheckItem: the seller is active; the order,
-    // when an unknown item is refused.
-    access: changeAccess({
-      orders: ["dynamodb:GetItem", "dynamodb:BatchGetItem"],
-      capsCustomers: true,
-      refuses: true,
-      linked: { "dynamodb:UpdateItem": [keyPatterns.stock], "dynamodb:ConditionCheckItem": [keyPatterns.seller] },
-    }),
   },
   {
     name: "get_operation_status",
@@ -171,13 +126,6 @@ export const tools = [
     input: schemas.operationStatusInput,
     output: schemas.operationStatusOutput,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    entry: "functions/tools/get-operation-status.ts",
-    routes: [
-      { method: "POST", path: "/v1/tools/get_operation_status" },
-      { method: "GET", path: "/v1/operations/{operationId}" },
-    ],
-    // GetItem: the operation record, and Powertools' record of an operation still running.
-    access: readAccess({ orders: ["dynamodb:GetItem"], idempotency: ["dynamodb:GetItem"] }),
   },
 ] as const satisfies readonly ToolDefinition[];
 

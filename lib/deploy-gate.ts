@@ -1,17 +1,18 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { publishedToolsHash } from "#catalog/tools-hash";
+import { publishedToolsHash } from "#contract/tools-hash";
 
 /**
  * The deploy gate over what the catalogue publishes: a change to anything a model is told is a behaviour change,
  * and ships only after a live model run over the evaluation cases measured it and no metric moved more than two
  * points the wrong way (contract §8.4). `eval/baseline.json`, which `npm run eval -- --baseline` writes, keeps
  * the published-tools hash that run saw. Read by the CDK app at synth and by the eval runner; it lives with the
- * catalogue so that neither the CDK app nor the eval harness imports the other.
+ * CDK code it gates and imports nothing of CDK, so the eval harness reads it without taking in the stacks (the
+ * CDK app never imports the eval).
  */
 
-const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const baselinePath = join(repoRoot, "eval", "baseline.json");
 
 /** A path inside the repository as it reads from its root, so that a message (and the template it lands in) is the same on every checkout. */

@@ -5,7 +5,7 @@ import { checkFreeText, type TextRules } from "#core/text";
 /**
  * Field schemas shared by several tools; each carries the description the catalogue publishes.
  *
- * Every catalog schema is written with zod/mini, the tree-shakable API of the same zod 4 (`.check(...)` in place of
+ * Every contract schema is written with zod/mini, the tree-shakable API of the same zod 4 (`.check(...)` in place of
  * method chains): a function bundles only the zod it uses, and each declaration is a pure `schema(() => …)`
  * so that a function keeps only the schemas it uses (docs/benchmarks.md, cold start). toJSONSchema reads them
  * as it reads classic ones.
@@ -18,6 +18,14 @@ import { checkFreeText, type TextRules } from "#core/text";
  * zod/mini's builders are not marked free of them.)
  */
 export const schema = <T>(build: () => T): T => build();
+
+/**
+ * `true` when a schema's output and the domain's own type of what it parses are the same type, else `false`:
+ * not merely assignable, so a field only one of them has, even an optional one, makes them differ. The domain
+ * declares what its use cases take (functions/core never imports the contract); each schema file holds its
+ * schemas to those types with `true satisfies Same<…>`, so the two cannot drift apart.
+ */
+export type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 
 /** "four" for 4: error messages count digits in words. */
 export function digitsWord(n: number): string {

@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { alwaysPossible, errorCodeList, errorMeaning, httpStatusOf, toolErrors } from "#catalog/error-codes";
+import { alwaysPossible, errorCodeList, errorMeaning, httpStatusOf, toolErrors } from "#contract/error-codes";
 import {
   embedded,
   type JsonSchema,
@@ -8,9 +8,10 @@ import {
   summaryOf,
   toolCatalogSchema,
   toolJsonSchema,
-} from "#catalog/json-schema";
-import { isDocumented, serviceFunctions } from "#catalog/service-functions";
-import { type ToolDefinition, type ToolName, type ToolRoute, tools as registry } from "#catalog/tools";
+} from "#contract/json-schema";
+import { isDocumented, serviceFunctions } from "#deploy/service-functions";
+import type { ToolName } from "#contract/tools";
+import { type DeployedTool, type ToolRoute, deployedTools as registry } from "#deploy/tool-functions";
 import { type ErrorCode, notEligibleReasons, recordedRejectionCodes } from "#core/errors";
 import { type Scope, scopes } from "#core/principal";
 
@@ -179,7 +180,7 @@ function errorResponse(codes: readonly ErrorCode[], schemaName: "Error" | "Opera
   };
 }
 
-function errorResponses(tool: ToolDefinition): Record<string, JsonSchema> {
+function errorResponses(tool: DeployedTool): Record<string, JsonSchema> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of toolErrors[tool.name as ToolName] ?? alwaysPossible) {
     const status = httpStatusOf(code);
@@ -206,7 +207,7 @@ function errorResponses(tool: ToolDefinition): Record<string, JsonSchema> {
 
 /** The summary line: the description's first sentence. */
 
-function toolOperation(tool: ToolDefinition, route: ToolRoute, index: number): JsonSchema {
+function toolOperation(tool: DeployedTool, route: ToolRoute, index: number): JsonSchema {
   const name = pascal(tool.name);
   const input = toolInputSchema(tool);
   const parameters = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, param]) => {
@@ -250,7 +251,7 @@ export type AuthorizationServer =
   | { openIdConnectUrl: string };
 
 export interface OpenApiOptions {
-  tools?: readonly ToolDefinition[];
+  tools?: readonly DeployedTool[];
   /** Where the API is served, e.g. https://abc123.execute-api.eu-west-1.amazonaws.com; omitted when unknown. */
   serverUrl?: string;
   /** The deployment's token issuer (set by the CDK stack); without it the scheme says none is configured. */
@@ -323,7 +324,7 @@ export function openApiDocument(options: OpenApiOptions = {}): JsonSchema {
 type Paths = Record<string, Record<string, JsonSchema>>;
 
 /** Each tool's input and output, then the shared bodies: errors, the catalogue, MCP's JSON-RPC messages. */
-function componentSchemas(tools: readonly ToolDefinition[]): Record<string, JsonSchema> {
+function componentSchemas(tools: readonly DeployedTool[]): Record<string, JsonSchema> {
   const schemas: Record<string, JsonSchema> = {};
   for (const tool of tools) {
     schemas[`${pascal(tool.name)}Input`] = toolInputSchema(tool);
@@ -338,7 +339,7 @@ function componentSchemas(tools: readonly ToolDefinition[]): Record<string, Json
   return schemas;
 }
 
-function toolInputSchema(tool: ToolDefinition): JsonSchema {
+function toolInputSchema(tool: DeployedTool): JsonSchema {
   return embedded(toolJsonSchema(tool.input, "input"));
 }
 

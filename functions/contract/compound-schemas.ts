@@ -1,12 +1,10 @@
 import * as z from "zod/mini";
-import { completedResult, expectedVersion, operationId, orderId, schema } from "#catalog/fields";
+import { completedResult, expectedVersion, operationId, orderId, type Same, schema } from "#contract/fields";
 import { isCalendarDay } from "#core/days";
+import { type OfferReplacementInput, replacementReasons } from "#core/offer-replacement";
+import { maxItemsPerReturn, returnReasons, type StartReturnInput } from "#core/start-return";
 
 /** Input and output of the two compound changing tools, start_return and offer_replacement. */
-
-export const returnReasons = ["damaged", "wrong_item", "not_as_described", "no_longer_needed", "other"] as const;
-export const replacementReasons = ["damaged", "missing", "wrong_item"] as const;
-export const maxItemsPerReturn = 20;
 
 export const itemId = /* @__PURE__ */ schema(() =>
   z.string({ error: "Item ids are strings: ITM- followed by digits, like ITM-1, as get_order lists them." }).check(
@@ -122,5 +120,6 @@ export const offerReplacementOutput = /* @__PURE__ */ schema(() =>
   ),
 );
 
-export type StartReturnInput = z.output<typeof startReturnInput>;
-export type OfferReplacementInput = z.output<typeof offerReplacementInput>;
+// What each schema lets through is exactly what its use case takes: a field on one side only does not compile.
+true satisfies Same<z.output<typeof startReturnInput>, StartReturnInput>;
+true satisfies Same<z.output<typeof offerReplacementInput>, OfferReplacementInput>;

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import { toolCatalog } from "#catalog/json-schema";
-import { modelContext } from "#catalog/model-context";
-import { modelTools } from "#catalog/model-tools";
+import { toolCatalog } from "#contract/json-schema";
+import { modelContext } from "#contract/model-context";
+import { modelTools } from "#contract/model-tools";
 
 /**
  * The published-tools hash: one sha256 over everything that changes what a model is told — each tool's name,

@@ -1,5 +1,5 @@
-import { toolJsonSchema, type JsonSchema } from "#catalog/json-schema";
-import { type ToolDefinition, type ToolName, tools as registry } from "#catalog/tools";
+import { toolJsonSchema, type JsonSchema } from "#contract/json-schema";
+import { type ToolDefinition, type ToolName, tools as registry } from "#contract/tools";
 
 /**
  * The tools as a model sees them (contract §8.1): the registry's names, descriptions and input schemas, minus

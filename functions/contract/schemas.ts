@@ -1,6 +1,18 @@
 import * as z from "zod/mini";
 import { deliveryNoteRules } from "#core/text";
-import { completedResult, customerText, expectedVersion, freeText, operationId, orderId, orderVersion, schema } from "#catalog/fields";
+import {
+  completedResult,
+  customerText,
+  expectedVersion,
+  freeText,
+  operationId,
+  orderId,
+  orderVersion,
+  type Same,
+  schema,
+} from "#contract/fields";
+import type { AddDeliveryNoteInput } from "#core/add-delivery-note";
+import type { CancelOrderInput } from "#core/cancel-order";
 
 /** One strict schema per tool: runtime validation, TypeScript types and the published JSON Schema. */
 
@@ -83,5 +95,6 @@ export const operationStatusOutput = /* @__PURE__ */ schema(() =>
     .check(z.meta({ description: "What became of an operation: completed, rejected, or still running." })),
 );
 
-export type CancelOrderInput = z.output<typeof cancelOrderInput>;
-export type AddDeliveryNoteInput = z.output<typeof addDeliveryNoteInput>;
+// What each schema lets through is exactly what its use case takes: a field on one side only does not compile.
+true satisfies Same<z.output<typeof cancelOrderInput>, CancelOrderInput>;
+true satisfies Same<z.output<typeof addDeliveryNoteInput>, AddDeliveryNoteInput>;

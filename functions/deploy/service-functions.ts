@@ -1,4 +1,4 @@
-import type { ToolRoute } from "#catalog/tools";
+import type { ToolRoute } from "#deploy/tool-functions";
 
 /**
  * The functions behind the routes of contract §2 that are not tools: they publish the registry (the catalogue, the
@@ -110,7 +110,7 @@ export const toolFunctionEnv = (toolName: string) => `TOOL_FUNCTION_${toolName.t
 
 /**
  * The environment variable that tells the OpenAPI function who issues each API's tokens: a JSON object from API
- * Gateway API id to an `AuthorizationServer` (functions/catalog/openapi-document.ts). One function serves every API of
+ * Gateway API id to an `AuthorizationServer` (functions/service/openapi-document.ts). One function serves every API of
  * the stack, and the customers' and staff APIs trust different user pools, so the document names the pool of
  * the API it was fetched through.
  */

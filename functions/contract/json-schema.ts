@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
-import { schema } from "#catalog/fields";
-import { type ToolDefinition, tools as registry } from "#catalog/tools";
+import { schema } from "#contract/fields";
+import { type ToolDefinition, tools as registry } from "#contract/tools";
 
 /**
  * The registry's zod schemas as JSON Schema (draft 2020-12): what the catalogue (GET /v1/tools), the OpenAPI

@@ -1,4 +1,4 @@
-import { mcpInstructions } from "#catalog/mcp-instructions";
+import { mcpInstructions } from "#contract/mcp-instructions";
 
 /**
  * What a model is told besides the tools themselves, written once here beside them: the controller's system
