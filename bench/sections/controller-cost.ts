@@ -26,6 +26,7 @@ import { MemoryIntentStore } from "#controller/intents/memory";
 import type { IntentStore } from "#controller/intents/store";
 import { intentTable } from "#controller/intents/intent-table";
 import { scriptedModel } from "#controller/model/scripted";
+import { withTestSeams } from "#controller/testing";
 import type { TurnTrace } from "#controller/trace";
 import { createTable, createTables, localClientConfig } from "#local/create-tables";
 import { demoCases, demoWorld } from "#examples/controller-demo/cases";
@@ -121,12 +122,16 @@ export async function benchController(options: ControllerBenchOptions = {}): Pro
     const through =
       (store: IntentStore, provenance = true) =>
       async (orderId: string, n: number) => {
-        const controller = createController({
-          service: { baseUrl: gateway.url, token },
-          model: scriptedModel([{ call: "cancel_order", input: { orderId } }, { say: `Order ${orderId} is cancelled.` }]),
-          intents: store,
-          provenance,
-        });
+        const controller = createController(
+          withTestSeams(
+            {
+              service: { baseUrl: gateway.url, token },
+              model: scriptedModel([{ call: "cancel_order", input: { orderId } }, { say: `Order ${orderId} is cancelled.` }]),
+              intents: store,
+            },
+            provenance ? {} : { provenance: false },
+          ),
+        );
         const started = performance.now();
         const turn = await controller.conversation(`bench-${n}-${orderId}`).turn(`Cancel ${orderId}`);
         const total = performance.now() - started;
