@@ -2,8 +2,9 @@ import { datamark, type PrincipalKind } from "#catalog/model-context";
 import { applicationField } from "#catalog/model-tools";
 import type { ToolName } from "#catalog/tools";
 import { foreignStrings } from "#controller/context/taint";
-import { type ConversationState, principalMessages } from "#controller/conversation-state";
+import type { ConversationState } from "#controller/conversation-state";
 import type { OrderFacts } from "#controller/gate/outcomes";
+import type { PrincipalMessage } from "#controller/guard/message";
 import { type ProvenanceDecision, type ProvenanceInput, provenance } from "#controller/guard/provenance";
 import { finalStates, type Intent } from "#controller/intents/intent";
 import { modelResult, outcomeOf } from "#controller/intent-views";
@@ -148,19 +149,18 @@ function checkProvenance(
 
 function provenanceInput(
   deps: ChangePathDeps,
-  { state, message, askedWhichOrder }: Turn,
+  { state, message, said, askedWhichOrder }: Turn,
   tool: ToolName,
   request: Record<string, unknown>,
   retrying: boolean,
 ): ProvenanceInput {
-  const said = principalMessages(state);
   return {
     tool,
     request,
     orderId: String(request.orderId),
     message,
     ...(askedWhichOrder?.tool === tool ? { askedBefore: askedWhichOrder.message } : {}),
-    ...(said.length >= 2 ? { previousMessage: said[said.length - 2] as string } : {}),
+    ...(said.length >= 2 ? { previousMessage: said[said.length - 2] as PrincipalMessage } : {}),
     retrying,
     principalMessages: said,
     orders: state.orders,

@@ -2,10 +2,11 @@ import { randomUUID } from "node:crypto";
 import { type PrincipalKind, systemPromptFor } from "#catalog/model-context";
 import { type ModelTool, modelTools } from "#catalog/model-tools";
 import type { ConfirmationPolicy } from "#controller/change-path";
-import { type ConversationState, newConversationState, noteOrdersIn } from "#controller/conversation-state";
+import { type ConversationState, newConversationState, noteOrdersIn, principalMessages } from "#controller/conversation-state";
 import { gate } from "#controller/gate/gate";
 import type { ReplyKind, TurnOutcome } from "#controller/gate/outcomes";
 import type { PendingConfirmation } from "#controller/guard/confirmation";
+import { readMessage } from "#controller/guard/message";
 import { beforeDispatchFaults, faultyFetch } from "#controller/http/faults";
 import { type ServiceOptions, ServiceClient } from "#controller/http/service-client";
 import type { Locale } from "#controller/i18n/locale";
@@ -309,20 +310,24 @@ export class Controller {
   }
 
   /** A message turn: earlier intents settled, the model's side of the turn, then the gate's reply. */
-  private async turn(state: ConversationState, message: string, run: Run, turnOptions: TurnOptions): Promise<TurnResult> {
+  private async turn(state: ConversationState, text: string, run: Run, turnOptions: TurnOptions): Promise<TurnResult> {
     const { recorder, outcomes } = run;
-    recorder.add({ type: "customer_message", text: message });
+    recorder.add({ type: "customer_message", text });
+    // Read once: every guard of this turn reads this one reading of the principal's words.
+    const message = readMessage(text);
     noteOrdersIn(state, message);
     const notes = await settleEarlierIntents(this.life, state, message, run);
     for (const text of notes) {
       state.messages.push({ role: "note", text });
       recorder.add({ type: "note", text });
     }
-    state.messages.push({ role: "customer", text: message });
-    const askedWhichOrder = state.askedWhichOrder?.turn === state.turns - 1 ? state.askedWhichOrder : undefined;
+    state.messages.push({ role: "customer", text });
+    const asked = state.askedWhichOrder?.turn === state.turns - 1 ? state.askedWhichOrder : undefined;
     delete state.askedWhichOrder;
+    const said = principalMessages(state).map((m) => (m === text ? message : readMessage(m)));
+    const askedWhichOrder = asked ? { askedWhichOrder: { tool: asked.tool, message: readMessage(asked.message) } } : {};
 
-    const { candidate, limit, modelFailed } = await converse(this.modelTurn, { state, message, askedWhichOrder, run });
+    const { candidate, limit, modelFailed } = await converse(this.modelTurn, { state, message, said, ...askedWhichOrder, run });
     if (limit) recorder.add({ type: "limit", limit: limit.kind, value: limit.value });
     const decision = gate({
       ...(candidate !== undefined ? { candidate } : {}),
@@ -335,7 +340,7 @@ export class Controller {
     });
     const clarification = [...outcomes].reverse().find((o) => o.kind === "clarification");
     if (clarification && decision.replyKind === "clarification")
-      state.askedWhichOrder = { tool: clarification.tool, message, turn: state.turns };
+      state.askedWhichOrder = { tool: clarification.tool, message: text, turn: state.turns };
     return this.finishTurn(state, run, decision, turnOptions);
   }
 

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { ConversationState } from "#controller/conversation-state";
 import type { TurnOutcome } from "#controller/gate/outcomes";
+import type { PrincipalMessage } from "#controller/guard/message";
 import type { FaultEvent } from "#controller/http/faults";
 import type { ExchangeListener } from "#controller/http/service-client";
 import { type ConfirmationKey, confirmationMessages } from "#controller/i18n/confirmation-messages";
@@ -90,13 +91,18 @@ export function noteFault(event: FaultEvent): void {
   });
 }
 
-/** What every dispatch of one turn shares: the conversation, the principal's message, and the turn's run. */
+/**
+ * What every dispatch of one turn shares: the conversation, the principal's messages read once for the turn
+ * (guard/message.ts), and the turn's run.
+ */
 export interface Turn {
   state: ConversationState;
   /** The principal's message of this turn. */
-  message: string;
-  /** The controller's "which order?" this message answers, when the previous turn ended asking it. */
-  askedWhichOrder: ConversationState["askedWhichOrder"];
+  message: PrincipalMessage;
+  /** Every message of the principal in the conversation, this turn's (the very `message`) last. */
+  said: readonly PrincipalMessage[];
+  /** The controller's "which order?" this message answers, when the previous turn ended asking it: the change, and the message that asked for it. */
+  askedWhichOrder?: { tool: string; message: PrincipalMessage };
   run: Run;
 }
 

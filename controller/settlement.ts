@@ -1,7 +1,7 @@
 import type { ConversationState } from "#controller/conversation-state";
 import { type GateDecision, gate } from "#controller/gate/gate";
 import type { TurnOutcome } from "#controller/gate/outcomes";
-import { isAffirmation } from "#controller/guard/affirmation";
+import type { PrincipalMessage } from "#controller/guard/message";
 import { confirmationIdOf, confirmationValues, type PendingConfirmation } from "#controller/guard/confirmation";
 import { finalStates, type Intent } from "#controller/intents/intent";
 import { modelView, outcomeOf } from "#controller/intent-views";
@@ -37,7 +37,12 @@ export type TurnDecision = Pick<GateDecision, "reply" | "replyKind" | "decision"
  * principal's yes is sent or declined on this message, and a change persisted in an earlier turn but never
  * sent is asked about again rather than sent unseen. Returns notes for the model.
  */
-export async function settleEarlierIntents(life: IntentLifecycle, state: ConversationState, message: string, run: Run): Promise<string[]> {
+export async function settleEarlierIntents(
+  life: IntentLifecycle,
+  state: ConversationState,
+  message: PrincipalMessage,
+  run: Run,
+): Promise<string[]> {
   const notes: string[] = [];
   const report = (intent: Intent, what: string) => {
     noteSettled(state, intent, run);
@@ -89,15 +94,15 @@ async function answerByMessage(
   life: IntentLifecycle,
   state: ConversationState,
   stored: Intent,
-  message: string,
+  message: PrincipalMessage,
   waitingCount: number,
   run: Run,
 ): Promise<{ reported: true; intent: Intent; what: string } | { reported: false; what: string }> {
-  const yes = isAffirmation(message);
+  const yes = message.isAffirmation;
   const expired = life.expired(stored);
   if (yes && waitingCount > 1 && !expired) {
     // Which one? A bare yes to several questions confirms none of them; each is asked again, for its button.
-    run.recorder.add({ type: "confirmation", operationId: stored.operationId, decision: "asked_again", text: message });
+    run.recorder.add({ type: "confirmation", operationId: stored.operationId, decision: "asked_again", text: message.text });
     const again = await life.transition(stored, "awaiting_confirmation", { turn: state.turns });
     run.outcomes.push(outcomeOf(again));
     return {
@@ -110,7 +115,7 @@ async function answerByMessage(
     type: "confirmation",
     operationId: stored.operationId,
     decision: confirmed ? "confirmed" : expired ? "expired" : "declined",
-    text: message,
+    text: message.text,
     via: "message",
   });
   if (confirmed) {
