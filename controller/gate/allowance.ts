@@ -135,7 +135,6 @@ export function judgeMention(mention: Mention, at: Allowance, amountsRead = fals
   const { topic, mode } = mention;
   const quoted = JSON.stringify(mention.text);
   const outcome = at.outcome;
-  const tool = topicTool[topic];
   if (topic === "refund") return `speaks of a refund or credit (${quoted}), which no recorded outcome carries`;
   if (topic === "charge") {
     // What was charged, as a read showed it, may be told when nothing changed; nothing else about money.
@@ -146,51 +145,61 @@ export function judgeMention(mention: Mention, at: Allowance, amountsRead = fals
   if (topic === "hold")
     return mode === "denial" && outcome?.kind !== "unknown" ? undefined : `speaks of a hold (${quoted}), which no tool makes`;
   if (mode === "offer") return undefined;
-
   // No change this turn on this order: the read facts decide.
-  if (outcome === undefined) {
-    const order = at.order;
-    const allowed = new Set(order?.allowedActions ?? []);
-    if (mode === "question") return undefined;
-    if (tool) {
-      if (mode === "possibility")
-        return allowed.has(tool) ? undefined : `says ${quoted} is possible, which the order's allowed actions do not say`;
-      if (mode === "denial")
-        return order?.status === "cancelled" && topic === "cancel" ? `denies ${quoted}, but the order is cancelled` : undefined;
-      if (order?.status && statusTopics[order.status]?.includes(topic)) return undefined;
-      if (mention.earlier && order?.status && statusTopics[order.status]?.includes(topic)) return undefined;
-      return `claims ${quoted}, but no change was made this turn`;
-    }
-    switch (topic) {
-      case "shipping":
-      case "delivery":
-        if (mode === "possibility") return `says ${quoted} may happen, which no record says`;
-        if (mode === "denial")
-          return order?.status === "delivered" || (topic === "shipping" && order?.status === "shipped")
-            ? `denies ${quoted}, but the order is ${order?.status}`
-            : undefined;
-        // A status is the order's: "your order has shipped", not "a second bench has been dispatched".
-        if (!aboutOrder) return `claims ${quoted} of something other than the order`;
-        return order?.status && statusTopics[order.status]?.includes(topic)
-          ? undefined
-          : `claims ${quoted}, which the order's status (${order?.status ?? "unread"}) does not say`;
-      case "window":
-        return allowed.has("start_return") ? `says the return window is over (${quoted}), but a return is still allowed` : undefined;
-      case "unchanged":
-      case "refusal":
-        return undefined;
-      case "stock":
-      case "suspension":
-      case "version":
-        return mode === "claim" ? `claims ${quoted}, which no read or record says` : undefined;
-      case "completion":
-        return mode === "denial" ? undefined : `claims something was done (${quoted}), but no change was made this turn`;
-      case "doubt":
-        return `speaks of an outcome not yet known (${quoted}), but no change was attempted this turn`;
-    }
-    return `cannot place ${quoted}`;
-  }
+  return outcome === undefined ? judgeWithoutChange(mention, at.order, aboutOrder) : judgeAgainst(mention, outcome);
+}
 
+/** A mention of an order no change of this turn is about: what the reads showed of it decides. */
+function judgeWithoutChange(mention: Mention, order: OrderFacts | undefined, aboutOrder: boolean): string | undefined {
+  const { topic, mode } = mention;
+  const quoted = JSON.stringify(mention.text);
+  const tool = topicTool[topic];
+  const allowed = new Set(order?.allowedActions ?? []);
+  if (mode === "question") return undefined;
+  if (tool) {
+    if (mode === "possibility")
+      return allowed.has(tool) ? undefined : `says ${quoted} is possible, which the order's allowed actions do not say`;
+    if (mode === "denial")
+      return order?.status === "cancelled" && topic === "cancel" ? `denies ${quoted}, but the order is cancelled` : undefined;
+    if (order?.status && statusTopics[order.status]?.includes(topic)) return undefined;
+    if (mention.earlier && order?.status && statusTopics[order.status]?.includes(topic)) return undefined;
+    return `claims ${quoted}, but no change was made this turn`;
+  }
+  switch (topic) {
+    case "shipping":
+    case "delivery":
+      if (mode === "possibility") return `says ${quoted} may happen, which no record says`;
+      if (mode === "denial")
+        return order?.status === "delivered" || (topic === "shipping" && order?.status === "shipped")
+          ? `denies ${quoted}, but the order is ${order?.status}`
+          : undefined;
+      // A status is the order's: "your order has shipped", not "a second bench has been dispatched".
+      if (!aboutOrder) return `claims ${quoted} of something other than the order`;
+      return order?.status && statusTopics[order.status]?.includes(topic)
+        ? undefined
+        : `claims ${quoted}, which the order's status (${order?.status ?? "unread"}) does not say`;
+    case "window":
+      return allowed.has("start_return") ? `says the return window is over (${quoted}), but a return is still allowed` : undefined;
+    case "unchanged":
+    case "refusal":
+      return undefined;
+    case "stock":
+    case "suspension":
+    case "version":
+      return mode === "claim" ? `claims ${quoted}, which no read or record says` : undefined;
+    case "completion":
+      return mode === "denial" ? undefined : `claims something was done (${quoted}), but no change was made this turn`;
+    case "doubt":
+      return `speaks of an outcome not yet known (${quoted}), but no change was attempted this turn`;
+  }
+  return `cannot place ${quoted}`;
+}
+
+/** A mention held against the recorded outcome of its order and tool. */
+function judgeAgainst(mention: Mention, outcome: TurnOutcome): string | undefined {
+  const { topic, mode } = mention;
+  const quoted = JSON.stringify(mention.text);
+  const tool = topicTool[topic];
   switch (outcome.kind) {
     case "completed": {
       if (tool) {
@@ -204,33 +213,8 @@ export function judgeMention(mention: Mention, at: Allowance, amountsRead = fals
       if (topic === "stock" && outcome.tool === "offer_replacement" && mode === "claim") return undefined;
       return `says ${quoted}, which contradicts or goes beyond the completed ${outcome.tool}`;
     }
-    case "rejected": {
-      const facts = rejectionFacts(outcome);
-      if (tool) {
-        if (mode === "denial") return undefined;
-        if (mode === "possibility")
-          return facts.possible.includes(tool) ? undefined : `says ${quoted} is still possible, which the rejection does not say`;
-        if (
-          mode === "claim" &&
-          facts.claims.includes(topic) &&
-          (mention.earlier || topic !== "cancel" || outcome.reason === "ALREADY_CANCELLED")
-        )
-          return undefined;
-        return `claims ${quoted}, but ${outcome.tool} was rejected (${outcome.code}${outcome.reason ? ` ${outcome.reason}` : ""})`;
-      }
-      if (topic === "refusal" || topic === "unchanged") return undefined;
-      if (mode === "denial" && topic !== "doubt")
-        return facts.denials.includes(topic) || topic === "completion" || topic === "version"
-          ? undefined
-          : facts.claims.includes(topic)
-            ? `denies ${quoted}, which the rejection states`
-            : undefined;
-      if (mode === "claim" && facts.claims.includes(topic)) return undefined;
-      if (mode === "question" && topic !== "doubt") return undefined;
-      // "Once it arrives, you can start a return": a delivery still to come is what a refusal leaves open.
-      if (mode === "possibility" && (topic === "delivery" || topic === "shipping")) return undefined;
-      return `says ${quoted}, which the rejection (${outcome.code}${outcome.reason ? ` ${outcome.reason}` : ""}) does not support`;
-    }
+    case "rejected":
+      return judgeAgainstRejection(mention, outcome);
     case "unknown":
     case "mismatch": {
       if (topic === "doubt") return undefined;
@@ -246,6 +230,38 @@ export function judgeMention(mention: Mention, at: Allowance, amountsRead = fals
       return `claims ${quoted}, but nothing was sent`;
     }
   }
+}
+
+/** A mention held against a rejection: what its code and reason state, and what they leave possible. */
+function judgeAgainstRejection(mention: Mention, outcome: Extract<TurnOutcome, { kind: "rejected" }>): string | undefined {
+  const { topic, mode } = mention;
+  const quoted = JSON.stringify(mention.text);
+  const tool = topicTool[topic];
+  const facts = rejectionFacts(outcome);
+  if (tool) {
+    if (mode === "denial") return undefined;
+    if (mode === "possibility")
+      return facts.possible.includes(tool) ? undefined : `says ${quoted} is still possible, which the rejection does not say`;
+    if (
+      mode === "claim" &&
+      facts.claims.includes(topic) &&
+      (mention.earlier || topic !== "cancel" || outcome.reason === "ALREADY_CANCELLED")
+    )
+      return undefined;
+    return `claims ${quoted}, but ${outcome.tool} was rejected (${outcome.code}${outcome.reason ? ` ${outcome.reason}` : ""})`;
+  }
+  if (topic === "refusal" || topic === "unchanged") return undefined;
+  if (mode === "denial" && topic !== "doubt")
+    return facts.denials.includes(topic) || topic === "completion" || topic === "version"
+      ? undefined
+      : facts.claims.includes(topic)
+        ? `denies ${quoted}, which the rejection states`
+        : undefined;
+  if (mode === "claim" && facts.claims.includes(topic)) return undefined;
+  if (mode === "question" && topic !== "doubt") return undefined;
+  // "Once it arrives, you can start a return": a delivery still to come is what a refusal leaves open.
+  if (mode === "possibility" && (topic === "delivery" || topic === "shipping")) return undefined;
+  return `says ${quoted}, which the rejection (${outcome.code}${outcome.reason ? ` ${outcome.reason}` : ""}) does not support`;
 }
 
 const monthWords = new Set([...months, "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"]);
