@@ -1,6 +1,5 @@
 import type { OrderFacts } from "#controller/gate/outcomes";
-import { orderIdsMentioned } from "#controller/guard/ambiguity";
-import { orderReferences } from "#controller/guard/words";
+import type { PrincipalMessage } from "#controller/guard/message";
 import type { Locale } from "#controller/i18n/locale";
 import type { ChatMessage } from "#controller/model/types";
 
@@ -49,8 +48,8 @@ export function noteOrder(state: ConversationState, facts: OrderFacts): void {
 }
 
 /** Orders the principal's own message names by full id. */
-export function noteOrdersIn(state: ConversationState, text: string): void {
-  for (const orderId of orderIdsMentioned(text)) noteOrder(state, { orderId, named: true });
+export function noteOrdersIn(state: ConversationState, message: PrincipalMessage): void {
+  for (const orderId of message.orderIds) noteOrder(state, { orderId, named: true });
 }
 
 const day = (value: unknown) => (typeof value === "string" && value.length >= 10 ? value.slice(0, 10) : undefined);
@@ -64,7 +63,7 @@ export function noteReadResult(
   tool: string,
   input: Record<string, unknown>,
   body: unknown,
-  principalText: string,
+  principalText: PrincipalMessage,
 ): void {
   if (body === null || typeof body !== "object") return;
   const result = body as Record<string, unknown>;
@@ -85,7 +84,7 @@ export function noteReadResult(
     }
     if (result.truncated === true) state.incomplete = true;
     const fragment = typeof input.orderId === "string" ? input.orderId.replace(/^SU-?/i, "") : undefined;
-    const theirs = fragment !== undefined && orderReferences(principalText).some((r) => r.ref === fragment || r.ref === `SU-${fragment}`);
+    const theirs = fragment !== undefined && principalText.orderReferences.some((r) => r.ref === fragment || r.ref === `SU-${fragment}`);
     if (fragment && theirs && result.truncated !== true) {
       state.resolvedFragments ??= {};
       state.resolvedFragments[fragment] = found;

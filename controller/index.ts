@@ -27,6 +27,7 @@ export {
 } from "#controller/controller";
 export { type ConversationState, newConversationState } from "#controller/conversation-state";
 export { ambiguityGuard, type AmbiguityInput, type GuardDecision, orderIdsMentioned } from "#controller/guard/ambiguity";
+export { PrincipalMessage, readMessage } from "#controller/guard/message";
 export { type ProvenanceDecision, type ProvenanceInput, provenance } from "#controller/guard/provenance";
 export { changesAskedFor, isExplicitYes, orderReferences } from "#controller/guard/words";
 export { isAffirmation } from "#controller/guard/affirmation";

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Controller, ControllerOptions, Conversation, TurnResult } from "#controller/controller";
 import { type Fault, type Fetch, faultyFetch } from "#controller/http/faults";
+import { testSeamsOf, withTestSeams } from "#controller/testing";
 
 /**
  * Deliberately broken controllers, built around the real one without touching it, to prove that each
@@ -47,14 +48,13 @@ export const newOperationIdOnRetry: Defect = {
   description: "a change whose response is lost is retried under a new operationId",
   expectedBoundaries: ["execution", "state"],
   controllerOptions(options) {
-    const faults = options.faults ?? [];
+    const faults = testSeamsOf(options).faults ?? [];
     const httpFaults = faults.filter((f: Fault) => f.kind !== "set_before_dispatch");
     const base: Fetch = options.service.fetch ?? globalThis.fetch;
-    return {
-      ...options,
-      faults: faults.filter((f: Fault) => f.kind === "set_before_dispatch"),
-      service: { ...options.service, fetch: retryingWithNewOperationId(faultyFetch(base, httpFaults)) },
-    };
+    return withTestSeams(
+      { ...options, service: { ...options.service, fetch: retryingWithNewOperationId(faultyFetch(base, httpFaults)) } },
+      { faults: faults.filter((f: Fault) => f.kind === "set_before_dispatch") },
+    );
   },
 };
 
@@ -79,7 +79,7 @@ export const ambiguityGuardSkipped: Defect = {
   name: "ambiguity-guard-skipped",
   description: "changes are sent without asking which order when several are in play",
   expectedBoundaries: ["authorization"],
-  controllerOptions: (options) => ({ ...options, provenance: { skip: ["target"] } }),
+  controllerOptions: (options) => withTestSeams(options, { provenance: { skip: ["target"] } }),
 };
 
 /**
@@ -90,7 +90,7 @@ export const provenanceControlOff: Defect = {
   name: "provenance-control-off",
   description: "changes are sent whether or not they trace to the principal's own words",
   expectedBoundaries: ["authorization"],
-  controllerOptions: (options) => ({ ...options, provenance: false }),
+  controllerOptions: (options) => withTestSeams(options, { provenance: false }),
 };
 
 export const defects: Record<DefectName, Defect> = {

@@ -1,6 +1,7 @@
 import { type ControllerOptions, createController, type ReconcileOptions, type TurnResult } from "#controller/controller";
 import { MemoryIntentStore } from "#controller/intents/memory";
 import { traceCollector, type TurnTrace } from "#controller/trace";
+import { withTestSeams } from "#controller/testing";
 import { dynamoOrderWriter } from "#local/order-writer";
 import { attackKind, changeToolNames, injectedOnly, isInjectedRequest, turnText } from "./case-schema.ts";
 import type { Defect } from "./defects.ts";
@@ -187,16 +188,19 @@ export async function runCase(service: EvalService, loaded: LoadedCase, trial: n
         principal: c.customer !== undefined ? "customer" : c.seller !== undefined ? "seller" : "support",
         model,
         intents,
-        faults: c.faults ?? [],
-        orderWriter: async (orderId, set) => {
-          await writer(orderId, set);
-          faultBumps[orderId] = (faultBumps[orderId] ?? 0) + 1;
-        },
         reconcile: { ...harnessReconcile, ...options.reconcile },
         ...(options.maxSeconds ? { limits: { maxSeconds: options.maxSeconds } } : {}),
         trace: sink,
         ...(c.locale ? { locale: c.locale } : {}),
       };
+      // The case's faults reach the controller through its test seams, as a test's would.
+      controllerOptions = withTestSeams(controllerOptions, {
+        faults: c.faults ?? [],
+        orderWriter: async (orderId, set) => {
+          await writer(orderId, set);
+          faultBumps[orderId] = (faultBumps[orderId] ?? 0) + 1;
+        },
+      });
       if (options.defect?.controllerOptions) controllerOptions = options.defect.controllerOptions(controllerOptions);
       try {
         const controller = createController(controllerOptions);

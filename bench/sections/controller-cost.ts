@@ -19,6 +19,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { createController } from "#controller/controller";
+import { readMessage } from "#controller/guard/message";
 import { type ProvenanceInput, provenance } from "#controller/guard/provenance";
 import { DynamoDbIntentStore } from "#controller/intents/dynamodb";
 import { FileIntentStore } from "#controller/intents/file";
@@ -26,6 +27,7 @@ import { MemoryIntentStore } from "#controller/intents/memory";
 import type { IntentStore } from "#controller/intents/store";
 import { intentTable } from "#controller/intents/intent-table";
 import { scriptedModel } from "#controller/model/scripted";
+import { withTestSeams } from "#controller/testing";
 import type { TurnTrace } from "#controller/trace";
 import { createTable, createTables, localClientConfig } from "#local/create-tables";
 import { demoCases, demoWorld } from "#examples/controller-demo/cases";
@@ -121,12 +123,16 @@ export async function benchController(options: ControllerBenchOptions = {}): Pro
     const through =
       (store: IntentStore, provenance = true) =>
       async (orderId: string, n: number) => {
-        const controller = createController({
-          service: { baseUrl: gateway.url, token },
-          model: scriptedModel([{ call: "cancel_order", input: { orderId } }, { say: `Order ${orderId} is cancelled.` }]),
-          intents: store,
-          provenance,
-        });
+        const controller = createController(
+          withTestSeams(
+            {
+              service: { baseUrl: gateway.url, token },
+              model: scriptedModel([{ call: "cancel_order", input: { orderId } }, { say: `Order ${orderId} is cancelled.` }]),
+              intents: store,
+            },
+            provenance ? {} : { provenance: false },
+          ),
+        );
         const started = performance.now();
         const turn = await controller.conversation(`bench-${n}-${orderId}`).turn(`Cancel ${orderId}`);
         const total = performance.now() - started;
@@ -222,30 +228,38 @@ export async function benchController(options: ControllerBenchOptions = {}): Pro
   }
 }
 
-/** The provenance decision on its own, for a return whose every argument traces (the longest path), p50 in ms. */
+/**
+ * The provenance decision on its own, for a return whose every argument traces (the longest path), p50 in ms. Each
+ * run reads the message afresh, as a turn does: its readings are made inside the decision, and timed with it.
+ */
 function guardP50(runs: number): number {
   const times: number[] = [];
-  const input: ProvenanceInput = {
-    tool: "start_return",
-    request: { orderId: "SU-61201", itemIds: ["ITM-1"], reason: "damaged", pickupDate: "2026-03-11" },
-    orderId: "SU-61201",
-    message: "The floor lamp on SU-61201 arrived broken, please return it, collected tomorrow. I'm keeping the spare bulb.",
-    principalMessages: ["The floor lamp on SU-61201 arrived broken, please return it, collected tomorrow. I'm keeping the spare bulb."],
-    orders: [
-      {
-        orderId: "SU-61201",
-        read: true,
-        items: [
-          { itemId: "ITM-1", title: "Floor lamp" },
-          { itemId: "ITM-2", title: "Spare bulb" },
-        ],
-      },
-    ],
-    today: "2026-03-10",
+  const text = "The floor lamp on SU-61201 arrived broken, please return it, collected tomorrow. I'm keeping the spare bulb.";
+  const input = (): ProvenanceInput => {
+    const message = readMessage(text);
+    return {
+      tool: "start_return",
+      request: { orderId: "SU-61201", itemIds: ["ITM-1"], reason: "damaged", pickupDate: "2026-03-11" },
+      orderId: "SU-61201",
+      message,
+      principalMessages: [message],
+      orders: [
+        {
+          orderId: "SU-61201",
+          read: true,
+          items: [
+            { itemId: "ITM-1", title: "Floor lamp" },
+            { itemId: "ITM-2", title: "Spare bulb" },
+          ],
+        },
+      ],
+      today: "2026-03-10",
+    };
   };
   for (let i = 0; i < runs + 50; i++) {
+    const fresh = input();
     const started = performance.now();
-    const decision = provenance(input);
+    const decision = provenance(fresh);
     const ms = performance.now() - started;
     if (decision.decision !== "dispatch") throw new Error(`the bench's return did not trace: ${JSON.stringify(decision)}`);
     if (i >= 50) times.push(ms);

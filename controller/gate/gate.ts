@@ -1,4 +1,5 @@
-import { checkClaims, sentencesOf } from "#controller/gate/claim-check";
+import { checkClaims } from "#controller/gate/claim-check";
+import { sentencesOf } from "#controller/gate/mentions";
 import { normalizeShown } from "#controller/gate/normalize";
 import { composeOutcomes, type OrderFacts, type ReplyKind, replyKindOfAll, type TurnOutcome } from "#controller/gate/outcomes";
 import { renderForCustomer } from "#controller/gate/render";

@@ -1,3 +1,4 @@
+import type { PrincipalMessage } from "#controller/guard/message";
 import { orderReferences } from "#controller/guard/words";
 
 /**
@@ -23,7 +24,8 @@ export interface AmbiguityInput {
   targetOrderId: string;
   /** Orders the principal named or a read returned, in the order they came up. */
   ordersInPlay: readonly string[];
-  latestMessage: string;
+  /** The principal's latest message, read once for the turn (guard/message.ts). */
+  latestMessage: PrincipalMessage;
   /** A search came back truncated: the orders in play may not be all there are. */
   incomplete?: boolean;
   /** Fragments the principal wrote that their own search resolved, to the orders it returned. */
@@ -36,7 +38,7 @@ const digitsOf = (orderId: string) => orderId.replace(/^SU-/, "");
 
 export function ambiguityGuard(input: AmbiguityInput): GuardDecision {
   const { targetOrderId: target, ordersInPlay, latestMessage } = input;
-  const refs = orderReferences(latestMessage);
+  const refs = latestMessage.orderReferences;
   const others = ordersInPlay.filter((id) => id !== target);
   const excluded = refs.some((r) => r.excluded && (r.kind === "id" ? r.ref === target : digitsOf(target).includes(r.ref)));
   if (!excluded) {

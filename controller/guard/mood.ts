@@ -74,10 +74,13 @@ export function requestClauses(message: string): string[] {
   return out;
 }
 
-/** The clauses of a message whose words are excluded from a change: negated, "keep"/"keeping", "except". */
-export function excludingClauses(message: string): string[] {
-  const text = normalizeForReading(message).toLowerCase().replaceAll("’", "'");
-  return text
+/**
+ * The clauses of a message whose words are excluded from a change: negated, "keep"/"keeping", "except". The message
+ * is given as the guards read it: normalised for reading and lowercase (guard/message.ts).
+ */
+export function excludingClausesIn(reading: string): string[] {
+  return reading
+    .replaceAll("’", "'")
     .split(/[.!?;\n,:]|\b(?:but|and|so)\b/)
     .map((c) => c.trim())
     .filter((c) => c !== "" && (negation.test(c) || /\b(?:keep|keeping|kept|except|apart from|other than|not the)\b/.test(c)));

@@ -2,10 +2,9 @@ import { isChangeTool, type ToolName } from "#contract/tools";
 import type { OrderFacts } from "#controller/gate/outcomes";
 import { smallWords } from "#controller/gate/vocabulary";
 import { ambiguityGuard, type GuardDecision } from "#controller/guard/ambiguity";
-import { isAffirmation } from "#controller/guard/affirmation";
-import { requestClauses } from "#controller/guard/mood";
+import { type PrincipalMessage, readMessage } from "#controller/guard/message";
 import { checkValues, foreignWords, ownWords } from "#controller/guard/values";
-import { changesAskedFor, contentWords, continuesPrevious } from "#controller/guard/words";
+import { contentWords } from "#controller/guard/words";
 import type { Locale } from "#controller/i18n/locale";
 
 /**
@@ -34,16 +33,16 @@ export interface ProvenanceInput {
   tool: ToolName;
   request: Record<string, unknown>;
   orderId: string;
-  /** The principal's message in this turn. */
-  message: string;
+  /** The principal's message in this turn, read once for the turn (guard/message.ts). */
+  message: PrincipalMessage;
   /** When this turn answers the controller's "which order?", the message that asked for the change. */
-  askedBefore?: string;
+  askedBefore?: PrincipalMessage;
   /** The principal's message of the previous turn. */
-  previousMessage?: string;
+  previousMessage?: PrincipalMessage;
   /** A change of the same tool on the same order, sent on the principal's words, was refused earlier. */
   retrying?: boolean;
   /** Every message of the principal in the conversation, this turn's included. */
-  principalMessages: readonly string[];
+  principalMessages: readonly PrincipalMessage[];
   orders: readonly OrderFacts[];
   incomplete?: boolean;
   resolvedFragments?: Readonly<Record<string, readonly string[]>>;
@@ -81,23 +80,14 @@ export function provenance(input: ProvenanceInput): ProvenanceDecision {
     reasons.push(`the conversation is in ${locale}, and only English requests are read without a confirmation`);
   }
 
-  const asked = new Set([...changesAskedFor(input.message), ...(input.askedBefore ? changesAskedFor(input.askedBefore) : [])]);
+  const asked = new Set([...input.message.asks, ...(input.askedBefore ? input.askedBefore.asks : [])]);
   const carried =
     input.previousMessage !== undefined &&
-    continuesPrevious(input.message) &&
+    input.message.continuesPrevious &&
     isChangeTool(input.tool) &&
-    changesAskedFor(input.previousMessage).has(input.tool);
-  const retried = input.retrying === true && isAffirmation(input.message);
-  const dictated =
-    input.tool === "add_delivery_note" &&
-    typeof input.request.deliveryNote === "string" &&
-    contentWords(input.request.deliveryNote, smallWords).length > 0 &&
-    foreignWords(
-      input.request.deliveryNote,
-      [ownWords(input.foreignTexts ?? [])(input.message)],
-      ownWords(input.foreignTexts ?? [])(input.message),
-    ).length === 0 &&
-    requestClauses(input.message).length > 0;
+    input.previousMessage.asks.has(input.tool);
+  const retried = input.retrying === true && input.message.isAffirmation;
+  const dictated = dictatedNote(input);
   if (!skip.has("intent") && (!isChangeTool(input.tool) || !(asked.has(input.tool) || carried || retried || dictated))) {
     failed.push("intent");
     reasons.push(
@@ -112,7 +102,7 @@ export function provenance(input: ProvenanceInput): ProvenanceDecision {
       : ambiguityGuard({
           targetOrderId: input.orderId,
           ordersInPlay: input.orders.map((o) => o.orderId),
-          latestMessage: input.askedBefore ? `${input.askedBefore}\n${input.message}` : input.message,
+          latestMessage: input.askedBefore ? readMessage(`${input.askedBefore.text}\n${input.message.text}`) : input.message,
           incomplete: input.incomplete ?? false,
           resolvedFragments: input.resolvedFragments ?? {},
           namedOrders: input.orders.filter((o) => o.named).map((o) => o.orderId),
@@ -149,4 +139,15 @@ export function provenance(input: ProvenanceInput): ProvenanceDecision {
   }
 
   return failed.length === 0 ? { decision: "dispatch", target } : { decision: "confirm", failed, quoteNote, reasons };
+}
+
+/**
+ * A delivery note the principal dictated in a clause that can ask: every word and datum of it is theirs, outside
+ * what they quote from text they did not write.
+ */
+function dictatedNote(input: ProvenanceInput): boolean {
+  const note = input.request.deliveryNote;
+  if (input.tool !== "add_delivery_note" || typeof note !== "string" || contentWords(note, smallWords).length === 0) return false;
+  const own = ownWords(input.foreignTexts ?? [])(input.message);
+  return foreignWords(note, [own], own).length === 0 && input.message.clauses.length > 0;
 }

@@ -3,7 +3,8 @@ import { addDays } from "#core/days";
 import type { OrderFacts } from "#controller/gate/outcomes";
 import { normalizeForReading } from "#controller/gate/normalize";
 import { smallWords } from "#controller/gate/vocabulary";
-import { excludingClauses, withoutQuotes } from "#controller/guard/mood";
+import { type PrincipalMessage, readMessage } from "#controller/guard/message";
+import { withoutQuotes } from "#controller/guard/mood";
 import { contentWords, dataTokens, orderReferences } from "#controller/guard/words";
 
 /**
@@ -23,9 +24,9 @@ export interface ValuesInput {
   tool: ToolName;
   request: Record<string, unknown>;
   /** This turn's message. */
-  message: string;
+  message: PrincipalMessage;
   /** Every message of the principal, this turn's included. */
-  principalMessages: readonly string[];
+  principalMessages: readonly PrincipalMessage[];
   order: OrderFacts | undefined;
   /** Today, YYYY-MM-DD (UTC), to read "tomorrow" and weekdays. */
   today: string;
@@ -37,13 +38,16 @@ export interface ValuesInput {
  * A principal's message without the quotations it takes from foreign text: a quoted span most of whose words are in
  * a text the model read from someone else (a listing pasted back, an instruction asked about).
  */
-export function ownWords(foreignTexts: readonly string[]): (message: string) => string {
+export function ownWords(foreignTexts: readonly string[]): (message: PrincipalMessage) => PrincipalMessage {
   const foreign = new Set(foreignTexts.flatMap((t) => contentWords(t, smallWords)));
-  return (message) =>
-    withoutQuotes(message, (span) => {
+  return (message) => {
+    const own = withoutQuotes(message.text, (span) => {
       const words = contentWords(span, smallWords);
       return words.length > 0 && words.filter((w) => foreign.has(w)).length * 2 >= words.length;
     });
+    // Nothing quoted from foreign text: the very message, with what has been read of it already.
+    return own === message.text ? message : readMessage(own);
+  };
 }
 
 export interface ValuesCheck {
@@ -54,6 +58,7 @@ export interface ValuesCheck {
 }
 
 const read = (text: string) => normalizeForReading(text).toLowerCase().replaceAll("’", "'");
+const readOf = (message: PrincipalMessage) => message.reading.replaceAll("’", "'");
 const stem = (word: string) => word.replace(/(?:es|s)$/, "");
 
 export function checkValues(raw: ValuesInput): ValuesCheck {
@@ -73,7 +78,7 @@ const valueChecks: Record<ChangeToolName, (input: ValuesInput, check: ValuesChec
     if (typeof request.reason !== "string") return;
     // A cancellation's reason is one line the seller reads: it may be the model's summary, but it never carries
     // data (an e-mail, an id, a number, a link) the principal did not write in this message.
-    const data = new Set(dataTokens(message));
+    const data = new Set(message.dataTokens);
     const foreign = dataTokens(request.reason).filter((d) => !data.has(d));
     if (foreign.length > 0) {
       check.untraced.push(`the cancellation reason carries data the principal did not write (${foreign.slice(0, 6).join(", ")})`);
@@ -99,7 +104,10 @@ const valueChecks: Record<ChangeToolName, (input: ValuesInput, check: ValuesChec
     const { request } = input;
     checkItems(Array.isArray(request.itemIds) ? request.itemIds.map(String) : [], input, check);
     checkReason(request.reason, input, check);
-    if (typeof request.pickupDate === "string" && !datesSaid(input.principalMessages.join("\n"), input.today).has(request.pickupDate))
+    if (
+      typeof request.pickupDate === "string" &&
+      !datesSaid(input.principalMessages.map((m) => m.text).join("\n"), input.today).has(request.pickupDate)
+    )
       check.untraced.push(`the pickup date ${request.pickupDate} is not one the principal gave`);
   },
   offer_replacement: (input, check) => {
@@ -121,12 +129,12 @@ function checkReason(reason: unknown, input: ValuesInput, check: ValuesCheck): v
 }
 
 /** An item the principal named: its id, or title words that tell it apart, outside a keeping or excluding clause. */
-function itemNamed(itemId: string, order: OrderFacts | undefined, messages: readonly string[]): boolean {
+function itemNamed(itemId: string, order: OrderFacts | undefined, messages: readonly PrincipalMessage[]): boolean {
   const items = order?.items ?? [];
   if (items.length === 1 && items[0]?.itemId === itemId) return true;
-  const excluded = messages.flatMap(excludingClauses);
+  const excluded = messages.flatMap((m) => m.excludingClauses);
   const choosing = messages
-    .map(read)
+    .map(readOf)
     .map((m) => excluded.reduce((rest, clause) => rest.replace(clause, " "), m))
     .join("\n");
   if (new RegExp(`\\b${itemId.toLowerCase()}\\b`).test(choosing)) return true;
@@ -152,9 +160,9 @@ const reasonCues: Record<string, RegExp> = {
 };
 
 /** The reason the principal's words give: its cue, outside a negated clause (save the reasons that are negations). */
-function reasonSaid(reason: string, messages: readonly string[]): boolean {
-  const full = messages.map(read).join("\n");
-  const excluded = messages.flatMap(excludingClauses);
+function reasonSaid(reason: string, messages: readonly PrincipalMessage[]): boolean {
+  const full = messages.map(readOf).join("\n");
+  const excluded = messages.flatMap((m) => m.excludingClauses);
   const affirmed = excluded.reduce((rest, clause) => rest.replace(clause, " "), full);
   const cued = (r: string) => reasonCues[r]?.test(r === "no_longer_needed" ? full : affirmed) ?? false;
   if (reason === "other") return !Object.keys(reasonCues).some(cued);
@@ -182,9 +190,9 @@ export function datesSaid(text: string, today: string): Set<string> {
  * The words and data of a text that are not the principal's: content words not in any of their messages, and
  * data (e-mail, ids, numbers, links) not in this turn's message.
  */
-export function foreignWords(text: string, messages: readonly string[], message: string): string[] {
-  const own = new Set(messages.flatMap((m) => contentWords(m, smallWords)));
-  const data = new Set(dataTokens(message));
+export function foreignWords(text: string, messages: readonly PrincipalMessage[], message: PrincipalMessage): string[] {
+  const own = new Set(messages.flatMap((m) => m.contentWords));
+  const data = new Set(message.dataTokens);
   return [...new Set([...dataTokens(text).filter((d) => !data.has(d)), ...contentWords(text, smallWords).filter((w) => !own.has(w))])];
 }
 
@@ -194,13 +202,13 @@ const negationWord = /\b(?:not|no|never|nothing|nobody|none|without)\b|n't\b|\b(
  * What free text drops of the clauses of the message it was taken from (those sharing a content word with it):
  * a negation ("Don't leave it with the neighbour" saved as "Leave it with the neighbour") or a number.
  */
-function droppedNegationsAndNumbers(text: string, message: string): string[] {
+function droppedNegationsAndNumbers(text: string, message: PrincipalMessage): string[] {
   const words = new Set(contentWords(text, smallWords));
   const textRead = read(text);
   const textNegations = (textRead.match(negationWord) ?? []).length;
   const textNumbers = new Set(textRead.match(/\d+/g) ?? []);
   const dropped: string[] = [];
-  for (const clause of read(message).split(/[.!?;\n:]/)) {
+  for (const clause of readOf(message).split(/[.!?;\n:]/)) {
     if (!contentWords(clause, smallWords).some((w) => words.has(w))) continue;
     const negations = clause.match(negationWord) ?? [];
     if (negations.length > textNegations) dropped.push(`"${negations.join(" ")}"`);

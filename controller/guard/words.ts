@@ -27,9 +27,18 @@ const orderCue = /(?:\border|\borders|#|\bsu|\bending(?: in)?|\bends(?: in| with
 const notAnOrder =
   /\b(?:flat|apartment|apt|unit|house|floor|room|suite|building|block|street|st|road|rd|lane|ln|avenue|ave|box|postcode|post code|zip|phone|tel|mobile|call|item|itm|qty|quantity|size|pack|page|bus|gate|code|pin|door|plot|x)\W*$|[£$€]\s*$/;
 
+/** A text as the guards read it: normalised for reading, as the response gate reads (gate/normalize.ts), lowercase. */
+export function readingOf(text: string): string {
+  return normalizeForReading(text).toLowerCase();
+}
+
 /** The order references of a message: full ids, and 3–5 digit fragments that are not an address or a quantity. */
 export function orderReferences(message: string): OrderReference[] {
-  const text = normalizeForReading(message).toLowerCase();
+  return referencesIn(readingOf(message));
+}
+
+/** The order references of a text already read (`readingOf`). */
+export function referencesIn(text: string): OrderReference[] {
   const refs: OrderReference[] = [];
   for (const m of text.matchAll(/\bsu-(\d{5})\b|(?<![\d.,:-])(\d{3,5})(?![\d.,:]\d|\d)/g)) {
     const before = text.slice(Math.max(0, (m.index ?? 0) - 40), m.index);
@@ -61,8 +70,13 @@ const asks: Record<ChangeToolName, RegExp> = {
  * "Don't cancel it, just add a note" asks for a note only, and "What is your cancellation policy?" for nothing.
  */
 export function changesAskedFor(message: string): Set<ChangeToolName> {
+  return changesAskedIn(requestClauses(message));
+}
+
+/** The kinds of change a message's request clauses (guard/mood.ts) ask for. */
+export function changesAskedIn(clauses: readonly string[]): Set<ChangeToolName> {
   const kinds = new Set<ChangeToolName>();
-  for (const clause of requestClauses(message)) {
+  for (const clause of clauses) {
     for (const [kind, pattern] of Object.entries(asks) as [ChangeToolName, RegExp][]) {
       pattern.lastIndex = 0;
       if (pattern.test(clause)) kinds.add(kind);
@@ -78,23 +92,28 @@ export const isExplicitYes = isAffirmation;
  * "And the other one too", "same for SU-2": a clause that can ask carries the previous request over. "Also" does
  * not: "Also, what bulb does it take?" asks a question, and "also" alone joins topics, not requests.
  */
-export function continuesPrevious(message: string): boolean {
-  return requestClauses(message).some((clause) => /\b(?:too|as well|same for|the same|likewise|the other one)\b/.test(clause));
+export function continuesPrevious(clauses: readonly string[]): boolean {
+  return clauses.some((clause) => /\b(?:too|as well|same for|the same|likewise|the other one)\b/.test(clause));
 }
 
 /** Content words of a text, for comparing a note with the principal's words: lowercase, no punctuation. */
 export function contentWords(text: string, small: ReadonlySet<string>): string[] {
-  return (
-    normalizeForReading(text)
-      .toLowerCase()
-      .match(/[\p{L}\p{N}@._'+-]+/gu) ?? []
-  )
+  return contentWordsIn(readingOf(text), small);
+}
+
+/** The content words of a text already read (`readingOf`). */
+export function contentWordsIn(reading: string, small: ReadonlySet<string>): string[] {
+  return (reading.match(/[\p{L}\p{N}@._'+-]+/gu) ?? [])
     .map((w) => w.replace(/^[.'_-]+|[.'_-]+$/g, ""))
     .filter((w) => w !== "" && !small.has(w));
 }
 
 /** Pieces of data a text carries: e-mail addresses, order and item ids, runs of 3+ digits, links. */
 export function dataTokens(text: string): string[] {
-  const normalised = normalizeForReading(text).toLowerCase();
-  return [...normalised.matchAll(/[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?:\/\/\S+|\bsu-\d{5}\b|\bitm-\d+\b|\d{3,}/g)].map((m) => m[0]);
+  return dataTokensIn(readingOf(text));
+}
+
+/** The data of a text already read (`readingOf`). */
+export function dataTokensIn(reading: string): string[] {
+  return [...reading.matchAll(/[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?:\/\/\S+|\bsu-\d{5}\b|\bitm-\d+\b|\d{3,}/g)].map((m) => m[0]);
 }

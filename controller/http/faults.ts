@@ -96,7 +96,7 @@ export function beforeDispatchFaults(faults: readonly Fault[], writer: OrderWrit
   const pending = faults.filter((fault): fault is Extract<Fault, { kind: "set_before_dispatch" }> => fault.kind === "set_before_dispatch");
   if (pending.length > 0 && writer === undefined) {
     throw new Error(
-      "set_before_dispatch faults change the stored order, which the controller cannot do over HTTP: pass `orderWriter` (local/order-writer.ts writes to DynamoDB).",
+      "set_before_dispatch faults change the stored order, which the controller cannot do over HTTP: pass `orderWriter` with the test seams (`withTestSeams` of order-tools/controller/testing; local/order-writer.ts writes to DynamoDB).",
     );
   }
   return async (intent: { tool: string; orderId: string }, onFault: (event: FaultEvent) => void): Promise<void> => {

@@ -3,6 +3,7 @@ import { createController, type TurnResult } from "#controller/controller";
 import type { Fetch } from "#controller/http/faults";
 import type { IntentStore } from "#controller/intents/store";
 import { scriptedModel } from "#controller/model/scripted";
+import { withTestSeams } from "#controller/testing";
 import type { TraceSink } from "#controller/trace";
 import { principalClaims, signDevToken } from "#local/dev-auth";
 import { dynamoOrderWriter } from "#local/order-writer";
@@ -65,16 +66,20 @@ export async function runDemoCase(
   const seller = demoCase.principal === "seller";
   const token = await signDevToken(principalClaims(seller ? { seller: world.seller.sellerId } : { customer: world.ana.customerId }));
   const initial = world.fixture.orders.find((o) => o.id === demoCase.expect.order.orderId)?.version ?? 1;
-  const controller = createController({
-    service: { baseUrl: stack.gatewayUrl, token, ...(options.fetch ? { fetch: options.fetch } : {}) },
-    principal: seller ? "seller" : "customer",
-    model: scriptedModel(demoCase.script),
-    ...(options.intents ? { intents: options.intents } : {}),
-    faults: demoCase.faults,
-    orderWriter: dynamoOrderWriter(stack.deps),
-    reconcile: { baseDelayMs: 40, maxDelayMs: 400 },
-    ...(options.trace ? { trace: options.trace } : {}),
-  });
+  // The demo shows what the controller does when things go wrong: its faults are injected through the test seams.
+  const controller = createController(
+    withTestSeams(
+      {
+        service: { baseUrl: stack.gatewayUrl, token, ...(options.fetch ? { fetch: options.fetch } : {}) },
+        principal: seller ? "seller" : "customer",
+        model: scriptedModel(demoCase.script),
+        ...(options.intents ? { intents: options.intents } : {}),
+        reconcile: { baseDelayMs: 40, maxDelayMs: 400 },
+        ...(options.trace ? { trace: options.trace } : {}),
+      },
+      { faults: demoCase.faults, orderWriter: dynamoOrderWriter(stack.deps) },
+    ),
+  );
   const conversation = controller.conversation(
     options.conversationId ?? `demo-${world.tag}-${demoCase.id}`,
     undefined,

@@ -6,6 +6,7 @@ import type { OrderFacts } from "#controller/gate/outcomes";
 import * as fc from "fast-check";
 import { affirmatives, courtesies, isAffirmation } from "#controller/guard/affirmation";
 import { changesAskedFor } from "#controller/guard/words";
+import { readMessage } from "#controller/guard/message";
 import { provenance, type ProvenanceInput } from "#controller/guard/provenance";
 import { MemoryIntentStore } from "#controller/intents/memory";
 import { type ScriptStep, scriptedModel } from "#controller/model/scripted";
@@ -30,8 +31,25 @@ const lamp: OrderFacts = {
     { itemId: "ITM-2", title: "Spare bulb" },
   ],
 };
-const clean = (input: Partial<ProvenanceInput> & Pick<ProvenanceInput, "tool" | "request" | "message">) =>
-  provenance({ orderId: String(input.request.orderId), principalMessages: [input.message], orders: [lamp], today: "2026-03-10", ...input });
+/** The guard's input with the principal's words as written: each is read once, as the controller reads it. */
+type Words = Omit<Partial<ProvenanceInput>, "message" | "previousMessage" | "askedBefore" | "principalMessages"> &
+  Pick<ProvenanceInput, "tool" | "request"> & {
+    message: string;
+    previousMessage?: string;
+    askedBefore?: string;
+    principalMessages?: string[];
+  };
+const clean = ({ message, previousMessage, askedBefore, principalMessages, ...input }: Words) =>
+  provenance({
+    orderId: String(input.request.orderId),
+    orders: [lamp],
+    today: "2026-03-10",
+    ...input,
+    message: readMessage(message),
+    principalMessages: (principalMessages ?? [message]).map((m) => readMessage(m)),
+    ...(previousMessage !== undefined ? { previousMessage: readMessage(previousMessage) } : {}),
+    ...(askedBefore !== undefined ? { askedBefore: readMessage(askedBefore) } : {}),
+  });
 
 describe("a question about a change is not a request for it (clean context)", () => {
   const cases: [string, string, Record<string, unknown>][] = [

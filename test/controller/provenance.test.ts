@@ -3,6 +3,7 @@ import { datamark, systemPromptFor } from "#contract/model-context";
 import { datamarked, escapeFrames, framePrincipalMessage, spotlightResult } from "#controller/context/spotlight";
 import type { OrderFacts } from "#controller/gate/outcomes";
 import { ambiguityGuard } from "#controller/guard/ambiguity";
+import { readMessage } from "#controller/guard/message";
 import { provenance, type ProvenanceInput } from "#controller/guard/provenance";
 import { changesAskedFor, isExplicitYes, orderReferences } from "#controller/guard/words";
 
@@ -10,8 +11,24 @@ import { changesAskedFor, isExplicitYes, orderReferences } from "#controller/gua
 
 const lamp: OrderFacts = { orderId: "SU-61201", read: true, status: "delivered", items: [{ itemId: "ITM-1", title: "Floor lamp" }] };
 const towel: OrderFacts = { orderId: "SU-61202", read: true, status: "processing" };
-const check = (input: Partial<ProvenanceInput> & Pick<ProvenanceInput, "tool" | "request" | "message">) =>
-  provenance({ orderId: String(input.request.orderId), principalMessages: [input.message], orders: [lamp], ...input });
+/** The guard's input with the principal's words as written: each is read once, as the controller reads it. */
+type Words = Omit<Partial<ProvenanceInput>, "message" | "previousMessage" | "askedBefore" | "principalMessages"> &
+  Pick<ProvenanceInput, "tool" | "request"> & {
+    message: string;
+    previousMessage?: string;
+    askedBefore?: string;
+    principalMessages?: string[];
+  };
+const check = ({ message, previousMessage, askedBefore, principalMessages, ...input }: Words) =>
+  provenance({
+    orderId: String(input.request.orderId),
+    orders: [lamp],
+    ...input,
+    message: readMessage(message),
+    principalMessages: (principalMessages ?? [message]).map((m) => readMessage(m)),
+    ...(previousMessage !== undefined ? { previousMessage: readMessage(previousMessage) } : {}),
+    ...(askedBefore !== undefined ? { askedBefore: readMessage(askedBefore) } : {}),
+  });
 
 describe("intent: the principal's message asks for this kind of change", () => {
   it("a question answered with a change is not dispatched; the request for it is", () => {
@@ -63,34 +80,46 @@ describe("target: the order is one the principal identified, or the only one in 
   it("an address or a quantity is no order reference: 'Cancel it — I'm at flat 312'", () => {
     expect(orderReferences("Cancel it - I'm at flat 312")).toEqual([]);
     expect(
-      ambiguityGuard({ targetOrderId: "SU-20312", ordersInPlay: ["SU-10311", "SU-20312"], latestMessage: "Cancel it - I'm at flat 312" }),
+      ambiguityGuard({
+        targetOrderId: "SU-20312",
+        ordersInPlay: ["SU-10311", "SU-20312"],
+        latestMessage: readMessage("Cancel it - I'm at flat 312"),
+      }),
     ).toBe("clarification");
-    expect(ambiguityGuard({ targetOrderId: "SU-20312", ordersInPlay: ["SU-10311", "SU-20312"], latestMessage: "Cancel order 312" })).toBe(
-      "identified",
-    );
+    expect(
+      ambiguityGuard({ targetOrderId: "SU-20312", ordersInPlay: ["SU-10311", "SU-20312"], latestMessage: readMessage("Cancel order 312") }),
+    ).toBe("identified");
   });
 
   it("naming an order is not choosing it: 'Keep SU-10311, cancel the other one'", () => {
     const latestMessage = "Keep SU-10311, cancel the other one";
     expect(orderReferences(latestMessage)).toEqual([{ ref: "SU-10311", kind: "id", excluded: true, cued: true }]);
-    expect(ambiguityGuard({ targetOrderId: "SU-10311", ordersInPlay: ["SU-10311", "SU-20312"], latestMessage })).toBe("clarification");
-    expect(ambiguityGuard({ targetOrderId: "SU-20312", ordersInPlay: ["SU-10311", "SU-20312"], latestMessage })).toBe("clarification");
+    expect(
+      ambiguityGuard({ targetOrderId: "SU-10311", ordersInPlay: ["SU-10311", "SU-20312"], latestMessage: readMessage(latestMessage) }),
+    ).toBe("clarification");
+    expect(
+      ambiguityGuard({ targetOrderId: "SU-20312", ordersInPlay: ["SU-10311", "SU-20312"], latestMessage: readMessage(latestMessage) }),
+    ).toBe("clarification");
   });
 
   it("a truncated search never makes an order the only one", () => {
-    expect(ambiguityGuard({ targetOrderId: "SU-61201", ordersInPlay: ["SU-61201"], latestMessage: "cancel it" })).toBe("single_order");
-    expect(ambiguityGuard({ targetOrderId: "SU-61201", ordersInPlay: ["SU-61201"], latestMessage: "cancel it", incomplete: true })).toBe(
-      "unplaced",
+    expect(ambiguityGuard({ targetOrderId: "SU-61201", ordersInPlay: ["SU-61201"], latestMessage: readMessage("cancel it") })).toBe(
+      "single_order",
     );
+    expect(
+      ambiguityGuard({ targetOrderId: "SU-61201", ordersInPlay: ["SU-61201"], latestMessage: readMessage("cancel it"), incomplete: true }),
+    ).toBe("unplaced");
   });
 
   it("a fragment identifies when the principal's own search resolved it, or it is of one order they named", () => {
-    expect(ambiguityGuard({ targetOrderId: "SU-61201", ordersInPlay: both, latestMessage: "the 201 one" })).toBe("clarification");
+    expect(ambiguityGuard({ targetOrderId: "SU-61201", ordersInPlay: both, latestMessage: readMessage("the 201 one") })).toBe(
+      "clarification",
+    );
     expect(
       ambiguityGuard({
         targetOrderId: "SU-61201",
         ordersInPlay: both,
-        latestMessage: "the 201 one",
+        latestMessage: readMessage("the 201 one"),
         resolvedFragments: { "201": ["SU-61201"] },
       }),
     ).toBe("identified");
@@ -98,15 +127,15 @@ describe("target: the order is one the principal identified, or the only one in 
       ambiguityGuard({
         targetOrderId: "SU-61201",
         ordersInPlay: both,
-        latestMessage: "the 201 one",
+        latestMessage: readMessage("the 201 one"),
         namedOrders: ["SU-61201", "SU-61202"],
       }),
     ).toBe("identified");
   });
 
   it("an order nobody named or read is never a candidate, and never 'the only one'", () => {
-    expect(ambiguityGuard({ targetOrderId: "SU-99999", ordersInPlay: both, latestMessage: "cancel it" })).toBe("unplaced");
-    expect(ambiguityGuard({ targetOrderId: "SU-99999", ordersInPlay: [], latestMessage: "cancel it" })).toBe("unplaced");
+    expect(ambiguityGuard({ targetOrderId: "SU-99999", ordersInPlay: both, latestMessage: readMessage("cancel it") })).toBe("unplaced");
+    expect(ambiguityGuard({ targetOrderId: "SU-99999", ordersInPlay: [], latestMessage: readMessage("cancel it") })).toBe("unplaced");
     expect(check({ tool: "cancel_order", request: { orderId: "SU-99999" }, message: "cancel it", orders: [] })).toMatchObject({
       decision: "confirm",
       failed: ["target"],

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createController, type ControllerOptions } from "#controller/controller";
 import type { Fetch } from "#controller/http/faults";
+import { type TestSeams, withTestSeams } from "#controller/testing";
 import { MemoryIntentStore } from "#controller/intents/memory";
 import { scriptedModel, type ScriptStep } from "#controller/model/scripted";
 import { delayBefore, resendSettles } from "#controller/reconcile";
@@ -32,19 +33,25 @@ afterAll(async () => {
 async function controller(
   customerId: string,
   script: ScriptStep[],
-  extra: Partial<ControllerOptions> = {},
+  extra: Partial<ControllerOptions> & { seams?: TestSeams } = {},
   fetch: Fetch = globalThis.fetch,
 ) {
   const watched = watchedFetch(fetch);
+  const { seams = {}, ...rest } = extra;
   return {
     fetch: watched,
-    controller: createController({
-      service: { baseUrl: service.gatewayUrl, token: await service.token(customerId), fetch: watched },
-      model: scriptedModel(script),
-      intents: new MemoryIntentStore(),
-      reconcile: { baseDelayMs: 5, maxDelayMs: 20, maxStatusChecks: 3, maxResends: 1 },
-      ...extra,
-    }),
+    controller: createController(
+      withTestSeams(
+        {
+          service: { baseUrl: service.gatewayUrl, token: await service.token(customerId), fetch: watched },
+          model: scriptedModel(script),
+          intents: new MemoryIntentStore(),
+          reconcile: { baseDelayMs: 5, maxDelayMs: 20, maxStatusChecks: 3, maxResends: 1 },
+          ...rest,
+        },
+        seams,
+      ),
+    ),
   };
 }
 
@@ -68,7 +75,7 @@ describe("a refused resend is not an outcome", () => {
       ana.customerId,
       [{ call: "cancel_order", input: { orderId: orders.lostResponse } }, { say: `Order ${orders.lostResponse} could not be cancelled.` }],
       {
-        faults: [{ kind: "service_error_before_commit", tool: "cancel_order" }],
+        seams: { faults: [{ kind: "service_error_before_commit", tool: "cancel_order" }] },
       },
     );
     const turn = await c.conversation(`refused-${world.tag}`).turn(`Cancel ${orders.lostResponse}`);

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createController, type ControllerOptions } from "#controller/controller";
 import type { Fault } from "#controller/http/faults";
+import { type TestSeams, withTestSeams } from "#controller/testing";
 import { FileIntentStore } from "#controller/intents/file";
 import { MemoryIntentStore } from "#controller/intents/memory";
 import type { IntentStore } from "#controller/intents/store";
@@ -52,16 +53,22 @@ async function freshWorld() {
   return world;
 }
 
-async function controllerFor(customerId: string, options: Partial<ControllerOptions> & { script?: ScriptStep[] } = {}) {
+async function controllerFor(customerId: string, options: Partial<ControllerOptions> & { script?: ScriptStep[]; seams?: TestSeams } = {}) {
   const fetch = watchedFetch();
   const progress: string[] = [];
-  const controller = createController({
-    service: { baseUrl: service.gatewayUrl, token: await service.token(customerId), fetch },
-    model: scriptedModel(options.script ?? cancelScript()),
-    intents: options.intents ?? new MemoryIntentStore(),
-    reconcile: { baseDelayMs: 5, maxDelayMs: 20, maxStatusChecks: 3 },
-    ...options,
-  });
+  const { seams = {}, ...rest } = options;
+  const controller = createController(
+    withTestSeams(
+      {
+        service: { baseUrl: service.gatewayUrl, token: await service.token(customerId), fetch },
+        model: scriptedModel(options.script ?? cancelScript()),
+        intents: options.intents ?? new MemoryIntentStore(),
+        reconcile: { baseDelayMs: 5, maxDelayMs: 20, maxStatusChecks: 3 },
+        ...rest,
+      },
+      seams,
+    ),
+  );
   return { controller, fetch, progress };
 }
 
@@ -80,7 +87,9 @@ async function expectOneChange(customerId: string, fetch: ReturnType<typeof watc
 describe("reconciliation of unknown outcomes", () => {
   it("a response lost after commit is reconciled through get_operation_status; progress never claims success", async () => {
     const world = await freshWorld();
-    const { controller, fetch } = await controllerFor(world.ana.customerId, { faults: [{ kind: "lose_response", tool: "cancel_order" }] });
+    const { controller, fetch } = await controllerFor(world.ana.customerId, {
+      seams: { faults: [{ kind: "lose_response", tool: "cancel_order" }] },
+    });
     const progress: string[] = [];
     const seen: string[] = [];
     const turn = await controller.conversation("lost").turn(`Cancel ${orderId}`, {
@@ -117,7 +126,7 @@ describe("reconciliation of unknown outcomes", () => {
       { kind: "lose_status", times: 3 },
     ];
     const { controller, fetch } = await controllerFor(world.ana.customerId, {
-      faults,
+      seams: { faults },
       script: [...cancelScript(), { say: `Order ${orderId} is cancelled.` }],
     });
     const conversation = controller.conversation("lost-status");
@@ -158,7 +167,7 @@ describe("reconciliation of unknown outcomes", () => {
   it("a 503 before commit: not found on lookup, resent with the same operationId, applied once", async () => {
     const world = await freshWorld();
     const { controller, fetch } = await controllerFor(world.ana.customerId, {
-      faults: [{ kind: "service_error_before_commit", tool: "cancel_order" }],
+      seams: { faults: [{ kind: "service_error_before_commit", tool: "cancel_order" }] },
     });
     const turn = await controller.conversation("503").turn(`Cancel ${orderId}`);
 

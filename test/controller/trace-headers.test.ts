@@ -3,6 +3,7 @@ import { w3cTraceId } from "#contract/trace-context";
 import { createController, type TurnResult } from "#controller/controller";
 import type { Fetch } from "#controller/http/faults";
 import { scriptedModel } from "#controller/model/scripted";
+import { withTestSeams } from "#controller/testing";
 import type { ApplicationTrace, TraceEvent } from "#controller/trace";
 import { type DemoWorld, demoCases } from "#examples/controller-demo/cases";
 import { principalClaims, signDevToken } from "#local/dev-auth";
@@ -41,14 +42,17 @@ function headerWatchingFetch(): Fetch & { sent: Sent[] } {
 /** The "lost response" demo case: a read, a change whose answer is lost, and the status lookups that reconcile it. */
 async function lostResponseTurn(world: DemoWorld, fetch: Fetch, traceContext?: () => ApplicationTrace | undefined): Promise<TurnResult> {
   const demo = demoCases(world).find((c) => c.id === "lost-response")!;
-  const controller = createController({
-    service: { baseUrl: service.gatewayUrl, token: await signDevToken(principalClaims({ customer: world.ana.customerId })), fetch },
-    model: scriptedModel(demo.script),
-    faults: demo.faults,
-    orderWriter: dynamoOrderWriter(service.deps),
-    reconcile: { baseDelayMs: 20, maxDelayMs: 200 },
-    ...(traceContext ? { traceContext } : {}),
-  });
+  const controller = createController(
+    withTestSeams(
+      {
+        service: { baseUrl: service.gatewayUrl, token: await signDevToken(principalClaims({ customer: world.ana.customerId })), fetch },
+        model: scriptedModel(demo.script),
+        reconcile: { baseDelayMs: 20, maxDelayMs: 200 },
+        ...(traceContext ? { traceContext } : {}),
+      },
+      { faults: demo.faults, orderWriter: dynamoOrderWriter(service.deps) },
+    ),
+  );
   const [message] = demo.turns;
   if (typeof message !== "string") throw new Error("the demo opens with a button press, not a message");
   return controller.conversation(`trace-${world.tag}-${requestLines.length}`).turn(message);
@@ -130,12 +134,16 @@ describe("a button press's trace", () => {
     const fetch = headerWatchingFetch();
     const root = "1-6750a1b2-89abcdef0123456789abcdef";
     const header = `Root=${root};Parent=53995c3f42cd8ad8;Sampled=1`;
-    const controller = createController({
-      service: { baseUrl: service.gatewayUrl, token: await signDevToken(principalClaims({ seller: world.seller.sellerId })), fetch },
-      model: scriptedModel(demo.script),
-      orderWriter: dynamoOrderWriter(service.deps),
-      traceContext: () => ({ xrayTraceHeader: header }),
-    });
+    const controller = createController(
+      withTestSeams(
+        {
+          service: { baseUrl: service.gatewayUrl, token: await signDevToken(principalClaims({ seller: world.seller.sellerId })), fetch },
+          model: scriptedModel(demo.script),
+          traceContext: () => ({ xrayTraceHeader: header }),
+        },
+        { orderWriter: dynamoOrderWriter(service.deps) },
+      ),
+    );
     const conversation = controller.conversation(`press-${world.tag}`);
     const [message] = demo.turns;
     if (typeof message !== "string") throw new Error("the seller-return demo opens with a message");

@@ -4,6 +4,7 @@ import { DynamoDbIntentStore } from "#controller/intents/dynamodb";
 import { type Intent, moved } from "#controller/intents/intent";
 import type { IntentStore } from "#controller/intents/store";
 import { scriptedModel, type ScriptStep } from "#controller/model/scripted";
+import { type TestSeams, withTestSeams } from "#controller/testing";
 import { freshIntentTable, type ServiceWorld, startService, watchedFetch } from "#test/controller/support/service-world";
 
 /**
@@ -26,17 +27,23 @@ afterAll(async () => {
 const store = () => new DynamoDbIntentStore({ client: dynamo.client, tableName: dynamo.tableName });
 const quick = { baseDelayMs: 5, maxDelayMs: 20, maxStatusChecks: 2 };
 
-async function controller(customerId: string, script: ScriptStep[], extra: Partial<ControllerOptions> = {}) {
+async function controller(customerId: string, script: ScriptStep[], extra: Partial<ControllerOptions> & { seams?: TestSeams } = {}) {
   const fetch = watchedFetch();
+  const { seams = {}, ...options } = extra;
   return {
     fetch,
-    controller: createController({
-      service: { baseUrl: service.gatewayUrl, token: await service.token(customerId), fetch },
-      model: scriptedModel(script),
-      intents: extra.intents ?? store(),
-      reconcile: quick,
-      ...extra,
-    }),
+    controller: createController(
+      withTestSeams(
+        {
+          service: { baseUrl: service.gatewayUrl, token: await service.token(customerId), fetch },
+          model: scriptedModel(script),
+          intents: options.intents ?? store(),
+          reconcile: quick,
+          ...options,
+        },
+        seams,
+      ),
+    ),
   };
 }
 
@@ -54,10 +61,12 @@ describe("a re-proposal is not a new change", () => {
       { say: "Sent again." },
     ];
     const { controller: c, fetch } = await controller(world.ana.customerId, script, {
-      faults: [
-        { kind: "lose_response", tool: "cancel_order" },
-        { kind: "lose_status", times: 2 },
-      ],
+      seams: {
+        faults: [
+          { kind: "lose_response", tool: "cancel_order" },
+          { kind: "lose_status", times: 2 },
+        ],
+      },
     });
     const conversation = c.conversation(`repeat-${world.tag}`);
     const first = await conversation.turn(`Please cancel ${orderId}`);
@@ -75,16 +84,18 @@ describe("a re-proposal is not a new change", () => {
     const orderId = world.orders.lostResponse;
     const conversationId = `two-${world.tag}`;
     const a = await controller(world.ana.customerId, [{ call: "cancel_order", input: { orderId } }, { say: "Sent." }], {
-      faults: [
-        { kind: "lose_response", tool: "cancel_order" },
-        { kind: "lose_status", times: 5 },
-      ],
+      seams: {
+        faults: [
+          { kind: "lose_response", tool: "cancel_order" },
+          { kind: "lose_status", times: 5 },
+        ],
+      },
     });
     await a.controller.conversation(conversationId).turn(`Cancel ${orderId}`);
     // Another process, a new Conversation object with no state of its own; the status lookups still fail at
     // first, so its model proposes the cancellation again while the first intent is unknown.
     const b = await controller(world.ana.customerId, [{ call: "cancel_order", input: { orderId } }, { say: "Done." }], {
-      faults: [{ kind: "lose_status", times: 2 }],
+      seams: { faults: [{ kind: "lose_status", times: 2 }] },
     });
     const turn = await b.controller.conversation(conversationId).turn(`Cancel ${orderId} please`);
     const ids = new Set([...cancelIds(a.fetch), ...cancelIds(b.fetch)]);
@@ -105,9 +116,11 @@ describe("a conversation's turns are serialised across processes", () => {
     let entered!: () => void;
     const inFlight = new Promise<void>((resolve) => (entered = resolve));
     const a = await controller(world.ana.customerId, [{ call: "cancel_order", input: { orderId } }, { say: "Done." }], {
-      beforeDispatch: async () => {
-        entered();
-        await gate;
+      seams: {
+        beforeDispatch: async () => {
+          entered();
+          await gate;
+        },
       },
     });
     const b = await controller(world.ana.customerId, [{ say: "Anything else?" }]);
@@ -185,7 +198,7 @@ describe("a conversation's turns are serialised across processes", () => {
       {
         intents: shared,
         // Between persisting and sending, another controller takes the intent and marks it sent.
-        beforeDispatch: async (intent) => shared.save(moved(intent, "sent", { sends: 1 })),
+        seams: { beforeDispatch: async (intent) => shared.save(moved(intent, "sent", { sends: 1 })) },
       },
     );
     const turn = await c.conversation(`moved-${world.tag}`).turn(`Cancel ${orderId}`);

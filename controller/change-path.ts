@@ -1,0 +1,232 @@
+import { datamark, type PrincipalKind } from "#contract/model-context";
+import { applicationField } from "#contract/model-tools";
+import type { ChangeToolName, ToolName } from "#contract/tools";
+import { foreignStrings } from "#controller/context/taint";
+import type { ConversationState } from "#controller/conversation-state";
+import type { OrderFacts } from "#controller/gate/outcomes";
+import type { PrincipalMessage } from "#controller/guard/message";
+import { type ProvenanceDecision, type ProvenanceInput, provenance } from "#controller/guard/provenance";
+import { finalStates, type Intent } from "#controller/intents/intent";
+import { modelResult, outcomeOf } from "#controller/intent-views";
+import { type IntentLifecycle, noteSettled } from "#controller/lifecycle";
+import type { ToolCall } from "#controller/model/types";
+import { sameChange } from "#controller/proposal";
+import type { TestSeams } from "#controller/seams";
+import type { Run, ToolResult, Turn } from "#controller/run";
+
+/**
+ * The change path: a change the model proposed is an intent. The same change proposed again is the same intent;
+ * a new one is sent only when it traces to the principal's own words (guard/provenance.ts), else it waits for
+ * their confirmation of the exact request, or for their answer to "which order?". Persisted before it is sent
+ * (lifecycle.ts), its outcome is what the model is told.
+ */
+
+/**
+ * Changes that always wait for the principal's "yes", whatever their provenance: an application's own policy
+ * (say, every cancellation). The provenance control asks on its own whenever a change does not trace to the
+ * principal's words; this is only for asking more often.
+ */
+export type ConfirmationPolicy = Partial<Record<ToolName, boolean>> | ((tool: ToolName, request: Record<string, unknown>) => boolean);
+
+export interface ChangePathDeps {
+  life: IntentLifecycle;
+  principal: PrincipalKind;
+  confirm: ConfirmationPolicy | undefined;
+  /** The provenance control, on unless a test or the evaluation's defects switch it (or some counts) off. */
+  provenance: TestSeams["provenance"];
+}
+
+export interface ChangeProposal {
+  tool: ChangeToolName;
+  request: Record<string, unknown>;
+  orderId: string;
+}
+
+type Check = Exclude<ProvenanceDecision, { decision: "clarify" }>;
+
+export async function changePath(deps: ChangePathDeps, turn: Turn, call: ToolCall, proposal: ChangeProposal): Promise<ToolResult> {
+  const { tool, request, orderId } = proposal;
+  const { recorder } = turn.run;
+  const earlier = (await deps.life.store.forConversation(turn.state.conversationId)).filter(
+    (i) => i.tool === tool && i.orderId === orderId,
+  );
+  const again = await proposedAgain(deps, turn, call, proposal, earlier);
+  if (again) return again;
+
+  const proposed = newIntent(turn, call, proposal, deps.life.now().toISOString());
+  const check = checkProvenance(deps, turn, proposal, earlier);
+  recorder.add({
+    type: "provenance",
+    toolUseId: call.id,
+    orderId,
+    decision: check.decision,
+    ...(check.decision === "confirm" ? { failed: check.failed, reasons: check.reasons } : {}),
+  });
+  if (check.decision === "clarify") return askWhichOrder(proposal, check.candidates, turn.run);
+  recorder.add({ type: "intent", operationId: proposed.operationId, tool, orderId, from: null, to: "proposed", revision: 0 });
+  const policy = needsConfirmation(deps.confirm, tool, request);
+  if (check.decision === "confirm" || policy) return hold(deps, turn, proposed, check, policy);
+  const persisted = await deps.life.transition(proposed, "persisted");
+  return reportChange(turn.state, await deps.life.execute(persisted, turn.run), turn.run);
+}
+
+/**
+ * The same change proposed again is the same intent: an open one is reconciled (never a second operationId), one
+ * that completed in this turn is reported, one waiting for a yes is asked about again. Undefined: a new change.
+ */
+async function proposedAgain(
+  deps: ChangePathDeps,
+  turn: Turn,
+  call: ToolCall,
+  { tool, request }: ChangeProposal,
+  earlier: readonly Intent[],
+): Promise<ToolResult | undefined> {
+  const { recorder } = turn.run;
+  const open = earlier.find((i) => !finalStates.has(i.state));
+  if (open && (open.state !== "awaiting_confirmation" || sameChange(tool, open.request, request))) {
+    recorder.add({ type: "same_change", toolUseId: call.id, operationId: open.operationId, state: open.state });
+    return settleAgain(deps, turn, open);
+  }
+  if (open) {
+    // Waiting for a yes, and now proposed with other values: the new proposal replaces it.
+    await deps.life.transition(open, "declined");
+  }
+  // Settled in this very turn (reconciled at its start, or sent a moment ago): the principal has not been
+  // told yet, so proposing it again is still that change, not a new one.
+  const justSettled = earlier.find(
+    (i) => i.state === "completed" && turn.run.settled.has(i.operationId) && sameChange(tool, i.request, request),
+  );
+  if (!justSettled) return undefined;
+  recorder.add({ type: "same_change", toolUseId: call.id, operationId: justSettled.operationId, state: justSettled.state });
+  return { content: JSON.stringify(modelResult(justSettled)), isError: false };
+}
+
+/** A re-proposal of an open intent: drive it on with its own operationId and request. */
+async function settleAgain(deps: ChangePathDeps, turn: Turn, open: Intent): Promise<ToolResult> {
+  const { life } = deps;
+  const { state, run } = turn;
+  if (open.state === "awaiting_confirmation") {
+    // Proposed again in a later turn, and now it traces to the principal's words: send it as it was made.
+    const check = provenance(provenanceInput(deps, turn, open.tool, open.request, false));
+    if (open.turn === state.turns || check.decision !== "dispatch" || open.heldFor?.includes("policy")) {
+      run.outcomes.push(outcomeOf(open));
+      return { content: JSON.stringify(modelResult(open)), isError: false };
+    }
+    return reportChange(state, await life.execute(await life.transition(open, "persisted"), run), run);
+  }
+  return reportChange(state, await life.drive(open, run), run);
+}
+
+function newIntent(turn: Turn, call: ToolCall, { tool, request, orderId }: ChangeProposal, now: string): Intent {
+  return {
+    operationId: String(request[applicationField]),
+    conversationId: turn.state.conversationId,
+    toolUseId: call.id,
+    tool,
+    orderId,
+    request,
+    state: "proposed",
+    revision: 0,
+    createdAt: now,
+    updatedAt: now,
+    sends: 0,
+    turn: turn.state.turns,
+  };
+}
+
+/** The provenance control's decision on a new change (contract §8.5). */
+function checkProvenance(
+  deps: ChangePathDeps,
+  turn: Turn,
+  { tool, request }: ChangeProposal,
+  earlier: readonly Intent[],
+): ProvenanceDecision {
+  const retrying = earlier.some((i) => i.state === "rejected" && i.sends > 0 && i.turn !== turn.state.turns);
+  return deps.provenance === false
+    ? ({ decision: "dispatch", target: "single_order" } as const)
+    : provenance(provenanceInput(deps, turn, tool, request, retrying));
+}
+
+function provenanceInput(
+  deps: ChangePathDeps,
+  { state, message, said, askedWhichOrder }: Turn,
+  tool: ToolName,
+  request: Record<string, unknown>,
+  retrying: boolean,
+): ProvenanceInput {
+  return {
+    tool,
+    request,
+    orderId: String(request.orderId),
+    message,
+    ...(askedWhichOrder?.tool === tool ? { askedBefore: askedWhichOrder.message } : {}),
+    ...(said.length >= 2 ? { previousMessage: said[said.length - 2] as PrincipalMessage } : {}),
+    retrying,
+    principalMessages: said,
+    orders: state.orders,
+    incomplete: state.incomplete ?? false,
+    resolvedFragments: state.resolvedFragments ?? {},
+    taint: state.taint ?? [],
+    ...(state.taint?.length ? { foreignTexts: foreignTextsRead(state, deps.principal) } : {}),
+    locale: state.locale ?? "en",
+    today: deps.life.now().toISOString().slice(0, 10),
+    ...(typeof deps.provenance === "object" ? { skip: deps.provenance.skip } : {}),
+  };
+}
+
+/** The foreign texts the model has read in this conversation: its tool results, the datamark taken out. */
+function foreignTextsRead(state: ConversationState, principal: PrincipalKind): string[] {
+  return state.messages.flatMap((m) => {
+    if (m.role !== "tool") return [];
+    try {
+      return foreignStrings(JSON.parse(m.content), principal, datamark);
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** Several orders in play and the message picks none: nothing is sent, and the principal is asked which. */
+function askWhichOrder({ tool, orderId }: ChangeProposal, candidates: OrderFacts[], run: Run): ToolResult {
+  run.outcomes.push({ kind: "clarification", tool, orderId, candidates });
+  return {
+    content: JSON.stringify({
+      status: "not_sent",
+      reason: "clarification_needed",
+      candidates: candidates.map((c) => c.orderId),
+      message: `Not sent: more than one order is in play (${candidates.map((c) => c.orderId).join(", ")}) and the principal's latest message does not say which one. Ask which order they mean.`,
+    }),
+    isError: true,
+  };
+}
+
+/** The change waits for the principal's confirmation of its exact request. */
+async function hold(deps: ChangePathDeps, turn: Turn, proposed: Intent, check: Check, policy: boolean): Promise<ToolResult> {
+  const quoteNote = check.decision === "confirm" ? check.quoteNote : true;
+  const fields = deps.life.heldFields(turn.state, proposed.tool, proposed.request, proposed.operationId, quoteNote);
+  const heldFor = [...(check.decision === "confirm" ? check.failed : []), ...(policy ? (["policy"] as const) : [])];
+  const waiting = await deps.life.transition(proposed, "awaiting_confirmation", {
+    ...fields,
+    heldFor,
+    confirmable: quoteNote,
+  });
+  turn.run.recorder.add({
+    type: "confirmation",
+    operationId: waiting.operationId,
+    decision: "asked",
+    text: fields.confirmationQuestion,
+    confirmationId: fields.confirmationId,
+  });
+  turn.run.outcomes.push(outcomeOf(waiting));
+  return { content: JSON.stringify(modelResult(waiting)), isError: false };
+}
+
+function needsConfirmation(policy: ConfirmationPolicy | undefined, tool: ToolName, request: Record<string, unknown>): boolean {
+  if (policy === undefined) return false;
+  return typeof policy === "function" ? policy(tool, request) : policy[tool] === true;
+}
+
+function reportChange(state: ConversationState, settled: Intent, run: Run): ToolResult {
+  noteSettled(state, settled, run);
+  return { content: JSON.stringify(modelResult(settled)), isError: settled.state !== "completed" };
+}
