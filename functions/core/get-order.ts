@@ -1,7 +1,7 @@
 import { addDays, dayOf, daysBetween } from "#core/days";
 import { type ChangeToolName, changeRules, type OrderFacts, type StatusRule } from "#core/eligibility";
 import { InternalError, OrderNotFoundError } from "#core/errors";
-import { returnsOf as storedReturns } from "#core/item-eligibility";
+import { type ReturnRecord, returnsOf as storedReturns } from "#core/item-eligibility";
 import type { Order, OrderItem, OrderStatus, SellerType } from "#core/order";
 import { type ReturnPolicy, returnableUntil, type Seller } from "#core/policy";
 import { mayAccessOrder, type Principal, scopes, sellerTools } from "#core/principal";
@@ -23,15 +23,8 @@ export type Tracking =
   | { available: true; status: (typeof trackingStatuses)[number]; lastScanAt: string | null }
   | { available: false; code: "TRACKING_EXPIRED"; message: string };
 
-/** A return started on an order. */
-export interface OrderReturn {
-  returnId: string;
-  itemIds: string[];
-  labelRef: string;
-  pickup: { date: string; window: string };
-  reason: string;
-  createdAt: string;
-}
+/** A return started on an order: get_order returns it exactly as start_return stored it. */
+export type OrderReturn = ReturnRecord;
 
 /** What get_order answers (contract §5): built from an allow-list, nothing from `internal` or the store. */
 export interface GetOrderOutput {
