@@ -57,8 +57,9 @@ export function referencesIn(text: string): OrderReference[] {
 }
 
 /**
- * Which kinds of change a message asks for: the change words (each tool's `asks`, controller/change-tools.ts) of its clauses that can ask (guard/mood.ts), so
- * "Don't cancel it, just add a note" asks for a note only, and "What is your cancellation policy?" for nothing.
+ * Which kinds of change a message asks for: the change words (each tool's `asks`, controller/change-tools.ts) of
+ * its clauses that can ask (guard/mood.ts), so "Don't cancel it, just add a note" asks for a note only, and "What
+ * is your cancellation policy?" for nothing.
  */
 export function changesAskedFor(message: string): Set<ChangeToolName> {
   return changesAskedIn(requestClauses(message));
