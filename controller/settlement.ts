@@ -223,11 +223,14 @@ export async function pendingConfirmations(
   state: ConversationState,
   outcomes: readonly TurnOutcome[],
 ): Promise<PendingConfirmation[]> {
-  const waiting = new Set(composeWaiting(outcomes));
-  if (waiting.size === 0) return [];
+  const waiting = composeWaiting(outcomes);
+  if (waiting.length === 0) return [];
   const intents = await life.store.forConversation(state.conversationId);
-  return intents
-    .filter((i) => waiting.has(i.operationId) && i.state === "awaiting_confirmation" && i.confirmationId !== undefined)
+  // In the order the turn held them, which is the order its reply asks in: the store lists intents by creation
+  // time, and two held in the same millisecond would otherwise come back in either order.
+  return waiting
+    .map((operationId) => intents.find((i) => i.operationId === operationId))
+    .filter((i): i is Intent => i !== undefined && i.state === "awaiting_confirmation" && i.confirmationId !== undefined)
     .map((i) => ({
       confirmationId: i.confirmationId as string,
       operationId: i.operationId,

@@ -1,4 +1,5 @@
 import type { ChangeToolName } from "#contract/tools";
+import { type ActionTopic, changeTools } from "#controller/change-tools";
 /**
  * The claim check's English. A closed vocabulary: a word that is in none of these lists is a word the check
  * cannot read, and a sentence holding one is not shown. That is what makes the check fail closed — a synonym
@@ -15,10 +16,7 @@ import type { ChangeToolName } from "#contract/tools";
 
 /** What a mention is about. Action topics name the tool whose outcome decides them. */
 export type Topic =
-  | "cancel"
-  | "note"
-  | "return"
-  | "replacement"
+  | ActionTopic
   | "completion"
   | "refund"
   | "charge"
@@ -86,17 +84,9 @@ export const topics: Record<Topic, readonly string[]> = {
   version: words(`changed_while changed_since changed_in_the_meantime changed_meanwhile was_changed has_changed`),
 };
 
-/** The action topic of each change: the words a reply claims or denies it with. */
-const changeTopic: Record<ChangeToolName, Topic> = {
-  cancel_order: "cancel",
-  add_delivery_note: "note",
-  start_return: "return",
-  offer_replacement: "replacement",
-};
-
 /** Which tool an action topic is about; the other topics are facts or money, judged on their own. */
 export const topicTool: Partial<Record<Topic, ChangeToolName>> = Object.fromEntries(
-  Object.entries(changeTopic).map(([tool, topic]) => [topic, tool]),
+  Object.entries(changeTools).map(([tool, { topic }]) => [topic, tool]),
 ) as Partial<Record<Topic, ChangeToolName>>;
 
 /** Words that turn the mention right after them into a denial. */

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import type { ChangeToolName, ToolName } from "#contract/tools";
+import { type ConfirmationValues, changeTools, type Question } from "#controller/change-tools";
 import type { OrderFacts } from "#controller/gate/outcomes";
-import { type ConfirmationKey, confirmationMessages } from "#controller/i18n/confirmation-messages";
+import { confirmationMessages } from "#controller/i18n/confirmation-messages";
 import { formatMessage } from "#controller/i18n/format";
 import type { Locale } from "#controller/i18n/locale";
 
@@ -24,13 +25,7 @@ export interface PendingConfirmation {
   expiresAt: string;
 }
 
-export interface ConfirmationValues {
-  items?: { itemId: string; title?: string }[];
-  reason?: string;
-  pickupDate?: string;
-  /** A note's text, only when it is the principal's own words (otherwise it is never shown). */
-  deliveryNote?: string;
-}
+export type { ConfirmationValues };
 
 /**
  * An item's or order's title as a question names it: its first sentence, at most six words. A marketplace seller
@@ -64,14 +59,6 @@ function canonicalJson(value: unknown): unknown {
   );
 }
 
-/** The items a held change names, per changing tool (none for a change that names no item). */
-const heldItems: Record<ChangeToolName, (request: Record<string, unknown>) => string[] | undefined> = {
-  cancel_order: () => undefined,
-  add_delivery_note: () => undefined,
-  start_return: (request) => (Array.isArray(request.itemIds) ? request.itemIds.map((id) => String(id)) : undefined),
-  offer_replacement: (request) => (typeof request.itemId === "string" ? [request.itemId] : undefined),
-};
-
 /** The values of a held change, as the principal is shown them. */
 export function confirmationValues(
   tool: ChangeToolName,
@@ -83,7 +70,7 @@ export function confirmationValues(
     const title = order?.items?.find((i) => i.itemId === itemId)?.title;
     return title ? { itemId, title: shortTitle(title) } : { itemId };
   };
-  const items = heldItems[tool](request)?.map(titled);
+  const items = changeTools[tool].heldItems(request)?.map(titled);
   return {
     ...(items ? { items } : {}),
     ...(typeof request.reason === "string" ? { reason: request.reason } : {}),
@@ -93,41 +80,6 @@ export function confirmationValues(
       : {}),
   };
 }
-
-type Say = (key: ConfirmationKey, values?: Record<string, string | number>) => string;
-
-/** What each changing tool's question is made of: its order, its values, and the sentences of the catalogue. */
-interface Question {
-  tool: ChangeToolName;
-  request: Record<string, unknown>;
-  order: OrderFacts | undefined;
-  orderId: string;
-  values: ConfirmationValues;
-  /** The items, listed in the locale's words, with their titles. */
-  items: string;
-  reason: { hasReason: string; reason: string };
-  quoteNote: boolean;
-  say: Say;
-}
-
-/** Each changing tool's question; a new changing tool must write its own (`question.<tool>` in every locale). */
-const questions: Record<ChangeToolName, (q: Question) => string> = {
-  cancel_order: ({ order, orderId, say }) => {
-    const titles = (order?.itemTitles?.slice(0, 2) ?? []).map(shortTitle);
-    return say("question.cancel_order", { orderId, hasTitles: titles.length > 0 ? "yes" : "no", titles: titles.join(", ") });
-  },
-  add_delivery_note: ({ request, orderId, quoteNote, say }) =>
-    quoteNote ? say("question.add_delivery_note", { orderId, note: String(request.deliveryNote) }) : say("noteUnquoted", { orderId }),
-  start_return: ({ orderId, items, reason, values, say }) =>
-    say("question.start_return", {
-      orderId,
-      items,
-      ...reason,
-      hasDate: values.pickupDate ? "yes" : "no",
-      date: values.pickupDate ?? "",
-    }),
-  offer_replacement: ({ orderId, items, reason, say }) => say("question.offer_replacement", { orderId, items, ...reason }),
-};
 
 /**
  * The application's question for a held change, in the conversation's locale: it names the exact change and its
@@ -142,7 +94,7 @@ export function confirmationQuestion(
 ): string {
   const locale = options.locale ?? "en";
   const values = confirmationValues(tool, request, order, options);
-  const say: Say = (key, v = {}) => formatMessage(confirmationMessages, locale, key, v);
+  const say: Question["say"] = (key, v = {}) => formatMessage(confirmationMessages, locale, key, v);
   const list = (parts: string[]) => new Intl.ListFormat(locale, { type: "conjunction" }).format(parts);
   const items = list(
     (values.items ?? []).map((i) => say("item", { itemId: i.itemId, hasTitle: i.title ? "yes" : "no", title: i.title ?? "" })),
@@ -151,7 +103,7 @@ export function confirmationQuestion(
     typeof request.reason === "string"
       ? { hasReason: "yes", reason: say("reason", { reason: request.reason }) }
       : { hasReason: "no", reason: "" };
-  return questions[tool]({
+  return changeTools[tool].question({
     tool,
     request,
     order,
@@ -161,5 +113,6 @@ export function confirmationQuestion(
     reason,
     quoteNote: options.quoteNote !== false,
     say,
+    shortTitle,
   });
 }

@@ -1,4 +1,5 @@
-import { type ChangeToolName, isChangeTool, type ToolName } from "#contract/tools";
+import { isChangeTool, type ToolName } from "#contract/tools";
+import { changeTools, type ValueTrace } from "#controller/change-tools";
 import { addDays } from "#core/days";
 import type { OrderFacts } from "#controller/gate/outcomes";
 import { normalizeForReading } from "#controller/gate/normalize";
@@ -67,54 +68,32 @@ export function checkValues(raw: ValuesInput): ValuesCheck {
   const own = ownWords(raw.foreignTexts ?? []);
   const input = { ...raw, message: own(raw.message), principalMessages: raw.principalMessages.map(own) };
   const check: ValuesCheck = { untraced: [], quotable: true };
-  // A read has no values to trace; the intent count refuses it as a change.
-  if (isChangeTool(input.tool)) valueChecks[input.tool](input, check);
+  // A read has no values to trace; the intent count refuses it as a change. Each change's own checks
+  // (controller/change-tools.ts) run in the order its confirmation names its values.
+  if (isChangeTool(input.tool)) changeTools[input.tool].checkValues(traceOf(input, check));
   return check;
 }
 
-/** Each change's values, checked in the order its confirmation names them; a new changing tool must say its own. */
-const valueChecks: Record<ChangeToolName, (input: ValuesInput, check: ValuesCheck) => void> = {
-  cancel_order: ({ request, message }, check) => {
-    if (typeof request.reason !== "string") return;
-    // A cancellation's reason is one line the seller reads: it may be the model's summary, but it never carries
-    // data (an e-mail, an id, a number, a link) the principal did not write in this message.
-    const data = new Set(message.dataTokens);
-    const foreign = dataTokens(request.reason).filter((d) => !data.has(d));
-    if (foreign.length > 0) {
-      check.untraced.push(`the cancellation reason carries data the principal did not write (${foreign.slice(0, 6).join(", ")})`);
+/** The tracing helpers below, bound to one change's input and the check they fill. */
+function traceOf(input: ValuesInput, check: ValuesCheck): ValueTrace {
+  const { request, message, principalMessages, today } = input;
+  return {
+    request,
+    untraced: (why) => check.untraced.push(why),
+    unquotable: () => {
       check.quotable = false;
-    }
-  },
-  add_delivery_note: ({ request, message, principalMessages }, check) => {
-    if (typeof request.deliveryNote !== "string") return;
-    const note = request.deliveryNote;
-    const foreign = foreignWords(note, principalMessages, message);
-    if (foreign.length > 0) {
-      check.untraced.push(`the note has words or data the principal did not write (${foreign.slice(0, 6).join(", ")})`);
-      check.quotable = false;
-    } else {
-      const dropped = droppedNegationsAndNumbers(note, message);
-      if (dropped.length > 0) {
-        check.untraced.push(`the note leaves out what the principal wrote: ${dropped.join(", ")}`);
-        check.quotable = false;
-      }
-    }
-  },
-  start_return: (input, check) => {
-    const { request } = input;
-    checkItems(Array.isArray(request.itemIds) ? request.itemIds.map(String) : [], input, check);
-    checkReason(request.reason, input, check);
-    if (
-      typeof request.pickupDate === "string" &&
-      !datesSaid(input.principalMessages.map((m) => m.text).join("\n"), input.today).has(request.pickupDate)
-    )
-      check.untraced.push(`the pickup date ${request.pickupDate} is not one the principal gave`);
-  },
-  offer_replacement: (input, check) => {
-    checkItems(typeof input.request.itemId === "string" ? [input.request.itemId] : [], input, check);
-    checkReason(input.request.reason, input, check);
-  },
-};
+    },
+    checkItems: (itemIds) => checkItems(itemIds, input, check),
+    checkReason: (reason) => checkReason(reason, input, check),
+    foreignData: (text) => {
+      const data = new Set(message.dataTokens);
+      return dataTokens(text).filter((d) => !data.has(d));
+    },
+    foreignWords: (text) => foreignWords(text, principalMessages, message),
+    droppedNegationsAndNumbers: (text) => droppedNegationsAndNumbers(text, message),
+    datesSaid: () => datesSaid(principalMessages.map((m) => m.text).join("\n"), today),
+  };
+}
 
 function checkItems(itemIds: readonly string[], input: ValuesInput, check: ValuesCheck): void {
   for (const itemId of itemIds) {

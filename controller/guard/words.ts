@@ -1,4 +1,5 @@
 import type { ChangeToolName } from "#contract/tools";
+import { type ControllerChangeTool, changeTools } from "#controller/change-tools";
 import { normalizeForReading } from "#controller/gate/normalize";
 import { isAffirmation } from "#controller/guard/affirmation";
 import { requestClauses } from "#controller/guard/mood";
@@ -55,19 +56,10 @@ export function referencesIn(text: string): OrderReference[] {
   return refs;
 }
 
-/** Each change's words in a message that asks for it (its own words, not negated). */
-const asks: Record<ChangeToolName, RegExp> = {
-  cancel_order:
-    /\b(?:cancel\w*|cancle\w*|cancl\w*|canel\w*|cansel\w*|call(?:ing)? (?:it |this |them )?off|(?:don't|do not|no longer) (?:want|need) (?:it|this|them|that|the order|my order)|stop (?:it|them|this|that|the order|my order|the delivery))/g,
-  add_delivery_note:
-    /\b(?:note|notes|instruction\w*|tell the (?:driver|courier|carrier)|let the (?:driver|courier|carrier) know|leave (?:it|the parcel|the package|them)|deliver (?:it |them )?to|ring|knock|doorbell|buzzer|neighbou?r|porch|safe place|gate code|delivery)\b/g,
-  start_return: /\b(?:return\w*|send\b[^.?!]{0,30}\bback|take\b[^.?!]{0,20}\bback|refund\w*|money back|collect\w*|pick(?:ed)?[ -]?up)/g,
-  offer_replacement:
-    /\b(?:replace\w*|another one|new one|send (?:me |us |them |the customer |the buyer )?(?:another|(?:the )?(?:right|correct|new|replacement)\b)|exchange\w*|swap\w*|resend\w*)/g,
-};
 /**
- * Which kinds of change a message asks for: the change words of its clauses that can ask (guard/mood.ts), so
- * "Don't cancel it, just add a note" asks for a note only, and "What is your cancellation policy?" for nothing.
+ * Which kinds of change a message asks for: the change words (each tool's `asks`, controller/change-tools.ts) of
+ * its clauses that can ask (guard/mood.ts), so "Don't cancel it, just add a note" asks for a note only, and "What
+ * is your cancellation policy?" for nothing.
  */
 export function changesAskedFor(message: string): Set<ChangeToolName> {
   return changesAskedIn(requestClauses(message));
@@ -77,7 +69,7 @@ export function changesAskedFor(message: string): Set<ChangeToolName> {
 export function changesAskedIn(clauses: readonly string[]): Set<ChangeToolName> {
   const kinds = new Set<ChangeToolName>();
   for (const clause of clauses) {
-    for (const [kind, pattern] of Object.entries(asks) as [ChangeToolName, RegExp][]) {
+    for (const [kind, { asks: pattern }] of Object.entries(changeTools) as [ChangeToolName, ControllerChangeTool][]) {
       pattern.lastIndex = 0;
       if (pattern.test(clause)) kinds.add(kind);
     }

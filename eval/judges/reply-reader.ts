@@ -1,4 +1,4 @@
-import { type ChangeToolName, isChangeTool } from "#contract/tools";
+import { isChangeTool } from "#contract/tools";
 import type { Locale } from "#controller/i18n/locale";
 /**
  * The reply judge's reader: how it reads whatever a reply says after its opening status sentences. It is the
@@ -10,21 +10,10 @@ import type { Locale } from "#controller/i18n/locale";
  *   whether it is negated, a question, a possibility, or doubtful, and held against what was recorded.
  * It may fail a true reply; it must never pass a false one.
  */
+import { evalChangeTools, type Family } from "../change-tools.ts";
 import type { RecordedOutcome } from "./status-sentences.ts";
 
-export type Family =
-  | "cancel"
-  | "note"
-  | "return"
-  | "replace"
-  | "money"
-  | "ship"
-  | "deliver"
-  | "hold"
-  | "done"
-  | "refused"
-  | "unchanged"
-  | "stock";
+export type { Family };
 
 /** Stems, checked against lowercase words and word pairs. */
 const stems: [Family, RegExp][] = [
@@ -241,15 +230,9 @@ export function readRemainder(text: string, knownWords: ReadonlySet<string> = ne
 
 const idsIn = (text: string) => [...new Set([...text.matchAll(/\bsu[ -]?(\d{5})\b/g)].map((m) => `SU-${m[1]}`))];
 
-const toolFamily: Record<ChangeToolName, Family> = {
-  cancel_order: "cancel",
-  add_delivery_note: "note",
-  start_return: "return",
-  offer_replacement: "replace",
-};
-
 // A record is always of a change (the harness reads change requests only); the cast keeps the old reading otherwise.
-const familyOf = (record: RecordedOutcome): Family => (isChangeTool(record.tool) ? toolFamily[record.tool] : undefined) as Family;
+const familyOf = (record: RecordedOutcome): Family =>
+  (isChangeTool(record.tool) ? evalChangeTools[record.tool].family : undefined) as Family;
 
 /** What each recorded rejection lets a sentence state as fact, and which change it says is still possible. */
 function rejectionFacts(record: RecordedOutcome): { facts: Family[]; possible: Family[] } {
@@ -277,14 +260,6 @@ function rejectionFacts(record: RecordedOutcome): { facts: Family[]; possible: F
   };
   return table[code] ?? { facts: [], possible: [] };
 }
-
-/** Families that belong to a completed change (the words its own confirmation uses). */
-const completedFamilies: Record<ChangeToolName, Family[]> = {
-  cancel_order: ["cancel", "done"],
-  add_delivery_note: ["note", "done", "deliver"],
-  start_return: ["return", "done"],
-  offer_replacement: ["replace", "done", "stock"],
-};
 
 export interface JudgeContext {
   /** The turn's records, one per change (the last of each tool and order). Empty: nothing was sent. */
@@ -364,7 +339,7 @@ function againstRecord(s: ReadClause, record: RecordedOutcome): string | undefin
   if (record.status === "completed") {
     if (s.doubtful) return `doubts a change the record says completed`;
     if (s.negated && families.some((f) => f !== "refused")) return `denies or negates next to a change the record says completed`;
-    const allowed = isChangeTool(record.tool) ? completedFamilies[record.tool] : [];
+    const allowed = isChangeTool(record.tool) ? evalChangeTools[record.tool].completedFamilies : [];
     const extra = families.filter((f) => !allowed.includes(f));
     if (extra.length > 0) return `claims ${extra.join(", ")}, which the completed ${record.tool} does not carry`;
     return undefined;

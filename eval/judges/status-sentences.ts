@@ -4,7 +4,8 @@
  * imported from the controller, so a fault in the gate's templates cannot hide the same fault here.
  */
 
-import { type ChangeToolName, changeToolNamed, isChangeTool } from "#contract/tools";
+import { changeToolNamed, isChangeTool } from "#contract/tools";
+import { at, evalChangeTools, str } from "../change-tools.ts";
 
 /** What the harness read from the service's records about one operation. */
 export interface RecordedOutcome {
@@ -20,33 +21,11 @@ export interface RecordedOutcome {
 /** How a sentence names a change's action: the contract entry's verb ("I can't {verb} order X"). */
 const verbOf = (tool: string): string => (isChangeTool(tool) ? changeToolNamed(tool).verb : "change");
 
-const at = (value: unknown, ...keys: string[]): unknown =>
-  keys.reduce<unknown>((v, k) => (v !== null && typeof v === "object" ? (v as Record<string, unknown>)[k] : undefined), value);
-const str = (value: unknown): string => (typeof value === "string" ? value : "");
-
-/** Each change's completion sentence, from what its record holds; a new changing tool must say its own. */
-const completions: Record<ChangeToolName, (orderId: string, result: Record<string, unknown> | undefined) => string> = {
-  cancel_order: (orderId) => `Order ${orderId} is cancelled.`,
-  add_delivery_note: (orderId) => `The delivery note on order ${orderId} is saved and will go to the carrier.`,
-  start_return: (orderId, result) => {
-    const items = (at(result, "return", "itemIds") as string[] | undefined) ?? [];
-    const date = str(at(result, "return", "pickup", "date"));
-    const window = str(at(result, "return", "pickup", "window"));
-    const label = str(at(result, "return", "labelRef"));
-    const pickup = date ? `: the carrier collects on ${date}${window ? `, ${window}` : ""}` : "";
-    return `A return of ${items.length ? items.join(", ") : "the items"} from order ${orderId} is booked${pickup}.${label ? ` Your return label is ${label}.` : ""}`;
-  },
-  offer_replacement: (orderId, result) => {
-    const item = str(at(result, "replacement", "itemId")) || "the item";
-    const line = str(at(result, "replacement", "replacementItemId"));
-    return `A replacement for ${item} on order ${orderId} is reserved and added to the order${line ? ` as ${line}` : ""}.`;
-  },
-};
-
+/** The change's completion sentence (its entry in eval/change-tools.ts), from what its record holds. */
 export function completionSentence(record: RecordedOutcome): string {
   const { orderId, result } = record;
   // A record names the tool its request did: only a changing tool's request is ever recorded as completed.
-  return isChangeTool(record.tool) ? completions[record.tool](orderId, result) : `The change to order ${orderId} is done.`;
+  return isChangeTool(record.tool) ? evalChangeTools[record.tool].completion(orderId, result) : `The change to order ${orderId} is done.`;
 }
 
 export function rejectionSentence(record: RecordedOutcome): string {

@@ -261,7 +261,7 @@ async function lampWorld() {
   return { customerId, ids };
 }
 
-async function controllerFor(customerId: string, script: ScriptStep[], locale?: string) {
+async function controllerFor(customerId: string, script: ScriptStep[], locale?: string, now?: () => Date) {
   const fetch = watchedFetch();
   const store = new MemoryIntentStore();
   const controller = createController({
@@ -269,6 +269,7 @@ async function controllerFor(customerId: string, script: ScriptStep[], locale?: 
     model: scriptedModel(script),
     intents: store,
     ...(locale ? { locale } : {}),
+    ...(now ? { now } : {}),
   });
   const changes = () => fetch.requests.filter((r) => !["get_order", "search_orders", "get_operation_status"].includes(r.tool));
   return { controller, fetch, store, changes };
@@ -529,6 +530,30 @@ describe("a held change's confirmation: expiry, several waiting, words not the p
     expect(done.outcomes).toEqual([expect.objectContaining({ kind: "completed", orderId: ids.towel })]);
     expect(changes().map((r) => r.body.orderId)).toEqual([ids.towel]);
     expect(await service.order(ids.kettle)).toMatchObject({ status: "placed", version: 1 });
+  });
+
+  it("changes held in one turn are offered in the order they were proposed, even when held in the same millisecond", async () => {
+    const { customerId, ids } = await lampWorld();
+    // A stopped clock: every intent of the turn is created at the same instant, so only the turn's own order can
+    // tell them apart (their operationIds are random).
+    const frozen = new Date();
+    for (const conversationId of ["same-ms-1", "same-ms-2", "same-ms-3", "same-ms-4", "same-ms-5"]) {
+      const { controller, changes } = await controllerFor(
+        customerId,
+        [
+          { call: "get_order", input: { orderId: ids.lamp } },
+          { call: "cancel_order", input: { orderId: ids.kettle } },
+          { call: "cancel_order", input: { orderId: ids.towel } },
+          { call: "cancel_order", input: { orderId: ids.lamp } },
+          { say: "Shall I?" },
+        ],
+        undefined,
+        () => frozen,
+      );
+      const held = await controller.conversation(conversationId).turn(`Tell me about ${ids.lamp}.`);
+      expect(held.confirmations.map((c) => c.orderId)).toEqual([ids.kettle, ids.towel, ids.lamp]);
+      expect(changes()).toEqual([]);
+    }
   });
 
   it("a note whose words are not the principal's is never quoted, and its confirmation is refused", async () => {
