@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ProvenanceInput } from "#controller/guard/provenance";
+import { provenanceOf } from "#test/controller/support/provenance-words";
 import { datamark } from "#contract/model-context";
 import { spotlightResult } from "#controller/context/spotlight";
 import { createController } from "#controller/controller";
@@ -6,8 +8,6 @@ import type { OrderFacts } from "#controller/gate/outcomes";
 import * as fc from "fast-check";
 import { affirmatives, courtesies, isAffirmation } from "#controller/guard/affirmation";
 import { changesAskedFor } from "#controller/guard/words";
-import { readMessage } from "#controller/guard/message";
-import { provenance, type ProvenanceInput } from "#controller/guard/provenance";
 import { MemoryIntentStore } from "#controller/intents/memory";
 import { type ScriptStep, scriptedModel } from "#controller/model/scripted";
 import { addDays } from "#core/days";
@@ -31,25 +31,7 @@ const lamp: OrderFacts = {
     { itemId: "ITM-2", title: "Spare bulb" },
   ],
 };
-/** The guard's input with the principal's words as written: each is read once, as the controller reads it. */
-type Words = Omit<Partial<ProvenanceInput>, "message" | "previousMessage" | "askedBefore" | "principalMessages"> &
-  Pick<ProvenanceInput, "tool" | "request"> & {
-    message: string;
-    previousMessage?: string;
-    askedBefore?: string;
-    principalMessages?: string[];
-  };
-const clean = ({ message, previousMessage, askedBefore, principalMessages, ...input }: Words) =>
-  provenance({
-    orderId: String(input.request.orderId),
-    orders: [lamp],
-    today: "2026-03-10",
-    ...input,
-    message: readMessage(message),
-    principalMessages: (principalMessages ?? [message]).map((m) => readMessage(m)),
-    ...(previousMessage !== undefined ? { previousMessage: readMessage(previousMessage) } : {}),
-    ...(askedBefore !== undefined ? { askedBefore: readMessage(askedBefore) } : {}),
-  });
+const clean = provenanceOf({ orders: [lamp], today: "2026-03-10" });
 
 describe("a question about a change is not a request for it (clean context)", () => {
   const cases: [string, string, Record<string, unknown>][] = [

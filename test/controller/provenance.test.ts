@@ -1,34 +1,17 @@
 import { describe, expect, it } from "vitest";
+import { provenanceOf } from "#test/controller/support/provenance-words";
 import { datamark, systemPromptFor } from "#contract/model-context";
 import { datamarked, escapeFrames, framePrincipalMessage, spotlightResult } from "#controller/context/spotlight";
 import type { OrderFacts } from "#controller/gate/outcomes";
 import { ambiguityGuard } from "#controller/guard/ambiguity";
 import { readMessage } from "#controller/guard/message";
-import { provenance, type ProvenanceInput } from "#controller/guard/provenance";
 import { changesAskedFor, isExplicitYes, orderReferences } from "#controller/guard/words";
 
 /** The provenance control and the ambiguity guard on their own: pure functions of the principal's words. */
 
 const lamp: OrderFacts = { orderId: "SU-61201", read: true, status: "delivered", items: [{ itemId: "ITM-1", title: "Floor lamp" }] };
 const towel: OrderFacts = { orderId: "SU-61202", read: true, status: "processing" };
-/** The guard's input with the principal's words as written: each is read once, as the controller reads it. */
-type Words = Omit<Partial<ProvenanceInput>, "message" | "previousMessage" | "askedBefore" | "principalMessages"> &
-  Pick<ProvenanceInput, "tool" | "request"> & {
-    message: string;
-    previousMessage?: string;
-    askedBefore?: string;
-    principalMessages?: string[];
-  };
-const check = ({ message, previousMessage, askedBefore, principalMessages, ...input }: Words) =>
-  provenance({
-    orderId: String(input.request.orderId),
-    orders: [lamp],
-    ...input,
-    message: readMessage(message),
-    principalMessages: (principalMessages ?? [message]).map((m) => readMessage(m)),
-    ...(previousMessage !== undefined ? { previousMessage: readMessage(previousMessage) } : {}),
-    ...(askedBefore !== undefined ? { askedBefore: readMessage(askedBefore) } : {}),
-  });
+const check = provenanceOf({ orders: [lamp] });
 
 describe("intent: the principal's message asks for this kind of change", () => {
   it("a question answered with a change is not dispatched; the request for it is", () => {
