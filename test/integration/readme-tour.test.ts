@@ -1,9 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { demoFixture, splitDemoFixture } from "#local/demo-shop";
-import { type Gateway, startGateway } from "#local/gateway";
-import type { localDeps } from "#local/stack";
-import { seededLocalTables } from "#test/support/local-tables";
-import { expectAnswers, runTour, tourIn } from "#test/support/tour";
+import { describe, expect, it } from "vitest";
+import { expectAnswers, runTour, tourGateway, tourIn } from "#test/support/tour";
 
 /**
  * The README's short tour, run as written: every shell block marked `<!-- tour -->` in its Quickstart section, in
@@ -13,17 +9,7 @@ import { expectAnswers, runTour, tourIn } from "#test/support/tour";
 const readmeTour = () => tourIn("README.md", "## Quickstart");
 
 describe("the README's short tour", () => {
-  let gateway: Gateway;
-  let deps: ReturnType<typeof localDeps>;
-  beforeAll(async () => {
-    // The tour uses the named demo orders; the bulk (generated sellers and history) changes none of its answers.
-    deps = await seededLocalTables(splitDemoFixture(demoFixture()).first);
-    gateway = await startGateway({ port: 0 });
-  });
-  afterAll(async () => {
-    await gateway?.close();
-    deps?.client.destroy();
-  });
+  const gatewayUrl = tourGateway();
 
   it("shows what its text says (a read, a replayed change, a stale proposal refused), every curl line with its answer", async () => {
     const { expectations } = await readmeTour();
@@ -46,7 +32,7 @@ describe("the README's short tour", () => {
 
   it("runs as written: each call gets the status (and error code) its comment says", async () => {
     const { script, expectations } = await readmeTour();
-    const { answers, stderr } = await runTour(script, gateway.url);
+    const { answers, stderr } = await runTour(script, gatewayUrl());
     expectAnswers(expectations, answers, stderr);
   }, 120_000);
 });

@@ -1,9 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { demoFixture, splitDemoFixture } from "#local/demo-shop";
-import { type Gateway, startGateway } from "#local/gateway";
-import type { localDeps } from "#local/stack";
-import { seededLocalTables } from "#test/support/local-tables";
-import { expectAnswers, runTour, tourIn } from "#test/support/tour";
+import { describe, expect, it } from "vitest";
+import { expectAnswers, runTour, tourGateway, tourIn } from "#test/support/tour";
 
 /**
  * docs/tour.md, the whole 5-minute tour, run as written: every shell block marked `<!-- tour -->`, in order, in one
@@ -11,17 +7,7 @@ import { expectAnswers, runTour, tourIn } from "#test/support/tour";
  * readme-tour.test.ts, in a process of its own, so each starts from a fresh shop.
  */
 describe("the tour (docs/tour.md)", () => {
-  let gateway: Gateway;
-  let deps: ReturnType<typeof localDeps>;
-  beforeAll(async () => {
-    // The tour uses the named demo orders; the bulk (generated sellers and history) changes none of its answers.
-    deps = await seededLocalTables(splitDemoFixture(demoFixture()).first);
-    gateway = await startGateway({ port: 0 });
-  });
-  afterAll(async () => {
-    await gateway?.close();
-    deps?.client.destroy();
-  });
+  const gatewayUrl = tourGateway();
 
   it("every curl line has an expected answer, and the tour covers what a newcomer should see", async () => {
     const { expectations } = await tourIn("docs/tour.md");
@@ -61,7 +47,7 @@ describe("the tour (docs/tour.md)", () => {
 
   it("runs as written: each call gets the status (and error code) its comment says", async () => {
     const { script, expectations } = await tourIn("docs/tour.md");
-    const { answers, stderr } = await runTour(script, gateway.url);
+    const { answers, stderr } = await runTour(script, gatewayUrl());
     expectAnswers(expectations, answers, stderr);
   }, 120_000);
 });

@@ -1,8 +1,11 @@
 import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { expect } from "vitest";
-import { repoRoot } from "#local/stack";
+import { afterAll, beforeAll, expect } from "vitest";
+import { demoFixture, splitDemoFixture } from "#local/demo-shop";
+import { type Gateway, startGateway } from "#local/gateway";
+import { type localDeps, repoRoot } from "#local/stack";
+import { seededLocalTables } from "#test/support/local-tables";
 
 /**
  * A tour as a reader follows it: the shell blocks a Markdown file marks `<!-- tour -->`, in order, run in one bash
@@ -101,4 +104,26 @@ export function expectAnswers(expectations: Expectation[], answers: Answer[], st
     expect(body.result?.isError, context).not.toBe(true);
     if (expected.replayed) expect(answer.text, context).toMatch(/^idempotent-replayed: true\r?$/im);
   }
+}
+
+/**
+ * A gateway on fresh demo data for the tests of one describe block, started before them and closed after: the URL
+ * it serves, once started. A tour uses the named demo orders; the bulk (generated sellers and history) changes none
+ * of its answers, so it is left out.
+ */
+export function tourGateway(): () => string {
+  let gateway: Gateway | undefined;
+  let deps: ReturnType<typeof localDeps> | undefined;
+  beforeAll(async () => {
+    deps = await seededLocalTables(splitDemoFixture(demoFixture()).first);
+    gateway = await startGateway({ port: 0 });
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    deps?.client.destroy();
+  });
+  return () => {
+    if (!gateway) throw new Error("The tour's gateway is not started: call tourGateway() inside a describe block, outside its tests.");
+    return gateway.url;
+  };
 }
