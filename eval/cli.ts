@@ -36,7 +36,10 @@ const usage = `Usage: npm run eval -- [options]
   --concurrency <n>    case trials side by side (default 3; 2 with a live model)
   --write-schema       rewrite eval/case-schema.json from the zod schema, and stop
   --replies            run the whole generated reply corpus (false and true replies) against the gate and the
-                       judge, and stop; exit 1 if the gate showed a false reply or the judge passed one`;
+                       judge, and stop; exit 1 if the gate showed a false reply or the judge passed one
+  --defect <name>      run with one deliberate defect switched on (eval/defects.ts), to see the checks catch it:
+                       gate-disabled, new-operation-id-on-retry, ambiguity-guard-skipped, provenance-control-off
+                       (with --replies, only gate-disabled applies)`;
 
 const { readOptions } = await import("#local/command-line");
 const { values, refuse: usageError } = readOptions(usage, {
@@ -54,9 +57,17 @@ const { values, refuse: usageError } = readOptions(usage, {
   concurrency: { type: "string" },
   "write-schema": { type: "boolean" },
   replies: { type: "boolean" },
+  defect: { type: "string" },
 });
 
 const { repoRoot, userPath } = await import("#local/stack");
+const { defects } = await import("./defects.ts");
+const defect = (() => {
+  if (values.defect === undefined) return undefined;
+  const found = Object.values(defects).find((d) => d.name === values.defect);
+  if (!found) usageError(`--defect must be one of ${Object.keys(defects).join(", ")}, not ${JSON.stringify(values.defect)}.`);
+  return found;
+})();
 
 if (values["write-schema"]) {
   const { caseJsonSchema } = await import("./case-schema.ts");
@@ -71,7 +82,9 @@ if (values.replies) {
   const seed = values.seed === undefined ? defaultSeed : Number(values.seed);
   if (!Number.isSafeInteger(seed) || seed < 0) usageError(`--seed must be a whole number from 0, not ${JSON.stringify(values.seed)}.`);
   const { runGeneratedReplies } = await import("./reply-run.ts");
-  process.exit(runGeneratedReplies(seed, (line) => console.log(line)).pass ? 0 : 1);
+  if (defect && defect.name !== "gate-disabled")
+    usageError(`--replies reads replies with the gate and the judge alone: of the defects only gate-disabled applies, not ${defect.name}.`);
+  process.exit(runGeneratedReplies(seed, (line) => console.log(line), { gateDisabled: defect !== undefined }).pass ? 0 : 1);
 }
 
 const { isLiveModel, ModelSpecError, missingCredential, parseModelSpec } = await import("./models.ts");
@@ -107,7 +120,7 @@ if (values.record !== undefined && !isLiveModel(model))
 
 const { BaselineRuleError, baselineRefusal, runEval } = await import("./runner.ts");
 if (values.baseline) {
-  const refusal = baselineRefusal({ model, trials, ...(values.case ? { only: values.case } : {}) });
+  const refusal = baselineRefusal({ model, trials, ...(values.case ? { only: values.case } : {}), ...(defect ? { defect } : {}) });
   if (refusal) usageError(refusal);
 }
 try {
@@ -122,6 +135,7 @@ try {
     ...(values["accept-drop"] !== undefined ? { acceptDrop: values["accept-drop"] } : {}),
     ...(values.record ? { record: userPath(values.record) } : {}),
     ...(values.case ? { only: values.case } : {}),
+    ...(defect ? { defect } : {}),
     out: (line) => console.log(line),
   });
   process.exit(result.exitCode);

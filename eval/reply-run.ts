@@ -8,8 +8,14 @@ import { falseReplies, type GeneratedReply, judgeContextFor, recordsFor, situati
  * and the judge. Prints what each let through and the share of true replies kept; passes only when the gate
  * showed no false reply and the judge failed every one.
  */
-export function runGeneratedReplies(seed: number, out: (line: string) => void): { pass: boolean } {
-  const gated = (r: GeneratedReply) => {
+export function runGeneratedReplies(
+  seed: number,
+  out: (line: string) => void,
+  options: { gateDisabled?: boolean } = {},
+): { pass: boolean } {
+  // The gate-disabled defect (eval/defects.ts) shows the model's text as written, whatever the record says.
+  const gated = (r: GeneratedReply): { decision: string } => {
+    if (options.gateDisabled) return { decision: "accepted" };
     const s = situationOf(r.situation);
     return gate({ candidate: r.text, outcomes: s.outcomes, orders: s.orders, today: s.today });
   };
