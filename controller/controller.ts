@@ -365,10 +365,11 @@ export class Controller {
     recorder.trace.outcomes = outcomes;
     recorder.trace.reply = decision.reply;
     recorder.trace.replyKind = decision.replyKind;
+    // Read before the reply goes out: a store that fails here fails the turn before the principal has seen it.
+    const confirmations = await pendingConfirmations(this.life, state, outcomes);
     const trace = recorder.finish();
     await this.options.trace?.(trace);
     turnOptions.onReply?.(decision.reply);
-    const confirmations = await pendingConfirmations(this.life, state, outcomes);
     return {
       reply: decision.reply,
       replyKind: decision.replyKind,

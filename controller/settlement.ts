@@ -1,6 +1,6 @@
 import type { ConversationState } from "#controller/conversation-state";
 import { type GateDecision, gate } from "#controller/gate/gate";
-import type { TurnOutcome } from "#controller/gate/outcomes";
+import { composeOutcomes, type TurnOutcome } from "#controller/gate/outcomes";
 import type { PrincipalMessage } from "#controller/guard/message";
 import { confirmationIdOf, confirmationValues, type PendingConfirmation } from "#controller/guard/confirmation";
 import { finalStates, type Intent } from "#controller/intents/intent";
@@ -242,9 +242,10 @@ export async function pendingConfirmations(
     }));
 }
 
-/** The operationIds a turn's outcomes leave waiting for a confirmation (the last outcome of each change). */
+/**
+ * The operationIds a turn's outcomes leave waiting for a confirmation, composed as the reply composes them (one
+ * outcome per change, in the order the changes came up), so the buttons come in the order the reply asks.
+ */
 function composeWaiting(outcomes: readonly TurnOutcome[]): string[] {
-  const last = new Map<string, TurnOutcome>();
-  for (const o of outcomes) if ("operationId" in o) last.set(o.operationId, o);
-  return [...last.values()].filter((o) => o.kind === "awaiting_confirmation").map((o) => ("operationId" in o ? o.operationId : ""));
+  return composeOutcomes(outcomes).flatMap((o) => (o.kind === "awaiting_confirmation" ? [o.operationId] : []));
 }
