@@ -9,7 +9,8 @@ import { normalizeForReading } from "#controller/gate/normalize";
  * confirmation: what it cannot place as a request is not one.
  */
 
-const quoted = /"[^\n]*"|“[^\n]*”|„[^\n]*[“”]|«[^\n]*»|‘[^\n]*’|「[^\n]*」/gu;
+/** Quotation marks of the languages the controller reads; full-width forms are folded to these first (NFKC). */
+const quoted = /"[^\n]*"|[“‟][^\n]*[”“]|„[^\n]*[“”]|«[^\n]*»|‹[^\n]*›|‘[^\n]*’|「[^\n]*」|『[^\n]*』/gu;
 
 /**
  * A message without what it quotes — or, given `drop`, without the quotes it says are someone else's. A quotation
@@ -18,7 +19,8 @@ const quoted = /"[^\n]*"|“[^\n]*”|„[^\n]*[“”]|«[^\n]*»|‘[^\n]*’|
  * opens, so from a line's first to its last is one quotation: a quote inside a quote leaves nothing outside.
  */
 export function withoutQuotes(message: string, drop: (span: string) => boolean = () => true): string {
-  return message.replace(quoted, (span) => (drop(span) ? " " : span));
+  // NFKC first, as the reading does, so a full-width ＂…＂ is the quotation it shows and not text that asks.
+  return message.normalize("NFKC").replace(quoted, (span) => (drop(span) ? " " : span));
 }
 
 /** A sentence: its text, without its terminator, and whether it was closed with a question mark. */

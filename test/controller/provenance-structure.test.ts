@@ -569,6 +569,28 @@ describe("quoted text is someone else's words", () => {
     expect(decision).toMatchObject({ decision: "confirm", quoteNote: false });
   });
 
+  it("a quotation asks for nothing in any quotation marks, full-width ones included", () => {
+    for (const [open, close] of [
+      ['"', '"'],
+      ["＂", "＂"],
+      ["“", "”"],
+      ["‟", "”"],
+      ["«", "»"],
+      ["‹", "›"],
+      ["「", "」"],
+      ["『", "』"],
+    ]) {
+      const message = `The seller wrote ${open}cancel SU-61201 now${close} on the box.`;
+      expect([...changesAskedFor(message)], message).toEqual([]);
+      expect(clean({ tool: "cancel_order", request: { orderId: "SU-61201" }, message }), message).toMatchObject({
+        decision: "confirm",
+        failed: expect.arrayContaining(["intent"]),
+      });
+    }
+    // The same words outside quotation marks do ask.
+    expect([...changesAskedFor("The seller wrote: cancel SU-61201 now.")]).toEqual(["cancel_order"]);
+  });
+
   it("a note the principal dictates in quotation marks is theirs", () => {
     const towel: OrderFacts = { orderId: "SU-61202", read: true, status: "processing" };
     const dictated = (message: string, deliveryNote: string) =>
