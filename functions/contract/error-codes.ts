@@ -28,7 +28,7 @@ const errorCodes = {
     make: () => new InvalidInputError([{ path: "", message: "" }]),
     when: "the arguments fail the tool's schema (unknown, missing or malformed field, a body that is not JSON or is over 16 KiB); `issues` lists each problem",
   },
-  UNAUTHENTICATED: { make: () => new UnauthenticatedError(""), when: "no, bad or expired bearer token" },
+  UNAUTHENTICATED: { make: () => new UnauthenticatedError(""), when: "no, bad or expired bearer token, or one without an expiry (exp)" },
   FORBIDDEN: {
     make: () => new ForbiddenError(""),
     when: "the token lacks the route's scope, names no principal (or two), or names one who may not use this tool; `requiredScope` says which scope, `allowedPrincipals` who may use the tool",

@@ -148,7 +148,6 @@ tools satisfies EntriesOfKind<typeof tools>;
 /** The changing tools' entries, in the registry's order. */
 export type ChangeTool = Extract<(typeof tools)[number], { kind: "change" }>;
 export type ChangeToolName = ChangeTool["name"];
-export type ReadToolName = Exclude<ToolName, ChangeToolName>;
 
 export const changeTools: readonly ChangeTool[] = tools.filter((tool): tool is ChangeTool => tool.kind === "change");
 export const changeToolNames = changeTools.map((tool) => tool.name) as [ChangeToolName, ...ChangeToolName[]];

@@ -21,6 +21,7 @@ export interface TraceContext {
 const hex = (length: number) => new RegExp(`^[0-9a-f]{${length}}$`);
 const traceIdPattern = hex(32);
 const spanIdPattern = hex(16);
+const byteHexPattern = hex(2);
 const invalid = (id: string) => /^0+$/.test(id);
 
 /**
@@ -32,11 +33,11 @@ export function parseTraceparent(header: string | undefined): TraceContext | und
   if (header === undefined) return undefined;
   const value = header.trim();
   const [version, traceId, parentId, flags, ...rest] = value.split("-");
-  if (version === undefined || !hex(2).test(version) || version === "ff") return undefined;
+  if (version === undefined || !byteHexPattern.test(version) || version === "ff") return undefined;
   if (version === "00" && (rest.length > 0 || value.length !== 55)) return undefined;
   if (traceId === undefined || !traceIdPattern.test(traceId) || invalid(traceId)) return undefined;
   if (parentId === undefined || !spanIdPattern.test(parentId) || invalid(parentId)) return undefined;
-  if (flags === undefined || !hex(2).test(flags)) return undefined;
+  if (flags === undefined || !byteHexPattern.test(flags)) return undefined;
   return { traceId, parentId, sampled: (Number.parseInt(flags, 16) & 1) === 1 };
 }
 

@@ -91,8 +91,9 @@ export async function toolCall<S extends ZodMiniType>(
     admitToTool(principal, name);
     await spendRequestBudget(deps, principal);
     const args = parseArguments(input, name, argumentsOf(event));
-    Object.assign(keys, idsOf(args));
-    span.annotate(idsOf(args));
+    const ids = idsOf(args);
+    Object.assign(keys, ids);
+    span.annotate(ids);
     result = await run({ principal, args });
   } catch (error) {
     failure = error;

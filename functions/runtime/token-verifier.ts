@@ -99,23 +99,23 @@ function audienceMessage(audiences: string[], accepted: string[]): string {
 const signInAgain = "Sign in again through the authorization server named in the resource metadata.";
 
 function whyRefused(error: unknown, issuer: TokenIssuer): string {
-  const getOne = signInAgain;
-  if (error instanceof JwtExpiredError) return `The bearer token expired. ${getOne}`;
+  if (error instanceof JwtExpiredError) return `The bearer token expired. ${signInAgain}`;
   if (error instanceof JwtNotBeforeError) return "The bearer token is not valid yet (nbf).";
   if (error instanceof CognitoJwtInvalidTokenUseError)
     return `The bearer token is not an access token (token_use is not "access"); send the access token, not the ID token.`;
   if (error instanceof CognitoJwtInvalidClientIdError)
-    return `The bearer token was issued to an app client this deployment does not know. ${getOne}`;
+    return `The bearer token was issued to an app client this deployment does not know. ${signInAgain}`;
   // aws-jwt-verify refuses a token naming an issuer it was not configured for before it checks anything else.
   if (error instanceof JwtInvalidIssuerError || (error instanceof ParameterValidationError && /issuer/i.test(error.message)))
-    return `The bearer token was issued by another issuer; this endpoint accepts tokens from ${"userPoolId" in issuer ? `the user pool ${issuer.userPoolId}` : issuer.issuer}. ${getOne}`;
-  if (error instanceof JwtInvalidAudienceError) return `The bearer token was issued for another audience. ${getOne}`;
+    return `The bearer token was issued by another issuer; this endpoint accepts tokens from ${"userPoolId" in issuer ? `the user pool ${issuer.userPoolId}` : issuer.issuer}. ${signInAgain}`;
+  if (error instanceof JwtInvalidAudienceError) return `The bearer token was issued for another audience. ${signInAgain}`;
   if (error instanceof JwtInvalidSignatureAlgorithmError)
     return "The bearer token is signed with an algorithm this endpoint does not accept.";
   if (error instanceof JwtInvalidSignatureError) return "The bearer token's signature does not verify with the issuer's keys.";
   if (error instanceof JwtWithoutValidKidError || error instanceof KidNotFoundInJwksError)
     return "The bearer token's key id (kid) names no key of the issuer.";
-  if (error instanceof JwtBaseError) return `The bearer token is not a valid JWT from the expected issuer (${error.message}). ${getOne}`;
+  if (error instanceof JwtBaseError)
+    return `The bearer token is not a valid JWT from the expected issuer (${error.message}). ${signInAgain}`;
   return "The bearer token could not be verified.";
 }
 

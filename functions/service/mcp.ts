@@ -1,7 +1,7 @@
 import type { Context } from "aws-lambda";
 import { catalogEntry, serviceInfo } from "#contract/json-schema";
 import { mcpInstructions } from "#contract/mcp-instructions";
-import { type DeployedTool as ToolDefinition, deployedTools as registry } from "#deploy/tool-functions";
+import { type DeployedTool, deployedTools as registry } from "#deploy/tool-functions";
 import { nestingIssue } from "#contract/validate";
 import { InvalidInputError } from "#core/errors";
 import { principalFromClaims } from "#core/principal";
@@ -77,7 +77,7 @@ const structuredSince = "2025-06-18";
 const listTtlMs = 5 * 60 * 1000;
 
 export interface McpOptions {
-  tools?: readonly ToolDefinition[];
+  tools?: readonly DeployedTool[];
   /** Browser origins allowed to call; a request with any other Origin header is refused (MCP's DNS-rebinding rule). */
   allowedOrigins?: readonly string[];
   /**
@@ -103,7 +103,7 @@ class RpcError extends Error {
 
 /** What the endpoint serves: the tools by name with their catalogue entries, and how to run one. */
 interface Endpoint {
-  entries: ReadonlyMap<string, { tool: ToolDefinition; entry: ReturnType<typeof catalogEntry> }>;
+  entries: ReadonlyMap<string, { tool: DeployedTool; entry: ReturnType<typeof catalogEntry> }>;
   invoker: ToolInvoker;
 }
 
@@ -284,7 +284,7 @@ function mcpTool(entry: ReturnType<typeof catalogEntry>, structured: boolean): R
  * same API, stage and source address; the arguments as the body; the caller's `traceparent`, so the tool's log line
  * names the caller's trace as it would on the tool's own route. The bearer token itself is not passed on.
  */
-function toolEvent(mcpEvent: HttpEvent, tool: ToolDefinition, args: unknown, caller: Caller): HttpEvent {
+function toolEvent(mcpEvent: HttpEvent, tool: DeployedTool, args: unknown, caller: Caller): HttpEvent {
   const route = tool.routes.find((r) => r.method === "POST");
   if (!route) throw new Error(`${tool.name} has no POST route to call it through`);
   const { requestContext } = mcpEvent;
