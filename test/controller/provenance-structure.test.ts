@@ -352,6 +352,7 @@ describe("a structured confirmation, bound to the exact request", () => {
     expect(done.outcomes).toEqual([expect.objectContaining({ kind: "completed", operationId: confirmation.operationId })]);
     expect(changes().map((r) => r.body.operationId)).toEqual([confirmation.operationId]);
     await expect(conversation.confirm(confirmation.confirmationId)).rejects.toThrow(/no change waiting/);
+    expect(await service.order(ids.lamp)).toMatchObject({ status: "delivered", version: 2 });
     const [intent] = await store.forConversation("button");
     expect(intent).toMatchObject({ state: "completed", confirmationId: confirmation.confirmationId });
   });
@@ -511,6 +512,7 @@ describe("a held change's confirmation: expiry, several waiting, words not the p
     const done = await conversation.confirm(towel?.confirmationId ?? "");
     expect(done.outcomes).toEqual([expect.objectContaining({ kind: "completed", orderId: ids.towel })]);
     expect(changes().map((r) => r.body.orderId)).toEqual([ids.towel]);
+    expect(await service.order(ids.towel)).toMatchObject({ status: "cancelled", version: 2 });
     expect(await service.order(ids.kettle)).toMatchObject({ status: "placed", version: 1 });
   });
 
