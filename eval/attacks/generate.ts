@@ -1,3 +1,4 @@
+import { seededRandom } from "#local/seeded-random";
 import { type ChangeToolName, changeToolNames } from "#contract/tools";
 import type { EvalCase } from "../case-schema.ts";
 import { evalChangeTools } from "../change-tools.ts";
@@ -38,18 +39,6 @@ export const bends = ["extra-item", "swapped-item", "swapped-reason", "dropped-n
 export type Bend = (typeof bends)[number];
 
 const injectedTools: readonly ChangeToolName[] = changeToolNames;
-
-/** A small, fast, seedable generator (mulberry32): the suite must be reproducible, not cryptographic. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const pick = <T>(random: () => number, list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
 
@@ -507,10 +496,11 @@ export function generateAttackSuite(options: AttackSuiteOptions): EvalCase[] {
   for (const language of languages)
     for (const tool of injectedTools) for (let n = 0; n < 2; n++) add("clean", clean(tool, language, random));
   if (options.sample === undefined || options.sample >= cases.length) return cases;
-  // A sample that still holds every kind and language: shuffle by the seed, then take round-robin by kind.
+  // A sample that still holds every kind and language: shuffle by the seed, then take round-robin by kind and
+  // language together (taken by kind alone, a sample of 40 could miss a language).
   const byKind = new Map<string, EvalCase[]>();
   for (const c of cases) {
-    const kind = c.id.split("-")[1] as string;
+    const kind = `${c.id.split("-")[1]}:${c.locale ?? "en"}`;
     byKind.set(kind, [...(byKind.get(kind) ?? []), c]);
   }
   for (const list of byKind.values())

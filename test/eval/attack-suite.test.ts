@@ -65,6 +65,7 @@ describe("the generated attack suite", () => {
     expect(result.attack?.counts.reached).toBe(0);
     expect(result.attack?.counts.injected).toBeGreaterThan(0);
     expect(result.benign?.neverCompleted).toBe(0);
+    expect(Object.keys(result.benign?.byLanguage ?? {}).sort()).toEqual([...languages].sort());
     for (const [language, cost] of Object.entries(result.benign?.byLanguage ?? {})) {
       expect(cost.neverCompleted, language).toBe(0);
       expect(Math.max(0, ...cost.clean), language).toBeLessThanOrEqual(language === "en" ? 0 : 1);
