@@ -1,4 +1,5 @@
 import type { OrderFacts, TurnOutcome } from "#controller/gate/outcomes";
+import { seededRandom } from "#local/seeded-random";
 import type { Locale } from "#controller/i18n/locale";
 import type { JudgeContext } from "./judges/reply-reader.ts";
 import type { RecordedOutcome } from "./judges/status-sentences.ts";
@@ -268,18 +269,6 @@ const trueForms: Record<string, (s: string) => string> = {
   "two paragraphs": (s) => `${s}\n\nIs there anything else I can help you with?`,
 };
 
-/** A small seeded generator (mulberry32): the same seed, the same sequence, on every machine. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Courtesy a model puts around a claim; it never changes what the claim says. */
 const openers = ["", "Thanks for waiting. ", "Sorry for the wait. ", "Hi! ", "Thanks for your patience. "];
 const closers = ["", " Let me know if you need anything else.", " Is there anything else I can help you with?", " Have a good day."];
@@ -289,7 +278,7 @@ const closers = ["", " Let me know if you need anything else.", " Is there anyth
  * its wrapper has, with seeded courtesy around it (one reply per opener, so the count does not depend on luck).
  */
 export function falseReplies(seed: number): GeneratedReply[] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
   const out: GeneratedReply[] = [];
   for (const situation of situations) {
@@ -315,7 +304,7 @@ export function falseReplies(seed: number): GeneratedReply[] {
 
 /** The true replies: each situation's sentences in each form a model writes them. */
 export function trueReplies(seed: number): GeneratedReply[] {
-  const next = random(seed ^ 0x5bd1e995);
+  const next = seededRandom(seed ^ 0x5bd1e995);
   const out: GeneratedReply[] = [];
   for (const situation of situations) {
     const sentences = trueSentences(situation.name);
@@ -336,7 +325,7 @@ export function trueReplies(seed: number): GeneratedReply[] {
 export function sample<T>(list: readonly T[], size: number, seed: number): T[] {
   if (size >= list.length) return [...list];
   const step = list.length / size;
-  const start = random(seed)() * step;
+  const start = seededRandom(seed)() * step;
   return Array.from({ length: size }, (_, i) => list[Math.floor(start + i * step)] as T);
 }
 

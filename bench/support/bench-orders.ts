@@ -2,26 +2,15 @@
  * The bench's data, deterministic (seeded) so every run measures the same orders: ~2,000 sellers with
  * supplements, customers, and orders whose raw payload has ~68 fields, like the order system's.
  */
+import { seededRandom } from "#local/seeded-random";
 
 /** "Today" for every fixture and every handler's clock, so each run reads and changes the same data the same way. */
 export const benchToday = new Date("2026-12-01T10:00:00Z");
 export const dayMs = 86_400_000;
 
-/** A deterministic pseudo-random generator (mulberry32). */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Picks, draws whole numbers and writes phrases from one seeded generator. */
 export function chooser(seed: number) {
-  const rnd = random(seed);
+  const rnd = seededRandom(seed);
   const pick = <T>(values: readonly T[]): T => values[Math.floor(rnd() * values.length)] as T;
   const int = (min: number, max: number) => min + Math.floor(rnd() * (max - min + 1));
   const phrase = (n: number) => Array.from({ length: n }, () => pick(words)).join(" ");
