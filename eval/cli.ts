@@ -15,6 +15,9 @@ process.env.POWERTOOLS_LOG_LEVEL ??= "SILENT";
 process.env.POWERTOOLS_METRICS_DISABLED ??= "true";
 process.env.POWERTOOLS_SERVICE_NAME ??= "order-tools-eval";
 
+const { defects } = await import("./defects.ts");
+const defectNames = Object.keys(defects);
+
 const usage = `Usage: npm run eval -- [options]
 
   --cases <dir>        the case files (default eval/cases)
@@ -38,7 +41,7 @@ const usage = `Usage: npm run eval -- [options]
   --replies            run the whole generated reply corpus (false and true replies) against the gate and the
                        judge, and stop; exit 1 if the gate showed a false reply or the judge passed one
   --defect <name>      run with one deliberate defect switched on (eval/defects.ts), to see the checks catch it:
-                       gate-disabled, new-operation-id-on-retry, ambiguity-guard-skipped, provenance-control-off
+                       ${defectNames.join(", ")}
                        (with --replies, only gate-disabled applies)`;
 
 const { readOptions } = await import("#local/command-line");
@@ -61,11 +64,10 @@ const { values, refuse: usageError } = readOptions(usage, {
 });
 
 const { repoRoot, userPath } = await import("#local/stack");
-const { defects } = await import("./defects.ts");
 const defect = (() => {
   if (values.defect === undefined) return undefined;
   const found = Object.values(defects).find((d) => d.name === values.defect);
-  if (!found) usageError(`--defect must be one of ${Object.keys(defects).join(", ")}, not ${JSON.stringify(values.defect)}.`);
+  if (!found) usageError(`--defect must be one of ${defectNames.join(", ")}, not ${JSON.stringify(values.defect)}.`);
   return found;
 })();
 

@@ -4,6 +4,7 @@ import { IntlMessageFormat } from "intl-messageformat";
 import { type GateMessageKey, gateMessages } from "#controller/i18n/gate-messages";
 import type { Locale } from "#controller/i18n/locale";
 import type { RecordedOutcome } from "./status-sentences.ts";
+import { at, str } from "../change-tools.ts";
 
 /**
  * The status sentences in a principal's language other than English, as the judge renders them itself: from the
@@ -18,9 +19,6 @@ const render = (locale: Locale, key: GateMessageKey, values: Record<string, stri
   return rendered;
 };
 
-const at = (value: unknown, ...keys: string[]): unknown =>
-  keys.reduce<unknown>((v, k) => (v !== null && typeof v === "object" ? (v as Record<string, unknown>)[k] : undefined), value);
-const str = (value: unknown): string => (typeof value === "string" ? value : "");
 const yes = (value: string) => (value ? "yes" : "no");
 
 const action = (locale: Locale, tool: string) => render(locale, isToolName(tool) ? `action.${tool}` : "action.cancel_order");
