@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type ChangeToolName, changeToolNamed, changeToolNames } from "#contract/tools";
+import { changeToolNamed, changeToolNames } from "#contract/tools";
 import { sameChange } from "#controller/proposal";
 
 /**
@@ -10,8 +10,11 @@ import { sameChange } from "#controller/proposal";
 
 const order = "SU-10234";
 
-/** Each change's key as the contract means it, written out here so that a wrong key in the registry fails. */
-const keys: Record<ChangeToolName, readonly string[]> = {
+/**
+ * Each change's key as the contract means it, written out here so that a wrong key in the registry fails. Keyed by
+ * name rather than typed over the tools: a new tool fails the test below until its key is written here.
+ */
+const keys: Readonly<Record<string, readonly string[]>> = {
   cancel_order: ["orderId"],
   add_delivery_note: ["orderId", "deliveryNote"],
   start_return: ["orderId", "itemIds"],
@@ -61,7 +64,7 @@ describe("the same change", () => {
       Array.isArray(x) && Array.isArray(y) ? x.length === y.length && x.every((v) => y.includes(v)) : x === y;
     fc.assert(
       fc.property(fc.constantFrom(...changeToolNames), request, request, (tool, a, b) => {
-        const key = keys[tool] as readonly (keyof typeof a)[];
+        const key = (keys[tool] ?? []) as readonly (keyof typeof a)[];
         expect(sameChange(tool, a, b)).toBe(key.every((field) => agree(a[field], b[field])));
         expect(sameChange(tool, a, { ...a, itemIds: [...a.itemIds].reverse() })).toBe(true);
       }),
