@@ -182,8 +182,9 @@ export class Controller {
   }
 
   /**
-   * After a restart: finishes every intent the store holds as persisted, sent or unknown, each with its own
-   * operationId (a persisted one is sent; the others are reconciled), within one time bound for the whole call.
+   * After a restart: finishes every intent the store holds as sent or unknown, each with its own operationId
+   * (reconciled), within one time bound for the whole call. A change persisted and never sent is not sent: it is
+   * held, and the principal's next turn asks about it again.
    * A conversation whose turn lease another live controller holds is skipped: that controller is driving it.
    * An intent another controller moved on meanwhile is reloaded and carried on from where it is.
    */
@@ -206,6 +207,7 @@ export class Controller {
         outcomes: [],
         settled: new Set(),
         locale: this.locale,
+        principal: this.principal,
       };
       const lease = {
         store: this.store,
@@ -222,7 +224,7 @@ export class Controller {
         continue;
       }
       try {
-        const finished = await runs.run(run, async () => this.life.drive((await this.life.reload(listed)) ?? listed, run));
+        const finished = await runs.run(run, async () => this.resumeOne((await this.life.reload(listed)) ?? listed, run));
         recorder.trace.outcomes.push(outcomeOf(finished));
         settled.push(finished);
       } finally {
@@ -231,6 +233,18 @@ export class Controller {
       await this.options.trace?.(recorder.finish());
     }
     return settled;
+  }
+
+  /**
+   * One intent after a restart: a change persisted and never sent is held and asked about at the principal's next
+   * turn — never sent unseen; one that may have left is reconciled.
+   */
+  private async resumeOne(intent: Intent, run: Run): Promise<Intent> {
+    if (intent.state !== "persisted" || intent.sends > 0) return this.life.drive(intent, run);
+    const state = { ...newConversationState(intent.conversationId), locale: this.locale };
+    const fields = this.life.heldFields(state, intent.tool, intent.request, intent.operationId, intent.confirmable !== false);
+    run.recorder.add({ type: "confirmation", operationId: intent.operationId, decision: "asked", text: fields.confirmationQuestion });
+    return this.life.transition(intent, "awaiting_confirmation", { ...fields, heldFor: [...(intent.heldFor ?? []), "stale"] });
   }
 
   private applicationTrace(): ApplicationTrace | undefined {
@@ -306,6 +320,7 @@ export class Controller {
       outcomes: [],
       settled: new Set(),
       locale: state.locale ?? "en",
+      principal: this.principal,
     };
   }
 
@@ -367,6 +382,8 @@ export class Controller {
     recorder.trace.replyKind = decision.replyKind;
     // Read before the reply goes out: a store that fails here fails the turn before the principal has seen it.
     const confirmations = await pendingConfirmations(this.life, state, outcomes);
+    // What this reply asks about: the next message can answer only these (contract §8.5).
+    state.asked = confirmations.map((c) => c.operationId);
     const trace = recorder.finish();
     await this.options.trace?.(trace);
     turnOptions.onReply?.(decision.reply);
@@ -418,9 +435,13 @@ export class Conversation {
     return this.queue({ action: "confirm", confirmationId }, options);
   }
 
-  /** The principal declined a held change (the decline button): nothing is sent. */
-  decline(confirmationId: string, options: TurnOptions = {}): Promise<TurnResult> {
-    return this.queue({ action: "decline", confirmationId }, options);
+  /**
+   * The principal declined a held change (the decline button): nothing is sent. `reason`, in the principal's words
+   * ("wrong item", "I'll do it myself"), tells the model why at the next turn.
+   */
+  decline(confirmationId: string, options: TurnOptions & { reason?: string } = {}): Promise<TurnResult> {
+    const { reason, ...turnOptions } = options;
+    return this.queue({ action: "decline", confirmationId, ...(reason !== undefined ? { reason } : {}) }, turnOptions);
   }
 
   private queue(input: string | Settlement, options: TurnOptions): Promise<TurnResult> {
