@@ -244,7 +244,8 @@ export class Controller {
     const state = { ...newConversationState(intent.conversationId), locale: this.locale };
     const fields = this.life.heldFields(state, intent.tool, intent.request, intent.operationId, intent.confirmable !== false);
     run.recorder.add({ type: "confirmation", operationId: intent.operationId, decision: "asked", text: fields.confirmationQuestion });
-    return this.life.transition(intent, "awaiting_confirmation", { ...fields, heldFor: [...(intent.heldFor ?? []), "stale"] });
+    // Turn 0: asked in no turn yet, so the conversation's next turn asks (its number may be the crashed turn's).
+    return this.life.transition(intent, "awaiting_confirmation", { ...fields, heldFor: [...(intent.heldFor ?? []), "stale"], turn: 0 });
   }
 
   private applicationTrace(): ApplicationTrace | undefined {

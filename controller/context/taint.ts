@@ -5,6 +5,7 @@ import { trackingStatuses } from "#core/get-order";
 import { notEligibleReasons } from "#core/errors";
 import { replacementReasons } from "#core/offer-replacement";
 import { carriers, chargeKinds, noteAuthors, orderStatuses, sellerTypes, trackingIdPattern } from "#core/order";
+import { sellerStatuses } from "#core/policy";
 import { returnReasons } from "#core/start-return";
 import { errorNoteFor } from "#controller/context/model-notes";
 import { escapeFrames } from "#controller/context/frames";
@@ -56,7 +57,7 @@ export const closedValues: Readonly<Record<string, (value: string) => boolean>> 
   itemIds: matches(/^ITM-\d+$/),
   replacementItemId: matches(/^ITM-\d+$/),
   operationId: matches(/^[A-Za-z0-9._:-]{8,128}$/),
-  status: oneOf([...orderStatuses, ...trackingStatuses, "completed", "rejected", "pending", "not_found"]),
+  status: oneOf([...orderStatuses, ...trackingStatuses, ...sellerStatuses, "completed", "rejected", "pending", "not_found"]),
   orderStatus: oneOf(orderStatuses),
   placedAt: matches(isoTimestamp),
   deliveredAt: matches(isoTimestamp),

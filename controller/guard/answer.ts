@@ -49,6 +49,8 @@ const readAnswerText = (text: string) =>
   normalizeShown(text)
     .toLowerCase()
     .replace(/(?<=\p{L})-(?=\p{L})/gu, " ")
+    // An elided article or pronoun is a word of its own: "l'ordine" is "l'" and "ordine", "d'accord" is "d'" "accord".
+    .replace(/(?<![\p{L}'])([a-z]|qu)'(?=\p{L})/gu, "$1' ")
     .replace(/\s+/g, " ")
     .trim();
 
@@ -100,7 +102,8 @@ export function readAnswer(message: string, locale: Locale): AnswerReading {
     else if (noSigns.test(sign)) reading.negatives += 1;
     else if (!courtesySigns.test(sign)) reading.other.push(sign);
   }
-  let text = readAnswerText(message.replace(/[\u{FE0F}\u{200D}]/gu, ""));
+  // Punctuation between words separates nothing an answer says: "No, wait" is the phrase "no wait".
+  let text = readAnswerText(message.replace(/[\u{FE0F}\u{200D}]/gu, "")).replace(/[,;:.!…]+/g, " ");
   text = text.replace(/\bsu-(\d{5})\b/g, (_m, digits: string) => {
     reading.orderIds.push(`SU-${digits}`);
     return " ";

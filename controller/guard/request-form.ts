@@ -106,15 +106,17 @@ const reasonOfOwn = (text: string): ReturnReason => (/wrong/.test(text) ? "wrong
 const subject = `(?:it|they|this|these|the (?<subjectWords>${word}(?: ${word}){0,4}?)(?: (?:on|from|in) (?<subjectOrder>${orderRef}))?|(?<subjectRef>${orderRef}))`;
 const reasonClause = `(?:${subject} (?<state>${reasonPhrases.map(([, p]) => `(?:${p})`).join("|")})|(?<own>${ownReasons}))`;
 
-const lead = `(?:(?:hi|hello|hey),? )?(?:(?:please|kindly),? )?(?:(?<ask>(?:can|could|would|will) you) (?:please |kindly |just )?|i'?d like (?:you )?to |i would like (?:you )?to |i want (?:you )?to |i need you to )?(?:please |kindly )?`;
+/** Words that open a request and say nothing: "Hi, …", "OK, …", "And …". */
+const opener = "(?:(?:hi|hello|hey|ok|okay|right|so|then|and),? )?";
+const lead = `(?:(?:please|kindly),? )?(?:(?<ask>(?:can|could|would|will) you) (?:please |kindly |just )?|i'?d like (?:you )?to |i would like (?:you )?to |i want (?:you )?to |i need you to )?(?:please |kindly )?`;
 const tail = `(?:,? please)?(?:,? (?:thanks|thank you)(?: very much| so much)?)?`;
 
 /** Each change's verb phrases (see above); a named group `target` or `items` holds what it names. */
 const verbPhrases: Record<ChangeToolName, string> = {
   cancel_order: `cancel (?<target>${target})(?: (?:before it (?:ships|is shipped|'s shipped|gets shipped|is dispatched|goes out)))?`,
   add_delivery_note: `add (?:a |the |this )?(?:delivery )?(?:note|instruction)(?: (?:to|on|for) (?<target>${target}))?(?:: | saying | that says )(?<note>.+)`,
-  start_return: `(?:(?:start|open|arrange|book|set up|begin) (?:a |the )?return (?:for|of|on) |return )${itemsOn}(?: (?:because|as|since) (?<because>[^,]+))?${pickup}?`,
-  offer_replacement: `(?:send (?:me |us )?(?:a |the )?replacement(?: (?:for|of) ${itemsOn})?|replace ${itemsOn.replaceAll("<items>", "<items2>").replaceAll("<itemsOrder>", "<itemsOrder2>")}|send (?:me |us )?(?:a new one|another one)(?: (?:for|of) (?<target>${target}))?)(?: (?:because|as|since) (?<because>[^,]+))?`,
+  start_return: `(?:(?:start|open|arrange|book|set up|begin) (?:a |the )?return (?:for|of|on) |return )${itemsOn}(?: (?:because|as|since) (?<because>[^,]+?))?${pickup}?`,
+  offer_replacement: `(?:send (?:me |us )?(?:a |the )?replacement(?: (?:for|of) ${itemsOn})?|replace ${itemsOn.replaceAll("<items>", "<items2>").replaceAll("<itemsOrder>", "<itemsOrder2>")}|send (?:me |us )?(?:a new one|another one)(?: (?:for|of) (?<target>${target}))?)(?: (?:because|as|since) (?<because>[^,]+?))?`,
 };
 
 const greeting = /^(?:hi|hello|hey|dear \w+|good (?:morning|afternoon|evening))(?: there| team| sundry)?$/;
@@ -126,11 +128,14 @@ const compiled = Object.fromEntries(
   (Object.entries(verbPhrases) as [ChangeToolName, string][]).map(([tool, phrase]) => [
     tool,
     // A note runs to the end of the message, across lines: `s`, so its `.+` takes them.
-    new RegExp(`^(?:${reasonClause}(?:, | and |, and |, so | so ))?${lead}${phrase}${tail}$`, tool === "add_delivery_note" ? "s" : ""),
+    new RegExp(
+      `^${opener}(?:${reasonClause}(?:, | and |, and |, so | so ))?${lead}${phrase}${tail}$`,
+      tool === "add_delivery_note" ? "s" : "",
+    ),
   ]),
 ) as Record<ChangeToolName, RegExp>;
 /** Where a note request starts: its text runs from there to the end of the message. */
-const noteStart = new RegExp(`(?:^|(?<=[.!?]\\s)|(?<=\\n))${lead}add (?:a |the |this )?(?:delivery )?(?:note|instruction)\\b`);
+const noteStart = new RegExp(`(?:^|(?<=[.!?]\\s)|(?<=\\n))${opener}${lead}add (?:a |the |this )?(?:delivery )?(?:note|instruction)\\b`);
 const reasonSentence = new RegExp(`^(?:${reasonClause})$`);
 const answerForm = new RegExp(
   `^(?:(?:it's|it is|i mean|i meant) )?(?:the )?(?:(?<ref>${orderRef})(?: one)?|one ending (?:in |with )?(?<ending>${fragment}))${tail}$`,
@@ -143,9 +148,10 @@ export function readRequestForm(message: string, today: string): RequestForm {
   const text = readingForForm(message);
   const refused = characterProblem(text);
   if (refused) return { closed: false, why: refused };
-  // A note's text is data, not sentences: from the start of a note request to the end of the message.
+  // A note's text is data, not sentences: the one sentence after "add a note to …:" (or a whole quotation there).
   const noteAt = text.search(noteStart);
-  const sentences = splitSentences(noteAt >= 0 ? text.slice(0, noteAt) : text);
+  const noteEnd = noteAt >= 0 ? endOfNote(text, noteAt) : -1;
+  const sentences = splitSentences(noteAt >= 0 ? `${text.slice(0, noteAt)}\n${text.slice(noteEnd)}` : text);
   const forms: string[] = [];
   const requests: FormRequest[] = [];
   const reasons: ReasonSentence[] = [];
@@ -169,7 +175,13 @@ export function readRequestForm(message: string, today: string): RequestForm {
     return { closed: false, why: `${JSON.stringify(sentence)} is not a request, a reason, a greeting or thanks in the closed form` };
   }
   if (noteAt >= 0) {
-    const note = readRequest(text.slice(noteAt).replace(/[.!]+$/, ""), today);
+    const note = readRequest(
+      text
+        .slice(noteAt, noteEnd)
+        .trim()
+        .replace(/[.!]+$/, ""),
+      today,
+    );
     if (!note) return { closed: false, why: "the note request is not in the closed form" };
     requests.push(note);
     forms.push(`request:${note.tool}`);
@@ -196,6 +208,24 @@ function withTrailingReason(sentence: string, today: string, reasons: ReasonSent
   if (!request || !reason) return undefined;
   reasons.push(reasonSentenceOf(reason));
   return request;
+}
+
+/**
+ * Where a note request's note ends: after its closing quotation mark when the note is quoted whole, else at its
+ * first sentence end. What follows is read as sentences: "Add a note to SU-1: leave it at the door. Actually, never
+ * mind." is a note request and a retraction, not a two-sentence note.
+ */
+function endOfNote(text: string, noteAt: number): number {
+  const rest = text.slice(noteAt);
+  const value = rest.search(/(?:: | saying | that says )/);
+  if (value < 0) return text.length;
+  const start = rest.indexOf(" ", value + 1) + 1;
+  if (rest.charAt(start) === '"') {
+    const close = rest.indexOf('"', start + 1);
+    return close < 0 ? text.length : noteAt + close + 1;
+  }
+  const end = rest.slice(start).search(/[.!?](?=\s|$)|\n/);
+  return end < 0 ? text.length : noteAt + start + end + 1;
 }
 
 /** A reason sentence: the reason it gives, and what it says it of. */

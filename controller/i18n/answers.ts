@@ -58,6 +58,7 @@ export const answerWords: Readonly<Record<Locale, AnswerWords>> = {
     ],
     no: [
       "no",
+      "no wait",
       "nope",
       "nah",
       "don't",
@@ -127,7 +128,7 @@ export const answerWords: Readonly<Record<Locale, AnswerWords>> = {
       "ok",
       "passt",
     ],
-    no: ["nein", "nee", "lieber nicht", "nicht", "doch nicht", "auf keinen fall", "behalten", "bitte nicht", "nein danke"],
+    no: ["nein", "nee", "lieber nicht", "nicht", "doch nicht", "auf keinen fall", "behalten", "bitte nicht"],
     courtesy: ["bitte", "danke", "danke schön", "dankeschön", "vielen dank", "bitte schön", "gerne doch", "kein problem", "super", "prima"],
     restate: {
       cancel_order: ["stornieren", "stornieren sie", "storniere", "stornierung"],
@@ -158,7 +159,7 @@ export const answerWords: Readonly<Record<Locale, AnswerWords>> = {
       "c'est ça",
       "ça marche",
     ],
-    no: ["non", "pas question", "surtout pas", "ne faites rien", "laissez", "laissez tomber", "non merci"],
+    no: ["non", "pas question", "surtout pas", "ne faites rien", "laissez", "laissez tomber"],
     courtesy: [
       "merci",
       "merci beaucoup",
@@ -182,7 +183,7 @@ export const answerWords: Readonly<Record<Locale, AnswerWords>> = {
   es: {
     shownYes: "sí",
     yes: ["sí", "si", "vale", "claro", "de acuerdo", "confirmo", "adelante", "perfecto", "por supuesto", "exacto", "ok", "okay"],
-    no: ["no", "mejor no", "déjelo", "dejalo", "no gracias"],
+    no: ["no", "mejor no", "déjelo", "dejalo"],
     courtesy: ["por favor", "gracias", "muchas gracias", "sin problema", "genial"],
     restate: {
       cancel_order: ["cancele", "cancelar", "cancela", "cancélelo", "cancelalo", "cancélela"],
@@ -195,7 +196,7 @@ export const answerWords: Readonly<Record<Locale, AnswerWords>> = {
   it: {
     shownYes: "sì",
     yes: ["sì", "si", "certo", "va bene", "confermo", "d'accordo", "procedi", "esatto", "certamente", "perfetto", "ok", "okay"],
-    no: ["no", "meglio di no", "lasci stare", "lascia stare", "no grazie"],
+    no: ["no", "meglio di no", "lasci stare", "lascia stare"],
     courtesy: ["per favore", "per piacere", "grazie", "grazie mille", "prego", "nessun problema", "ottimo"],
     restate: {
       cancel_order: ["annullate", "annullare", "annulla", "annullatelo", "annullatela"],
@@ -223,7 +224,7 @@ export const answerWords: Readonly<Record<Locale, AnswerWords>> = {
       "okay",
       "claro",
     ],
-    no: ["não", "nao", "melhor não", "deixe", "não obrigado", "não obrigada"],
+    no: ["não", "nao", "melhor não", "deixe"],
     courtesy: ["por favor", "obrigado", "obrigada", "muito obrigado", "muito obrigada", "sem problema", "ótimo"],
     restate: {
       cancel_order: ["cancelem", "cancelar", "cancele", "cancela", "cancelem-na"],
@@ -252,7 +253,7 @@ export const answerWords: Readonly<Record<Locale, AnswerWords>> = {
       "okay",
       "klopt",
     ],
-    no: ["nee", "liever niet", "niet doen", "laat maar", "nee dank je", "nee dank u"],
+    no: ["nee", "liever niet", "niet doen", "laat maar"],
     courtesy: ["graag", "dank je", "dank u", "dank je wel", "dank u wel", "bedankt", "alstublieft", "alsjeblieft", "geen probleem", "top"],
     restate: {
       cancel_order: ["annuleren", "annuleer", "annuleert"],
@@ -265,7 +266,7 @@ export const answerWords: Readonly<Record<Locale, AnswerWords>> = {
   pl: {
     shownYes: "tak",
     yes: ["tak", "dobrze", "zgoda", "potwierdzam", "jasne", "oczywiście", "pewnie", "okej", "ok", "okay"],
-    no: ["nie", "nie trzeba", "nie dziękuję", "nie, dziękuję"],
+    no: ["nie", "nie trzeba"],
     courtesy: ["proszę", "dziękuję", "dzięki", "bardzo dziękuję", "nie ma problemu", "świetnie", "super"],
     restate: {
       cancel_order: ["anulować", "anuluj", "anulujcie", "proszę anulować"],
