@@ -87,6 +87,7 @@ export const closedValues: Readonly<Record<string, (value: string) => boolean>> 
   allowedActions: oneOf(changeToolNames),
   requiredScope: oneOf(["orders:read", "orders:write", "orders:support"]),
   path: matches(/^[A-Za-z0-9_.[\]]{0,200}$/),
+  allowedPrincipals: oneOf(["customer", "seller", "support"]),
 };
 
 /** Keys whose strings are text, each placed by who wrote it (see above); any other key's string is foreign. */
