@@ -74,16 +74,23 @@ export type RequestForm = { closed: true; tool: ChangeToolName; requests: FormRe
 
 const id = String.raw`su-\d{5}`;
 const fragment = String.raw`\d{3,5}`;
-const orderRef = String.raw`(?:(?:my |the |this )?order (?:number |no\.? )?#?(?:${id}|${fragment})|(?:my |the )?${id}|#${fragment})`;
+/** An order by its id (with or without "SU-", spaced or not), or by a fragment after a cue ("order 884", "the 884 one"). */
+const orderRef = String.raw`(?:(?:my |the |this )?order (?:number |no\.? )?#?(?:${id}|${fragment})|(?:my |the )?${id}|#${fragment}|\d{5}|the ${fragment} one|the one ending (?:in )?${fragment})`;
 const orderList = `${orderRef}(?:(?:, and |, | and )${orderRef})*`;
-const pronoun = `(?:it|this|that|this one|my order|the order|this order)`;
+const weekday = "monday|tuesday|wednesday|thursday|friday|saturday|sunday";
+/**
+ * "It", "my order", or a description ("the towels from yesterday"): names no order by itself, so it is the only order
+ * in play, or the principal is asked which.
+ */
+const pronoun = `(?:it|this|that|this one|my order|the order|this order|the [a-z]+(?: [a-z]+){0,2} (?:from|of) (?:yesterday|today|last week|this week|${weekday}))`;
 const target = `(?:${orderList}|${pronoun})`;
 /** A word of an item's name: not an order id, and not a word the forms use to go on ("on", "because", "please"…). */
-const word = String.raw`(?!(?:on|from|in|of|for|to|and|as|because|since|with|please|thanks|collected|picked|pickup|before)\b)(?!su-\d)[a-z][a-z0-9'-]*`;
-const item = String.raw`(?:itm-\d+|it|them|these|this|everything|all (?:of )?(?:the )?items|(?:the|my|both) ${word}(?: ${word}){0,4}?)`;
+const word = String.raw`(?!(?:on|from|in|of|for|to|and|as|because|since|with|please|thanks|collected|picked|pickup|before|now)\b)(?!su-\d)[a-z][a-z0-9'-]*`;
+/** A word of an item's state that gives the reason for its change: "the broken vase" is a vase, and damaged. */
+const condition = "broken|damaged|cracked|chipped|smashed|shattered|dented|scratched|faulty|defective|torn|leaking";
+const item = String.raw`(?:(?:item )?itm-\d+|it|them|these|this|everything|all (?:of )?(?:the )?items|(?:the|my|both) ${word}(?: ${word}){0,4}?)`;
 const items = `${item}(?:(?:, and |, | and )${item})*`;
 const itemsOn = `(?<items>${items})(?: (?:on|from|in|of) (?<itemsOrder>${target}))?`;
-const weekday = "monday|tuesday|wednesday|thursday|friday|saturday|sunday";
 const day = String.raw`(?:today|tomorrow|the day after tomorrow|in \d{1,2} days?|(?:on )?(?:${weekday})|(?:on )?\d{4}-\d{2}-\d{2})`;
 const pickup = `(?:,? (?:(?:with |for )?(?:a )?(?:pickup|pick-up|collection)|to be collected|collected|picked up)(?: on)? (?<day>${day}))`;
 
@@ -91,76 +98,95 @@ const pickup = `(?:,? (?:(?:with |for )?(?:a )?(?:pickup|pick-up|collection)|to 
 const reasonPhrases: readonly [ReturnReason, string][] = [
   [
     "damaged",
-    `(?:arrived|came|is|was|are|were|has arrived|have arrived|'s|'re) (?:broken|damaged|cracked|smashed|shattered|dented|scratched|chipped|faulty|defective|torn|leaking)|(?:doesn't|does not|don't|do not) work|(?:stopped|has stopped) working|(?:is|was|are|were) not working|isn't working|aren't working`,
+    `(?:arrived|came|is|was|are|were|has arrived|have arrived|'s|'re) (?:${condition})|(?:doesn't|does not|don't|do not) work|(?:stopped|has stopped) working|(?:is|was|are|were) not working|isn't working|aren't working`,
   ],
   [
     "wrong_item",
     `(?:is|was|are|were|'s|'re) the wrong (?:item|size|colou?r|model|one|ones)|(?:isn't|is not|wasn't|was not) what i ordered`,
   ],
   ["not_as_described", `(?:is|was|are|were|'s|'re) not as described|(?:doesn't|does not|don't|do not) match the description`],
-  ["missing", `(?:is|was|are|were) missing|never arrived|(?:wasn't|was not|weren't|were not) in the (?:box|parcel|package)`],
+  ["missing", `(?:is|was|are|were|'s|'re) missing|never arrived|(?:wasn't|was not|weren't|were not) in the (?:box|parcel|package)`],
 ];
-/** Reasons the principal gives about themselves ("I ordered it twice"): a cancellation's, a return's. */
-const ownReasons = `i (?:no longer need (?:it|them)|(?:don't|do not) need (?:it|them) any ?more|changed my mind|ordered (?:it|them|this) (?:twice|by mistake|by accident)|ordered the wrong (?:item|size|colou?r|one))`;
+/** Reasons the principal gives about themselves, or staff about the customer ("I ordered it twice", "she ordered by mistake"). */
+const ownReasons = `(?:i|she|he|they|the customer|the buyer) (?:no longer needs? (?:it|them)|(?:don't|do not|doesn't|does not) need (?:it|them) any ?more|changed (?:my|her|his|their) mind|ordered (?:it |them |this )?(?:twice|by mistake|by accident)|ordered the wrong (?:item|size|colou?r|one))`;
 const reasonOfOwn = (text: string): ReturnReason => (/wrong/.test(text) ? "wrong_item" : "no_longer_needed");
-const subject = `(?:it|they|this|these|the (?<subjectWords>${word}(?: ${word}){0,4}?)(?: (?:on|from|in) (?<subjectOrder>${orderRef}))?|(?<subjectRef>${orderRef}))`;
+const subject = `(?:it|they|this|these|the (?<subjectWords>${word}(?: ${word}){0,4}?)(?: (?:on|from|in) (?<subjectOrder>${orderRef}))?|(?<subjectRef>${orderRef})(?:'s (?<subjectOwned>${word}(?: ${word}){0,3}?))?)`;
 const reasonClause = `(?:${subject} (?<state>${reasonPhrases.map(([, p]) => `(?:${p})`).join("|")})|(?<own>${ownReasons}))`;
 
-/** Words that open a request and say nothing: "Hi, …", "OK, …", "And …". */
-const opener = "(?:(?:hi|hello|hey|ok|okay|right|so|then|and),? )?";
+/** Words that open a request and say nothing: "Hi, …", "OK, …", "And …", and who is writing ("I'm ana@example.com, …"). */
+const opener = String.raw`(?:(?:hi|hello|hey|ok|okay|right|so|then|and),? )?(?:(?:i'm|i am) [\w.+-]+@[\w-]+(?:\.[\w-]+)+,? )?`;
 const lead = `(?:(?:please|kindly),? )?(?:(?<ask>(?:can|could|would|will) you) (?:please |kindly |just )?|i'?d like (?:you )?to |i would like (?:you )?to |i want (?:you )?to |i need you to )?(?:please |kindly )?`;
-const tail = `(?:,? please)?(?:,? (?:thanks|thank you)(?: very much| so much)?)?`;
+/** After a request: "now", "right away"; whom it is for when staff or a seller ask ("for the customer"); courtesy. */
+const tail = `(?: (?:now|right away|asap|straight away))?(?: for (?:the customer|the buyer|[a-z]+))?(?:,? please)?(?:,? (?:thanks|thank you)(?: very much| so much)?)?`;
 
-/** Each change's verb phrases (see above); a named group `target` or `items` holds what it names. */
+/**
+ * The ways a note request names its note. Its text is taken out of the message first and stands here as `⟨note⟩`:
+ * after a colon, "saying" or "that says" ("Add a note to SU-1: …", "Delivery note on SU-1: …", "Tell the driver: …"),
+ * or quoted whole in the sentence ("Add the note "…" to SU-1", "Change the delivery note on SU-1 to "…"").
+ */
+const notePlace = "⟨note⟩";
+const noteNoun = "(?:a |the |this )?(?:delivery )?(?:note|instruction)";
+const noteHeads = [
+  `(?:add|put|set|update|change|leave) ${noteNoun}(?: (?:to|on|for) (?<target>${target}))?(?:: | saying | that says | to )${notePlace}`,
+  `${noteNoun} (?:for|on|to) (?<target2>${target})(?:,? please)?: ${notePlace}`,
+  `(?:for (?<target3>${target}),? )?(?:please )?(?:tell|ask) the (?:driver|courier|carrier)(?::| to) ${notePlace}`,
+  `(?:add|put|set) (?:the |this )?(?:delivery )?note ${notePlace} (?:to|on|for) (?<target4>${target})`,
+  `(?:add|put|set) ${notePlace} as (?:the |a )?(?:delivery )?note (?:on|for|to) (?<target5>${target})`,
+];
+
+/** Each change's verb phrases (see above); named groups hold what it names. */
 const verbPhrases: Record<ChangeToolName, string> = {
-  cancel_order: `cancel (?<target>${target})(?: (?:before it (?:ships|is shipped|'s shipped|gets shipped|is dispatched|goes out)))?`,
-  add_delivery_note: `add (?:a |the |this )?(?:delivery )?(?:note|instruction)(?: (?:to|on|for) (?<target>${target}))?(?:: | saying | that says )(?<note>.+)`,
+  cancel_order: `cancel (?<target>${target})(?:, the ${word}(?: ${word}){0,3}?)?(?: before it (?:ships|is shipped|'s shipped|gets shipped|is dispatched|goes out))?`,
+  add_delivery_note: `(?:${noteHeads.join("|")})`,
   start_return: `(?:(?:start|open|arrange|book|set up|begin) (?:a |the )?return (?:for|of|on) |return )${itemsOn}(?: (?:because|as|since) (?<because>[^,]+?))?${pickup}?`,
-  offer_replacement: `(?:send (?:me |us )?(?:a |the )?replacement(?: (?:for|of) ${itemsOn})?|replace ${itemsOn.replaceAll("<items>", "<items2>").replaceAll("<itemsOrder>", "<itemsOrder2>")}|send (?:me |us )?(?:a new one|another one)(?: (?:for|of) (?<target>${target}))?)(?: (?:because|as|since) (?<because>[^,]+?))?`,
+  offer_replacement: `(?:send (?:me |us )?(?:a |the )?replacement(?: (?:for|of) ${itemsOn})?|replace ${itemsOn.replaceAll("<items>", "<items2>").replaceAll("<itemsOrder>", "<itemsOrder2>")}|send (?:me |us )?(?:a new one|another one|another)(?: (?:for|of) (?<target>${target}))?)(?: (?:because|as|since) (?<because>[^,]+?))?`,
 };
 
 const greeting = /^(?:hi|hello|hey|dear \w+|good (?:morning|afternoon|evening))(?: there| team| sundry)?$/;
 const thanks =
   /^(?:thanks|thank you|many thanks|thanks a lot|thanks in advance|thank you very much|thank you so much|cheers|much appreciated)$/;
+/** "I'm ana@example.com": who is writing, which asks for nothing. */
+const identity = /^(?:i'm|i am|this is|my e-?mail is) [\w.+-]+@[\w-]+(?:\.[\w-]+)+$/;
 const courtesyEmoji = /[🙏🙂😊👍😀]/gu;
 
 const compiled = Object.fromEntries(
   (Object.entries(verbPhrases) as [ChangeToolName, string][]).map(([tool, phrase]) => [
     tool,
-    // A note runs to the end of the message, across lines: `s`, so its `.+` takes them.
-    new RegExp(
-      `^${opener}(?:${reasonClause}(?:, | and |, and |, so | so ))?${lead}${phrase}${tail}$`,
-      tool === "add_delivery_note" ? "s" : "",
-    ),
+    new RegExp(`^${opener}(?:${reasonClause}(?:, | and |, and |, so | so ))?${lead}${phrase}${tail}$`),
   ]),
 ) as Record<ChangeToolName, RegExp>;
-/** Where a note request starts: its text runs from there to the end of the message. */
-const noteStart = new RegExp(`(?:^|(?<=[.!?]\\s)|(?<=\\n))${opener}${lead}add (?:a |the |this )?(?:delivery )?(?:note|instruction)\\b`);
 const reasonSentence = new RegExp(`^(?:${reasonClause})$`);
-const answerForm = new RegExp(
-  `^(?:(?:it's|it is|i mean|i meant) )?(?:the )?(?:(?<ref>${orderRef})(?: one)?|one ending (?:in |with )?(?<ending>${fragment}))${tail}$`,
-);
+const answerForm = new RegExp(`^(?:(?:it's|it is|i mean|i meant) )?(?:the )?(?<ref>${orderRef})(?: one)?${tail}$`);
+const conditionWord = new RegExp(`^(?:${condition})$`);
+
+/**
+ * Where a note's text is: quoted whole ("…" or '…') right after a note word, "as", "to" or a colon in a sentence
+ * about a note; else after the colon ("saying", "that says", "tell the driver to") of a note request, up to the first
+ * sentence end — what follows is read as sentences: "Add a note to SU-1: leave it at the door. Actually, never
+ * mind." is a note request and a retraction, not a two-sentence note.
+ */
+const noteQuoted = /(?<=(?:\bnote|\bas|\bto|:|\bsaying|\bsays|\badd|\bput|\bset) )(["'])([^"'\n]{1,2000})\1/;
+const noteAfter =
+  /(?<=\b(?:delivery )?(?:note|instruction)\b[^.!?\n:]{0,60}?(?:: | saying | that says )|\b(?:tell|ask) the (?:driver|courier|carrier)(?::| to) )/;
 
 /**
  * The principal's message read as the closed form. `today` (YYYY-MM-DD, UTC) resolves the pickup days it names.
  */
 export function readRequestForm(message: string, today: string): RequestForm {
-  const text = readingForForm(message);
+  // A note's text is data the carrier reads, not sentences: it is taken out first, and only its place is read.
+  const { text, note } = withoutNote(readingForForm(message));
   const refused = characterProblem(text);
   if (refused) return { closed: false, why: refused };
-  // A note's text is data, not sentences: the one sentence after "add a note to …:" (or a whole quotation there).
-  const noteAt = text.search(noteStart);
-  const noteEnd = noteAt >= 0 ? endOfNote(text, noteAt) : -1;
-  const sentences = splitSentences(noteAt >= 0 ? `${text.slice(0, noteAt)}\n${text.slice(noteEnd)}` : text);
   const forms: string[] = [];
   const requests: FormRequest[] = [];
   const reasons: ReasonSentence[] = [];
-  for (const sentence of sentences) {
-    if (greeting.test(sentence) || thanks.test(sentence)) {
-      forms.push(greeting.test(sentence) ? "greeting" : "thanks");
+  for (const sentence of splitSentences(text)) {
+    const kind = greeting.test(sentence) ? "greeting" : thanks.test(sentence) ? "thanks" : identity.test(sentence) ? "identity" : undefined;
+    if (kind) {
+      forms.push(kind);
       continue;
     }
-    const request = readRequest(sentence, today) ?? withTrailingReason(sentence, today, reasons);
+    const request = readRequest(sentence, today, note) ?? withTrailingReason(sentence, today, note, reasons);
     if (request) {
       requests.push(request);
       forms.push(`request:${request.tool}`);
@@ -174,19 +200,9 @@ export function readRequestForm(message: string, today: string): RequestForm {
     }
     return { closed: false, why: `${JSON.stringify(sentence)} is not a request, a reason, a greeting or thanks in the closed form` };
   }
-  if (noteAt >= 0) {
-    const note = readRequest(
-      text
-        .slice(noteAt, noteEnd)
-        .trim()
-        .replace(/[.!]+$/, ""),
-      today,
-    );
-    if (!note) return { closed: false, why: "the note request is not in the closed form" };
-    requests.push(note);
-    forms.push(`request:${note.tool}`);
-  }
   if (requests.length === 0) return { closed: false, why: "no sentence of the message is a request in the closed form" };
+  if (note !== undefined && !requests.some((r) => r.tool === "add_delivery_note"))
+    return { closed: false, why: "it quotes words outside a note request" };
   const tools = new Set(requests.map((r) => r.tool));
   if (tools.size > 1) return { closed: false, why: `the message asks for more than one kind of change (${[...tools].join(", ")})` };
   for (const reason of reasons) {
@@ -196,36 +212,88 @@ export function readRequestForm(message: string, today: string): RequestForm {
   return { closed: true, tool: requests[0]?.tool as ChangeToolName, requests, forms };
 }
 
+/** An answer to "which order?" in the closed form: only an order reference, with courtesy ("SU-10234, please"). */
+export function readOrderAnswer(message: string): { orderIds: string[]; fragments: string[] } | undefined {
+  const text = readingForForm(message);
+  if (characterProblem(text)) return undefined;
+  const match = text.replace(/[.!]+$/, "").match(answerForm);
+  return match?.groups?.ref ? referencesOf(match.groups.ref) : undefined;
+}
+
+// ——— reading ———
+
+/** The message as the form reads it: normalised as the gate reads shown text (no markdown taken out), lowercase. */
+function readingForForm(message: string): string {
+  return normalizeShown(message.replace(courtesyEmoji, " "))
+    .toLowerCase()
+    .replace(/[ \t]+/g, " ")
+    .trim();
+}
+
+/**
+ * The message with a note's text taken out and `⟨note⟩` in its place: the quoted whole right after a note word (its
+ * quotation marks are the note's, not a quotation), else the one sentence after a note request's colon.
+ */
+function withoutNote(text: string): { text: string; note?: string } {
+  const quoted = text.match(noteQuoted);
+  if (
+    quoted?.index !== undefined &&
+    /\b(?:note|instruction)\b/.test(text.slice(Math.max(0, quoted.index - 80), quoted.index + quoted[0].length + 60))
+  )
+    return { text: `${text.slice(0, quoted.index)}${notePlace}${text.slice(quoted.index + quoted[0].length)}`, note: quoted[2] as string };
+  const after = text.match(noteAfter);
+  if (after?.index === undefined) return { text };
+  const rest = text.slice(after.index);
+  const end = rest.search(/[.!?](?=\s|$)|\n/);
+  const value = (end < 0 ? rest : rest.slice(0, end)).trim();
+  if (value === "") return { text };
+  return { text: `${text.slice(0, after.index)}${notePlace}${end < 0 ? "" : rest.slice(end)}`, note: value };
+}
+
+/**
+ * Characters a request in the closed form never holds (a note's text was taken out): quotation marks, a line that
+ * opens with ">", a colon, brackets, markup, any symbol or pictograph but the courtesy emoji, which were taken out.
+ */
+function characterProblem(text: string): string | undefined {
+  if (/^\s*>/m.test(text)) return "it holds quoted lines (>)";
+  if (/"/.test(text)) return "it holds quotation marks";
+  // An apostrophe stands between two letters ("don't", "Ana's"), or after an id ("SU-70030's"); any other is a quote.
+  if (/(?<![a-z0-9])'|'(?![a-z])/.test(text)) return "it holds quotation marks";
+  // The one colon a request holds is its note's: "Add a note to SU-1: …".
+  const other = text
+    .replaceAll(`: ${notePlace}`, " ")
+    .replaceAll(notePlace, " ")
+    .match(/[^a-z0-9\s.,!?'#@+-]/u);
+  if (other) return `it holds ${JSON.stringify(other[0])}, which no request in the closed form holds`;
+  return undefined;
+}
+
+/** Sentences: at ., ! or ? followed by a space or the end, and at every line break; each without its terminator but "?". */
+function splitSentences(text: string): string[] {
+  return text
+    .split(/(?<=[.!?])\s+|\n+/)
+    .map((s) =>
+      s
+        .trim()
+        .replace(/[.!]+$/, "")
+        .replace(/\s*\?+$/, "?")
+        .trim(),
+    )
+    .filter((s) => s !== "" && s !== "?");
+}
+
 /**
  * "Please return the lamp on SU-61201, it arrived broken": a request, then a reason clause about it after a comma
  * (or "as", "because", "since"), read as the request and a reason sentence.
  */
-function withTrailingReason(sentence: string, today: string, reasons: ReasonSentence[]): FormRequest | undefined {
+function withTrailingReason(sentence: string, today: string, note: string | undefined, reasons: ReasonSentence[]): FormRequest | undefined {
   const split = sentence.match(/^(?<request>.+?)(?:,| as| because| since) (?<reason>[^,]+)$/);
   if (!split?.groups) return undefined;
   const reason = split.groups.reason?.match(reasonSentence)?.groups;
-  const request = reason ? readRequest(split.groups.request as string, today) : undefined;
+  const request = reason ? readRequest(split.groups.request as string, today, note) : undefined;
   if (!request || !reason) return undefined;
   reasons.push(reasonSentenceOf(reason));
   return request;
-}
-
-/**
- * Where a note request's note ends: after its closing quotation mark when the note is quoted whole, else at its
- * first sentence end. What follows is read as sentences: "Add a note to SU-1: leave it at the door. Actually, never
- * mind." is a note request and a retraction, not a two-sentence note.
- */
-function endOfNote(text: string, noteAt: number): number {
-  const rest = text.slice(noteAt);
-  const value = rest.search(/(?:: | saying | that says )/);
-  if (value < 0) return text.length;
-  const start = rest.indexOf(" ", value + 1) + 1;
-  if (rest.charAt(start) === '"') {
-    const close = rest.indexOf('"', start + 1);
-    return close < 0 ? text.length : noteAt + close + 1;
-  }
-  const end = rest.slice(start).search(/[.!?](?=\s|$)|\n/);
-  return end < 0 ? text.length : noteAt + start + end + 1;
 }
 
 /** A reason sentence: the reason it gives, and what it says it of. */
@@ -238,9 +306,10 @@ interface ReasonSentence {
 
 function reasonSentenceOf(g: Record<string, string | undefined>): ReasonSentence {
   const reason = reasonOf(g);
+  const words = g.subjectWords ?? g.subjectOwned;
   return {
     ...(reason ? { reason } : {}),
-    ...(g.subjectWords ? { words: contentWords(g.subjectWords) } : {}),
+    ...(words ? { words: contentWords(words) } : {}),
     orderIds: referencesOf(`${g.subjectOrder ?? ""} ${g.own ? "" : (g.subjectRef ?? "")}`).orderIds,
   };
 }
@@ -270,71 +339,27 @@ function aboutRequest(reason: ReasonSentence, request: FormRequest): boolean {
 
 const sameWords = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((w) => b.includes(w));
 
-/** An answer to "which order?" in the closed form: only an order reference, with courtesy ("SU-10234, please"). */
-export function readOrderAnswer(message: string): { orderIds: string[]; fragments: string[] } | undefined {
-  const text = readingForForm(message);
-  if (characterProblem(text)) return undefined;
-  const match = text.replace(/[.!]+$/, "").match(answerForm);
-  const ref = match?.groups?.ref ?? (match?.groups?.ending ? `order ${match.groups.ending}` : undefined);
-  return ref ? referencesOf(ref) : undefined;
-}
-
-// ——— reading ———
-
-/** The message as the form reads it: normalised as the gate reads shown text (no markdown taken out), lowercase. */
-function readingForForm(message: string): string {
-  return normalizeShown(message.replace(courtesyEmoji, " "))
-    .toLowerCase()
-    .replace(/[ \t]+/g, " ")
-    .trim();
-}
-
-/**
- * Characters a request in the closed form never holds: quotation marks (except around a whole note), a line
- * that opens with ">", brackets, markup, any symbol or pictograph but the courtesy emoji, which were taken out.
- */
-function characterProblem(text: string): string | undefined {
-  if (/^\s*>/m.test(text)) return "it holds quoted lines (>)";
-  const withoutNote = text.replace(/(?:: | saying | that says )"[^"\n]*"[.!]?$/, "");
-  if (/"/.test(withoutNote)) return "it holds quotation marks";
-  // An apostrophe stands between two letters ("don't", "Ana's"); any other is a quotation mark.
-  if (/(?<![a-z])'|'(?![a-z])/.test(withoutNote)) return "it holds quotation marks";
-  const beforeNote = withoutNote.replace(/(?:: | saying | that says ).*$/s, "");
-  if (/:/.test(beforeNote.replace(/\b\d{1,2}:\d{2}\b/g, ""))) return "it holds a colon outside a note request";
-  const other = beforeNote.match(/[^a-z0-9\s.,!?'#-]/u);
-  if (other) return `it holds ${JSON.stringify(other[0])}, which no request in the closed form holds`;
-  return undefined;
-}
-
-/** Sentences: at ., ! or ? followed by a space or the end, and at every line break; each without its terminator but "?". */
-function splitSentences(text: string): string[] {
-  return text
-    .split(/(?<=[.!?])\s+|\n+/)
-    .map((s) =>
-      s
-        .trim()
-        .replace(/[.!]+$/, "")
-        .replace(/\s*\?+$/, "?")
-        .trim(),
-    )
-    .filter((s) => s !== "" && s !== "?");
-}
-
-function readRequest(sentence: string, today: string): FormRequest | undefined {
+function readRequest(sentence: string, today: string, note?: string): FormRequest | undefined {
   const question = sentence.endsWith("?");
   const body = sentence.replace(/\?$/, "");
   for (const [tool, pattern] of Object.entries(compiled) as [ChangeToolName, RegExp][]) {
     const g = body.match(pattern)?.groups;
     if (!g) continue;
     // The one question that is a request: "could you cancel it?".
-    if (question && (g.ask === undefined || tool === "add_delivery_note")) return undefined;
-    return requestOf(tool, g, today);
+    if (question && g.ask === undefined) return undefined;
+    return requestOf(tool, g, today, note);
   }
   return undefined;
 }
 
-function requestOf(tool: ChangeToolName, g: Record<string, string | undefined>, today: string): FormRequest | undefined {
-  const refs = referencesOf([g.target, g.itemsOrder, g.itemsOrder2, g.subjectOrder, g.subjectRef].filter(Boolean).join(" "));
+function requestOf(
+  tool: ChangeToolName,
+  g: Record<string, string | undefined>,
+  today: string,
+  note: string | undefined,
+): FormRequest | undefined {
+  const named = [g.target, g.target2, g.target3, g.target4, g.target5, g.itemsOrder, g.itemsOrder2, g.subjectOrder, g.subjectRef];
+  const refs = referencesOf(named.filter(Boolean).join(" "));
   const request: FormRequest = {
     tool,
     orderIds: refs.orderIds,
@@ -343,21 +368,25 @@ function requestOf(tool: ChangeToolName, g: Record<string, string | undefined>, 
   };
   if (tool === "start_return" || tool === "offer_replacement") {
     const itemText = g.items ?? g.items2;
-    const named = itemText ? itemReferences(itemText) : [{ kind: "pronoun" as const }];
-    const subject = g.subjectWords ? contentWords(g.subjectWords) : undefined;
+    const said = itemText ? itemReferences(itemText) : [{ kind: "pronoun" as const }];
+    // "The broken vase": a vase, and damaged — the word of its state is the reason, not part of its name.
+    const stated = said.some((r) => r.kind === "words" && r.words.some((w) => conditionWord.test(w)));
+    const items = said.map((r) => (r.kind === "words" ? { ...r, words: r.words.filter((w) => !conditionWord.test(w)) } : r));
+    const subjectText = g.subjectWords ?? g.subjectOwned;
+    const subject = subjectText ? contentWords(subjectText) : undefined;
     // "The kettle on SU-61203 arrived broken, please return it": "it" is the kettle. Named otherwise, the items must
     // be the clause's subject: its reason is said of it, not of another item.
-    if (subject && named.some((r) => r.kind === "words" && !sameWords(r.words, subject))) return undefined;
-    request.items = named.map((r) => (r.kind === "pronoun" && subject ? { kind: "words" as const, words: subject } : r));
+    if (subject && items.some((r) => r.kind === "words" && !sameWords(r.words, subject))) return undefined;
+    request.items = items.map((r) => (r.kind === "pronoun" && subject ? { kind: "words" as const, words: subject } : r));
     // "because …" gives a reason only in a closed reason phrase; anything else after it is not the form.
-    const reason = g.because !== undefined ? becauseReason(g.because) : reasonOf(g);
+    const reason = g.because !== undefined ? becauseReason(g.because) : (reasonOf(g) ?? (stated ? "damaged" : undefined));
     if (g.because !== undefined && reason === undefined) return undefined;
     if (reason) request.reason = reason;
     if (g.day) request.pickupDate = dayOf(g.day, today);
   }
   if (tool === "add_delivery_note") {
-    if (g.note === undefined) return undefined;
-    request.note = noteOf(g.note);
+    if (note === undefined) return undefined;
+    request.note = note.trim();
   }
   return request;
 }
@@ -365,7 +394,7 @@ function requestOf(tool: ChangeToolName, g: Record<string, string | undefined>, 
 function referencesOf(text: string): { orderIds: string[]; fragments: string[] } {
   const orderIds = [...text.matchAll(/\bsu-(\d{5})\b/g)].map((m) => `SU-${m[1]}`);
   const fragments = [...text.replace(/\bsu-\d{5}\b/g, " ").matchAll(/\d{3,5}/g)].map((m) => m[0]);
-  // Five digits after an order word are an id written without its prefix.
+  // Five digits are an id written without its prefix.
   return {
     orderIds: [...orderIds, ...fragments.filter((f) => f.length === 5).map((f) => `SU-${f}`)],
     fragments: fragments.filter((f) => f.length < 5),
@@ -378,7 +407,7 @@ const contentWords = (text: string) => text.split(/\s+/).filter((w) => w !== "" 
 function itemReferences(text: string): ItemReference[] {
   return text.split(/, and |, | and /).map((part): ItemReference => {
     const p = part.trim();
-    const itemId = p.match(/^itm-(\d+)$/);
+    const itemId = p.match(/^(?:item )?itm-(\d+)$/);
     if (itemId) return { kind: "id", itemId: `ITM-${itemId[1]}` };
     if (/^(?:everything|all (?:of )?(?:the )?items)$/.test(p)) return { kind: "everything" };
     if (/^(?:it|them|these|this)$/.test(p) || new RegExp(`^${orderRef}$`).test(p) || /^(?:my|the|this) order$/.test(p))
@@ -411,13 +440,4 @@ function dayOf(text: string, today: string): string {
   const index = weekdays.indexOf(t);
   if (index >= 0) return addDays(today, (index - new Date(`${today}T00:00:00Z`).getUTCDay() + 7) % 7 || 7);
   return t;
-}
-
-/** A note's words as the principal wrote them: quotes around the whole note taken off, a closing "thanks" too. */
-function noteOf(text: string): string {
-  return text
-    .replace(/\.\s*(?:thanks|thank you|many thanks|cheers)[.!]*$/, "")
-    .trim()
-    .replace(/^"(.*)"[.!]?$/s, "$1")
-    .trim();
 }
