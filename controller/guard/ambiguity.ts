@@ -43,6 +43,9 @@ export function ambiguityGuard(input: AmbiguityInput): GuardDecision {
   }
   // An order nobody named or read is no candidate: asking "which one?" would offer the model's own pick.
   if (!ordersInPlay.includes(target)) return "unplaced";
+  // A fragment the target shares with other orders in play: the request did not say which of them.
+  const digits = digitsOf(target);
+  if (named.fragments.some((f) => digits.includes(f) && others.some((id) => digitsOf(id).includes(f)))) return "clarification";
   // The request names orders, and this is not one of them.
   if (named.orderIds.length > 0 || named.fragments.length > 0) return named.pronoun ? "clarification" : "unplaced";
   if (others.length > 0) return "clarification";

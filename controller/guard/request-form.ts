@@ -129,6 +129,7 @@ const noteNoun = "(?:a |the |this )?(?:delivery )?(?:note|instruction)";
 const noteHeads = [
   `(?:add|put|set|update|change|leave) ${noteNoun}(?: (?:to|on|for) (?<target>${target}))?(?:: | saying | that says | to )${notePlace}`,
   `${noteNoun} (?:for|on|to) (?<target2>${target})(?:,? please)?: ${notePlace}`,
+  `(?:put|set|use) (?:exactly )?(?:this|these words|the following) as ${noteNoun} (?:on|for|to) (?<target6>${target}): ${notePlace}`,
   `(?:for (?<target3>${target}),? )?(?:please )?(?:tell|ask) the (?:driver|courier|carrier)(?::| to) ${notePlace}`,
   `(?:add|put|set) (?:the |this )?(?:delivery )?note ${notePlace} (?:to|on|for) (?<target4>${target})`,
   `(?:add|put|set) ${notePlace} as (?:the |a )?(?:delivery )?note (?:on|for|to) (?<target5>${target})`,
@@ -156,7 +157,10 @@ const compiled = Object.fromEntries(
   ]),
 ) as Record<ChangeToolName, RegExp>;
 const reasonSentence = new RegExp(`^(?:${reasonClause})$`);
-const answerForm = new RegExp(`^(?:(?:it's|it is|i mean|i meant) )?(?:the )?(?<ref>${orderRef})(?: one)?${tail}$`);
+/** "SU-10234", "The lamp one, SU-10311", "I mean order 884": an order reference, perhaps after a word of what it is. */
+const answerForm = new RegExp(
+  `^(?:(?:it is|i mean|i meant) )?(?:the (?:${word} ){1,3}one,? )?(?:the )?(?<ref>${orderRef})(?: one)?${tail}$`,
+);
 const conditionWord = new RegExp(`^(?:${condition})$`);
 
 /**
@@ -224,10 +228,15 @@ export function readOrderAnswer(message: string): { orderIds: string[]; fragment
 
 /** The message as the form reads it: normalised as the gate reads shown text (no markdown taken out), lowercase. */
 function readingForForm(message: string): string {
-  return normalizeShown(message.replace(courtesyEmoji, " "))
-    .toLowerCase()
-    .replace(/[ \t]+/g, " ")
-    .trim();
+  return (
+    normalizeShown(message.replace(courtesyEmoji, " "))
+      .toLowerCase()
+      .replace(/[ \t]+/g, " ")
+      // "It's broken" is "it is broken": a pronoun's contraction, not a possessive ("SU-70030's vase").
+      .replace(/\b(it|that|this|they|there|she|he)'s\b/g, "$1 is")
+      .replace(/\b(they|you|we)'re\b/g, "$1 are")
+      .trim()
+  );
 }
 
 /**
@@ -322,6 +331,12 @@ function reasonSentenceOf(g: Record<string, string | undefined>): ReasonSentence
 function giveReason(reason: ReasonSentence, requests: FormRequest[]): string | undefined {
   for (const request of requests) {
     if (request.tool === "cancel_order" || request.tool === "add_delivery_note") continue;
+    // "The vase on SU-70010 arrived cracked. Can you send another?": "another" is of the vase on SU-70010.
+    if (request.pronoun && reason.orderIds.length > 0) {
+      request.orderIds = [...reason.orderIds];
+      request.pronoun = false;
+    }
+    if (reason.words && request.items?.every((i) => i.kind === "pronoun")) request.items = [{ kind: "words", words: reason.words }];
     if (!aboutRequest(reason, request)) return "a reason sentence is about another item or order than the request";
     if (reason.reason === undefined) continue;
     if (request.reason !== undefined && request.reason !== reason.reason) return "the message gives two different reasons";
@@ -358,7 +373,7 @@ function requestOf(
   today: string,
   note: string | undefined,
 ): FormRequest | undefined {
-  const named = [g.target, g.target2, g.target3, g.target4, g.target5, g.itemsOrder, g.itemsOrder2, g.subjectOrder, g.subjectRef];
+  const named = [g.target, g.target2, g.target3, g.target4, g.target5, g.target6, g.itemsOrder, g.itemsOrder2, g.subjectOrder, g.subjectRef];
   const refs = referencesOf(named.filter(Boolean).join(" "));
   const request: FormRequest = {
     tool,
