@@ -61,6 +61,7 @@ export async function changePath(deps: ChangePathDeps, turn: Turn, call: ToolCal
   recorder.add({
     type: "provenance",
     toolUseId: call.id,
+    tool,
     orderId,
     decision: check.decision,
     ...(check.decision === "confirm" ? { failed: check.failed, reasons: check.reasons } : {}),

@@ -29,6 +29,7 @@ export type TraceEvent = { at: number } & (
   | {
       type: "provenance";
       toolUseId: string;
+      tool: string;
       orderId: string;
       decision: "dispatch" | "clarify" | "confirm";
       failed?: string[];
