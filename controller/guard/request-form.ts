@@ -373,7 +373,18 @@ function requestOf(
   today: string,
   note: string | undefined,
 ): FormRequest | undefined {
-  const named = [g.target, g.target2, g.target3, g.target4, g.target5, g.target6, g.itemsOrder, g.itemsOrder2, g.subjectOrder, g.subjectRef];
+  const named = [
+    g.target,
+    g.target2,
+    g.target3,
+    g.target4,
+    g.target5,
+    g.target6,
+    g.itemsOrder,
+    g.itemsOrder2,
+    g.subjectOrder,
+    g.subjectRef,
+  ];
   const refs = referencesOf(named.filter(Boolean).join(" "));
   const request: FormRequest = {
     tool,

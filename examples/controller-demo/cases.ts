@@ -246,9 +246,10 @@ export function demoCases(world: Pick<DemoWorld, "orders">): DemoCase[] {
     },
     {
       id: "german",
-      title: "Ana writes in German: no fast path, so the controller asks in German, and her “Ja, bitte” sends it",
+      title:
+        "Ana writes in German: no fast path, so the controller asks in German, and her answer in her own words — “Ja, gerne, bitte stornieren” — sends it",
       locale: "de",
-      turns: [`Bitte stornieren Sie meine Bestellung ${o.ambiguousB}.`, "Ja, bitte"],
+      turns: [`Bitte stornieren Sie meine Bestellung ${o.ambiguousB}.`, "Ja, gerne, bitte stornieren"],
       script: [
         { call: "get_order", input: { orderId: o.ambiguousB } },
         { call: "cancel_order", input: { orderId: o.ambiguousB } },
