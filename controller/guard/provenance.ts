@@ -82,7 +82,9 @@ export function provenance(input: ProvenanceInput): ProvenanceDecision {
   const asksForThis = form?.closed === true && isChangeTool(input.tool) && form.tool === input.tool && (!input.askedBefore || !!answer);
   if (!asksForThis) fail("form", formProblem(input, form, answer !== undefined));
 
-  const { target, request } = targetOf(input, form, answer);
+  const placed = targetOf(input, form, answer);
+  // Measuring what the target count prevents (an evaluation's defect): the order proposed is taken as placed.
+  const { target, request } = skip.has("target") ? { ...placed, target: "single_order" as const } : placed;
   // Which order is the first question: a change the principal asked for, on an order they did not say, is a
   // clarification whatever the context — the confirmation comes once the order is known.
   if (asksForThis && target === "clarification" && failed.every((f) => f === "context"))
