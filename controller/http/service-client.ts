@@ -87,7 +87,10 @@ export class ServiceClient {
         method: "POST",
         headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...bound.traceHeaders },
         body: JSON.stringify(body),
-        signal: AbortSignal.timeout(Math.max(1, Math.min(this.timeoutMs, (bound.deadlineMs ?? Number.POSITIVE_INFINITY) - Date.now()))),
+        // Whole milliseconds: AbortSignal.timeout throws on a fraction, and a deadline is one (performance.now()).
+        signal: AbortSignal.timeout(
+          Math.max(1, Math.floor(Math.min(this.timeoutMs, (bound.deadlineMs ?? Number.POSITIVE_INFINITY) - Date.now()))),
+        ),
       });
       const text = await response.text();
       let parsed: unknown;
