@@ -21,8 +21,11 @@ export {
   defaultSystemPrompt,
   type Limits,
   outcomeOf,
+  type ProblemCode,
+  problemCodes,
   type ReconcileOptions,
   type TurnOptions,
+  type TurnProblem,
   type TurnResult,
 } from "#controller/controller";
 export { type ConversationState, newConversationState } from "#controller/conversation-state";

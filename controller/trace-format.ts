@@ -103,6 +103,8 @@ function describe(event: TraceEvent): [string, string] | undefined {
         "gate",
         `${event.decision} → ${event.replyKind} (${event.judgedAgainst})${event.problems.length ? `: ${event.problems.join("; ")}` : ""}`,
       ];
+    case "problem":
+      return ["problem", `${event.code}: ${event.message}`];
     case "reply":
       return ["reply", event.text];
     default:

@@ -13,6 +13,7 @@ import {
 } from "#contract/trace-context";
 import type { ReplyKind, TurnOutcome } from "#controller/gate/outcomes";
 import type { IntentState } from "#controller/intents/intent";
+import type { ProblemCode } from "#controller/turn-problem";
 
 /**
  * The trace of one turn (contract §8.1): every event from the customer's message to the reply shown, in order,
@@ -71,6 +72,7 @@ export type TraceEvent = { at: number } & (
       flags: string[];
       problems: string[];
     }
+  | { type: "problem"; code: ProblemCode; message: string }
   | { type: "reply"; text: string }
 );
 
@@ -94,7 +96,7 @@ export interface TurnTrace {
   reply?: string;
   replyKind?: ReplyKind;
   counts: { httpRequests: number; toolCalls: number; modelRequests: number };
-  /** claim_mismatch, result_mismatch, limit, model_error, fault:<kind>. */
+  /** claim_mismatch, result_mismatch, limit, model_error, fault:<kind>, problem:<code>. */
   flags: string[];
 }
 

@@ -1,4 +1,5 @@
 import { type ToolName, toolPath } from "#contract/tools";
+import { describeError } from "#controller/error-text";
 import type { Fetch } from "#controller/http/faults";
 
 /**
@@ -112,7 +113,8 @@ export class ServiceClient {
       exchange = {
         kind: "failure",
         failure: name === "TimeoutError" || name === "AbortError" ? "timeout" : "network",
-        message: (error as Error).message,
+        // With its causes: fetch's own message is only "fetch failed"; the cause names the refused port or unknown host.
+        message: describeError(error),
         ms: ms(),
       };
     }

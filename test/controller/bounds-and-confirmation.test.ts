@@ -98,6 +98,7 @@ describe("loop bounds", () => {
     // Within a bound shorter than a request's own timeout, the calls still reach the service and are answered
     // (a deadline's fraction of a millisecond once made every one of them fail before it left).
     expect(turn.trace.events.filter((e) => e.type === "http_response").map((e) => e.status)).toContain(200);
+    expect(turn.problem).toBeUndefined();
   });
 });
 
