@@ -47,7 +47,17 @@ export type TraceEvent = { at: number } & (
       via?: "message" | "button";
     }
   | { type: "taint"; tool: string; sources: string[] }
-  | { type: "intent"; operationId: string; tool: string; orderId: string; from: IntentState | null; to: IntentState; revision: number }
+  | {
+      type: "intent";
+      operationId: string;
+      tool: string;
+      orderId: string;
+      from: IntentState | null;
+      to: IntentState;
+      revision: number;
+      /** A held change leaving its wait (confirmed, declined): the turn that held it, and that turn's trace id. */
+      heldIn?: { turn: number; traceId?: string };
+    }
   | { type: "http_request"; tool: string; method: string; path: string; operationId?: string; traceparent?: string; body: unknown }
   | { type: "http_response"; tool: string; status: number; idempotentReplayed: boolean; body: unknown; ms: number }
   | { type: "http_failure"; tool: string; failure: "timeout" | "network"; message: string; ms: number }

@@ -5,6 +5,7 @@ import type { Fetch } from "#controller/http/faults";
 import { MemoryIntentStore } from "#controller/intents/memory";
 import { type ScriptStep, scriptedModel } from "#controller/model/scripted";
 import { withTestSeams } from "#controller/seams";
+import { traceCollector } from "#controller/trace";
 import type { DemoWorld } from "#examples/controller-demo/cases";
 import { principalClaims, signDevToken } from "#local/dev-auth";
 import { type ServiceWorld, startService, watchedFetch } from "#test/controller/support/service-world";
@@ -179,14 +180,16 @@ describe("a turn's service calls fail for a reason the application must act on",
     expect(turn.outcomes).toEqual([expect.objectContaining({ kind: "rejected", code: "FORBIDDEN" })]);
   });
 
-  it("a held change confirmed with the application's button after the token expired says the same", async () => {
+  it("a held change confirmed with the application's button after the token expired says the same, and names the holding turn", async () => {
     const world = await service.freshWorld();
     const orderId = world.orders.success;
     let token = await service.token(world.ana.customerId);
+    const traces = traceCollector();
     const controller = createController({
       service: { baseUrl: service.gatewayUrl, token: () => token },
       model: scriptedModel([{ call: "cancel_order", input: { orderId } }, { say: "Shall I?" }]),
       confirm: { cancel_order: true },
+      trace: traces.sink,
     });
     const conversation = controller.conversation(`held-${world.tag}`);
     const held = await conversation.turn(`Cancel ${orderId}, please.`);
@@ -197,6 +200,10 @@ describe("a turn's service calls fail for a reason the application must act on",
     expect(pressed.problem).toMatchObject({ code: "unauthenticated", tool: "cancel_order", status: 401 });
     expect(pressed.reply).toBe(unreachable);
     expect(await service.order(orderId)).toMatchObject({ status: "placed", version: 1 });
+    // The send is the confirming turn's; its trace names the turn that held it, and that turn's trace id.
+    const moves = pressed.trace.events.filter((e) => e.type === "intent");
+    expect(moves[0]).toMatchObject({ from: "awaiting_confirmation", to: "persisted", heldIn: { turn: 1, traceId: held.trace.traceId } });
+    expect(traces.traces.map((t) => t.traceId)).toEqual([held.trace.traceId, pressed.trace.traceId]);
   });
 
   it("tells the principal in their own language, in each of the eight", async () => {
