@@ -54,7 +54,8 @@ export interface TurnResult {
   outcomes: TurnOutcome[];
   /**
    * The changes this turn left waiting for the principal's confirmation, as data to render (a confirm and a decline
-   * button each): settle one with `conversation.confirm(confirmationId)` or `decline(confirmationId)`.
+   * button each): settle one with `conversation.confirm(confirmationId)` or `decline(confirmationId)`. After a button
+   * press, the changes still waiting beside the one it settled follow, so their buttons stay.
    */
   confirmations: PendingConfirmation[];
   /** The first of `confirmations`, when there is one. */
@@ -251,7 +252,9 @@ export class Controller {
   /** A press of the confirm or decline button: settled (settlement.ts), and the reply shown. */
   private startSettlement(state: ConversationState, settlement: Settlement, turnOptions: TurnOptions): Promise<TurnResult> {
     const run = this.newRun(state, `(${settlement.action} ${settlement.confirmationId})`, turnOptions);
-    return runs.run(run, async () => this.finishTurn(state, run, await settleByButton(this.life, state, settlement, run), turnOptions));
+    return runs.run(run, async () =>
+      this.finishTurn(state, run, await settleByButton(this.life, state, settlement, run), turnOptions, true),
+    );
   }
 
   private startTurn(state: ConversationState, message: string, turnOptions: TurnOptions): Promise<TurnResult> {
@@ -320,7 +323,13 @@ export class Controller {
   }
 
   /** The gate's decision recorded and shown; the history keeps what the principal saw. */
-  private async finishTurn(state: ConversationState, run: Run, gated: TurnDecision, turnOptions: TurnOptions): Promise<TurnResult> {
+  private async finishTurn(
+    state: ConversationState,
+    run: Run,
+    gated: TurnDecision,
+    turnOptions: TurnOptions,
+    pressed = false,
+  ): Promise<TurnResult> {
     const { recorder, outcomes } = run;
     const problem = turnProblem(recorder.trace.events, { baseUrl: this.options.service.baseUrl, model: this.options.model.name });
     if (problem) {
@@ -347,7 +356,11 @@ export class Controller {
     recorder.trace.reply = decision.reply;
     recorder.trace.replyKind = decision.replyKind;
     // Read before the reply goes out: a store that fails here fails the turn before the principal has seen it.
-    const confirmations = await pendingConfirmations(this.life, state, outcomes);
+    // After a button press, the changes still waiting beside the one it settled keep their buttons too.
+    const stillWaiting = pressed
+      ? (await this.store.forConversation(state.conversationId)).filter((i) => i.state === "awaiting_confirmation").map(outcomeOf)
+      : [];
+    const confirmations = await pendingConfirmations(this.life, state, [...outcomes, ...stillWaiting]);
     const trace = recorder.finish();
     await this.options.trace?.(trace);
     turnOptions.onReply?.(decision.reply);
