@@ -10,7 +10,7 @@
 import { importHandler } from "#local/gateway";
 import { localMcpAuthentication } from "#local/mcp-resource";
 import { inProcessInvoker } from "#runtime/invoker-in-process";
-import { unconfirmedChangesEnv, unconfirmedChangesFrom } from "#runtime/mcp-confirmation";
+import { unconfirmedChangesEnv, unconfirmedChangesFrom } from "#runtime/mcp-confirmation-settings";
 import { localRequestStateKey } from "#runtime/request-state";
 import { createMcpHandler } from "#service/mcp";
 

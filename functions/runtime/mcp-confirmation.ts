@@ -15,8 +15,9 @@ import { type HttpResult, jsonResponse } from "#runtime/http";
 import { logger } from "#runtime/logger";
 import type { Caller } from "#runtime/mcp-checks";
 import { metaKeys } from "#runtime/mcp-protocol";
-import { principalHash } from "#runtime/observability";
+import { principalHash } from "#runtime/principal-hash";
 import { argumentsDigest, type OpenedState, openState, type RequestStateKey, sealState } from "#runtime/request-state";
+import type { UnconfirmedChanges } from "#runtime/mcp-confirmation-settings";
 
 /**
  * The person's confirmation of a change over MCP 2026-07-28 (contract §2.1). A changing tool called by a client
@@ -42,23 +43,6 @@ export const confirmationTtlSeconds = 10 * 60;
 export const sellerTextBound = 60;
 /** A cancellation names this many of the order's items, then how many more. */
 export const itemsNamedOnCancel = 3;
-
-/** What a change from a client that cannot be asked gets: the change as before, or a refusal that says why. */
-export const unconfirmedChangesSettings = ["allow", "refuse"] as const;
-export type UnconfirmedChanges = (typeof unconfirmedChangesSettings)[number];
-
-/** The MCP function's environment: the KMS key that signs questions, and what an unaskable client gets. */
-export const confirmationKeyEnv = "ORDER_TOOLS_MCP_CONFIRMATION_KEY";
-export const unconfirmedChangesEnv = "ORDER_TOOLS_MCP_UNCONFIRMED_CHANGES";
-
-/** The setting as written in the environment (or CDK context); unset is `allow`, anything else unknown is refused. */
-export function unconfirmedChangesFrom(value: string | undefined): UnconfirmedChanges {
-  if (value === undefined || value === "") return "allow";
-  if ((unconfirmedChangesSettings as readonly string[]).includes(value)) return value as UnconfirmedChanges;
-  throw new RangeError(
-    `${unconfirmedChangesEnv} (CDK context mcpUnconfirmedChanges) is "${value}"; it must be one of ${unconfirmedChangesSettings.join(", ")}: allow makes a change a client cannot confirm as before, refuse answers it CONFIRMATION_REQUIRED.`,
-  );
-}
 
 export interface McpConfirmation {
   key: RequestStateKey;

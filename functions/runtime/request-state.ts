@@ -136,8 +136,12 @@ export async function openState(key: RequestStateKey, state: string, binding: St
   const dot = state.lastIndexOf(".");
   const signed = state.slice(0, dot);
   const macText = state.slice(dot + 1);
-  if (dot <= prefix.length || !signed.startsWith(prefix) || !canonicalBase64url.test(macText)) return { ok: false, reason: "tampered" };
-  if (!(await key.verify(utf8.encode(signed), Buffer.from(macText, "base64url")))) return { ok: false, reason: "tampered" };
+  // The MAC must be written as this server writes it: base64url ignores a last character's spare bits, and a state
+  // that differs from the one issued in any way is not taken, even where it would decode to the same bytes.
+  const mac = Buffer.from(macText, "base64url");
+  if (dot <= prefix.length || !signed.startsWith(prefix) || !canonicalBase64url.test(macText) || base64url(mac) !== macText)
+    return { ok: false, reason: "tampered" };
+  if (!(await key.verify(utf8.encode(signed), mac))) return { ok: false, reason: "tampered" };
   const payload = parsePayload(signed.slice(prefix.length));
   if (!payload) return { ok: false, reason: "tampered" };
   const expiresAt = new Date(payload.exp * 1000);

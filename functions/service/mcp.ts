@@ -45,16 +45,13 @@ import {
 } from "#runtime/mcp-protocol";
 import { apiAuthOf, authorizationServersOf, mcpAuthEnv, parseMcpAuth, protectedResource, publicBaseUrl } from "#runtime/oauth-resource";
 import { deployedVerifier } from "#runtime/token-verifier";
+import { type ChangeCall, confirmationStep, confirmationTtlSeconds, type McpConfirmation } from "#runtime/mcp-confirmation";
 import {
-  type ChangeCall,
   confirmationKeyEnv,
-  confirmationStep,
-  confirmationTtlSeconds,
-  type McpConfirmation,
   type UnconfirmedChanges,
   unconfirmedChangesEnv,
   unconfirmedChangesFrom,
-} from "#runtime/mcp-confirmation";
+} from "#runtime/mcp-confirmation-settings";
 import { kmsRequestStateKey, localRequestStateKey, type RequestStateKey, unavailableRequestStateKey } from "#runtime/request-state";
 
 /**
