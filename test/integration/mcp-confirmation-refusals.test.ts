@@ -280,9 +280,10 @@ describe("a requestState that cannot be taken is refused, and nothing changes", 
     );
   });
 
-  it("and the state that was asked for, brought back with a yes, makes the change", async () => {
+  it("and the state that was asked for, brought back with a yes (beside answers it did not ask for, which it ignores), makes the change", async () => {
     const state = await asked(ana, "cancel_order", args);
-    const reply = await call(ana, "cancel_order", args, { requestState: state, inputResponses: yes });
+    const inputResponses = { ...yes, something_else: { action: "decline" } };
+    const reply = await call(ana, "cancel_order", args, { requestState: state, inputResponses, unexpected: true });
     expect(reply.json.result).toMatchObject({
       resultType: "complete",
       structuredContent: { operationId: args.operationId, status: "completed", orderVersion: 2 },
