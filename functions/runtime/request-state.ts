@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { GenerateMacCommand, KMSClient, KMSInvalidMacException, VerifyMacCommand } from "@aws-sdk/client-kms";
+import type { KMSClient } from "@aws-sdk/client-kms";
 
 /**
  * The `requestState` of an MCP confirmation (contract §2.1): what the server hands the client with its question
@@ -36,23 +36,28 @@ export function localRequestStateKey(secret: Uint8Array = randomBytes(32)): Requ
 
 /**
  * A KMS HMAC_256 key (GenerateMac, VerifyMac): the key material never leaves KMS, so no function can leak it, and
- * every use is in CloudTrail. VerifyMac answers KMSInvalidMacException for a MAC that does not verify.
+ * every use is in CloudTrail. VerifyMac answers KMSInvalidMacException for a MAC that does not verify. The KMS
+ * client is loaded on the first change asked, not at the function's cold start, which most calls (reads) never need.
  */
-export function kmsRequestStateKey(keyId: string, client: KMSClient = new KMSClient({})): RequestStateKey {
+export function kmsRequestStateKey(keyId: string, client?: KMSClient): RequestStateKey {
+  let loaded: Promise<{ sdk: typeof import("@aws-sdk/client-kms"); client: KMSClient }> | undefined;
+  const kms = () => (loaded ??= import("@aws-sdk/client-kms").then((sdk) => ({ sdk, client: client ?? new sdk.KMSClient({}) })));
   return {
     async mac(message) {
-      const { Mac } = await client.send(new GenerateMacCommand({ KeyId: keyId, MacAlgorithm: "HMAC_SHA_256", Message: message }));
+      const { sdk, client: kmsClient } = await kms();
+      const { Mac } = await kmsClient.send(new sdk.GenerateMacCommand({ KeyId: keyId, MacAlgorithm: "HMAC_SHA_256", Message: message }));
       if (!Mac) throw new Error(`KMS GenerateMac with ${keyId} returned no MAC.`);
       return Mac;
     },
     async verify(message, mac) {
+      const { sdk, client: kmsClient } = await kms();
       try {
-        const { MacValid } = await client.send(
-          new VerifyMacCommand({ KeyId: keyId, MacAlgorithm: "HMAC_SHA_256", Message: message, Mac: mac }),
+        const { MacValid } = await kmsClient.send(
+          new sdk.VerifyMacCommand({ KeyId: keyId, MacAlgorithm: "HMAC_SHA_256", Message: message, Mac: mac }),
         );
         return MacValid === true;
       } catch (error) {
-        if (error instanceof KMSInvalidMacException) return false;
+        if (error instanceof sdk.KMSInvalidMacException) return false;
         throw error;
       }
     },
