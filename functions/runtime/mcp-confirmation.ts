@@ -52,7 +52,7 @@ export interface McpConfirmation {
 }
 
 /** A tools/call, as the confirmation sees it. */
-export interface ChangeCall {
+export interface McpToolCall {
   tool: DeployedTool;
   args: unknown;
   /** The revision it came in: 2026-07-28 can be asked; the 2025 revisions cannot. */
@@ -104,7 +104,7 @@ export function principalBinding(caller: Caller, tool: DeployedTool): string {
  * The confirmation step of a tools/call. A reading tool runs as asked; a `requestState` sent with one is checked
  * like any other and refused, since none is ever issued for a read.
  */
-export async function confirmationStep(settings: McpConfirmation, call: ChangeCall): Promise<ConfirmationStep> {
+export async function confirmationStep(settings: McpConfirmation, call: McpToolCall): Promise<ConfirmationStep> {
   const { tool, params } = call;
   if (tool.kind === "read") return call.era.modern && params.requestState !== undefined ? answered(settings, call) : { kind: "run" };
   if (!call.era.modern) {
@@ -128,7 +128,7 @@ export async function confirmationStep(settings: McpConfirmation, call: ChangeCa
  * tool then answers as it always does. The order is read (as the caller, so another's order is not found) to name
  * its items; if it cannot be read, that refusal is the answer and nothing is sent.
  */
-async function ask(settings: McpConfirmation, call: ChangeCall): Promise<ConfirmationStep> {
+async function ask(settings: McpConfirmation, call: McpToolCall): Promise<ConfirmationStep> {
   const { tool, caller } = call;
   const name = tool.name as ChangeToolName;
   const locale = requestedLocale(call);
@@ -160,7 +160,7 @@ async function ask(settings: McpConfirmation, call: ChangeCall): Promise<Confirm
 }
 
 /** The retry: the state must verify for this principal, tool and arguments; then the person's answer decides. */
-async function answered(settings: McpConfirmation, call: ChangeCall): Promise<ConfirmationStep> {
+async function answered(settings: McpConfirmation, call: McpToolCall): Promise<ConfirmationStep> {
   const { params, tool } = call;
   const keys = identifiers(call.args);
   if (typeof params.requestState !== "string")
@@ -193,12 +193,12 @@ async function answered(settings: McpConfirmation, call: ChangeCall): Promise<Co
   return { kind: "answer", result: declined(call, how) };
 }
 
-function bindingOf(call: ChangeCall) {
+function bindingOf(call: McpToolCall) {
   return { principal: principalBinding(call.caller, call.tool), tool: call.tool.name, arguments: argumentsDigest(call.args) };
 }
 
 /** The locale the question is asked in: the request's `_meta` key (refused if it is not one we speak), or Accept-Language. */
-function requestedLocale(call: ChangeCall): Locale | ConfirmationStep {
+function requestedLocale(call: McpToolCall): Locale | ConfirmationStep {
   const meta = call.params._meta;
   const asked = isObject(meta) ? meta[localeMetaKey] : undefined;
   if (asked === undefined) return negotiatedLocale(call.acceptLanguage);
@@ -233,7 +233,7 @@ function identifiers(args: unknown): { operationId?: string; orderId?: string } 
   return { ...pick("operationId"), ...pick("orderId") };
 }
 
-function log(call: ChangeCall, keys: { operationId?: string; orderId?: string }, confirmation: Record<string, unknown>): void {
+function log(call: McpToolCall, keys: { operationId?: string; orderId?: string }, confirmation: Record<string, unknown>): void {
   const sub = call.caller.claims.sub;
   logger.info("mcp confirmation", {
     tool: call.tool.name,
@@ -255,7 +255,7 @@ function bodyOf(result: HttpResult): Record<string, unknown> {
 }
 
 /** The answer when the person did not confirm: nothing was sent, and nothing recorded under the operationId. */
-function declined(call: ChangeCall, how: "decline" | "cancel" | "unticked"): HttpResult {
+function declined(call: McpToolCall, how: "decline" | "cancel" | "unticked"): HttpResult {
   const { operationId, orderId } = identifiers(call.args);
   const { name } = call.tool;
   const what =
@@ -280,7 +280,7 @@ function declined(call: ChangeCall, how: "decline" | "cancel" | "unticked"): Htt
 }
 
 /** The answer to a client that cannot be asked, on a deployment that makes no change unasked. */
-function required(call: ChangeCall, legacyVersion?: string): HttpResult {
+function required(call: McpToolCall, legacyVersion?: string): HttpResult {
   const { operationId, orderId } = identifiers(call.args);
   const why =
     legacyVersion === undefined

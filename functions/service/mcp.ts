@@ -3,11 +3,11 @@ import { catalogEntry, serviceInfo } from "#contract/json-schema";
 import { mcpInstructions } from "#contract/mcp-instructions";
 import { type DeployedTool, deployedTools as registry } from "#deploy/tool-functions";
 import { nestingIssue } from "#contract/validate";
-import { InvalidInputError } from "#core/errors";
+import { InternalError, InvalidInputError } from "#core/errors";
 import { principalFromClaims } from "#core/principal";
 import { apiGatewayEvent } from "#runtime/api-event";
 import type { ToolHandler } from "#runtime/handler";
-import { errorResponse, type HttpEvent, type HttpResult } from "#runtime/http";
+import { errorResponse, type HttpEvent, type HttpResult, jsonResponse } from "#runtime/http";
 import type { ToolInvoker } from "#runtime/invoker";
 import { lambdaInvoker, toolFunctionsFromEnv } from "#runtime/invoker-lambda";
 import { logger } from "#runtime/logger";
@@ -45,7 +45,7 @@ import {
 } from "#runtime/mcp-protocol";
 import { apiAuthOf, authorizationServersOf, mcpAuthEnv, parseMcpAuth, protectedResource, publicBaseUrl } from "#runtime/oauth-resource";
 import { deployedVerifier } from "#runtime/token-verifier";
-import { type ChangeCall, confirmationStep, confirmationTtlSeconds, type McpConfirmation } from "#runtime/mcp-confirmation";
+import { type McpToolCall, confirmationStep, confirmationTtlSeconds, type McpConfirmation } from "#runtime/mcp-confirmation";
 import {
   confirmationKeyEnv,
   type UnconfirmedChanges,
@@ -286,7 +286,7 @@ type Called =
   | { kind: "result"; result: HttpResult }
   | { kind: "input_required"; inputRequests: Record<string, unknown>; requestState: string };
 
-async function callTool(endpoint: Endpoint, params: Record<string, unknown>, era: ChangeCall["era"], call: Call): Promise<Called> {
+async function callTool(endpoint: Endpoint, params: Record<string, unknown>, era: McpToolCall["era"], call: Call): Promise<Called> {
   const { entries } = endpoint;
   const { name, arguments: args } = params;
   if (typeof name !== "string")
@@ -325,7 +325,11 @@ async function callTool(endpoint: Endpoint, params: Record<string, unknown>, era
     });
   } catch (error) {
     // Nothing was sent: the question could not be asked or the answer not checked (the key's service failing, say).
-    return { kind: "result", result: errorResponse(error, tool.name, false) };
+    logger.error("mcp confirmation failed", { tool: tool.name, error: error as Error });
+    const internal = new InternalError(
+      `The person could not be asked to confirm this ${tool.name} just now, so it was not sent and nothing changed. Retry the request.`,
+    );
+    return { kind: "result", result: jsonResponse(internal.httpStatus, internal.toJSON()) };
   }
   switch (step.kind) {
     case "run":

@@ -4,7 +4,7 @@ import { principalClaims, signDevToken } from "#local/dev-auth";
 import type { Gateway } from "#local/gateway";
 import type { localDeps } from "#local/stack";
 import { confirmationTtlSeconds } from "#runtime/mcp-confirmation";
-import { localRequestStateKey, sealState } from "#runtime/request-state";
+import { localRequestStateKey, sealState, unavailableRequestStateKey } from "#runtime/request-state";
 import { modernProtocolVersion } from "#service/mcp";
 import { parseFixture } from "#store/fixture";
 import { operationKey, orderKey } from "#store/keys";
@@ -289,5 +289,48 @@ describe("a requestState that cannot be taken is refused, and nothing changes", 
       structuredContent: { operationId: args.operationId, status: "completed", orderVersion: 2 },
     });
     expect(await storedOrder("SU-10001")).toMatchObject({ status: "cancelled", version: 2 });
+  });
+});
+
+describe("when the question cannot be asked", () => {
+  it("a key that fails (a deployment without one, or KMS failing) answers INTERNAL saying nothing was sent, and nothing changes", async () => {
+    const keyless = await gatewayWithConfirmation({ key: unavailableRequestStateKey("no key here") });
+    try {
+      const response = await fetch(`${keyless.url}/v1/mcp`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${ana}`,
+          accept: "application/json",
+          "content-type": "application/json",
+          "mcp-protocol-version": modernProtocolVersion,
+          "mcp-method": "tools/call",
+          "mcp-name": "cancel_order",
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: {
+            name: "cancel_order",
+            arguments: { operationId: "op-wire-keyless-1", orderId: "SU-10005" },
+            _meta: { "io.modelcontextprotocol/protocolVersion": modernProtocolVersion, "io.modelcontextprotocol/clientCapabilities": form },
+          },
+        }),
+      });
+      const { result } = (await response.json()) as { result: Record<string, any> };
+      expect(result).toMatchObject({ resultType: "complete", isError: true });
+      expect(JSON.parse(result.content[0].text)).toEqual({
+        error: {
+          code: "INTERNAL",
+          message:
+            "The person could not be asked to confirm this cancel_order just now, so it was not sent and nothing changed. Retry the request.",
+          retryable: true,
+        },
+      });
+      expect(await storedOrder("SU-10005")).toMatchObject({ status: "delivered", version: 3 });
+      expect(await storedOperation("user-C-1001", "op-wire-keyless-1")).toBeUndefined();
+    } finally {
+      await keyless.close();
+    }
   });
 });
