@@ -1,6 +1,6 @@
 import type { ChangeToolName } from "#contract/tools";
 import type { OrderFacts } from "#controller/gate/outcomes";
-import type { FormRequest } from "#controller/guard/request-form";
+import type { FormPieces, FormRequest } from "#controller/guard/request-form";
 import type { ConfirmationKey } from "#controller/i18n/confirmation-messages";
 
 /**
@@ -80,6 +80,11 @@ export interface Question {
 }
 
 export interface ControllerChangeTool {
+  /**
+   * The verb phrase of a request for it in the closed form (guard/request-form.ts names the forms and why), written
+   * with the form's pieces; its named groups hold the order, items, reason, day a request names.
+   */
+  requestForm: (p: FormPieces) => string;
   /** The action topic a reply claims or denies it with. */
   topic: ActionTopic;
   /** On the fast path: each argument checked against what the closed-form request says. */
@@ -108,6 +113,9 @@ function sameReason({ request, form, untraced }: FormTrace): void {
 
 export const changeTools: Record<ChangeToolName, ControllerChangeTool> = {
   cancel_order: {
+    // "Cancel <order>", and the one deadline that urges rather than defers: "before it ships".
+    requestForm: ({ target, word }) =>
+      `cancel (?<target>${target})(?:, the ${word}(?: ${word}){0,3}?)?(?: before it (?:ships|is shipped|'s shipped|gets shipped|is dispatched|goes out))?`,
     topic: "cancel",
     // A cancellation's reason is one line the seller reads: it may be the model's summary of the request, but it
     // never carries data (an e-mail, an id, a number, a link) the principal did not write in this message.
@@ -128,6 +136,8 @@ export const changeTools: Record<ChangeToolName, ControllerChangeTool> = {
     },
   },
   add_delivery_note: {
+    // "Add a note to <order>: …", "Delivery note on <order>: …", "Tell the driver: …", or the note quoted whole.
+    requestForm: ({ noteHeads }) => `(?:${noteHeads.join("|")})`,
     topic: "note",
     // The note is the request's own words: the text after "add a note to …:", up to case and punctuation.
     formValues: ({ request, form, untraced, sameWords }) => {
@@ -143,6 +153,9 @@ export const changeTools: Record<ChangeToolName, ControllerChangeTool> = {
       quoteNote ? say("question.add_delivery_note", { orderId, note: String(request.deliveryNote) }) : say("noteUnquoted", { orderId }),
   },
   start_return: {
+    // "Start a return for <items>" or "return <items>", "because <reason phrase>", a pickup day.
+    requestForm: ({ itemsOn, pickup }) =>
+      `(?:(?:start|open|arrange|book|set up|begin) (?:a |the )?return (?:for|of|on) |return )${itemsOn}(?: (?:because|as|since) (?<because>[^,]+?))?${pickup}?`,
     topic: "return",
     formValues: (trace) => {
       const { request, form, untraced } = trace;
@@ -167,6 +180,9 @@ export const changeTools: Record<ChangeToolName, ControllerChangeTool> = {
       }),
   },
   offer_replacement: {
+    // "Send (me) a replacement (for <items>)", "replace <items>", "send another (one)", "because <reason phrase>".
+    requestForm: ({ itemsOn, itemsOnSecond, target }) =>
+      `(?:send (?:me |us )?(?:a |the )?replacement(?: (?:for|of) ${itemsOn})?|replace ${itemsOnSecond}|send (?:me |us )?(?:a new one|another one|another)(?: (?:for|of) (?<target>${target}))?)(?: (?:because|as|since) (?<because>[^,]+?))?`,
     topic: "replacement",
     formValues: (trace) => {
       sameItems(trace, typeof trace.request.itemId === "string" ? [trace.request.itemId] : []);

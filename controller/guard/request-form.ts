@@ -1,4 +1,5 @@
 import type { ChangeToolName } from "#contract/tools";
+import { type ControllerChangeTool, changeTools } from "#controller/change-tools";
 import { addDays } from "#core/days";
 import { normalizeShown } from "#controller/gate/normalize";
 
@@ -25,7 +26,8 @@ import { normalizeShown } from "#controller/gate/normalize";
  * ("Add a note to SU-10387: leave it in the porch") is the note itself, data the carrier reads, and is not read
  * as sentences.
  *
- * The verb phrases, one set per change (and why each is there):
+ * The verb phrases, one set per change, each in the change's entry of controller/change-tools.ts (and why each is
+ * there):
  * - cancel_order: "cancel <order>", with the one deadline that urges rather than defers, "before it ships" (the
  *   plainest way to ask for a cancellation, and the wording of the request this control is designed around);
  * - add_delivery_note: "add a (delivery) note to <order>: <note>", "… saying <note>", "… that says <note>";
@@ -135,12 +137,31 @@ const noteHeads = [
   `(?:add|put|set) ${notePlace} as (?:the |a )?(?:delivery )?note (?:on|for|to) (?<target5>${target})`,
 ];
 
-/** Each change's verb phrases (see above); named groups hold what it names. */
-const verbPhrases: Record<ChangeToolName, string> = {
-  cancel_order: `cancel (?<target>${target})(?:, the ${word}(?: ${word}){0,3}?)?(?: before it (?:ships|is shipped|'s shipped|gets shipped|is dispatched|goes out))?`,
-  add_delivery_note: `(?:${noteHeads.join("|")})`,
-  start_return: `(?:(?:start|open|arrange|book|set up|begin) (?:a |the )?return (?:for|of|on) |return )${itemsOn}(?: (?:because|as|since) (?<because>[^,]+?))?${pickup}?`,
-  offer_replacement: `(?:send (?:me |us )?(?:a |the )?replacement(?: (?:for|of) ${itemsOn})?|replace ${itemsOn.replaceAll("<items>", "<items2>").replaceAll("<itemsOrder>", "<itemsOrder2>")}|send (?:me |us )?(?:a new one|another one|another)(?: (?:for|of) (?<target>${target}))?)(?: (?:because|as|since) (?<because>[^,]+?))?`,
+/**
+ * The pieces each change's verb phrase (its `requestForm` in controller/change-tools.ts) is written with: named groups
+ * `target`, `items`, `itemsOrder`, `because`, `day` hold what a request names.
+ */
+export interface FormPieces {
+  /** An order: ids, cued fragments, "it", "my order", a description. */
+  target: string;
+  /** A word of an item's name. */
+  word: string;
+  /** Items, perhaps on an order (groups `items`, `itemsOrder`); `second` is the same with groups `items2`, `itemsOrder2`. */
+  itemsOn: string;
+  itemsOnSecond: string;
+  /** A pickup day (group `day`). */
+  pickup: string;
+  /** The ways a note request names its note, its text standing as a placeholder. */
+  noteHeads: readonly string[];
+}
+
+const pieces: FormPieces = {
+  target,
+  word,
+  itemsOn,
+  itemsOnSecond: itemsOn.replaceAll("<items>", "<items2>").replaceAll("<itemsOrder>", "<itemsOrder2>"),
+  pickup,
+  noteHeads,
 };
 
 const greeting = /^(?:hi|hello|hey|dear \w+|good (?:morning|afternoon|evening))(?: there| team| sundry)?$/;
@@ -151,9 +172,9 @@ const identity = /^(?:i'm|i am|this is|my e-?mail is) [\w.+-]+@[\w-]+(?:\.[\w-]+
 const courtesyEmoji = /[🙏🙂😊👍😀]/gu;
 
 const compiled = Object.fromEntries(
-  (Object.entries(verbPhrases) as [ChangeToolName, string][]).map(([tool, phrase]) => [
+  (Object.entries(changeTools) as [ChangeToolName, ControllerChangeTool][]).map(([tool, { requestForm }]) => [
     tool,
-    new RegExp(`^${opener}(?:${reasonClause}(?:, | and |, and |, so | so ))?${lead}${phrase}${tail}$`),
+    new RegExp(`^${opener}(?:${reasonClause}(?:, | and |, and |, so | so ))?${lead}${requestForm(pieces)}${tail}$`),
   ]),
 ) as Record<ChangeToolName, RegExp>;
 const reasonSentence = new RegExp(`^(?:${reasonClause})$`);

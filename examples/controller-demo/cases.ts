@@ -240,7 +240,8 @@ export function demoCases(world: Pick<DemoWorld, "orders">): DemoCase[] {
       ],
       faults: [],
       expect: {
-        reply: "confirmation",
+        // The press's reply tells the return, and asks again about the replacement still waiting.
+        reply: "confirmation_request",
         replyIncludes: `A return of ITM-1 from order ${o.sellerReturn} is booked`,
         claimMismatch: false,
         // The replacement the buyer's note asked for is still waiting: the seller has pressed neither of its buttons.

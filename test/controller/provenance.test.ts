@@ -88,7 +88,8 @@ describe("target: the order is one the request names, or the only one in play", 
   });
 
   it("a cued fragment identifies an order when the principal's own search resolved it, or it matches one order in play", () => {
-    expect(ambiguityGuard({ targetOrderId: "SU-61201", ordersInPlay: both, named: named([], ["612"]) })).toBe("unplaced");
+    // "Order 612" with SU-61201 and SU-61202 in play: the request did not say which of them.
+    expect(ambiguityGuard({ targetOrderId: "SU-61201", ordersInPlay: both, named: named([], ["612"]) })).toBe("clarification");
     expect(
       ambiguityGuard({
         targetOrderId: "SU-61201",

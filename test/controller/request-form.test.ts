@@ -185,16 +185,13 @@ const lower = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
 const withoutStop = (text: string) => text.replace(/[.!?]+(?:\s+(?:Thanks!|Thank you\.|Cheers\.))?$/, "");
 /** The change's bare verb phrase, as someone would mention it without asking for it. */
 function verbPhrase(c: Composed): string {
-  switch (c.tool) {
-    case "cancel_order":
-      return `cancel ${c.id}`;
-    case "add_delivery_note":
-      return `add a note to ${c.id}: ${String(c.request.deliveryNote)}`;
-    case "start_return":
-      return `return the kettle on ${c.id}`;
-    case "offer_replacement":
-      return `send a replacement for the kettle on ${c.id}`;
-  }
+  const phrases: Partial<Record<string, string>> = {
+    cancel_order: `cancel ${c.id}`,
+    add_delivery_note: `add a note to ${c.id}: ${String(c.request.deliveryNote)}`,
+    start_return: `return the kettle on ${c.id}`,
+    offer_replacement: `send a replacement for the kettle on ${c.id}`,
+  };
+  return phrases[c.tool] ?? `${c.tool} ${c.id}`;
 }
 
 describe("anything else is not a request in the closed form, and its change waits for a confirmation", () => {
