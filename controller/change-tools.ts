@@ -1,6 +1,5 @@
 import type { ChangeToolName } from "#contract/tools";
 import type { OrderFacts } from "#controller/gate/outcomes";
-import type { FormPieces, FormRequest } from "#controller/guard/request-form";
 import type { ConfirmationKey } from "#controller/i18n/confirmation-messages";
 
 /**
@@ -27,6 +26,54 @@ export interface ConfirmationValues {
   pickupDate?: string;
   /** A note's text, only when it is the principal's own words (otherwise it is never shown). */
   deliveryNote?: string;
+}
+
+// ——— the closed form of a request (guard/request-form.ts reads it; each tool's verb phrase is its entry below) ———
+
+export type ReturnReason = "damaged" | "wrong_item" | "not_as_described" | "no_longer_needed" | "missing";
+
+/** One request sentence in the closed form, with what it names. */
+export interface FormRequest {
+  tool: ChangeToolName;
+  /** The order ids it names in full, and the fragments it names with a cue ("order 884"). */
+  orderIds: string[];
+  fragments: string[];
+  /** "it", "my order", "the order": the order is the only one in play, or the one the reason clause named. */
+  pronoun: boolean;
+  /** What it says of the items of a return or a replacement; absent for a change that names none. */
+  items?: ItemReference[];
+  /** A return's or a replacement's reason, as the closed reason phrases give it. */
+  reason?: ReturnReason;
+  /** A return's pickup day (YYYY-MM-DD), when the principal gave one. */
+  pickupDate?: string;
+  /** A note's exact words as the principal wrote them (quotes around the whole note taken off). */
+  note?: string;
+}
+
+/** How a request names an item. */
+export type ItemReference =
+  | { kind: "id"; itemId: string }
+  | { kind: "words"; words: string[] }
+  /** "it", "them", the order itself: the order's only item — or, for "everything", every item. */
+  | { kind: "pronoun" }
+  | { kind: "everything" };
+
+/**
+ * The pieces each change's verb phrase (its `requestForm` in controller/change-tools.ts) is written with: named groups
+ * `target`, `items`, `itemsOrder`, `because`, `day` hold what a request names.
+ */
+export interface FormPieces {
+  /** An order: ids, cued fragments, "it", "my order", a description. */
+  target: string;
+  /** A word of an item's name. */
+  word: string;
+  /** Items, perhaps on an order (groups `items`, `itemsOrder`); `second` is the same with groups `items2`, `itemsOrder2`. */
+  itemsOn: string;
+  itemsOnSecond: string;
+  /** A pickup day (group `day`). */
+  pickup: string;
+  /** The ways a note request names its note, its text standing as a placeholder. */
+  noteHeads: readonly string[];
 }
 
 /**

@@ -1,5 +1,14 @@
 import type { ChangeToolName } from "#contract/tools";
-import { type ControllerChangeTool, changeTools } from "#controller/change-tools";
+import {
+  type ControllerChangeTool,
+  changeTools,
+  type FormPieces,
+  type FormRequest,
+  type ItemReference,
+  type ReturnReason,
+} from "#controller/change-tools";
+
+export type { FormRequest, ItemReference, ReturnReason } from "#controller/change-tools";
 import { addDays } from "#core/days";
 import { normalizeShown } from "#controller/gate/normalize";
 
@@ -40,34 +49,6 @@ import { normalizeShown } from "#controller/gate/normalize";
  * id, by words of their title ("the electric kettle", "the lamp on SU-61201"), as "it" / "them", or as "everything
  * on <order>".
  */
-
-export type ReturnReason = "damaged" | "wrong_item" | "not_as_described" | "no_longer_needed" | "missing";
-
-/** One request sentence in the closed form, with what it names. */
-export interface FormRequest {
-  tool: ChangeToolName;
-  /** The order ids it names in full, and the fragments it names with a cue ("order 884"). */
-  orderIds: string[];
-  fragments: string[];
-  /** "it", "my order", "the order": the order is the only one in play, or the one the reason clause named. */
-  pronoun: boolean;
-  /** What it says of the items of a return or a replacement; absent for a change that names none. */
-  items?: ItemReference[];
-  /** A return's or a replacement's reason, as the closed reason phrases give it. */
-  reason?: ReturnReason;
-  /** A return's pickup day (YYYY-MM-DD), when the principal gave one. */
-  pickupDate?: string;
-  /** A note's exact words as the principal wrote them (quotes around the whole note taken off). */
-  note?: string;
-}
-
-/** How a request names an item. */
-export type ItemReference =
-  | { kind: "id"; itemId: string }
-  | { kind: "words"; words: string[] }
-  /** "it", "them", the order itself: the order's only item — or, for "everything", every item. */
-  | { kind: "pronoun" }
-  | { kind: "everything" };
 
 /** A message read as the closed form, or why it is not one. */
 export type RequestForm = { closed: true; tool: ChangeToolName; requests: FormRequest[]; forms: string[] } | { closed: false; why: string };
@@ -110,7 +91,7 @@ const reasonPhrases: readonly [ReturnReason, string][] = [
   ["missing", `(?:is|was|are|were|'s|'re) missing|never arrived|(?:wasn't|was not|weren't|were not) in the (?:box|parcel|package)`],
 ];
 /** Reasons the principal gives about themselves, or staff about the customer ("I ordered it twice", "she ordered by mistake"). */
-const ownReasons = `(?:i|she|he|they|the customer|the buyer) (?:no longer needs? (?:it|them)|(?:don't|do not|doesn't|does not) need (?:it|them) any ?more|changed (?:my|her|his|their) mind|ordered (?:it |them |this )?(?:twice|by mistake|by accident)|ordered the wrong (?:item|size|colou?r|one))`;
+const ownReasons = `(?:i|she|he|they|the customer|the buyer) (?:no longer needs? (?:it|them)|(?:don't|do not|doesn't|does not) need (?:it|them)(?: any ?more)?|changed (?:my|her|his|their) mind|ordered (?:it |them |this )?(?:twice|by mistake|by accident)|ordered the wrong (?:item|size|colou?r|one))`;
 const reasonOfOwn = (text: string): ReturnReason => (/wrong/.test(text) ? "wrong_item" : "no_longer_needed");
 const subject = `(?:it|they|this|these|the (?<subjectWords>${word}(?: ${word}){0,4}?)(?: (?:on|from|in) (?<subjectOrder>${orderRef}))?|(?<subjectRef>${orderRef})(?:'s (?<subjectOwned>${word}(?: ${word}){0,3}?))?)`;
 const reasonClause = `(?:${subject} (?<state>${reasonPhrases.map(([, p]) => `(?:${p})`).join("|")})|(?<own>${ownReasons}))`;
@@ -136,24 +117,6 @@ const noteHeads = [
   `(?:add|put|set) (?:the |this )?(?:delivery )?note ${notePlace} (?:to|on|for) (?<target4>${target})`,
   `(?:add|put|set) ${notePlace} as (?:the |a )?(?:delivery )?note (?:on|for|to) (?<target5>${target})`,
 ];
-
-/**
- * The pieces each change's verb phrase (its `requestForm` in controller/change-tools.ts) is written with: named groups
- * `target`, `items`, `itemsOrder`, `because`, `day` hold what a request names.
- */
-export interface FormPieces {
-  /** An order: ids, cued fragments, "it", "my order", a description. */
-  target: string;
-  /** A word of an item's name. */
-  word: string;
-  /** Items, perhaps on an order (groups `items`, `itemsOrder`); `second` is the same with groups `items2`, `itemsOrder2`. */
-  itemsOn: string;
-  itemsOnSecond: string;
-  /** A pickup day (group `day`). */
-  pickup: string;
-  /** The ways a note request names its note, its text standing as a placeholder. */
-  noteHeads: readonly string[];
-}
 
 const pieces: FormPieces = {
   target,
