@@ -1,7 +1,7 @@
 import { type FileHandle, mkdir, open, readFile, truncate } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { Intent } from "#controller/intents/intent";
-import { byCreation, checkRevision, type IntentStore, isResumable, LocalLeases } from "#controller/intents/store";
+import { checkRevision, ProcessIntentStore } from "#controller/intents/store";
 
 /** What loading found at the end of the file: a line cut short by a crash mid-write, and dropped. */
 export interface TornTail {
@@ -19,14 +19,15 @@ export interface TornTail {
  * One process writes a file at a time; a restarted process opens the same file and carries on. Turn leases
  * are therefore kept in the process (they serialise the controllers that share this store in it).
  */
-export class FileIntentStore implements IntentStore {
+export class FileIntentStore extends ProcessIntentStore {
   private loaded: Promise<{ intents: Map<string, Intent>; handle: FileHandle }> | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   /** Set by load when it dropped a torn last line. */
   tornTail: TornTail | undefined;
-  private readonly leases = new LocalLeases();
 
-  constructor(readonly path: string) {}
+  constructor(readonly path: string) {
+    super();
+  }
 
   /** Loads the file now (otherwise the first call does): a damaged file fails here, before any turn. */
   async open(): Promise<this> {
@@ -44,28 +45,8 @@ export class FileIntentStore implements IntentStore {
     });
   }
 
-  async forConversation(conversationId: string): Promise<Intent[]> {
-    const { intents } = await this.load();
-    return [...intents.values()]
-      .filter((i) => i.conversationId === conversationId)
-      .sort(byCreation)
-      .map((i) => structuredClone(i));
-  }
-
-  async resumable(): Promise<Intent[]> {
-    const { intents } = await this.load();
-    return [...intents.values()]
-      .filter(isResumable)
-      .sort(byCreation)
-      .map((i) => structuredClone(i));
-  }
-
-  async acquireLease(conversationId: string, holder: string, untilMs: number, nowMs: number): Promise<boolean> {
-    return this.leases.acquire(conversationId, holder, untilMs, nowMs);
-  }
-
-  async releaseLease(conversationId: string, holder: string): Promise<void> {
-    this.leases.release(conversationId, holder);
+  protected async held(): Promise<Map<string, Intent>> {
+    return (await this.load()).intents;
   }
 
   async close(): Promise<void> {

@@ -21,20 +21,45 @@ export interface IntentStore {
   releaseLease(conversationId: string, holder: string): Promise<void>;
 }
 
-/** Leases kept in this process: enough for the stores whose data only one process uses. */
-export class LocalLeases {
+/**
+ * A store whose intents one process holds in a map (in memory, or loaded from a file): it lists them from the
+ * map and keeps turn leases in the process, which serialise the controllers sharing the store in it. A store
+ * only says how it holds the map and how a save reaches it.
+ */
+export abstract class ProcessIntentStore implements IntentStore {
   private readonly leases = new Map<string, { holder: string; untilMs: number }>();
 
-  acquire(conversationId: string, holder: string, untilMs: number, nowMs: number): boolean {
+  /** The intents as this process holds them, by operation id. */
+  protected abstract held(): Promise<Map<string, Intent>>;
+
+  abstract save(intent: Intent): Promise<void>;
+
+  async forConversation(conversationId: string): Promise<Intent[]> {
+    return listed(await this.held(), (i) => i.conversationId === conversationId);
+  }
+
+  async resumable(): Promise<Intent[]> {
+    return listed(await this.held(), isResumable);
+  }
+
+  async acquireLease(conversationId: string, holder: string, untilMs: number, nowMs: number): Promise<boolean> {
     const lease = this.leases.get(conversationId);
     if (lease && lease.holder !== holder && lease.untilMs > nowMs) return false;
     this.leases.set(conversationId, { holder, untilMs });
     return true;
   }
 
-  release(conversationId: string, holder: string): void {
+  async releaseLease(conversationId: string, holder: string): Promise<void> {
     if (this.leases.get(conversationId)?.holder === holder) this.leases.delete(conversationId);
   }
+}
+
+/** Copies, oldest first, so a caller's edits never reach the held intents. */
+function listed(intents: Map<string, Intent>, keep: (intent: Intent) => boolean): Intent[] {
+  return [...intents.values()]
+    .filter(keep)
+    .sort(byCreation)
+    .map((i) => structuredClone(i));
 }
 
 export class IntentConflictError extends Error {

@@ -1,8 +1,9 @@
 import type Anthropic from "@anthropic-ai/sdk";
-import type { ContentBlockParam, Message, MessageParam, ToolResultBlockParam } from "@anthropic-ai/sdk/resources/messages";
+import type { ContentBlockParam, Message, MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import type { Fetch } from "#controller/http/faults";
 import { importModelSdk } from "#controller/model/optional-sdk";
-import { type ChatMessage, type ModelAdapter, type ModelResponse, noteText, principalText } from "#controller/model/types";
+import { alternatingMessages } from "#controller/model/alternating";
+import type { ChatMessage, ModelAdapter, ModelResponse } from "#controller/model/types";
 import { anthropicTool } from "#controller/tools/formats";
 
 export interface AnthropicModelOptions {
@@ -59,49 +60,18 @@ export function anthropicModel(options: AnthropicModelOptions): ModelAdapter {
   };
 }
 
-/**
- * The neutral conversation in Messages API form. Customer text, application notes and tool results are all
- * `user` content; consecutive ones go in one message, with the tool_result blocks first as the API requires.
- */
+/** The neutral conversation in Messages API form (see alternatingMessages). */
 export function toAnthropicMessages(messages: readonly ChatMessage[]): MessageParam[] {
-  const out: MessageParam[] = [];
-  let results: ToolResultBlockParam[] = [];
-  let texts: ContentBlockParam[] = [];
-  const flushUser = () => {
-    if (results.length === 0 && texts.length === 0) return;
-    out.push({ role: "user", content: [...results, ...texts] });
-    results = [];
-    texts = [];
-  };
-  for (const message of messages) {
-    switch (message.role) {
-      case "customer":
-        texts.push({ type: "text", text: principalText(message.text) });
-        break;
-      case "note":
-        texts.push({ type: "text", text: noteText(message.text) });
-        break;
-      case "tool":
-        results.push({
-          type: "tool_result",
-          tool_use_id: message.toolCallId,
-          content: message.content,
-          ...(message.isError ? { is_error: true } : {}),
-        });
-        break;
-      case "assistant": {
-        flushUser();
-        const content: ContentBlockParam[] = [];
-        if (message.text.trim() !== "") content.push({ type: "text", text: message.text });
-        for (const call of message.toolCalls)
-          content.push({ type: "tool_use", id: call.id, name: call.name, input: (call.input ?? {}) as Record<string, unknown> });
-        out.push({ role: "assistant", content });
-        break;
-      }
-    }
-  }
-  flushUser();
-  return out;
+  return alternatingMessages<ContentBlockParam>(messages, {
+    text: (text) => ({ type: "text", text }),
+    toolResult: (message) => ({
+      type: "tool_result",
+      tool_use_id: message.toolCallId,
+      content: message.content,
+      ...(message.isError ? { is_error: true } : {}),
+    }),
+    toolCall: (call) => ({ type: "tool_use", id: call.id, name: call.name, input: (call.input ?? {}) as Record<string, unknown> }),
+  });
 }
 
 export function fromAnthropicMessage(message: Message): ModelResponse {

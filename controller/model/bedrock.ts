@@ -10,14 +10,8 @@ import type {
   ToolUseBlock,
 } from "@aws-sdk/client-bedrock-runtime";
 import { importModelSdk } from "#controller/model/optional-sdk";
-import {
-  type ChatMessage,
-  type ModelAdapter,
-  type ModelRequest,
-  type ModelResponse,
-  noteText,
-  principalText,
-} from "#controller/model/types";
+import { alternatingMessages } from "#controller/model/alternating";
+import type { ChatMessage, ModelAdapter, ModelRequest, ModelResponse } from "#controller/model/types";
 import { bedrockTool } from "#controller/tools/formats";
 
 export interface BedrockModelOptions {
@@ -83,56 +77,22 @@ export function toConverseRequest(
   };
 }
 
-/**
- * The neutral conversation as Converse messages. Customer text, application notes and tool results are all `user`
- * content, and consecutive ones go in one message (Converse wants the roles to alternate), the toolResult blocks
- * first. Converse refuses blank text blocks and empty messages, so neither is sent: an assistant turn that said
- * nothing and called nothing adds nothing to the conversation.
- */
+/** The neutral conversation as Converse messages (see alternatingMessages). */
 export function toConverseMessages(messages: readonly ChatMessage[]): Message[] {
-  const out: Message[] = [];
-  let results: ContentBlock[] = [];
-  let texts: ContentBlock[] = [];
-  const flushUser = () => {
-    if (results.length === 0 && texts.length === 0) return;
-    out.push({ role: "user", content: [...results, ...texts] });
-    results = [];
-    texts = [];
-  };
-  for (const message of messages) {
-    switch (message.role) {
-      case "customer":
-        if (message.text.trim() !== "") texts.push({ text: principalText(message.text) });
-        break;
-      case "note":
-        texts.push({ text: noteText(message.text) });
-        break;
-      case "tool":
-        // `status` only on an error: some of Bedrock's models take no status at all, and success is the default.
-        results.push({
-          toolResult: {
-            toolUseId: message.toolCallId,
-            content: [{ text: message.content }],
-            ...(message.isError ? { status: "error" as const } : {}),
-          },
-        });
-        break;
-      case "assistant": {
-        const content: ContentBlock[] = [];
-        if (message.text.trim() !== "") content.push({ text: message.text });
-        for (const call of message.toolCalls)
-          content.push({
-            toolUse: { toolUseId: call.id, name: call.name, input: (call.input ?? {}) as NonNullable<ToolUseBlock["input"]> },
-          });
-        if (content.length === 0) break;
-        flushUser();
-        out.push({ role: "assistant", content });
-        break;
-      }
-    }
-  }
-  flushUser();
-  return out;
+  return alternatingMessages<ContentBlock>(messages, {
+    text: (text) => ({ text }),
+    // `status` only on an error: some of Bedrock's models take no status at all, and success is the default.
+    toolResult: (message) => ({
+      toolResult: {
+        toolUseId: message.toolCallId,
+        content: [{ text: message.content }],
+        ...(message.isError ? { status: "error" as const } : {}),
+      },
+    }),
+    toolCall: (call) => ({
+      toolUse: { toolUseId: call.id, name: call.name, input: (call.input ?? {}) as NonNullable<ToolUseBlock["input"]> },
+    }),
+  });
 }
 
 /** The model's text (the reply candidate when there are no tool calls), its `toolUse` blocks and the stop reason. */
