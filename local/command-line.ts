@@ -32,3 +32,23 @@ export function readOptions<const O extends Options>(usage: string, options: O, 
   }
   return { values, refuse };
 }
+
+/**
+ * Runs a command that takes positional arguments (`npm run invoke`, `seed`): `--help` (or `-h`) prints the usage
+ * and exits 0; otherwise `main` gets the arguments and returns the exit code (2 for bad arguments, having said
+ * what was wrong); an error it throws prints its message alone and exits 1.
+ */
+export function runCommand(usage: string, main: (args: string[]) => Promise<number>, args: string[] = process.argv.slice(2)): void {
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
+  if (args.includes("--help") || args.includes("-h")) {
+    console.log(usage);
+    process.exit(0);
+  }
+  main(args).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      console.error((error as Error).message);
+      process.exit(1);
+    },
+  );
+}

@@ -5,6 +5,7 @@
  * as deployed, behind the gateway's token check, not the gateway. Standard output carries the response alone (so
  * it pipes into `jq`); the handler's own log and metric lines go to stderr.
  */
+import { runCommand } from "#local/command-line";
 import { readFile } from "node:fs/promises";
 import { deployedTools as tools } from "#deploy/tool-functions";
 import { importHandler } from "#local/gateway";
@@ -21,14 +22,7 @@ const usage = `Usage: npm run invoke -- <tool> <event.json>
 Runs against the local stack of \`npm start\` on PORT (default 3000) and prints {statusCode, headers, body}, and only
 that, on stdout (the handler's JSON log and metric lines go to stderr), so it pipes into jq.`;
 
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
-
-async function main(): Promise<number> {
-  const args = process.argv.slice(2);
-  if (args.includes("--help") || args.includes("-h")) {
-    console.log(usage);
-    return 0;
-  }
+async function main(args: string[]): Promise<number> {
   const [toolName, eventFile, ...extra] = args;
   if (toolName === undefined || eventFile === undefined || extra.length > 0) {
     console.error(`Give a tool and an event file.\n\n${usage}`);
@@ -75,10 +69,4 @@ function parseBody(body: string | undefined): unknown {
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error((error as Error).message);
-    process.exit(1);
-  },
-);
+runCommand(usage, main);

@@ -6,6 +6,7 @@
  * in `.data/local-stack-<port>.json`. With DYNAMODB_ENDPOINT set, the fixture goes there instead, into the tables
  * ORDERS_TABLE and IDEMPOTENCY_TABLE name, which are created first if they do not exist.
  */
+import { runCommand } from "#local/command-line";
 import { demoFixture } from "#local/demo-shop";
 import { describeCounts, localDeps, readFixtureFile, runningStack } from "#local/stack";
 import { createTables } from "#local/create-tables";
@@ -18,14 +19,7 @@ const usage = `Usage: npm run seed -- <fixture.json>    load a fixture (format: 
 The stack is the \`npm start\` on PORT (default 3000). With DYNAMODB_ENDPOINT set, the fixture goes to that
 DynamoDB instead, into the tables ORDERS_TABLE and IDEMPOTENCY_TABLE name (created if missing).`;
 
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
-
-async function main(): Promise<number> {
-  const args = process.argv.slice(2);
-  if (args.includes("--help") || args.includes("-h")) {
-    console.log(usage);
-    return 0;
-  }
+async function main(args: string[]): Promise<number> {
   if (args.length !== 1 || (args[0]?.startsWith("-") && args[0] !== "--demo")) {
     console.error(`${args.length === 0 ? "Name the fixture file to load." : `Unexpected arguments: ${args.join(" ")}`}\n\n${usage}`);
     return 2;
@@ -53,10 +47,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error((error as Error).message);
-    process.exit(1);
-  },
-);
+runCommand(usage, main);
