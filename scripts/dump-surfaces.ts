@@ -826,211 +826,95 @@ async function dumpHttp(http: Recorder, t: Tokens, toolNames: readonly string[])
   });
   await http.post("principal.write-only-on-a-read", tool("get_order"), t.anaWriteOnly, getOrder);
 
-  // A customer (Ana, C-1001): reads.
-  await http.post("customer.search-by-fragment", tool("search_orders"), t.ana, { orderId: "884" });
-  await http.post("customer.search-all", tool("search_orders"), t.ana, {});
-  await http.post("customer.search-limit-3", tool("search_orders"), t.ana, { limit: 3 });
-  await http.post("customer.search-placed-last-30-days", tool("search_orders"), t.ana, {
-    dateRange: { dateField: "placed", from: daysAgo(30), to: daysAgo(0) },
-  });
-  await http.post("customer.search-delivered-range", tool("search_orders"), t.ana, {
-    dateRange: { dateField: "delivered", from: daysAgo(60), to: daysAgo(1) },
-  });
-  await http.post("customer.search-range-too-long", tool("search_orders"), t.ana, {
-    dateRange: { dateField: "placed", from: daysAgo(200), to: daysAgo(0) },
-  });
-  await http.post("customer.search-another-email", tool("search_orders"), t.ana, { email: "ben@example.com" });
-  await http.post("customer.search-two-digit-fragment", tool("search_orders"), t.ana, { orderId: "88" });
-  await http.post("customer.get-order", tool("get_order"), t.ana, { orderId: "SU-88421" });
-  await http.post("customer.get-order-window-closed", tool("get_order"), t.ana, { orderId: "SU-61207" });
-  await http.post("customer.get-order-suspended-seller", tool("get_order"), t.ana, { orderId: "SU-77310" });
-  await http.post("customer.get-order-placed", tool("get_order"), t.ana, { orderId: "SU-10234" });
-  await http.post("customer.get-order-of-another-customer", tool("get_order"), t.ana, { orderId: "SU-20417" });
-  await http.post("customer.get-order-that-does-not-exist", tool("get_order"), t.ana, { orderId: "SU-99999" });
-  await http.post("customer.get-order-malformed-id", tool("get_order"), t.ana, { orderId: "SU-9941" });
-
-  // Changes, and what the operation ledger says of them.
   const cancel = { operationId: "op-dump-cancel-1", orderId: "SU-10234", reason: "Ordered twice" };
-  await http.post("customer.cancel", tool("cancel_order"), t.ana, cancel);
-  await http.post("customer.cancel-replayed", tool("cancel_order"), t.ana, cancel);
-  await http.post("customer.cancel-same-operation-other-reason", tool("cancel_order"), t.ana, { ...cancel, reason: "Changed my mind" });
-  await http.post("customer.same-operation-another-tool", tool("add_delivery_note"), t.ana, {
-    operationId: cancel.operationId,
-    orderId: "SU-10234",
-    expectedVersion: 2,
-    deliveryNote: "Porch",
-  });
-  await http.post("customer.cancel-already-cancelled", tool("cancel_order"), t.ana, {
-    operationId: "op-dump-cancel-2",
-    orderId: "SU-10608",
-  });
-  await http.post("customer.cancel-shipped", tool("cancel_order"), t.ana, { operationId: "op-dump-cancel-3", orderId: "SU-10519" });
-  await http.post("customer.cancel-stale-version", tool("cancel_order"), t.ana, {
-    operationId: "op-dump-cancel-4",
-    orderId: "SU-10452",
-    expectedVersion: 1,
-  });
-  await http.post("customer.cancel-another-customers-order", tool("cancel_order"), t.ana, {
-    operationId: "op-dump-cancel-5",
-    orderId: "SU-20417",
-  });
-  await http.post("customer.cancel-reason-two-lines", tool("cancel_order"), t.ana, {
-    operationId: "op-dump-cancel-6",
-    orderId: "SU-10452",
-    reason: "one\ntwo",
-  });
-  await http.post("customer.note", tool("add_delivery_note"), t.ana, {
-    operationId: "op-dump-note-1",
-    orderId: "SU-10387",
-    expectedVersion: 2,
-    deliveryNote: "Leave it in the porch",
-  });
-  await http.post("customer.note-stale-version", tool("add_delivery_note"), t.ana, {
-    operationId: "op-dump-note-2",
-    orderId: "SU-10387",
-    expectedVersion: 2,
-    deliveryNote: "Ring twice",
-  });
-  await http.post("customer.note-on-shipped", tool("add_delivery_note"), t.ana, {
-    operationId: "op-dump-note-3",
-    orderId: "SU-10519",
-    expectedVersion: 4,
-    deliveryNote: "Ring twice",
-  });
-  await http.post("customer.note-bidi-override", tool("add_delivery_note"), t.ana, {
-    operationId: "op-dump-note-4",
-    orderId: "SU-10387",
-    expectedVersion: 3,
-    deliveryNote: "Leave at door \u202Eroop\u202C",
-  });
-  await http.post("customer.return", tool("start_return"), t.ana, {
-    operationId: "op-dump-return-1",
-    orderId: "SU-88421",
-    itemIds: ["ITM-1"],
-    reason: "damaged",
-  });
-  await http.post("customer.return-window-closed", tool("start_return"), t.ana, {
-    operationId: "op-dump-return-2",
-    orderId: "SU-61207",
-    itemIds: ["ITM-1"],
-    reason: "other",
-  });
-  await http.post("customer.return-no-pickup-slot", tool("start_return"), t.ana, {
-    operationId: "op-dump-return-3",
-    orderId: "SU-77310",
-    itemIds: ["ITM-1"],
-    reason: "damaged",
-    pickupDate: "2099-06-01",
-  });
-  await http.post("customer.return-not-delivered", tool("start_return"), t.ana, {
-    operationId: "op-dump-return-4",
-    orderId: "SU-10452",
-    itemIds: ["ITM-1"],
-    reason: "no_longer_needed",
-  });
-  await http.post("customer.return-unknown-item", tool("start_return"), t.ana, {
-    operationId: "op-dump-return-5",
-    orderId: "SU-77310",
-    itemIds: ["ITM-9"],
-    reason: "damaged",
-  });
-  // Before the return below takes SU-77310's items back: the suspended seller is what refuses.
-  await http.post("customer.replacement-seller-suspended", tool("offer_replacement"), t.ana, {
-    operationId: "op-dump-replace-2",
-    orderId: "SU-77310",
-    expectedVersion: 2,
-    itemId: "ITM-1",
-    reason: "damaged",
-  });
-  await http.post("customer.return-both-items-pickup-date", tool("start_return"), t.ana, {
-    operationId: "op-dump-return-6",
-    orderId: "SU-77310",
-    itemIds: ["ITM-1", "ITM-2"],
-    reason: "wrong_item",
-    pickupDate: daysAgo(-3),
-  });
-  await http.post("customer.replacement", tool("offer_replacement"), t.ana, {
-    operationId: "op-dump-replace-1",
-    orderId: "SU-70144",
-    expectedVersion: 3,
-    itemId: "ITM-1",
-    reason: "damaged",
-  });
-  await http.post("customer.replacement-out-of-stock", tool("offer_replacement"), t.ana, {
-    operationId: "op-dump-replace-3",
-    orderId: "SU-83015",
-    expectedVersion: 2,
-    itemId: "ITM-1",
-    reason: "missing",
-  });
-  await http.post("customer.replacement-not-delivered", tool("offer_replacement"), t.ana, {
-    operationId: "op-dump-replace-4",
-    orderId: "SU-10452",
-    expectedVersion: 3,
-    itemId: "ITM-1",
-    reason: "missing",
-  });
-  await http.post("customer.status-completed", tool("get_operation_status"), t.ana, { operationId: "op-dump-cancel-1" });
-  await http.get("customer.status-completed-by-path", "/v1/operations/op-dump-cancel-1", t.ana);
-  await http.post("customer.status-of-a-refusal", tool("get_operation_status"), t.ana, { operationId: "op-dump-cancel-3" });
-  await http.post("customer.status-of-a-return", tool("get_operation_status"), t.ana, { operationId: "op-dump-return-1" });
-  await http.post("customer.status-never-sent", tool("get_operation_status"), t.ana, { operationId: "op-dump-lost-1" });
-  await http.get("customer.status-by-path-short-id", "/v1/operations/op-1", t.ana);
-  await http.get("customer.status-by-path-encoded", "/v1/operations/op-dump%3Acancel", t.ana);
-  await http.post("customer.status-of-another-callers-operation", tool("get_operation_status"), t.ben, { operationId: "op-dump-cancel-1" });
-  await http.post("customer.get-order-after-changes", tool("get_order"), t.ana, { orderId: "SU-88421" });
-  await http.post("customer.get-cancelled-order", tool("get_order"), t.ana, { orderId: "SU-10234" });
+  // Then each principal's requests, in order, one a row: a tool's name is a POST of the body to that tool, a path a GET.
+  // biome-ignore format: a table reads best one request a line
+  const requests: Array<[slug: string, toolOrPath: string, token: string, body?: unknown]> = [
+    // A customer (Ana, C-1001): reads.
+    ["customer.search-by-fragment", "search_orders", t.ana, { orderId: "884" }],
+    ["customer.search-all", "search_orders", t.ana, {}],
+    ["customer.search-limit-3", "search_orders", t.ana, { limit: 3 }],
+    ["customer.search-placed-last-30-days", "search_orders", t.ana, { dateRange: { dateField: "placed", from: daysAgo(30), to: daysAgo(0) } }],
+    ["customer.search-delivered-range", "search_orders", t.ana, { dateRange: { dateField: "delivered", from: daysAgo(60), to: daysAgo(1) } }],
+    ["customer.search-range-too-long", "search_orders", t.ana, { dateRange: { dateField: "placed", from: daysAgo(200), to: daysAgo(0) } }],
+    ["customer.search-another-email", "search_orders", t.ana, { email: "ben@example.com" }],
+    ["customer.search-two-digit-fragment", "search_orders", t.ana, { orderId: "88" }],
+    ["customer.get-order", "get_order", t.ana, { orderId: "SU-88421" }],
+    ["customer.get-order-window-closed", "get_order", t.ana, { orderId: "SU-61207" }],
+    ["customer.get-order-suspended-seller", "get_order", t.ana, { orderId: "SU-77310" }],
+    ["customer.get-order-placed", "get_order", t.ana, { orderId: "SU-10234" }],
+    ["customer.get-order-of-another-customer", "get_order", t.ana, { orderId: "SU-20417" }],
+    ["customer.get-order-that-does-not-exist", "get_order", t.ana, { orderId: "SU-99999" }],
+    ["customer.get-order-malformed-id", "get_order", t.ana, { orderId: "SU-9941" }],
 
-  // Another customer (Ben, C-2002).
-  await http.post("customer-ben.search", tool("search_orders"), t.ben, {});
-  await http.post("customer-ben.get-order", tool("get_order"), t.ben, { orderId: "SU-20417" });
-  await http.post("customer-ben.get-anas-order", tool("get_order"), t.ben, { orderId: "SU-88421" });
+    // Changes, and what the operation ledger says of them.
+    ["customer.cancel", "cancel_order", t.ana, cancel],
+    ["customer.cancel-replayed", "cancel_order", t.ana, cancel],
+    ["customer.cancel-same-operation-other-reason", "cancel_order", t.ana, { ...cancel, reason: "Changed my mind" }],
+    ["customer.same-operation-another-tool", "add_delivery_note", t.ana, { operationId: cancel.operationId, orderId: "SU-10234", expectedVersion: 2, deliveryNote: "Porch" }],
+    ["customer.cancel-already-cancelled", "cancel_order", t.ana, { operationId: "op-dump-cancel-2", orderId: "SU-10608" }],
+    ["customer.cancel-shipped", "cancel_order", t.ana, { operationId: "op-dump-cancel-3", orderId: "SU-10519" }],
+    ["customer.cancel-stale-version", "cancel_order", t.ana, { operationId: "op-dump-cancel-4", orderId: "SU-10452", expectedVersion: 1 }],
+    ["customer.cancel-another-customers-order", "cancel_order", t.ana, { operationId: "op-dump-cancel-5", orderId: "SU-20417" }],
+    ["customer.cancel-reason-two-lines", "cancel_order", t.ana, { operationId: "op-dump-cancel-6", orderId: "SU-10452", reason: "one\ntwo" }],
+    ["customer.note", "add_delivery_note", t.ana, { operationId: "op-dump-note-1", orderId: "SU-10387", expectedVersion: 2, deliveryNote: "Leave it in the porch" }],
+    ["customer.note-stale-version", "add_delivery_note", t.ana, { operationId: "op-dump-note-2", orderId: "SU-10387", expectedVersion: 2, deliveryNote: "Ring twice" }],
+    ["customer.note-on-shipped", "add_delivery_note", t.ana, { operationId: "op-dump-note-3", orderId: "SU-10519", expectedVersion: 4, deliveryNote: "Ring twice" }],
+    ["customer.note-bidi-override", "add_delivery_note", t.ana, { operationId: "op-dump-note-4", orderId: "SU-10387", expectedVersion: 3, deliveryNote: "Leave at door \u202Eroop\u202C" }],
+    ["customer.return", "start_return", t.ana, { operationId: "op-dump-return-1", orderId: "SU-88421", itemIds: ["ITM-1"], reason: "damaged" }],
+    ["customer.return-window-closed", "start_return", t.ana, { operationId: "op-dump-return-2", orderId: "SU-61207", itemIds: ["ITM-1"], reason: "other" }],
+    ["customer.return-no-pickup-slot", "start_return", t.ana, { operationId: "op-dump-return-3", orderId: "SU-77310", itemIds: ["ITM-1"], reason: "damaged", pickupDate: "2099-06-01" }],
+    ["customer.return-not-delivered", "start_return", t.ana, { operationId: "op-dump-return-4", orderId: "SU-10452", itemIds: ["ITM-1"], reason: "no_longer_needed" }],
+    ["customer.return-unknown-item", "start_return", t.ana, { operationId: "op-dump-return-5", orderId: "SU-77310", itemIds: ["ITM-9"], reason: "damaged" }],
+    // Before the return below takes SU-77310's items back: the suspended seller is what refuses.
+    ["customer.replacement-seller-suspended", "offer_replacement", t.ana, { operationId: "op-dump-replace-2", orderId: "SU-77310", expectedVersion: 2, itemId: "ITM-1", reason: "damaged" }],
+    ["customer.return-both-items-pickup-date", "start_return", t.ana, { operationId: "op-dump-return-6", orderId: "SU-77310", itemIds: ["ITM-1", "ITM-2"], reason: "wrong_item", pickupDate: daysAgo(-3) }],
+    ["customer.replacement", "offer_replacement", t.ana, { operationId: "op-dump-replace-1", orderId: "SU-70144", expectedVersion: 3, itemId: "ITM-1", reason: "damaged" }],
+    ["customer.replacement-out-of-stock", "offer_replacement", t.ana, { operationId: "op-dump-replace-3", orderId: "SU-83015", expectedVersion: 2, itemId: "ITM-1", reason: "missing" }],
+    ["customer.replacement-not-delivered", "offer_replacement", t.ana, { operationId: "op-dump-replace-4", orderId: "SU-10452", expectedVersion: 3, itemId: "ITM-1", reason: "missing" }],
+    ["customer.status-completed", "get_operation_status", t.ana, { operationId: "op-dump-cancel-1" }],
+    ["customer.status-completed-by-path", "/v1/operations/op-dump-cancel-1", t.ana],
+    ["customer.status-of-a-refusal", "get_operation_status", t.ana, { operationId: "op-dump-cancel-3" }],
+    ["customer.status-of-a-return", "get_operation_status", t.ana, { operationId: "op-dump-return-1" }],
+    ["customer.status-never-sent", "get_operation_status", t.ana, { operationId: "op-dump-lost-1" }],
+    ["customer.status-by-path-short-id", "/v1/operations/op-1", t.ana],
+    ["customer.status-by-path-encoded", "/v1/operations/op-dump%3Acancel", t.ana],
+    ["customer.status-of-another-callers-operation", "get_operation_status", t.ben, { operationId: "op-dump-cancel-1" }],
+    ["customer.get-order-after-changes", "get_order", t.ana, { orderId: "SU-88421" }],
+    ["customer.get-cancelled-order", "get_order", t.ana, { orderId: "SU-10234" }],
 
-  // Support staff (S-7): any customer's orders, by e-mail too.
-  await http.post("support.search-by-email", tool("search_orders"), t.staff, { email: "ben@example.com" });
-  await http.post("support.search-by-email-upper-case", tool("search_orders"), t.staff, { email: "ANA@EXAMPLE.COM", limit: 2 });
-  await http.post("support.search-unknown-email", tool("search_orders"), t.staff, { email: "nobody@example.com" });
-  await http.post("support.get-order", tool("get_order"), t.staff, { orderId: "SU-20417" });
-  await http.post("support.cancel", tool("cancel_order"), t.staff, { operationId: "op-dump-staff-1", orderId: "SU-20417" });
-  await http.post("support.note", tool("add_delivery_note"), t.staff, {
-    operationId: "op-dump-staff-2",
-    orderId: "SU-10452",
-    expectedVersion: 3,
-    deliveryNote: "Call on arrival",
-  });
-  await http.post("support.status", tool("get_operation_status"), t.staff, { operationId: "op-dump-staff-1" });
-  await http.post("support.status-of-a-customers-operation", tool("get_operation_status"), t.staff, { operationId: "op-dump-cancel-1" });
+    // Another customer (Ben, C-2002).
+    ["customer-ben.search", "search_orders", t.ben, {}],
+    ["customer-ben.get-order", "get_order", t.ben, { orderId: "SU-20417" }],
+    ["customer-ben.get-anas-order", "get_order", t.ben, { orderId: "SU-88421" }],
 
-  // A marketplace seller (Ashcombe Furniture, SLR-2210): the orders it sold, returns and replacements only.
-  await http.post("seller.search-placed-last-30-days", tool("search_orders"), t.seller, {
-    dateRange: { dateField: "placed", from: daysAgo(30), to: daysAgo(0) },
-  });
-  await http.post("seller.search-by-fragment", tool("search_orders"), t.seller, { orderId: "401" });
-  await http.post("seller.search-by-email", tool("search_orders"), t.seller, { email: "ana@example.com" });
-  await http.post("seller.search-without-criteria", tool("search_orders"), t.seller, {});
-  await http.post("seller.get-order", tool("get_order"), t.seller, { orderId: "SU-83015" });
-  await http.post("seller.get-order-of-another-seller", tool("get_order"), t.seller, { orderId: "SU-10452" });
-  await http.post("seller.return", tool("start_return"), t.seller, {
-    operationId: "op-dump-seller-1",
-    orderId: "SU-83015",
-    itemIds: ["ITM-1"],
-    reason: "damaged",
-  });
-  await http.post("seller.replacement-already-returned", tool("offer_replacement"), t.seller, {
-    operationId: "op-dump-seller-2",
-    orderId: "SU-88421",
-    expectedVersion: 4,
-    itemId: "ITM-1",
-    reason: "damaged",
-  });
-  await http.post("seller.cancel", tool("cancel_order"), t.seller, { operationId: "op-dump-seller-3", orderId: "SU-40101" });
-  await http.post("seller.note", tool("add_delivery_note"), t.seller, {
-    operationId: "op-dump-seller-4",
-    orderId: "SU-40101",
-    expectedVersion: 2,
-    deliveryNote: "Back door",
-  });
-  await http.post("seller.status", tool("get_operation_status"), t.seller, { operationId: "op-dump-seller-1" });
+    // Support staff (S-7): any customer's orders, by e-mail too.
+    ["support.search-by-email", "search_orders", t.staff, { email: "ben@example.com" }],
+    ["support.search-by-email-upper-case", "search_orders", t.staff, { email: "ANA@EXAMPLE.COM", limit: 2 }],
+    ["support.search-unknown-email", "search_orders", t.staff, { email: "nobody@example.com" }],
+    ["support.get-order", "get_order", t.staff, { orderId: "SU-20417" }],
+    ["support.cancel", "cancel_order", t.staff, { operationId: "op-dump-staff-1", orderId: "SU-20417" }],
+    ["support.note", "add_delivery_note", t.staff, { operationId: "op-dump-staff-2", orderId: "SU-10452", expectedVersion: 3, deliveryNote: "Call on arrival" }],
+    ["support.status", "get_operation_status", t.staff, { operationId: "op-dump-staff-1" }],
+    ["support.status-of-a-customers-operation", "get_operation_status", t.staff, { operationId: "op-dump-cancel-1" }],
+
+    // A marketplace seller (Ashcombe Furniture, SLR-2210): the orders it sold, returns and replacements only.
+    ["seller.search-placed-last-30-days", "search_orders", t.seller, { dateRange: { dateField: "placed", from: daysAgo(30), to: daysAgo(0) } }],
+    ["seller.search-by-fragment", "search_orders", t.seller, { orderId: "401" }],
+    ["seller.search-by-email", "search_orders", t.seller, { email: "ana@example.com" }],
+    ["seller.search-without-criteria", "search_orders", t.seller, {}],
+    ["seller.get-order", "get_order", t.seller, { orderId: "SU-83015" }],
+    ["seller.get-order-of-another-seller", "get_order", t.seller, { orderId: "SU-10452" }],
+    ["seller.return", "start_return", t.seller, { operationId: "op-dump-seller-1", orderId: "SU-83015", itemIds: ["ITM-1"], reason: "damaged" }],
+    ["seller.replacement-already-returned", "offer_replacement", t.seller, { operationId: "op-dump-seller-2", orderId: "SU-88421", expectedVersion: 4, itemId: "ITM-1", reason: "damaged" }],
+    ["seller.cancel", "cancel_order", t.seller, { operationId: "op-dump-seller-3", orderId: "SU-40101" }],
+    ["seller.note", "add_delivery_note", t.seller, { operationId: "op-dump-seller-4", orderId: "SU-40101", expectedVersion: 2, deliveryNote: "Back door" }],
+    ["seller.status", "get_operation_status", t.seller, { operationId: "op-dump-seller-1" }],
+  ];
+  for (const [slug, target, token, body] of requests) {
+    if (target.startsWith("/")) await http.get(slug, target, token);
+    else await http.post(slug, tool(target), token, body);
+  }
 
   // The request budget: one caller sends until refused. Only the refusal is dumped, not how many went before it,
   // which depends on where the minute boundary fell.
