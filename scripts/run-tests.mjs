@@ -1,5 +1,5 @@
 // `npm test`: typecheck, lint and format check (Biome), then `vitest run` (extra arguments are passed through,
-// e.g. `npm test -- test/unit/harness.test.ts`), then the closing line `N passed, N failed`, always last.
+// e.g. `npm test -- test/unit/validate.test.ts`), then the closing line `N passed, N failed`, always last.
 // Plain JavaScript so it runs before anything is compiled. SKIP_TYPECHECK=1 skips the typecheck, SKIP_LINT=1
 // the lint.
 import { spawn } from "node:child_process";
