@@ -3,7 +3,7 @@ import { Readable } from "node:stream";
 import { BedrockRuntimeClient } from "@aws-sdk/client-bedrock-runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createController } from "#controller/controller";
-import { anthropicModel } from "#controller/model/anthropic";
+import { anthropicModel, toAnthropicMessages } from "#controller/model/anthropic";
 import { bedrockModel, toConverseMessages } from "#controller/model/bedrock";
 import { openaiModel } from "#controller/model/openai";
 import {
@@ -122,6 +122,33 @@ describe("anthropic adapter (Messages API, tool_use / tool_result), replayed fro
     expect(turn.reply).toBe("I couldn't finish working on that just now. I haven't changed anything on your orders.");
     expect(fetch.requests).toEqual([]);
     expect(new RecordingExhaustedError(0).message).toMatch(/no response left after 0/);
+  });
+
+  it("the conversation as Messages API messages: roles alternate, tool results first, no blank text and no empty message", () => {
+    // The Messages API refuses a whitespace-only text block and a message with no content, as Converse does.
+    const call = { id: "toolu_1", name: "get_order", input: { orderId: "SU-1" } };
+    expect(
+      toAnthropicMessages([
+        { role: "customer", text: "Where is SU-1?" },
+        { role: "assistant", text: "", toolCalls: [call] },
+        { role: "tool", toolCallId: "toolu_1", content: '{"orderId":"SU-1"}', isError: true },
+        { role: "note", text: "SU-1 was delivered yesterday." },
+        { role: "assistant", text: "  ", toolCalls: [] },
+        { role: "customer", text: " " },
+        { role: "customer", text: "Thanks" },
+      ]),
+    ).toEqual([
+      { role: "user", content: [{ type: "text", text: "[message from the signed-in user] Where is SU-1?" }] },
+      { role: "assistant", content: [{ type: "tool_use", id: "toolu_1", name: "get_order", input: { orderId: "SU-1" } }] },
+      {
+        role: "user",
+        content: [
+          { type: "tool_result", tool_use_id: "toolu_1", content: '{"orderId":"SU-1"}', is_error: true },
+          { type: "text", text: `${notePrefix}SU-1 was delivered yesterday.` },
+          { type: "text", text: "[message from the signed-in user] Thanks" },
+        ],
+      },
+    ]);
   });
 });
 
