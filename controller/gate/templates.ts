@@ -1,5 +1,6 @@
 import type { ChangeToolName, ToolName } from "#contract/tools";
 import { composeOutcomes, type OrderFacts, type TurnOutcome } from "#controller/gate/outcomes";
+import { sellerWords } from "#controller/gate/seller-words";
 import { formatMessage, type MessageValues } from "#controller/i18n/format";
 import { type GateMessageKey, gateMessages } from "#controller/i18n/gate-messages";
 import { defaultLocale, type Locale } from "#controller/i18n/locale";
@@ -95,7 +96,10 @@ export function mismatchTemplate(outcome: { tool: ToolName; orderId: string }, l
 }
 
 export function describeOrder(order: OrderFacts): string {
-  const details = [order.itemTitles?.slice(0, 2).join(", "), order.status].filter((d): d is string => d !== undefined && d !== "");
+  // Titles are a seller's words: cut to what names the item (seller-words.ts) in the application's question.
+  const details = [order.itemTitles?.slice(0, 2).map(sellerWords).join(", "), order.status].filter(
+    (d): d is string => d !== undefined && d !== "",
+  );
   return details.length > 0 ? `${order.orderId} (${details.join(", ")})` : order.orderId;
 }
 

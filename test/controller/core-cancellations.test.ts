@@ -69,7 +69,7 @@ describe("the core cancellation cases through the controller", () => {
 
     expect(turn?.replyKind).toBe("rejection");
     expect(turn?.reply).toBe(
-      `I couldn't find order ${world.orders.otherCustomers}, so nothing was changed. Please check the order number. I couldn't find order ${world.orders.otherCustomers} among your orders, so nothing was cancelled.`,
+      `I couldn't find order ${world.orders.otherCustomers}, so nothing was changed. Please check the order number. Is there anything else I can help you with?`,
     );
     expect(await service.order(world.orders.otherCustomers)).toMatchObject({
       status: "placed",
