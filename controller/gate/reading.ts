@@ -15,11 +15,7 @@ import type { FactKind, OrderFact } from "#controller/gate/facts";
  * Nothing here widens by what a seller wrote: a title's words are read like any others.
  */
 
-export type Verdict =
-  | { kind: "courtesy"; courtesy: Courtesy }
-  | { kind: "fact"; fact: number }
-  | { kind: "said"; fact: number }
-  | { kind: "dropped" };
+export type Verdict = { kind: "courtesy"; courtesy: Courtesy } | { kind: "fact"; fact: number } | { kind: "said" } | { kind: "dropped" };
 
 export interface ReadSentence {
   /** The sentence as shown, list mark removed. */
@@ -89,10 +85,11 @@ export function readSentences(shown: string, facts: readonly OrderFact[], told: 
   });
   const said = new Set(told.flatMap(sentencesOf).map(factCore));
   return sentencesOf(shown).map((text) => {
+    // What the reply already tells (a status sentence's own question, say) is not said twice.
+    const core = factCore(text);
+    if (said.has(core)) return { text, verdict: { kind: "said" } };
     const courtesy = courtesyOf(text);
     if (courtesy) return { text, verdict: { kind: "courtesy", courtesy } };
-    const core = factCore(text);
-    if (said.has(core)) return { text, verdict: { kind: "said", fact: -1 } };
     const fact = byCore.get(core);
     return { text, verdict: fact === undefined ? { kind: "dropped" } : { kind: "fact", fact } };
   });

@@ -292,6 +292,18 @@ describe("true replies reach the customer: as the model's sentence, or as the re
     expect(run("The courier will see your note when they deliver.", [noteSaved]).reply).toMatch(/saved and will go to the carrier/);
   });
 
+  it("the model's own 'which order?' beside the application's is asked once", () => {
+    const clarification: TurnOutcome = {
+      kind: "clarification",
+      tool: "cancel_order",
+      orderId: open,
+      candidates: [{ orderId: open }, { orderId: shipped }],
+    };
+    const decision = run("Which order do you mean?", [clarification]);
+    expect(decision.reply.match(/Which order do you mean\?/g)).toHaveLength(1);
+    expect(decision.decision).toBe("accepted");
+  });
+
   it("courtesy stays as the model wrote it", () => {
     const decision = run("Thanks for your patience. Is there anything else I can help you with?", [rejected]);
     expect(decision.reply).toContain("Thanks for your patience.");
