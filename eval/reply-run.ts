@@ -1,5 +1,6 @@
 import { type GateDecision, gate } from "#controller/gate/gate";
 import { sentencesOf } from "#controller/gate/reading";
+import { renderForCustomer } from "#controller/gate/render";
 import { openingFor, templateFor } from "#controller/gate/templates";
 import { judgeTurnReply } from "./judges/reply.ts";
 import { isCourtesy } from "./judges/reply-reader.ts";
@@ -39,6 +40,18 @@ export interface OutcomeFigures {
   judgeFailsGate: number;
 }
 
+const noFigures = (outcome: OutcomeFigures["outcome"]): OutcomeFigures => ({
+  outcome,
+  falseReplies: 0,
+  shown: 0,
+  judgePassed: 0,
+  trueReplies: 0,
+  delivered: 0,
+  sentences: 0,
+  keptAsWritten: 0,
+  judgeFailsGate: 0,
+});
+
 export interface ReplyRun {
   figures: OutcomeFigures[];
   /** One line per false reply shown or passed, per true reply whose information did not arrive, per disagreement. */
@@ -48,7 +61,7 @@ export interface ReplyRun {
 /** The gate-disabled defect (eval/defects.ts) shows the model's text as written, whatever the record says. */
 function gated(r: GeneratedReply, gateDisabled: boolean): GateDecision {
   const decision = gate(gateInputFor(situationOf(r.situation), r.text, r.language));
-  return gateDisabled ? { ...decision, reply: r.text, kept: [r.text], decision: "accepted" } : decision;
+  return gateDisabled ? { ...decision, reply: r.text, kept: sentencesOf(renderForCustomer(r.text)), decision: "accepted" } : decision;
 }
 
 /** Whether a true reply's information reached the customer, sentence by sentence. */
@@ -76,17 +89,7 @@ export function measureReplies(
   const row = (s: Situation) => {
     let f = figures.get(s.outcome);
     if (!f) {
-      f = {
-        outcome: s.outcome,
-        falseReplies: 0,
-        shown: 0,
-        judgePassed: 0,
-        trueReplies: 0,
-        delivered: 0,
-        sentences: 0,
-        keptAsWritten: 0,
-        judgeFailsGate: 0,
-      };
+      f = noFigures(s.outcome);
       figures.set(s.outcome, f);
     }
     return f;
@@ -140,17 +143,7 @@ const pct = (n: number, of: number) => (of === 0 ? "—" : `${(Math.round((1000 
 
 /** The figures as the table `npm run eval -- --replies` prints. */
 export function replyTable(figures: readonly OutcomeFigures[]): string[] {
-  const total: OutcomeFigures = {
-    outcome: "all",
-    falseReplies: 0,
-    shown: 0,
-    judgePassed: 0,
-    trueReplies: 0,
-    delivered: 0,
-    sentences: 0,
-    keptAsWritten: 0,
-    judgeFailsGate: 0,
-  };
+  const total = noFigures("all");
   for (const f of figures) for (const key of Object.keys(total) as (keyof OutcomeFigures)[]) if (key !== "outcome") total[key] += f[key];
   const head = ["outcome", "false", "shown", "judge passed", "true", "information reached", "model sentences kept", "judge fails gate"];
   const line = (f: OutcomeFigures) => [
@@ -178,12 +171,16 @@ export function runGeneratedReplies(
   options: { gateDisabled?: boolean } = {},
 ): { pass: boolean } {
   const { figures, findings } = measureReplies(seed, options);
-  for (const finding of findings.filter((f) => !f.startsWith("not delivered"))) out(finding);
-  const undeliveredCount = findings.filter((f) => f.startsWith("not delivered")).length;
-  if (undeliveredCount > 0)
-    out(
-      `${undeliveredCount} true replies whose information did not all reach the customer; the first: ${findings.find((f) => f.startsWith("not delivered"))}`,
-    );
+  // The first few of each kind: enough to see what went wrong, not thousands of lines.
+  const kinds = new Map<string, string[]>();
+  for (const finding of findings) {
+    const kind = finding.slice(0, finding.indexOf(" ("));
+    kinds.set(kind, [...(kinds.get(kind) ?? []), finding]);
+  }
+  for (const [kind, all] of kinds) {
+    for (const finding of all.slice(0, 10)) out(finding);
+    if (all.length > 10) out(`… and ${all.length - 10} more: ${kind}`);
+  }
   out(`replies (seed ${seed}), per outcome:`);
   for (const line of replyTable(figures)) out(`  ${line}`);
   const bad = figures.reduce((n, f) => n + f.shown + f.judgePassed + f.judgeFailsGate, 0);
