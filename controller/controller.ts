@@ -387,7 +387,8 @@ export class Controller {
       reply: decision.reply,
       replyKind: decision.replyKind,
       outcomes,
-      facts: decision.facts ?? [],
+      // Plain data, each sentence rendered: the application may clone, store or send them as they are.
+      facts: (decision.facts ?? []).map((f) => ({ ...f, text: f.text }) as OrderFact),
       confirmations,
       ...(confirmations[0] ? { confirmation: confirmations[0] } : {}),
       trace,

@@ -50,7 +50,10 @@ export interface GateDecision {
   problems: string[];
   /** What the decision was judged against. */
   judgedAgainst: string;
-  /** Every fact of the orders this turn read or changed, as data; `shown` says which the reply's text tells. */
+  /**
+   * Every fact of the orders this turn read or changed, as data; `shown` says which the reply's text tells. Each
+   * sentence is rendered when first read (or as JSON); the controller's TurnResult carries them as plain objects.
+   */
   facts: OrderFact[];
   /** The model's sentences shown, as written. */
   kept: string[];

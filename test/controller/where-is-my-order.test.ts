@@ -38,6 +38,8 @@ describe("where is my order?", () => {
       expect.arrayContaining(["status", "placed", "tracking", "items", "amounts", "possible"]),
     );
     expect(turn?.facts.every((f) => f.orderId === orderId)).toBe(true);
+    // Plain data: a copy keeps every sentence.
+    expect(structuredClone(turn?.facts)?.find((f) => f.kind === "status")?.text).toBe(`Order ${orderId} has shipped.`);
     expect(await service.order(orderId)).toMatchObject({ status: "shipped", version: 1 });
   });
 
