@@ -58,7 +58,9 @@ export type GateMessageKey =
   | "fact.note"
   | "fact.possible"
   | `possible.${ChangeToolName}`
-  | "fact.more";
+  | "fact.more"
+  /** The turn's service calls met a problem the application must act on (controller/problem.ts): never a claim. */
+  | "unreachable";
 
 export const gateMessages: Catalogue<GateMessageKey> = {
   en: {
@@ -135,6 +137,7 @@ export const gateMessages: Catalogue<GateMessageKey> = {
     "possible.start_return": "start a return",
     "possible.offer_replacement": "send a replacement for an item",
     "fact.more": "{count, plural, one {# more order} other {# more orders}} came up as well.",
+    unreachable: "Your orders could not be reached right now.",
   },
   de: {
     "completed.cancel_order": "Bestellung {orderId} ist storniert.",
@@ -215,6 +218,7 @@ export const gateMessages: Catalogue<GateMessageKey> = {
     "possible.start_return": "eine Rücksendung starten",
     "possible.offer_replacement": "einen Ersatz für einen Artikel senden",
     "fact.more": "{count, plural, one {# weitere Bestellung ist} other {# weitere Bestellungen sind}} ebenfalls aufgetaucht.",
+    unreachable: "Auf Ihre Bestellungen konnte gerade nicht zugegriffen werden.",
   },
   fr: {
     "completed.cancel_order": "La commande {orderId} est annulée.",
@@ -296,6 +300,7 @@ export const gateMessages: Catalogue<GateMessageKey> = {
     "possible.start_return": "lancer un retour",
     "possible.offer_replacement": "envoyer un remplacement pour un article",
     "fact.more": "{count, plural, one {# autre commande est également apparue} other {# autres commandes sont également apparues}}.",
+    unreachable: "Vos commandes n’ont pas pu être consultées pour le moment.",
   },
   es: {
     "completed.cancel_order": "El pedido {orderId} está cancelado.",
@@ -374,6 +379,7 @@ export const gateMessages: Catalogue<GateMessageKey> = {
     "possible.start_return": "iniciar una devolución",
     "possible.offer_replacement": "enviar un reemplazo de un artículo",
     "fact.more": "{count, plural, one {También ha salido # pedido más} other {También han salido # pedidos más}}.",
+    unreachable: "No se ha podido acceder a sus pedidos en este momento.",
   },
   it: {
     "completed.cancel_order": "L'ordine {orderId} è annullato.",
@@ -451,6 +457,7 @@ export const gateMessages: Catalogue<GateMessageKey> = {
     "possible.start_return": "avviare un reso",
     "possible.offer_replacement": "inviare un sostituto per un articolo",
     "fact.more": "{count, plural, one {È emerso anche # altro ordine} other {Sono emersi anche altri # ordini}}.",
+    unreachable: "Al momento non è stato possibile accedere ai suoi ordini.",
   },
   pt: {
     "completed.cancel_order": "O pedido {orderId} está cancelado.",
@@ -529,6 +536,7 @@ export const gateMessages: Catalogue<GateMessageKey> = {
     "possible.start_return": "iniciar uma devolução",
     "possible.offer_replacement": "enviar uma substituição de um artigo",
     "fact.more": "{count, plural, one {Surgiu também mais # encomenda} other {Surgiram também mais # encomendas}}.",
+    unreachable: "Não foi possível acessar seus pedidos neste momento.",
   },
   nl: {
     "completed.cancel_order": "Bestelling {orderId} is geannuleerd.",
@@ -608,6 +616,7 @@ export const gateMessages: Catalogue<GateMessageKey> = {
     "possible.start_return": "een retour starten",
     "possible.offer_replacement": "een vervanging voor een artikel sturen",
     "fact.more": "{count, plural, one {Er kwam ook nog # bestelling naar voren} other {Er kwamen ook nog # bestellingen naar voren}}.",
+    unreachable: "Uw bestellingen waren op dit moment niet bereikbaar.",
   },
   pl: {
     "completed.cancel_order": "Zamówienie {orderId} zostało anulowane.",
@@ -687,5 +696,6 @@ export const gateMessages: Catalogue<GateMessageKey> = {
     "possible.offer_replacement": "wysłać zamiennik artykułu",
     "fact.more":
       "{count, plural, one {Pojawiło się też # inne zamówienie} few {Pojawiły się też # inne zamówienia} other {Pojawiło się też # innych zamówień}}.",
+    unreachable: "W tej chwili nie udało się uzyskać dostępu do Twoich zamówień.",
   },
 };

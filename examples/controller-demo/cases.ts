@@ -73,6 +73,8 @@ export interface DemoCase {
     replyIncludes: string;
     /** Whether the gate had to replace a false model reply. */
     claimMismatch: boolean;
+    /** The changes the last turn leaves waiting for the principal's button (default none). */
+    waiting?: ToolName[];
     /** permitted: the service was asked and allowed; denied: it refused access; none: nothing was sent. */
     authorization: "permitted" | "denied" | "none";
     /** The order the case is about, as stored afterwards; changes counts tool-made version increments. */
@@ -175,7 +177,11 @@ export function demoCases(world: Pick<DemoWorld, "orders">): DemoCase[] {
       id: "someone-elses-order",
       title: "Ana names Ben's order",
       turns: [`Cancel order ${o.otherCustomers}, please.`],
-      script: [{ call: "cancel_order", input: { orderId: o.otherCustomers } }, { say: "Is there anything else I can help you with?" }],
+      script: [
+        { call: "cancel_order", input: { orderId: o.otherCustomers } },
+        // The application's sentence already says it was not found: the model adds only an offer of more help.
+        { say: "Is there anything else I can help you with?" },
+      ],
       faults: [],
       expect: {
         reply: "rejection",
@@ -245,6 +251,8 @@ export function demoCases(world: Pick<DemoWorld, "orders">): DemoCase[] {
         reply: "confirmation",
         replyIncludes: `A return of ITM-1 from order ${o.sellerReturn} is booked`,
         claimMismatch: false,
+        // The replacement the buyer's note asked for is still waiting: the seller has pressed neither of its buttons.
+        waiting: ["offer_replacement"],
         authorization: "permitted",
         order: { orderId: o.sellerReturn, status: "delivered", changes: 1 },
       },
