@@ -4,17 +4,14 @@ import type { ConfirmationKey } from "#controller/i18n/confirmation-messages";
 
 /**
  * What the controller knows per changing tool, in one entry per tool: the words of a message that asks for it
- * (guard/words.ts), the topic a reply claims or denies it with (gate/vocabulary.ts), how its values trace to the
- * principal (guard/values.ts, contract §8.5), and the items and question of its confirmation (guard/confirmation.ts).
+ * (guard/words.ts), how its values trace to the principal (guard/values.ts, contract §8.5), and the items and
+ * question of its confirmation (guard/confirmation.ts).
  * Typed over the contract's changing tools, so a new one does not compile until its entry is written here; no
  * reader falls back to a default for a tool it does not know.
  *
  * This module sits below the modules that read it: it imports types only, and the value checks get the tracing
  * helpers they call as a parameter, so no import runs back up to words, values or confirmation.
  */
-
-/** The topics of the claim check that are an action on an order; the gate's other topics are in gate/vocabulary.ts. */
-export type ActionTopic = "cancel" | "note" | "return" | "replacement";
 
 /** The values a held change shows the principal, beside the confirm and decline buttons. */
 export interface ConfirmationValues {
@@ -70,8 +67,6 @@ export interface Question {
 export interface ControllerChangeTool {
   /** The change's words in a message that asks for it (its own words, not negated); global, read with `test`. */
   asks: RegExp;
-  /** The action topic a reply claims or denies it with. */
-  topic: ActionTopic;
   /** Its values, checked in the order its confirmation names them. */
   checkValues: (trace: ValueTrace) => void;
   /** The items a held change names (none for a change that names no item). */
@@ -83,7 +78,6 @@ export interface ControllerChangeTool {
 export const changeTools: Record<ChangeToolName, ControllerChangeTool> = {
   cancel_order: {
     asks: /\b(?:cancel\w*|cancle\w*|cancl\w*|canel\w*|cansel\w*|call(?:ing)? (?:it |this |them )?off|(?:don't|do not|no longer) (?:want|need) (?:it|this|them|that|the order|my order)|stop (?:it|them|this|that|the order|my order|the delivery))/g,
-    topic: "cancel",
     checkValues: ({ request, foreignData, untraced, unquotable }) => {
       if (typeof request.reason !== "string") return;
       // A cancellation's reason is one line the seller reads: it may be the model's summary, but it never carries
@@ -102,7 +96,6 @@ export const changeTools: Record<ChangeToolName, ControllerChangeTool> = {
   },
   add_delivery_note: {
     asks: /\b(?:note|notes|instruction\w*|tell the (?:driver|courier|carrier)|let the (?:driver|courier|carrier) know|leave (?:it|the parcel|the package|them)|deliver (?:it |them )?to|ring|knock|doorbell|buzzer|neighbou?r|porch|safe place|gate code|delivery)\b/g,
-    topic: "note",
     checkValues: ({ request, foreignWords, droppedNegationsAndNumbers, untraced, unquotable }) => {
       if (typeof request.deliveryNote !== "string") return;
       const note = request.deliveryNote;
@@ -124,7 +117,6 @@ export const changeTools: Record<ChangeToolName, ControllerChangeTool> = {
   },
   start_return: {
     asks: /\b(?:return\w*|send\b[^.?!]{0,30}\bback|take\b[^.?!]{0,20}\bback|refund\w*|money back|collect\w*|pick(?:ed)?[ -]?up)/g,
-    topic: "return",
     checkValues: ({ request, checkItems, checkReason, datesSaid, untraced }) => {
       checkItems(Array.isArray(request.itemIds) ? request.itemIds.map(String) : []);
       checkReason(request.reason);
@@ -143,7 +135,6 @@ export const changeTools: Record<ChangeToolName, ControllerChangeTool> = {
   },
   offer_replacement: {
     asks: /\b(?:replace\w*|another one|new one|send (?:me |us |them |the customer |the buyer )?(?:another|(?:the )?(?:right|correct|new|replacement)\b)|exchange\w*|swap\w*|resend\w*)/g,
-    topic: "replacement",
     checkValues: ({ request, checkItems, checkReason }) => {
       checkItems(typeof request.itemId === "string" ? [request.itemId] : []);
       checkReason(request.reason);

@@ -145,6 +145,7 @@ describe("every character shown is read: a symbol beside an order claims somethi
     [`✓ ${open}`, "✓"],
     [`${open} → cancelled`, "→"],
     [`${open} ⟶ 📦`, "📦"],
+    [`➡️ ${open}`, "➡"],
     ["✅", "✅"],
   ];
   for (const [text, symbol] of symbols) {

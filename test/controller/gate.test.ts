@@ -109,7 +109,7 @@ describe("the status is the application's: every change outcome opens the reply 
   });
 });
 
-describe("the claim check accepts, it does not hunt: false claims fall back to the template", () => {
+describe("the gate accepts, it does not hunt: false claims fall back to the template", () => {
   const refusedAfterRejection = [
     `Good news: you won't be charged now that order ${order} is cancelled.`,
     `I've stopped ${order} from shipping.`,

@@ -43,7 +43,7 @@ describe("where is my order?", () => {
     expect(await service.order(orderId)).toMatchObject({ status: "shipped", version: 1 });
   });
 
-  it("with no record — the read did not reach the service — there are no facts, and nothing the model guessed", async () => {
+  it("with no record — the read did not reach the service — there are no facts, nothing the model guessed, and the customer is told their orders could not be reached", async () => {
     const controller = createController({
       service: { baseUrl: "http://127.0.0.1:9", token: "unused" },
       model: scriptedModel([
@@ -54,6 +54,8 @@ describe("where is my order?", () => {
     });
     const turn = await controller.conversation("c-unreachable").turn("Where is my order SU-90018?");
     expect(turn.facts).toEqual([]);
-    expect(turn.reply).not.toMatch(/Thursday|on its way|has shipped/);
+    // Not "I haven't changed anything on your orders.", as if all were well.
+    expect(turn.reply).toBe("Your orders could not be reached right now.");
+    expect(turn.problem).toMatchObject({ code: "unreachable", tool: "get_order" });
   });
 });
