@@ -154,7 +154,8 @@ function orderFacts(orderId: string, order: OrderFacts | undefined, own: readonl
   const changedStatus = own.flatMap((o) =>
     o.kind === "completed" && typeof o.body.orderStatus === "string" ? [o.body.orderStatus] : [],
   )[0];
-  const untouched = own.every((o) => o.kind === "declined");
+  // A change declined, or whose question expired unanswered, was never sent: the read still stands.
+  const untouched = own.every((o) => o.kind === "declined" || o.kind === "expired");
   // A change tried this turn may have met another state than the read showed; only a status no order leaves
   // (shipped stays shipped once it has, delivered and cancelled are final) is still true after it.
   const settled = order?.status !== undefined && ["shipped", "delivered", "cancelled"].includes(order.status);
