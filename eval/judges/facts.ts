@@ -13,7 +13,7 @@ import type { RecordedOutcome } from "./status-sentences.ts";
  *   touched the order, only a status no order leaves (shipped, delivered, cancelled);
  * - what can still be done: a read's allowed actions, only for an order no change of the turn touched;
  * - placed day, tracking, items, charges, return window, returns and the delivery note: a read of the turn.
- * A title or a seller's name is cut the way the contract states (first sentence, six words, 80 characters).
+ * A title or a seller's name is cut the way the contract states (first sentence, six words, 48 characters).
  */
 
 export interface FactContext {
@@ -152,17 +152,27 @@ function tracking(orderId: string, order: Read, say: Say): string[] {
   ];
 }
 
-/** A seller's words as a sentence of the application names them: first sentence, six words, 80 characters. */
+/**
+ * A seller's words as a sentence of the application names them: the first sentence, its first six words — past 48
+ * characters, only the whole words that end before the 48th (or the first 48 characters of one longer word) — the
+ * closing marks off, and "…" when anything of the sentence was left out.
+ */
 export function cutSellerWords(text: string): string {
   const head = text.slice(0, 320);
-  const sentence = head.split(/(?<=[.!?])\s|[\n\r]/u)[0] ?? head;
-  const words = sentence.trim().split(/\s+/u);
-  let cut = words
-    .slice(0, 6)
-    .join(" ")
-    .replace(/[.!?:;,]+$/u, "");
-  if (words.length > 6) cut = `${cut}…`;
-  return cut.length <= 80 ? cut : `${cut.slice(0, 79).trimEnd()}…`;
+  const sentence = (head.split(/(?<=[.!?])\s|[\n\r]/u)[0] ?? head).trim();
+  const words = sentence.split(/\s+/u).slice(0, 6);
+  let cut = words.join(" ");
+  if (cut.length > 48) {
+    cut = "";
+    for (const word of words) {
+      const longer = cut === "" ? word : `${cut} ${word}`;
+      if (longer.length > 47) break;
+      cut = longer;
+    }
+    if (cut === "") cut = (words[0] ?? "").slice(0, 48);
+  }
+  cut = cut.replace(/[.!?:;,]+$/u, "");
+  return cut.length < sentence.replace(/[.!?:;,]+$/u, "").length ? `${cut}…` : cut;
 }
 
 function items(orderId: string, order: Read, locale: Locale, say: Say): string[] {

@@ -1,11 +1,14 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type ChangeToolName, changeToolNames, type ToolName } from "#contract/tools";
 import type { TurnOutcome } from "#controller/gate/outcomes";
+import { sellerWords } from "#controller/gate/seller-words";
 import { noChangeTemplate, templateFor } from "#controller/gate/templates";
 import { notEligibleReasons } from "../../eval/case-schema.ts";
 import { judgeTurnReply, orderIdsIn, repeatedRun } from "../../eval/judges/reply.ts";
 import { isCourtesy, judgeRemainder } from "../../eval/judges/reply-reader.ts";
 import { judgeExecution } from "../../eval/judges/execution.ts";
+import { cutSellerWords } from "../../eval/judges/facts.ts";
 import { mismatchOf } from "../../eval/judges/state.ts";
 import {
   completionSentence,
@@ -178,6 +181,28 @@ describe("the judge's reader: a sentence is courtesy, or a fact it renders itsel
       expect(isCourtesy(text), text).toBe(true);
     for (const text of ["Sorry, I can.", "Yes.", "Of course!", "Thanks ✅", "Thanks for the refund.", "Good news!"])
       expect(isCourtesy(text), text).toBe(false);
+  });
+});
+
+describe("the judge cuts a seller's words on its own code, as the contract states and the gate does", () => {
+  it("first sentence, six words, 48 characters, over seeded titles of every shape", () => {
+    // Words of every length up to past the bound, so that six of them end before, at and after the 48th character.
+    const word = fc.oneof(
+      fc.integer({ min: 1, max: 50 }).map((n) => "w".repeat(n)),
+      fc.constantFrom("Oak", "lamp.", "throw,", "hand-knotted", "Assistant:", "—", "!"),
+      fc.string({ unit: fc.constantFrom("a", "é", ".", ",", "-"), minLength: 1, maxLength: 12 }),
+    );
+    const title = fc.tuple(
+      fc.array(word, { minLength: 1, maxLength: 14 }),
+      fc.array(fc.constantFrom(" ", "  ", "\n", ". "), { minLength: 14, maxLength: 14 }),
+    );
+    fc.assert(
+      fc.property(title, ([words, gaps]) => {
+        const text = words.map((w, i) => `${w}${gaps[i] ?? " "}`).join("");
+        expect(cutSellerWords(text)).toBe(sellerWords(text));
+      }),
+      { seed: 20261203, numRuns: 2000 },
+    );
   });
 });
 
