@@ -59,6 +59,45 @@ const allowed: Record<string, readonly string[]> = {
   scripts: ["controller", "functions/contract", "local"],
 };
 
+/**
+ * The controller's own areas, lowest first: each may import only those before it. A folder is an area, and so is
+ * each file at the controller's root. At the bottom the texts and the shared model (what a turn comes to,
+ * outcomes.ts); then what a turn works with (intents, the service over HTTP, the trace, the platforms' tool
+ * formats, the model's context and the model adapters); the guard that decides whether a change may be sent, and
+ * the gate that decides what a reply may say; the conversation's and the running turn's state; what becomes of a
+ * change; a turn's steps; and on top the controller, its face and its commands.
+ */
+const controllerAreas = [
+  "package-manifest.ts",
+  "types",
+  "i18n",
+  "text",
+  "outcomes.ts",
+  "intents",
+  "http",
+  "trace",
+  "platforms",
+  "context",
+  "model",
+  "guard",
+  "gate",
+  "state",
+  "seams.ts",
+  "changes",
+  "turn",
+  "options.ts",
+  "controller.ts",
+  "frameworks",
+  "testing.ts",
+  "index.ts",
+  "bin",
+] as const;
+
+const controllerAreaOf = (file: string): string | undefined => {
+  const [top, second] = file.split("/");
+  return top === "controller" ? second : undefined;
+};
+
 const areaOf = (file: string): string => {
   const [top, second] = file.split("/");
   return top === "functions" ? `functions/${second}` : (top ?? file);
@@ -105,6 +144,24 @@ describe("the layers", () => {
         const to = areaOf(target);
         if (to === from) continue;
         if (!(allowed[from] ?? []).includes(to)) wrong.push(`${file} imports ${target}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it("inside the controller, each area imports only the areas below it", () => {
+    const known = new Set<string>(controllerAreas);
+    const strays = [...imports.keys()].filter((file) => file.startsWith("controller/") && !known.has(controllerAreaOf(file) ?? ""));
+    expect(strays).toEqual([]);
+    const wrong: string[] = [];
+    for (const [file, targets] of imports) {
+      const from = controllerAreaOf(file);
+      if (from === undefined) continue;
+      for (const target of targets) {
+        const to = controllerAreaOf(target);
+        if (to === undefined || to === from) continue;
+        if (controllerAreas.indexOf(to as never) >= controllerAreas.indexOf(from as never))
+          wrong.push(`${file} (${from}) imports ${target} (${to})`);
       }
     }
     expect(wrong).toEqual([]);
