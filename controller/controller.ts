@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { type PrincipalKind, systemPromptFor } from "#contract/model-context";
 import { type ModelTool, modelTools } from "#contract/model-tools";
-import { type ConversationState, newConversationState, noteOrdersIn, principalMessages } from "#controller/conversation-state";
+import { type ConversationState, newConversationState, noteOrdersIn, principalMessages } from "#controller/state/conversation";
 import type { OrderFact } from "#controller/gate/facts";
 import { type GateDecision, gate } from "#controller/gate/gate";
-import type { ReplyKind, TurnOutcome } from "#controller/gate/outcomes";
+import type { ReplyKind, TurnOutcome } from "#controller/outcomes";
 import type { PendingConfirmation } from "#controller/guard/confirmation";
 import { readMessage } from "#controller/guard/message";
 import { beforeDispatchFaults, faultyFetch } from "#controller/http/faults";
@@ -14,26 +14,33 @@ import { localeOf } from "#controller/i18n/locale";
 import type { Intent } from "#controller/intents/intent";
 import { MemoryIntentStore } from "#controller/intents/memory";
 import type { IntentStore } from "#controller/intents/store";
-import { outcomeOf } from "#controller/intent-views";
+import { heldFields, outcomeOf } from "#controller/changes/intent-views";
 import { type ControllerOptions, checkOptions } from "#controller/options";
-import { IntentLifecycle } from "#controller/lifecycle";
-import { converse, defaultLimits, type Limits, type ModelTurnDeps } from "#controller/model-turn";
-import { defaultReconcile, type ReconcileOptions } from "#controller/reconcile";
-import { noteFault, type Run, runs } from "#controller/run";
-import { problemReply, serviceProblem, turnProblem } from "#controller/problem";
+import { IntentLifecycle } from "#controller/changes/lifecycle";
+import { converse, defaultLimits, type Limits, type ModelTurnDeps } from "#controller/turn/model-turn";
+import { defaultReconcile, type ReconcileOptions } from "#controller/changes/reconcile";
+import { noteFault, type Run, runs } from "#controller/state/run";
+import { problemReply, serviceProblem, turnProblem } from "#controller/turn/problem";
 import { type TestSeams, testSeamsOf } from "#controller/seams";
-import { pendingConfirmations, type Settlement, settleByButton, settleEarlierIntents, type TurnDecision } from "#controller/settlement";
-import { type ApplicationTrace, TraceRecorder, type TurnTrace } from "#controller/trace";
-import { acquireTurnLease, withTurnLease } from "#controller/turn-lease";
-import type { TurnProblem } from "#controller/turn-problem";
+import {
+  pendingConfirmations,
+  type Settlement,
+  settleByButton,
+  settleEarlierIntents,
+  type TurnDecision,
+} from "#controller/changes/settlement";
+import type { ApplicationTrace } from "#controller/http/trace-context";
+import { TraceRecorder, type TurnTrace } from "#controller/trace/record";
+import { acquireTurnLease, withTurnLease } from "#controller/turn/lease";
+import type { TurnProblem } from "#controller/outcomes";
 
-export type { ConfirmationPolicy } from "#controller/change-path";
+export type { ConfirmationPolicy } from "#controller/changes/change-path";
 export type { ControllerOptions } from "#controller/options";
-export { outcomeOf } from "#controller/intent-views";
-export { defaultLimits, type Limits } from "#controller/model-turn";
-export { defaultReconcile, type ReconcileOptions } from "#controller/reconcile";
-export { ConfirmationError } from "#controller/settlement";
-export { type ProblemCode, problemCodes, type TurnProblem } from "#controller/turn-problem";
+export { outcomeOf } from "#controller/changes/intent-views";
+export { defaultLimits, type Limits } from "#controller/turn/model-turn";
+export { defaultReconcile, type ReconcileOptions } from "#controller/changes/reconcile";
+export { ConfirmationError } from "#controller/changes/settlement";
+export { type ProblemCode, problemCodes, type TurnProblem } from "#controller/outcomes";
 
 export interface ConversationOptions {
   /** The principal's language for this conversation (BCP 47; en, de, fr, es, it, pt, nl or pl). Default: the controller's. */
@@ -68,7 +75,7 @@ export interface TurnResult {
   /** The first of `confirmations`, when there is one. */
   confirmation?: PendingConfirmation;
   /**
-   * Set when the turn met something the application must act on (turn-problem.ts, contract §8.1): its token
+   * Set when the turn met something the application must act on (outcomes.ts, contract §8.1): its token
    * refused (`unauthenticated`, `forbidden`), the service not there or not answering as the contract says
    * (`unreachable`, `incompatible`), or the model failing (`model_failed`). For the four service codes the reply
    * says, in the principal's language, that their orders could not be reached right now.
@@ -87,10 +94,10 @@ export const defaultSystemPrompt = (now = new Date(), principal: PrincipalKind =
  * The controller: runs a conversation's turns against a model, dispatches the model's proposals to the service
  * over HTTP, keeps each intended change as a persisted intent, reconciles unknown outcomes, and passes every
  * reply through the response gate. A turn is its steps, each a module of its own called in order: earlier
- * intents settled (settlement.ts), the model asked, each proposal dispatched (dispatch.ts: validated by
- * proposal.ts, then the read path, read-path.ts, or the change path, change-path.ts, whose guards are
- * guard/provenance.ts and whose intents live by lifecycle.ts and reconcile.ts), and the reply gated (gate/gate.ts);
- * turn-lease.ts serialises a conversation's turns across processes.
+ * intents settled (changes/settlement.ts), the model asked, each proposal dispatched (turn/dispatch.ts: validated by
+ * changes/proposal.ts, then the read path, turn/read-path.ts, or the change path, changes/change-path.ts, whose guards are
+ * guard/provenance.ts and whose intents live by changes/lifecycle.ts and changes/reconcile.ts), and the reply gated (gate/gate.ts);
+ * turn/lease.ts serialises a conversation's turns across processes.
  */
 export class Controller {
   readonly store: IntentStore;
@@ -225,10 +232,14 @@ export class Controller {
   private async resumeOne(intent: Intent, run: Run): Promise<Intent> {
     if (intent.state !== "persisted" || intent.sends > 0) return this.life.drive(intent, run);
     const state = { ...newConversationState(intent.conversationId), locale: this.locale };
-    const fields = this.life.heldFields(state, intent.tool, intent.request, intent.operationId, intent.confirmable !== false);
+    const fields = heldFields(state, intent, intent.confirmable !== false, this.life.expiry(), run);
     run.recorder.add({ type: "confirmation", operationId: intent.operationId, decision: "asked", text: fields.confirmationQuestion });
     // Turn 0: asked in no turn yet, so the conversation's next turn asks (its number may be the crashed turn's).
-    return this.life.transition(intent, "awaiting_confirmation", { ...fields, heldFor: [...(intent.heldFor ?? []), "stale"], turn: 0 });
+    return this.life.transition(run, intent, "awaiting_confirmation", {
+      ...fields,
+      heldFor: [...(intent.heldFor ?? []), "stale"],
+      turn: 0,
+    });
   }
 
   private applicationTrace(): ApplicationTrace | undefined {
@@ -271,7 +282,7 @@ export class Controller {
     }
   }
 
-  /** A press of the confirm or decline button: settled (settlement.ts), and the reply shown. */
+  /** A press of the confirm or decline button: settled (changes/settlement.ts), and the reply shown. */
   private startSettlement(state: ConversationState, settlement: Settlement, turnOptions: TurnOptions): Promise<TurnResult> {
     const run = this.newRun(state, `(${settlement.action} ${settlement.confirmationId})`, turnOptions);
     return runs.run(run, async () => this.finishTurn(state, run, await settleByButton(this.life, state, settlement, run), turnOptions));

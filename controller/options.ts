@@ -1,12 +1,13 @@
 import type { PrincipalKind } from "#contract/model-context";
 import { type ModelTool, modelTools } from "#contract/model-tools";
-import type { ConfirmationPolicy } from "#controller/change-path";
+import type { ConfirmationPolicy } from "#controller/changes/change-path";
 import type { ServiceOptions } from "#controller/http/service-client";
 import type { IntentStore } from "#controller/intents/store";
 import type { ModelAdapter } from "#controller/model/types";
-import type { Limits } from "#controller/model-turn";
-import type { ReconcileOptions } from "#controller/reconcile";
-import type { ApplicationTrace, TraceSink } from "#controller/trace";
+import type { Limits } from "#controller/turn/model-turn";
+import type { ReconcileOptions } from "#controller/changes/reconcile";
+import type { ApplicationTrace } from "#controller/http/trace-context";
+import type { TraceSink } from "#controller/trace/record";
 
 export interface ControllerOptions {
   /** The service over HTTP, with the signed-in principal's own token. */

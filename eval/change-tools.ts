@@ -8,7 +8,7 @@ import type { ChangeToolName } from "#contract/tools";
  * tools, so a new one does not compile until its entry is written here.
  *
  * The eval's own on purpose: written from the contract, never taken from the controller's table
- * (controller/change-tools.ts), so a fault in the controller's wording cannot hide the same fault in the judge.
+ * (controller/guard/change-forms.ts), so a fault in the controller's wording cannot hide the same fault in the judge.
  * This module sits below the modules that read it and imports nothing of theirs.
  */
 

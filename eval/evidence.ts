@@ -1,6 +1,6 @@
 import { isChangeTool, type ToolName } from "#contract/tools";
 import type { Intent } from "#controller/intents/intent";
-import type { TurnTrace } from "#controller/trace";
+import type { TurnTrace } from "#controller/trace/record";
 import type { Fixture } from "#store/fixture";
 import type { EvalCase } from "./case-schema.ts";
 import type { TappedRequest } from "./service.ts";

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod";
-import type { OrderFacts, TurnOutcome } from "#controller/gate/outcomes";
+import type { OrderFacts, TurnOutcome } from "#controller/outcomes";
 import type { RecordedOutcome } from "./judges/status-sentences.ts";
 
 /**

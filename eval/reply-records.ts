@@ -1,5 +1,5 @@
-import { newConversationState, noteReadResult } from "#controller/conversation-state";
-import type { OrderFacts, TurnOutcome } from "#controller/gate/outcomes";
+import { newConversationState, noteReadResult } from "#controller/state/conversation";
+import type { OrderFacts, TurnOutcome } from "#controller/outcomes";
 import { PrincipalMessage } from "#controller/guard/message";
 
 /**

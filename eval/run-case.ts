@@ -1,6 +1,6 @@
 import { type ControllerOptions, createController, type ReconcileOptions, type TurnResult } from "#controller/controller";
 import { MemoryIntentStore } from "#controller/intents/memory";
-import { traceCollector, type TurnTrace } from "#controller/trace";
+import { traceCollector, type TurnTrace } from "#controller/trace/record";
 import { withTestSeams } from "#controller/testing";
 import { dynamoOrderWriter } from "#local/order-writer";
 import { attackKind, changeToolNames, injectedOnly, isInjectedRequest, turnText } from "./case-schema.ts";

@@ -1,12 +1,12 @@
 /**
  * `npm run --silent export-tools -- --format <format> [--out <dir>]`: the model-facing tool definitions (contract §8.1),
  * generated from the registry, in a provider's format. Without --out the JSON goes to stdout. Formats are
- * registered in controller/tools/formats.ts; a new one needs only `registerToolFormat`.
+ * registered in controller/platforms/formats.ts; a new one needs only `registerToolFormat`.
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { readOptions } from "#local/command-line";
-import { toolFormat, toolFormatNames } from "#controller/tools/formats";
+import { toolFormat, toolFormatNames } from "#controller/platforms/formats";
 import { controllerOnlyTools, modelTools } from "#contract/model-tools";
 import { userPath } from "#local/stack";
 

@@ -28,7 +28,7 @@ import type { IntentStore } from "#controller/intents/store";
 import { intentTable } from "#controller/intents/intent-table";
 import { scriptedModel } from "#controller/model/scripted";
 import { withTestSeams } from "#controller/testing";
-import type { TurnTrace } from "#controller/trace";
+import type { TurnTrace } from "#controller/trace/record";
 import { createTable, createTables, localClientConfig } from "#local/create-tables";
 import { demoCases, demoWorld } from "#examples/controller-demo/cases";
 import { type DemoStack, runDemoCase, seedDemoWorld } from "#examples/controller-demo/run";

@@ -10,9 +10,9 @@
  *   the controller hold — the gate's own cost must stay linear in what it is given. A gate that once took 48 s and
  *   3.8 GB for it is what this row is for.
  */
-import { newConversationState, noteReadResult } from "#controller/conversation-state";
+import { newConversationState, noteReadResult } from "#controller/state/conversation";
 import { gate, type GateInput } from "#controller/gate/gate";
-import type { OrderFacts } from "#controller/gate/outcomes";
+import type { OrderFacts } from "#controller/outcomes";
 import { PrincipalMessage } from "#controller/guard/message";
 import { sellerTextLimits } from "#core/order";
 import { falseReplies, gateInputFor, situationOf, trueReplies } from "../../eval/reply-generator.ts";

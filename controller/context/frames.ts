@@ -1,5 +1,5 @@
 import { notePrefix, principalMessagePrefix } from "#contract/model-context";
-import { normalizeForReading } from "#controller/gate/normalize";
+import { normalizeForReading } from "#controller/text/normalize";
 
 const frames = [notePrefix, principalMessagePrefix].map((f) => f.trim().slice(1, -1));
 

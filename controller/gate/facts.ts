@@ -1,6 +1,6 @@
 import { type ChangeToolName, isChangeTool } from "#contract/tools";
 import { carrierScanHistoryDays } from "#core/get-order";
-import { composeOutcomes, type OrderFacts, type TurnOutcome } from "#controller/gate/outcomes";
+import { composeOutcomes, type OrderFacts, type TurnOutcome } from "#controller/outcomes";
 import { templateFor } from "#controller/gate/templates";
 import { sellerWords } from "#controller/gate/seller-words";
 import { formatMessage, type MessageValues } from "#controller/i18n/format";

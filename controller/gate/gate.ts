@@ -1,5 +1,5 @@
 import { type FactKind, type OrderFact, turnFacts } from "#controller/gate/facts";
-import { composeOutcomes, type ReplyKind, replyKindOfAll, type OrderFacts, type TurnOutcome } from "#controller/gate/outcomes";
+import { composeOutcomes, type ReplyKind, replyKindOfAll, type OrderFacts, type TurnOutcome } from "#controller/outcomes";
 import { factCore, factCores, type Hint, hintOf, readSentences, sentencesOf } from "#controller/gate/reading";
 import { renderForCustomer } from "#controller/gate/render";
 import { boundTemplate, modelFailedTemplate, noChangeFor, openingFor } from "#controller/gate/templates";

@@ -1,5 +1,5 @@
 import type { ChangeToolName, ToolName } from "#contract/tools";
-import { composeOutcomes, type OrderFacts, type TurnOutcome } from "#controller/gate/outcomes";
+import { composeOutcomes, type OrderFacts, type TurnOutcome } from "#controller/outcomes";
 import { quoteIn, shortTitle } from "#controller/guard/confirmation";
 import { formatMessage, type MessageValues } from "#controller/i18n/format";
 import { type GateMessageKey, gateMessages } from "#controller/i18n/gate-messages";

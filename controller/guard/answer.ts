@@ -1,5 +1,5 @@
 import type { ChangeToolName } from "#contract/tools";
-import { normalizeShown } from "#controller/gate/normalize";
+import { normalizeShown } from "#controller/text/normalize";
 import { type AnswerWords, answerWords } from "#controller/i18n/answers";
 import type { Locale } from "#controller/i18n/locale";
 

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { ChangeToolName, ToolName } from "#contract/tools";
-import { type ConfirmationValues, changeTools, type Question } from "#controller/change-tools";
-import type { OrderFacts } from "#controller/gate/outcomes";
+import { type ConfirmationValues, changeForms, type Question } from "#controller/guard/change-forms";
+import type { OrderFacts } from "#controller/outcomes";
 import { confirmationMessages } from "#controller/i18n/confirmation-messages";
 import { formatMessage } from "#controller/i18n/format";
 import { answerWords } from "#controller/i18n/answers";
@@ -84,7 +84,7 @@ export function confirmationValues(
     if (!title) return { itemId };
     return sellersWords(order) ? { itemId, title: shortTitle(title), titleBy: "seller" as const } : { itemId, title: shortTitle(title) };
   };
-  const items = changeTools[tool].heldItems(request)?.map(titled);
+  const items = changeForms[tool].heldItems(request)?.map(titled);
   return {
     ...(items ? { items } : {}),
     ...(typeof request.reason === "string" ? { reason: request.reason } : {}),
@@ -126,7 +126,7 @@ export function confirmationQuestion(
     typeof request.reason === "string"
       ? { hasReason: "yes", reason: say("reason", { reason: request.reason }) }
       : { hasReason: "no", reason: "" };
-  return changeTools[tool].question({
+  return changeForms[tool].question({
     tool,
     request,
     order,
@@ -140,4 +140,26 @@ export function confirmationQuestion(
     sellersTitles: sellersWords(order),
     quote,
   });
+}
+
+/**
+ * What a held change carries for the principal's yes: its question in the conversation's locale, its confirmation
+ * id and its expiry.
+ */
+export function heldChange(held: {
+  conversationId: string;
+  locale: Locale;
+  facts: OrderFacts | undefined;
+  tool: ChangeToolName;
+  request: Record<string, unknown>;
+  operationId: string;
+  quoteNote: boolean;
+  expiresAt: Date;
+}): { confirmationQuestion: string; confirmationId: string; confirmationExpiresAt: string } {
+  const { conversationId, locale, facts, tool, request, operationId, quoteNote, expiresAt } = held;
+  return {
+    confirmationQuestion: confirmationQuestion(tool, request, facts, { quoteNote, locale }),
+    confirmationId: confirmationIdOf(conversationId, operationId, tool, request),
+    confirmationExpiresAt: expiresAt.toISOString(),
+  };
 }

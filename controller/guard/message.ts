@@ -1,10 +1,10 @@
-import { smallWords } from "#controller/gate/vocabulary";
+import { smallWords } from "#controller/text/small-words";
 import { type RequestForm, readRequestForm } from "#controller/guard/request-form";
 import { contentWordsIn, dataTokensIn, type OrderReference, readingOf, referencesIn } from "#controller/guard/words";
 
 /**
  * A principal's message, read once: the guards take this, never the raw string. Its text is normalised for reading
- * once (gate/normalize.ts, as the response gate reads), and every reading the guards make of it — the closed form of
+ * once (text/normalize.ts, as the response gate reads), and every reading the guards make of it — the closed form of
  * a request (guard/request-form.ts), its content words, data and order references — is made the first time a guard
  * asks, and kept for the rest of the turn.
  */

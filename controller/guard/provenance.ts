@@ -1,5 +1,5 @@
 import { isChangeTool, type ToolName } from "#contract/tools";
-import type { OrderFacts } from "#controller/gate/outcomes";
+import type { OrderFacts } from "#controller/outcomes";
 import { ambiguityGuard, type GuardDecision } from "#controller/guard/ambiguity";
 import type { PrincipalMessage } from "#controller/guard/message";
 import { type FormRequest, readOrderAnswer, type RequestForm } from "#controller/guard/request-form";
@@ -20,7 +20,7 @@ import type { Locale } from "#controller/i18n/locale";
  * - **form**: the message is a request in the closed form for this kind of change — or it answers the controller's
  *   "which order?" with only an order reference, and the message that asked was one;
  * - **target**: the order is one the request names, or (for "it", "my order") the only order in play;
- * - **values**: every argument is what the request says (change-tools.ts, `formValues`).
+ * - **values**: every argument is what the request says (guard/change-forms.ts, `formValues`).
  *
  * With several orders in play and a request that does not say which, the outcome is a clarification, whatever the
  * context: which order comes first, the confirmation once it is known.

@@ -1,16 +1,16 @@
 import type { ChangeToolName } from "#contract/tools";
 import {
-  type ControllerChangeTool,
-  changeTools,
+  type ChangeForm,
+  changeForms,
   type FormPieces,
   type FormRequest,
   type ItemReference,
   type ReturnReason,
-} from "#controller/change-tools";
+} from "#controller/guard/change-forms";
 
-export type { FormRequest, ItemReference, ReturnReason } from "#controller/change-tools";
+export type { FormRequest, ItemReference, ReturnReason } from "#controller/guard/change-forms";
 import { addDays } from "#core/days";
-import { normalizeShown } from "#controller/gate/normalize";
+import { normalizeShown } from "#controller/text/normalize";
 
 /**
  * The closed form of a request (contract §8.5): on a clean context in English, a change goes out without a question
@@ -35,7 +35,7 @@ import { normalizeShown } from "#controller/gate/normalize";
  * ("Add a note to SU-10387: leave it in the porch") is the note itself, data the carrier reads, and is not read
  * as sentences.
  *
- * The verb phrases, one set per change, each in the change's entry of controller/change-tools.ts (and why each is
+ * The verb phrases, one set per change, each in the change's entry of controller/guard/change-forms.ts (and why each is
  * there):
  * - cancel_order: "cancel <order>", with the one deadline that urges rather than defers, "before it ships" (the
  *   plainest way to ask for a cancellation, and the wording of the request this control is designed around);
@@ -135,7 +135,7 @@ const identity = /^(?:i'm|i am|this is|my e-?mail is) [\w.+-]+@[\w-]+(?:\.[\w-]+
 const courtesyEmoji = /[🙏🙂😊👍😀]/gu;
 
 const compiled = Object.fromEntries(
-  (Object.entries(changeTools) as [ChangeToolName, ControllerChangeTool][]).map(([tool, { requestForm }]) => [
+  (Object.entries(changeForms) as [ChangeToolName, ChangeForm][]).map(([tool, { requestForm }]) => [
     tool,
     new RegExp(`^${opener}(?:${reasonClause}(?:, | and |, and |, so | so ))?${lead}${requestForm(pieces)}${tail}$`),
   ]),

@@ -1,8 +1,8 @@
 import { isChangeTool, type ToolName } from "#contract/tools";
-import { changeTools } from "#controller/change-tools";
-import type { OrderFacts } from "#controller/gate/outcomes";
-import { normalizeForReading } from "#controller/gate/normalize";
-import { smallWords } from "#controller/gate/vocabulary";
+import { changeForms } from "#controller/guard/change-forms";
+import type { OrderFacts } from "#controller/outcomes";
+import { normalizeForReading } from "#controller/text/normalize";
+import { smallWords } from "#controller/text/small-words";
 import { type PrincipalMessage, readMessage } from "#controller/guard/message";
 import type { FormRequest, ItemReference } from "#controller/guard/request-form";
 import { contentWords, dataTokens, orderReferences } from "#controller/guard/words";
@@ -10,7 +10,7 @@ import { contentWords, dataTokens, orderReferences } from "#controller/guard/wor
 /**
  * The values of a change, two ways (contract §8.5):
  * - `formValues`, on the fast path: every argument is what the closed-form request says — its items, its reason,
- *   its pickup day, its note's very words (change-tools.ts, each tool's `formValues`). A value the request does not
+ *   its pickup day, its note's very words (guard/change-forms.ts, each tool's `formValues`). A value the request does not
  *   say is named, and the change waits for a confirmation that shows it;
  * - `quotable`, for a change that waits: whether its free text (a note, a cancellation's reason) may be shown back
  *   to the principal as theirs and sent on their yes. A note whose words or data are not in their messages, or that
@@ -27,7 +27,7 @@ export function formValues(
 ): string[] {
   if (!isChangeTool(tool)) return [`${tool} is not a change`];
   const untraced: string[] = [];
-  changeTools[tool].formValues({
+  changeForms[tool].formValues({
     request,
     form,
     untraced: (why) => untraced.push(why),
@@ -60,7 +60,7 @@ export function quotable(raw: QuotableInput): boolean {
   const own = ownWords(raw.foreignTexts ?? []);
   const message = own(raw.message);
   const messages = raw.principalMessages.map(own);
-  return changeTools[raw.tool].quotable({
+  return changeForms[raw.tool].quotable({
     request: raw.request,
     foreignData: (text) => {
       const data = new Set(message.dataTokens);

@@ -1,4 +1,4 @@
-import { normalizeForReading } from "#controller/gate/normalize";
+import { normalizeForReading } from "#controller/text/normalize";
 
 /**
  * What the principal's own message says, read the way the guards need it: which orders it refers to (and how),
@@ -23,7 +23,7 @@ const orderCue = /(?:\border|\borders|#|\bsu|\bending(?: in)?|\bends(?: in| with
 const notAnOrder =
   /\b(?:flat|apartment|apt|unit|house|floor|room|suite|building|block|street|st|road|rd|lane|ln|avenue|ave|box|postcode|post code|zip|phone|tel|mobile|call|item|itm|qty|quantity|size|pack|page|bus|gate|code|pin|door|plot|x)\W*$|[£$€]\s*$/;
 
-/** A text as the guards read it: normalised for reading, as the response gate reads (gate/normalize.ts), lowercase. */
+/** A text as the guards read it: normalised for reading, as the response gate reads (text/normalize.ts), lowercase. */
 export function readingOf(text: string): string {
   return normalizeForReading(text).toLowerCase();
 }

@@ -1,5 +1,5 @@
 import { type ToolName, toolPath } from "#contract/tools";
-import { describeError } from "#controller/error-text";
+import { describeError } from "#controller/text/error-text";
 import type { Fetch } from "#controller/http/faults";
 
 /**

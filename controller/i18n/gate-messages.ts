@@ -61,7 +61,7 @@ export type GateMessageKey =
   | "fact.possible"
   | `possible.${ChangeToolName}`
   | "fact.more"
-  /** The turn's service calls met a problem the application must act on (controller/problem.ts): never a claim. */
+  /** The turn's service calls met a problem the application must act on (controller/turn/problem.ts): never a claim. */
   | "unreachable";
 
 export const gateMessages: Catalogue<GateMessageKey> = {

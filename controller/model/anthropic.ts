@@ -4,7 +4,7 @@ import type { Fetch } from "#controller/http/faults";
 import { importModelSdk } from "#controller/model/optional-sdk";
 import { alternatingMessages } from "#controller/model/alternating";
 import type { ChatMessage, ModelAdapter, ModelResponse } from "#controller/model/types";
-import { anthropicTool } from "#controller/tools/formats";
+import { anthropicTool } from "#controller/platforms/formats";
 
 export interface AnthropicModelOptions {
   /** The model id, e.g. a current Claude model. */

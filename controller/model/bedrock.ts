@@ -12,7 +12,7 @@ import type {
 import { importModelSdk } from "#controller/model/optional-sdk";
 import { alternatingMessages } from "#controller/model/alternating";
 import type { ChatMessage, ModelAdapter, ModelRequest, ModelResponse } from "#controller/model/types";
-import { bedrockTool } from "#controller/tools/formats";
+import { bedrockTool } from "#controller/platforms/formats";
 
 export interface BedrockModelOptions {
   /** A model id or an inference profile id or ARN, e.g. "global.anthropic.claude-sonnet-5-5". */

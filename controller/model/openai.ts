@@ -3,7 +3,7 @@ import type { ChatCompletion, ChatCompletionMessageParam } from "openai/resource
 import type { Fetch } from "#controller/http/faults";
 import { importModelSdk } from "#controller/model/optional-sdk";
 import { type ChatMessage, type ModelAdapter, type ModelResponse, noteText, principalText } from "#controller/model/types";
-import { openaiTool } from "#controller/tools/formats";
+import { openaiTool } from "#controller/platforms/formats";
 
 export interface OpenAIModelOptions {
   model: string;

@@ -9,7 +9,7 @@
  */
 import type { ToolName } from "#contract/tools";
 import type { Fault } from "#controller/http/faults";
-import type { ReplyKind } from "#controller/gate/outcomes";
+import type { ReplyKind } from "#controller/outcomes";
 import type { ScriptStep } from "#controller/model/scripted";
 import { addDays } from "#core/days";
 import { parseFixture, type Fixture } from "#store/fixture";

@@ -7,7 +7,7 @@
  */
 import "#examples/controller-demo/quiet";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { formatTrace } from "#controller/trace-format";
+import { formatTrace } from "#controller/trace/format";
 import { createTables, localClientConfig } from "#local/create-tables";
 import { demoCases, demoWorld } from "#examples/controller-demo/cases";
 import { type DemoStack, demoVerdict, freeDemoBlock, runDemoCase, seedDemoWorld } from "#examples/controller-demo/run";

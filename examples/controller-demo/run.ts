@@ -4,7 +4,7 @@ import type { Fetch } from "#controller/http/faults";
 import type { IntentStore } from "#controller/intents/store";
 import { scriptedModel } from "#controller/model/scripted";
 import { withTestSeams } from "#controller/testing";
-import type { TraceSink } from "#controller/trace";
+import type { TraceSink } from "#controller/trace/record";
 import { principalClaims, signDevToken } from "#local/dev-auth";
 import { dynamoOrderWriter } from "#local/order-writer";
 import { type DemoCase, type DemoWorld, demoOrderIds } from "#examples/controller-demo/cases";

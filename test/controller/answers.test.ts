@@ -5,7 +5,7 @@ import { confirmationQuestion } from "#controller/guard/confirmation";
 import { answerWords } from "#controller/i18n/answers";
 import { supportedLocales } from "#controller/i18n/locale";
 import { answerCorpus, answerMatrix } from "../../eval/attacks/answers.ts";
-import { normalizeForReading } from "#controller/gate/normalize";
+import { normalizeForReading } from "#controller/text/normalize";
 
 /**
  * A typed answer to a held change, in the principal's words (contract §8.5): confirm, decline or neither, held to

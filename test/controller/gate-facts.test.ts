@@ -1,10 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { changeToolNames } from "#contract/tools";
-import { newConversationState, noteReadResult } from "#controller/conversation-state";
+import { newConversationState, noteReadResult } from "#controller/state/conversation";
 import { turnFacts } from "#controller/gate/facts";
 import { gate } from "#controller/gate/gate";
-import type { TurnOutcome } from "#controller/gate/outcomes";
+import type { TurnOutcome } from "#controller/outcomes";
 import { sellerWords } from "#controller/gate/seller-words";
 import { PrincipalMessage } from "#controller/guard/message";
 import { supportedLocales } from "#controller/i18n/locale";

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { changeToolNames, tools } from "#contract/tools";
 import { gate } from "#controller/gate/gate";
-import { composeOutcomes, type TurnOutcome } from "#controller/gate/outcomes";
+import { composeOutcomes, type TurnOutcome } from "#controller/outcomes";
 import { boundTemplate, noChangeFor, templateFor } from "#controller/gate/templates";
 import { gateMessages } from "#controller/i18n/gate-messages";
 import { type Locale, supportedLocales } from "#controller/i18n/locale";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { type ConversationState, newConversationState, noteReadResult } from "#controller/conversation-state";
+import { type ConversationState, newConversationState, noteReadResult } from "#controller/state/conversation";
 import { gate } from "#controller/gate/gate";
-import type { TurnOutcome } from "#controller/gate/outcomes";
+import type { TurnOutcome } from "#controller/outcomes";
 import { PrincipalMessage } from "#controller/guard/message";
 
 /**

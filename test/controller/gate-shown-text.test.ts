@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { gate, type GateInput } from "#controller/gate/gate";
-import type { OrderFacts, TurnOutcome } from "#controller/gate/outcomes";
+import type { OrderFacts, TurnOutcome } from "#controller/outcomes";
 import { templateFor } from "#controller/gate/templates";
 
 /**

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { changeToolNames, type ToolName } from "#contract/tools";
 import { gate, type GateInput } from "#controller/gate/gate";
-import { normalizeForReading } from "#controller/gate/normalize";
-import type { OrderFacts, TurnOutcome } from "#controller/gate/outcomes";
+import { normalizeForReading } from "#controller/text/normalize";
+import type { OrderFacts, TurnOutcome } from "#controller/outcomes";
 import { boundTemplate, noChangeTemplate, openingFor, templateFor } from "#controller/gate/templates";
 
 /** The response gate on its own: the status is the application's, and model text is kept only when placed. */

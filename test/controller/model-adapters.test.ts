@@ -15,7 +15,7 @@ import {
   replayFetch,
 } from "#controller/model/recorded";
 import { type ModelAdapter, notePrefix } from "#controller/model/types";
-import { exportTools } from "#controller/tools/formats";
+import { exportTools } from "#controller/platforms/formats";
 import { repoRoot } from "#local/stack";
 import { type ServiceWorld, startService, watchedFetch } from "#test/controller/support/service-world";
 

@@ -9,8 +9,8 @@ import { describe, expect, it } from "vitest";
 import { catalogEntry, type JsonSchema } from "#contract/json-schema";
 import { type ToolName, toolNamed, tools as registry } from "#contract/tools";
 import { parseArguments } from "#contract/validate";
-import { withoutNullOptionals } from "#controller/tools/arguments";
-import { exportTools, openaiStrictFormats, openaiStrictKeywords, registerToolFormat, toolFormatNames } from "#controller/tools/formats";
+import { withoutNullOptionals } from "#controller/platforms/arguments";
+import { exportTools, openaiStrictFormats, openaiStrictKeywords, registerToolFormat, toolFormatNames } from "#controller/platforms/formats";
 import { controllerOnlyTools, modelTools } from "#contract/model-tools";
 import { repoRoot } from "#local/stack";
 

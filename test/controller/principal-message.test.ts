@@ -1,6 +1,6 @@
 import * as fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { smallWords } from "#controller/gate/vocabulary";
+import { smallWords } from "#controller/text/small-words";
 import { readMessage } from "#controller/guard/message";
 import { readRequestForm } from "#controller/guard/request-form";
 import { ownWords } from "#controller/guard/values";

@@ -4,7 +4,7 @@ import { provenanceOf } from "#test/controller/support/provenance-words";
 import { datamark } from "#contract/model-context";
 import { spotlightResult } from "#controller/context/spotlight";
 import { createController } from "#controller/controller";
-import type { OrderFacts } from "#controller/gate/outcomes";
+import type { OrderFacts } from "#controller/outcomes";
 import { MemoryIntentStore } from "#controller/intents/memory";
 import { type ScriptStep, scriptedModel } from "#controller/model/scripted";
 import { lampWorld as seedLampWorld } from "#test/controller/support/lamp-world";

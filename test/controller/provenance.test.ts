@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { provenanceOf } from "#test/controller/support/provenance-words";
 import { datamark, systemPromptFor } from "#contract/model-context";
 import { datamarked, escapeFrames, framePrincipalMessage, spotlightResult } from "#controller/context/spotlight";
-import type { OrderFacts } from "#controller/gate/outcomes";
+import type { OrderFacts } from "#controller/outcomes";
 import { ambiguityGuard } from "#controller/guard/ambiguity";
 import { orderReferences } from "#controller/guard/words";
 

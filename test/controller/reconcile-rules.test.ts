@@ -4,7 +4,7 @@ import type { Fetch } from "#controller/http/faults";
 import { type TestSeams, withTestSeams } from "#controller/testing";
 import { MemoryIntentStore } from "#controller/intents/memory";
 import { scriptedModel, type ScriptStep } from "#controller/model/scripted";
-import { delayBefore, resendSettles } from "#controller/reconcile";
+import { delayBefore, resendSettles } from "#controller/changes/reconcile";
 import {
   claimsSuccess,
   crashingStore,

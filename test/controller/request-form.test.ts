@@ -1,7 +1,7 @@
 import * as fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ChangeToolName } from "#contract/tools";
-import type { OrderFacts } from "#controller/gate/outcomes";
+import type { OrderFacts } from "#controller/outcomes";
 import { readOrderAnswer, readRequestForm } from "#controller/guard/request-form";
 import { provenanceOf } from "#test/controller/support/provenance-words";
 

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { changeToolNamed, changeToolNames } from "#contract/tools";
-import { sameChange } from "#controller/proposal";
+import { sameChange } from "#controller/changes/proposal";
 
 /**
  * Which proposals are the same change, so a change proposed again is the intent already made (contract §8.1, one

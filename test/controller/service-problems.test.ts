@@ -5,7 +5,7 @@ import type { Fetch } from "#controller/http/faults";
 import { MemoryIntentStore } from "#controller/intents/memory";
 import { type ScriptStep, scriptedModel } from "#controller/model/scripted";
 import { withTestSeams } from "#controller/seams";
-import { traceCollector } from "#controller/trace";
+import { traceCollector } from "#controller/trace/record";
 import type { DemoWorld } from "#examples/controller-demo/cases";
 import { principalClaims, signDevToken } from "#local/dev-auth";
 import { type ServiceWorld, startService, watchedFetch } from "#test/controller/support/service-world";

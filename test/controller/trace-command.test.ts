@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createController, type TurnResult } from "#controller/controller";
 import { scriptedModel } from "#controller/model/scripted";
-import { traceDirectory } from "#controller/trace";
-import { traceCommand } from "#controller/trace-command";
+import { traceDirectory } from "#controller/trace/record";
+import { traceCommand } from "#controller/trace/command";
 import { type ServiceWorld, startService } from "#test/controller/support/service-world";
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { TurnTrace } from "#controller/trace";
-import { formatTrace } from "#controller/trace-format";
+import type { TurnTrace } from "#controller/trace/record";
+import { formatTrace } from "#controller/trace/format";
 
 /** The readable view of a trace (npm run demo): every step's whole text, wrapped, never cut off. */
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { datamark } from "#contract/model-context";
-import type { OrderFacts } from "#controller/gate/outcomes";
+import type { OrderFacts } from "#controller/outcomes";
 import type { ProvenanceInput } from "#controller/guard/provenance";
 import { parseFixture } from "#store/fixture";
 import { provenanceOf } from "#test/controller/support/provenance-words";

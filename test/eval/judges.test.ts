@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type ChangeToolName, changeToolNames, type ToolName } from "#contract/tools";
-import type { TurnOutcome } from "#controller/gate/outcomes";
+import type { TurnOutcome } from "#controller/outcomes";
 import { sellerWords } from "#controller/gate/seller-words";
 import { noChangeTemplate, templateFor } from "#controller/gate/templates";
 import { notEligibleReasons } from "../../eval/case-schema.ts";

@@ -8,17 +8,17 @@ import {
   bedrockActionGroupRules,
   bedrockActionGroups,
   type PlatformTool,
-} from "#controller/tools/platform-documents";
+} from "#controller/platforms/documents";
 import { toolNamed, type ToolName } from "#contract/tools";
 import { parseArguments } from "#contract/validate";
-import { exportTools, toolFormat, toolFormatNames } from "#controller/tools/formats";
+import { exportTools, toolFormat, toolFormatNames } from "#controller/platforms/formats";
 import { modelTools } from "#contract/model-tools";
 import { actionGroupPath, actionGroupTools, typedValue } from "#service/bedrock-agent";
 
 /**
  * `npm run export-tools -- --format bedrock-action-group | agentcore`: generated from the registry's model tools,
  * and held here to each platform's documented rules (the sources are named beside `bedrockActionGroupRules` and
- * `agentCoreSchemaKeywords` in controller/tools/platform-documents.ts).
+ * `agentCoreSchemaKeywords` in controller/platforms/documents.ts).
  */
 
 const tools = modelTools();

@@ -1,7 +1,8 @@
 import { sellerTextLimits } from "#core/order";
-import type { OrderFacts } from "#controller/gate/outcomes";
+import type { OrderFacts } from "#controller/outcomes";
 import type { PrincipalMessage } from "#controller/guard/message";
 import type { Locale } from "#controller/i18n/locale";
+import { finalStates, type Intent } from "#controller/intents/intent";
 import type { ChatMessage } from "#controller/model/types";
 
 /**
@@ -209,4 +210,22 @@ export function noteForeign(state: ConversationState, what: string, foreign: rea
 /** The principal's own messages, oldest first. */
 export function principalMessages(state: ConversationState): string[] {
   return state.messages.flatMap((m) => (m.role === "customer" ? [m.text] : []));
+}
+
+/** The facts this conversation holds of an order, as last read or changed. */
+export function factsOf(state: ConversationState, orderId: string): OrderFacts | undefined {
+  return state.orders.find((o) => o.orderId === orderId);
+}
+
+/**
+ * A change this turn settled or reported, in the conversation's books: the orders a change completed on (with the
+ * status it left), and the outcomes the model has been told.
+ */
+export function noteChangeSettled(state: ConversationState, intent: Intent): void {
+  if (intent.state === "completed") {
+    if (!state.completedOrders.includes(intent.orderId)) state.completedOrders.push(intent.orderId);
+    const status = intent.outcome?.body.orderStatus;
+    if (typeof status === "string") noteOrder(state, { orderId: intent.orderId, status });
+  }
+  if (finalStates.has(intent.state)) state.reported.push(intent.operationId);
 }

@@ -1,14 +1,15 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { PrincipalKind } from "#contract/model-context";
-import type { ConversationState } from "#controller/conversation-state";
-import type { TurnOutcome } from "#controller/gate/outcomes";
+import type { ConversationState } from "#controller/state/conversation";
+import type { TurnOutcome } from "#controller/outcomes";
 import type { PrincipalMessage } from "#controller/guard/message";
 import type { FaultEvent } from "#controller/http/faults";
 import type { ExchangeListener } from "#controller/http/service-client";
 import { type ConfirmationKey, confirmationMessages } from "#controller/i18n/confirmation-messages";
 import { formatMessage } from "#controller/i18n/format";
 import type { Locale } from "#controller/i18n/locale";
-import { callTraceHeaders, type TraceRecorder } from "#controller/trace";
+import { callTraceHeaders } from "#controller/http/trace-context";
+import type { TraceRecorder } from "#controller/trace/record";
 
 /** Everything one running turn (or resume) shares. */
 export interface Run {
@@ -113,4 +114,10 @@ export interface Turn {
 export interface ToolResult {
   content: string;
   isError: boolean;
+}
+
+/** The running turn, as a change held in it records it: the turn and trace where its question was asked. */
+export function heldIn(run: Run): { heldIn: { turn: number; traceId: string } } {
+  const { turn, traceId } = run.recorder.trace;
+  return { heldIn: { turn, traceId } };
 }

@@ -1,4 +1,4 @@
-import type { TraceEvent, TurnTrace } from "#controller/trace";
+import type { TraceEvent, TurnTrace } from "#controller/trace/record";
 
 /**
  * A trace as a few lines a person can read in seconds: one step per line, intent transitions of one

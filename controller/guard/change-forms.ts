@@ -1,5 +1,5 @@
 import type { ChangeToolName } from "#contract/tools";
-import type { OrderFacts } from "#controller/gate/outcomes";
+import type { OrderFacts } from "#controller/outcomes";
 import type { ConfirmationKey } from "#controller/i18n/confirmation-messages";
 
 /**
@@ -55,7 +55,7 @@ export type ItemReference =
   | { kind: "everything" };
 
 /**
- * The pieces each change's verb phrase (its `requestForm` in controller/change-tools.ts) is written with: named groups
+ * The pieces each change's verb phrase (its `requestForm` in controller/guard/change-forms.ts) is written with: named groups
  * `target`, `items`, `itemsOrder`, `because`, `day` hold what a request names.
  */
 export interface FormPieces {
@@ -122,7 +122,7 @@ export interface Question {
   quote: (text: string) => string;
 }
 
-export interface ControllerChangeTool {
+export interface ChangeForm {
   /**
    * The verb phrase of a request for it in the closed form (guard/request-form.ts names the forms and why), written
    * with the form's pieces; its named groups hold the order, items, reason, day a request names.
@@ -152,7 +152,7 @@ function sameReason({ request, form, untraced }: FormTrace): void {
   else if (request.reason !== form.reason) untraced(`the reason ${String(request.reason)} is not the request's (${form.reason})`);
 }
 
-export const changeTools: Record<ChangeToolName, ControllerChangeTool> = {
+export const changeForms: Record<ChangeToolName, ChangeForm> = {
   cancel_order: {
     // "Cancel <order>", and the one deadline that urges rather than defers: "before it ships".
     requestForm: ({ target, word }) =>

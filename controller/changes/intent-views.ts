@@ -2,11 +2,12 @@ import type { PrincipalKind } from "#contract/model-context";
 import { applicationField } from "#contract/model-tools";
 import { escapeFrames } from "#controller/context/frames";
 import { type ForeignText, forModel } from "#controller/context/taint";
-import { type ConversationState, noteForeign } from "#controller/conversation-state";
-import type { TurnOutcome } from "#controller/gate/outcomes";
+import { type ConversationState, factsOf, noteChangeSettled, noteForeign } from "#controller/state/conversation";
+import { heldChange } from "#controller/guard/confirmation";
+import type { TurnOutcome } from "#controller/outcomes";
 import type { Definite } from "#controller/http/outcome";
 import type { Intent } from "#controller/intents/intent";
-import type { Run } from "#controller/run";
+import { heldIn, type Run } from "#controller/state/run";
 
 /**
  * What an intent looks like to the two readers of it: the gate (an outcome to judge the reply by) and the model
@@ -131,4 +132,40 @@ export function modelText(state: ConversationState, run: Pick<Run, "principal" |
   const sources = noteForeign(state, `${intent.tool} ${intent.orderId}`, foreign);
   if (sources.length > 0) run.recorder.add({ type: "taint", tool: intent.tool, sources });
   return text;
+}
+
+/**
+ * An intent this turn settled or reported: the gate judges the reply by its outcome, a re-proposal in the same turn
+ * is that intent, and the conversation's books note it.
+ */
+export function noteSettled(state: ConversationState, intent: Intent, run: Run): void {
+  run.outcomes.push(outcomeOf(intent));
+  run.settled.add(intent.operationId);
+  noteChangeSettled(state, intent);
+}
+
+/**
+ * What a change held now carries (guard/confirmation.ts `heldChange`), asked in this conversation's locale about
+ * the order as it knows it, and the turn that holds it.
+ */
+export function heldFields(
+  state: ConversationState,
+  intent: Pick<Intent, "tool" | "request" | "operationId" | "orderId">,
+  quoteNote: boolean,
+  expiresAt: Date,
+  run: Run,
+) {
+  return {
+    ...heldChange({
+      conversationId: state.conversationId,
+      locale: state.locale ?? "en",
+      facts: factsOf(state, intent.orderId),
+      tool: intent.tool,
+      request: intent.request,
+      operationId: intent.operationId,
+      quoteNote,
+      expiresAt,
+    }),
+    ...heldIn(run),
+  };
 }

@@ -1,9 +1,9 @@
 import type { PrincipalKind } from "#contract/model-context";
 import type { ToolName } from "#contract/tools";
 import { forModel } from "#controller/context/taint";
-import { noteForeign, noteReadResult } from "#controller/conversation-state";
+import { noteForeign, noteReadResult } from "#controller/state/conversation";
 import type { Exchange, ServiceClient } from "#controller/http/service-client";
-import { deadlineOf, exchangeListener, say, type ToolResult, type Turn } from "#controller/run";
+import { deadlineOf, exchangeListener, say, type ToolResult, type Turn } from "#controller/state/run";
 
 /**
  * The read path: a read the model proposed is sent at once (it changes nothing), what it shows of the orders is

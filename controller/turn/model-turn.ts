@@ -1,11 +1,11 @@
 import type { ModelTool } from "#contract/model-tools";
-import { type DispatchDeps, dispatch } from "#controller/dispatch";
-import { describeError } from "#controller/error-text";
+import { type DispatchDeps, dispatch } from "#controller/turn/dispatch";
+import { describeError } from "#controller/text/error-text";
 import type { ModelAdapter, ModelResponse, ToolCall } from "#controller/model/types";
-import { remaining, type Run, type Turn } from "#controller/run";
+import { remaining, type Run, type Turn } from "#controller/state/run";
 
 /**
- * The model's side of a turn: the model is asked, each tool call it makes is dispatched (dispatch.ts) and its
+ * The model's side of a turn: the model is asked, each tool call it makes is dispatched (turn/dispatch.ts) and its
  * result handed back, until it replies, fails, or the turn reaches one of its bounds.
  */
 

@@ -1,13 +1,13 @@
-import type { ConversationState } from "#controller/conversation-state";
+import { type ConversationState, factsOf } from "#controller/state/conversation";
 import { type GateDecision, gate } from "#controller/gate/gate";
-import { composeOutcomes, type TurnOutcome } from "#controller/gate/outcomes";
+import { composeOutcomes, type TurnOutcome } from "#controller/outcomes";
 import { type AnswerKind, answerTo, changeAnswered, readAnswer } from "#controller/guard/answer";
 import { confirmationIdOf, confirmationValues, type PendingConfirmation } from "#controller/guard/confirmation";
 import type { PrincipalMessage } from "#controller/guard/message";
 import { finalStates, type Intent } from "#controller/intents/intent";
-import { modelText, outcomeOf } from "#controller/intent-views";
-import { factsOf, type IntentLifecycle, noteSettled } from "#controller/lifecycle";
-import { type Run, say } from "#controller/run";
+import { heldFields, modelText, noteSettled, outcomeOf } from "#controller/changes/intent-views";
+import type { IntentLifecycle } from "#controller/changes/lifecycle";
+import { type Run, say } from "#controller/state/run";
 
 /**
  * Settlement: what becomes of intents between turns (contract §8.5). At the start of a turn, the conversation's
@@ -100,10 +100,10 @@ async function answerWaiting(
       answered?.intent === stored ? answerTo(reading, answered) : shown.includes(stored) ? "neither" : "not asked";
     run.recorder.add({ type: "confirmation", operationId: stored.operationId, decision: kind, text: message.text, via: "message" });
     if (kind === "confirm" && stored.confirmable !== false) {
-      const sent = await life.execute(await life.transition(stored, "persisted"), run);
+      const sent = await life.execute(await life.transition(run, stored, "persisted"), run);
       notes.push({ intent: sent, what: "The principal confirmed; outcome of" });
     } else if (kind === "decline") {
-      notes.push({ intent: await life.transition(stored, "declined"), what: "The principal declined, so nothing was sent:" });
+      notes.push({ intent: await life.transition(run, stored, "declined"), what: "The principal declined, so nothing was sent:" });
     } else {
       const again = await askAgain(life, state, stored, run, "asked_again");
       run.outcomes.push(outcomeOf(again));
@@ -135,8 +135,8 @@ async function askAgain(
   run: Run,
   why: "stale" | "asked_again",
 ): Promise<Intent> {
-  const fields = life.heldFields(state, stored.tool, stored.request, stored.operationId, stored.confirmable !== false);
-  const held = await life.transition(stored, "awaiting_confirmation", {
+  const fields = heldFields(state, stored, stored.confirmable !== false, life.expiry(), run);
+  const held = await life.transition(run, stored, "awaiting_confirmation", {
     ...fields,
     ...(why === "stale" ? { heldFor: [...(stored.heldFor ?? []), "stale" as const] } : {}),
     turn: state.turns,
@@ -154,7 +154,7 @@ async function askAgain(
 /** A held change past its expiry: expired, not declined — the principal is told, and may ask again. */
 async function expire(life: IntentLifecycle, stored: Intent, run: Run, via: "message" | "button"): Promise<Intent> {
   run.recorder.add({ type: "confirmation", operationId: stored.operationId, decision: "expired", via });
-  return life.transition(stored, "expired");
+  return life.transition(run, stored, "expired");
 }
 
 /**
@@ -224,7 +224,7 @@ async function pressed(
   if (settlement.action === "decline") {
     decided("declined");
     const reason = settlement.reason?.trim();
-    const settled = await life.transition(waiting, "declined", reason ? { declineReason: reason } : {});
+    const settled = await life.transition(run, waiting, "declined", reason ? { declineReason: reason } : {});
     return { settled, note: `The principal declined ${waiting.tool} for ${waiting.orderId}: ${modelText(state, run, settled)}` };
   }
   if (waiting.confirmable === false)
@@ -239,7 +239,7 @@ async function pressed(
     };
   }
   decided("confirmed");
-  const settled = await life.execute(await life.transition(waiting, "persisted"), run);
+  const settled = await life.execute(await life.transition(run, waiting, "persisted"), run);
   return { settled, note: `The principal confirmed ${waiting.tool} for ${waiting.orderId}; outcome: ${modelText(state, run, settled)}` };
 }
 

@@ -2,22 +2,22 @@ import type { PrincipalKind } from "#contract/model-context";
 import { applicationField } from "#contract/model-tools";
 import type { ChangeToolName, ToolName } from "#contract/tools";
 import { foreignStrings } from "#controller/context/taint";
-import type { ConversationState } from "#controller/conversation-state";
-import type { OrderFacts } from "#controller/gate/outcomes";
+import type { ConversationState } from "#controller/state/conversation";
+import type { OrderFacts } from "#controller/outcomes";
 import { type ProvenanceDecision, type ProvenanceInput, provenance } from "#controller/guard/provenance";
 import { finalStates, type Intent } from "#controller/intents/intent";
-import { modelText, outcomeOf } from "#controller/intent-views";
-import { type IntentLifecycle, noteSettled } from "#controller/lifecycle";
+import { heldFields, modelText, noteSettled, outcomeOf } from "#controller/changes/intent-views";
+import type { IntentLifecycle } from "#controller/changes/lifecycle";
 import type { ToolCall } from "#controller/model/types";
-import { sameChange } from "#controller/proposal";
+import { sameChange } from "#controller/changes/proposal";
 import type { TestSeams } from "#controller/seams";
-import type { Run, ToolResult, Turn } from "#controller/run";
+import type { Run, ToolResult, Turn } from "#controller/state/run";
 
 /**
  * The change path: a change the model proposed is an intent. The same change proposed again is the same intent;
  * a new one is sent only when it traces to the principal's own words (guard/provenance.ts), else it waits for
  * their confirmation of the exact request, or for their answer to "which order?". Persisted before it is sent
- * (lifecycle.ts), its outcome is what the model is told.
+ * (changes/lifecycle.ts), its outcome is what the model is told.
  */
 
 /**
@@ -70,7 +70,7 @@ export async function changePath(deps: ChangePathDeps, turn: Turn, call: ToolCal
   recorder.add({ type: "intent", operationId: proposed.operationId, tool, orderId, from: null, to: "proposed", revision: 0 });
   const policy = needsConfirmation(deps.confirm, tool, request);
   if (check.decision === "confirm" || policy) return hold(deps, turn, proposed, check, policy);
-  const persisted = await deps.life.transition(proposed, "persisted");
+  const persisted = await deps.life.transition(turn.run, proposed, "persisted");
   return reportChange(turn, await deps.life.execute(persisted, turn.run));
 }
 
@@ -93,7 +93,7 @@ async function proposedAgain(
   }
   if (open) {
     // Waiting for a yes, and now proposed with other values: the new proposal replaces it, and is asked instead.
-    await deps.life.transition(open, "superseded");
+    await deps.life.transition(turn.run, open, "superseded");
     turn.state.reported.push(open.operationId);
   }
   // Settled in this very turn (reconciled at its start, or sent a moment ago): the principal has not been
@@ -110,7 +110,7 @@ async function proposedAgain(
 async function settleAgain(deps: ChangePathDeps, turn: Turn, open: Intent): Promise<ToolResult> {
   const { run } = turn;
   if (open.state === "awaiting_confirmation") {
-    // Still waiting: only the principal's answer to its question, or a button, sends it (settlement.ts).
+    // Still waiting: only the principal's answer to its question, or a button, sends it (changes/settlement.ts).
     if (!run.outcomes.some((o) => o.kind === "awaiting_confirmation" && o.operationId === open.operationId))
       run.outcomes.push(outcomeOf(open));
     return { content: modelText(turn.state, turn.run, open), isError: false };
@@ -195,9 +195,9 @@ function askWhichOrder({ tool, orderId }: ChangeProposal, candidates: OrderFacts
 /** The change waits for the principal's confirmation of its exact request. */
 async function hold(deps: ChangePathDeps, turn: Turn, proposed: Intent, check: Check, policy: boolean): Promise<ToolResult> {
   const quoteNote = check.decision === "confirm" ? check.quoteNote : true;
-  const fields = deps.life.heldFields(turn.state, proposed.tool, proposed.request, proposed.operationId, quoteNote);
+  const fields = heldFields(turn.state, proposed, quoteNote, deps.life.expiry(), turn.run);
   const heldFor = [...(check.decision === "confirm" ? check.failed : []), ...(policy ? (["policy"] as const) : [])];
-  const waiting = await deps.life.transition(proposed, "awaiting_confirmation", {
+  const waiting = await deps.life.transition(turn.run, proposed, "awaiting_confirmation", {
     ...fields,
     heldFor,
     confirmable: quoteNote,

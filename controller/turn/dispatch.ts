@@ -1,13 +1,13 @@
 import type { ModelTool } from "#contract/model-tools";
-import { type ChangePathDeps, changePath } from "#controller/change-path";
+import { type ChangePathDeps, changePath } from "#controller/changes/change-path";
 import type { ToolCall } from "#controller/model/types";
-import { checkProposal, type Proposal } from "#controller/proposal";
-import { type ReadPathDeps, readPath } from "#controller/read-path";
-import type { Run, ToolResult, Turn } from "#controller/run";
+import { checkProposal, type Proposal } from "#controller/changes/proposal";
+import { type ReadPathDeps, readPath } from "#controller/turn/read-path";
+import type { Run, ToolResult, Turn } from "#controller/state/run";
 
 /**
  * One tool call of the model, in its steps: validated with the very schemas the service validates with
- * (proposal.ts), then a read takes the read path (read-path.ts) and a change the change path (change-path.ts).
+ * (changes/proposal.ts), then a read takes the read path (turn/read-path.ts) and a change the change path (changes/change-path.ts).
  */
 export interface DispatchDeps extends ReadPathDeps, ChangePathDeps {
   tools: readonly ModelTool[];

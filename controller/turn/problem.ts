@@ -1,15 +1,15 @@
 import { toolErrors } from "#contract/error-codes";
 import { isToolName, type ToolName, toolNamed } from "#contract/tools";
-import type { TurnOutcome } from "#controller/gate/outcomes";
+import type { TurnOutcome } from "#controller/outcomes";
 import { openingFor } from "#controller/gate/templates";
 import { formatMessage } from "#controller/i18n/format";
 import { gateMessages } from "#controller/i18n/gate-messages";
 import type { Locale } from "#controller/i18n/locale";
-import type { TraceEvent } from "#controller/trace";
-import { type ProblemCode, problemCodes, type TurnProblem } from "#controller/turn-problem";
+import type { TraceEvent } from "#controller/trace/record";
+import { type ProblemCode, problemCodes, type TurnProblem } from "#controller/outcomes";
 
 /**
- * Reading a turn's problem (turn-problem.ts says what each code means) from the turn's own trace, after the turn,
+ * Reading a turn's problem (outcomes.ts says what each code means) from the turn's own trace, after the turn,
  * so every path a call can take (a read, a change, a reconciliation, a confirmed change) is judged by one rule;
  * and the reply the principal gets when one stands in the way.
  */

@@ -4,7 +4,7 @@ import { parseArguments } from "#contract/validate";
 import { InvalidInputError } from "#core/errors";
 import { newOperationId } from "#controller/intents/intent";
 import type { ToolCall } from "#controller/model/types";
-import { withoutNullOptionals } from "#controller/tools/arguments";
+import { withoutNullOptionals } from "#controller/platforms/arguments";
 import { applicationField, type ModelTool } from "#contract/model-tools";
 
 /**

@@ -1,5 +1,5 @@
 import type { JsonSchema } from "#contract/json-schema";
-import { agentCoreToolDefinitions, bedrockActionGroups } from "#controller/tools/platform-documents";
+import { agentCoreToolDefinitions, bedrockActionGroups } from "#controller/platforms/documents";
 import { type ModelTool, modelTools } from "#contract/model-tools";
 
 /**
@@ -179,7 +179,7 @@ registerToolFormat({
   document: (tools) => tools.map(bedrockTool),
 });
 
-// ——— Agent platforms (built in controller/tools/platform-documents.ts, held to each platform's documented rules) ———
+// ——— Agent platforms (built in controller/platforms/documents.ts, held to each platform's documented rules) ———
 
 registerToolFormat({
   name: "bedrock-action-group",

@@ -1,8 +1,8 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import type { TurnTrace } from "#controller/trace";
-import { formatTrace } from "#controller/trace-format";
+import type { TurnTrace } from "#controller/trace/record";
+import { formatTrace } from "#controller/trace/format";
 
 /**
  * `order-tools-trace <file|dir>…` (the package's bin; `npm run trace --` in this repository): the traces
