@@ -15,7 +15,7 @@ process.env.POWERTOOLS_LOG_LEVEL ??= "SILENT";
 process.env.POWERTOOLS_METRICS_DISABLED ??= "true";
 process.env.POWERTOOLS_SERVICE_NAME ??= "order-tools-eval";
 
-const { defects } = await import("./defects.ts");
+const { defects } = await import("#eval/defects");
 const defectNames = Object.keys(defects);
 
 const usage = `Usage: npm run eval -- [options]
@@ -75,7 +75,7 @@ const defect = (() => {
 })();
 
 if (values["write-schema"]) {
-  const { caseJsonSchema } = await import("./case-schema.ts");
+  const { caseJsonSchema } = await import("#eval/case-schema");
   const file = join(repoRoot, "eval", "case-schema.json");
   await writeFile(file, `${JSON.stringify(caseJsonSchema(), null, 2)}\n`);
   console.log(`Wrote ${file}`);
@@ -85,21 +85,21 @@ if (values["write-schema"]) {
 if (values.answers) {
   const seed = values.seed === undefined ? 8 : Number(values.seed);
   if (!Number.isSafeInteger(seed) || seed < 0) usageError(`--seed must be a whole number from 0, not ${JSON.stringify(values.seed)}.`);
-  const { runAnswerCorpus } = await import("./attacks/answers.ts");
+  const { runAnswerCorpus } = await import("#eval/attacks/answers");
   process.exit(runAnswerCorpus(seed, (line) => console.log(line)).pass ? 0 : 1);
 }
 
 if (values.replies) {
-  const { defaultSeed } = await import("./reply-generator.ts");
+  const { defaultSeed } = await import("#eval/reply-generator");
   const seed = values.seed === undefined ? defaultSeed : Number(values.seed);
   if (!Number.isSafeInteger(seed) || seed < 0) usageError(`--seed must be a whole number from 0, not ${JSON.stringify(values.seed)}.`);
-  const { runGeneratedReplies } = await import("./reply-run.ts");
+  const { runGeneratedReplies } = await import("#eval/reply-run");
   if (defect && defect.name !== "gate-disabled")
     usageError(`--replies reads replies with the gate and the judge alone: of the defects only gate-disabled applies, not ${defect.name}.`);
   process.exit(runGeneratedReplies(seed, (line) => console.log(line), { gateDisabled: defect !== undefined }).pass ? 0 : 1);
 }
 
-const { isLiveModel, ModelSpecError, missingCredential, parseModelSpec } = await import("./models.ts");
+const { isLiveModel, ModelSpecError, missingCredential, parseModelSpec } = await import("#eval/models");
 const model = (() => {
   try {
     return parseModelSpec(values.model ?? "scripted");
@@ -131,7 +131,7 @@ if (values["accept-drop"] !== undefined && !values.baseline) usageError("--accep
 if (values.record !== undefined && !isLiveModel(model))
   usageError("--record saves a live model's responses: use it with --model anthropic:…, openai:… or bedrock:….");
 
-const { BaselineRuleError, baselineRefusal, runEval } = await import("./runner.ts");
+const { BaselineRuleError, baselineRefusal, runEval } = await import("#eval/runner");
 if (values.baseline) {
   const refusal = baselineRefusal({ model, trials, ...(values.case ? { only: values.case } : {}), ...(defect ? { defect } : {}) });
   if (refusal) usageError(refusal);

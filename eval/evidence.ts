@@ -2,8 +2,8 @@ import { isChangeTool, type ToolName } from "#contract/tools";
 import type { Intent } from "#controller/intents/intent";
 import type { TurnTrace } from "#controller/trace/record";
 import type { Fixture } from "#store/fixture";
-import type { EvalCase } from "./case-schema.ts";
-import type { TappedRequest } from "./service.ts";
+import type { EvalCase } from "#eval/case-schema";
+import type { TappedRequest } from "#eval/service";
 
 /**
  * What the four judges read. Each piece says whose account it is: the service's (the tap, the operation

@@ -3,7 +3,7 @@ import { join, resolve } from "node:path";
 import type * as z from "zod";
 import { addDays, dayOf } from "#core/days";
 import { type Fixture, parseFixture } from "#store/fixture";
-import { caseSchema, type EvalCase } from "./case-schema.ts";
+import { caseSchema, type EvalCase } from "#eval/case-schema";
 
 /** A case as the runner uses it: validated, its dates filled in for today, its fixture parsed by the seeder's rules. */
 export interface LoadedCase {

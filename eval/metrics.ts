@@ -1,4 +1,4 @@
-import type { TrialResult } from "./run-case.ts";
+import type { TrialResult } from "#eval/run-case";
 import { type Baseline, type Metrics, metricNames } from "#lib/deploy-gate";
 
 /** How far below the baseline a metric may fall, in percentage points, before a model run fails. */

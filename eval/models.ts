@@ -13,8 +13,8 @@ import {
 } from "#controller/model/recorded";
 import { scriptedModel } from "#controller/model/scripted";
 import type { ModelAdapter } from "#controller/model/types";
-import { localFiles, missingAwsCredentials } from "./aws-credentials.ts";
-import type { LoadedCase } from "./load-cases.ts";
+import { localFiles, missingAwsCredentials } from "#eval/aws-credentials";
+import type { LoadedCase } from "#eval/load-cases";
 
 /**
  * The model a run uses (`--model`): scripted (each case's own script), recorded:<file> (saved provider

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod";
 import type { OrderFacts, TurnOutcome } from "#controller/outcomes";
-import type { RecordedOutcome } from "./judges/status-sentences.ts";
+import type { RecordedOutcome } from "#eval/judges/status-sentences";
 
 /**
  * The adversarial reply corpus (eval/reply-corpus/*.json): model replies, false and true, each for a recorded

@@ -1,11 +1,11 @@
 import type { FactKind } from "#controller/gate/facts";
 import type { Locale } from "#controller/i18n/locale";
 import { seededRandom } from "#local/seeded-random";
-import type { JudgeContext } from "./judges/reply-reader.ts";
-import type { RecordedOutcome } from "./judges/status-sentences.ts";
-import { bench, kettle, merino, oldLamp, type Situation, situations, throwOrder } from "./reply-records.ts";
+import type { JudgeContext } from "#eval/judges/reply-reader";
+import type { RecordedOutcome } from "#eval/judges/status-sentences";
+import { bench, kettle, merino, oldLamp, type Situation, situations, throwOrder } from "#eval/reply-records";
 
-export { type Situation, situationOf, situations } from "./reply-records.ts";
+export { type Situation, situationOf, situations } from "#eval/reply-records";
 
 /**
  * The generated reply corpus: a seeded grammar of model replies, false and true, each for a turn's records

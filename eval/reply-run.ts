@@ -2,8 +2,8 @@ import { type GateDecision, gate } from "#controller/gate/gate";
 import { sentencesOf } from "#controller/gate/reading";
 import { renderForCustomer } from "#controller/gate/render";
 import { openingFor, templateFor } from "#controller/gate/templates";
-import { judgeTurnReply } from "./judges/reply.ts";
-import { isCourtesy } from "./judges/reply-reader.ts";
+import { judgeTurnReply } from "#eval/judges/reply";
+import { isCourtesy } from "#eval/judges/reply-reader";
 import {
   falseReplies,
   type GeneratedReply,
@@ -12,8 +12,8 @@ import {
   recordsFor,
   situationOf,
   trueReplies,
-} from "./reply-generator.ts";
-import type { OutcomeLabel, Situation } from "./reply-records.ts";
+} from "#eval/reply-generator";
+import type { OutcomeLabel, Situation } from "#eval/reply-records";
 
 /**
  * The generated reply corpus against the gate and the judge (`npm run eval -- --replies`, contract §8.4; a sample in

@@ -3,16 +3,16 @@ import { MemoryIntentStore } from "#controller/intents/memory";
 import { traceCollector, type TurnTrace } from "#controller/trace/record";
 import { withTestSeams } from "#controller/testing";
 import { dynamoOrderWriter } from "#local/order-writer";
-import { attackKind, changeToolNames, injectedOnly, isInjectedRequest, turnText } from "./case-schema.ts";
-import type { Defect } from "./defects.ts";
-import { errorOf, type Evidence, requestOperationId, requestOrderId, type TargetOperation, type Verdict } from "./evidence.ts";
-import { judgeAuthorization } from "./judges/authorization.ts";
-import { judgeExecution } from "./judges/execution.ts";
-import { judgeReply } from "./judges/reply.ts";
-import { judgeState } from "./judges/state.ts";
-import type { LoadedCase } from "./load-cases.ts";
-import type { ModelSource } from "./models.ts";
-import type { CaseStack, EvalService, Principal } from "./service.ts";
+import { attackKind, changeToolNames, injectedOnly, isInjectedRequest, turnText } from "#eval/case-schema";
+import type { Defect } from "#eval/defects";
+import { errorOf, type Evidence, requestOperationId, requestOrderId, type TargetOperation, type Verdict } from "#eval/evidence";
+import { judgeAuthorization } from "#eval/judges/authorization";
+import { judgeExecution } from "#eval/judges/execution";
+import { judgeReply } from "#eval/judges/reply";
+import { judgeState } from "#eval/judges/state";
+import type { LoadedCase } from "#eval/load-cases";
+import type { ModelSource } from "#eval/models";
+import type { CaseStack, EvalService, Principal } from "#eval/service";
 
 /** One trial of one case: the four verdicts and what they were judged on. */
 export interface TrialResult {

@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import { writeFile } from "node:fs/promises";
 import type { Fetch } from "#controller/http/faults";
-import type { Defect } from "./defects.ts";
-import { boundaries } from "./evidence.ts";
-import { CaseError, type LoadedCase, loadCase, loadCases } from "./load-cases.ts";
-import { generateAttackSuite } from "./attacks/generate.ts";
+import type { Defect } from "#eval/defects";
+import { boundaries } from "#eval/evidence";
+import { CaseError, type LoadedCase, loadCase, loadCases } from "#eval/load-cases";
+import { generateAttackSuite } from "#eval/attacks/generate";
 import {
   type AttackMetrics,
   attackMetricsOf,
@@ -19,10 +19,10 @@ import {
   dropsBelow,
   metricsOf,
   tolerancePoints,
-} from "./metrics.ts";
-import { isLiveModel, isModelRun, type ModelSpec, modelSource } from "./models.ts";
-import { runCase, type TrialResult } from "./run-case.ts";
-import { startEvalService } from "./service.ts";
+} from "#eval/metrics";
+import { isLiveModel, isModelRun, type ModelSpec, modelSource } from "#eval/models";
+import { runCase, type TrialResult } from "#eval/run-case";
+import { startEvalService } from "#eval/service";
 import { type Baseline, baselineCommand, baselinePath, baselineStatus, type Metrics, readBaseline } from "#lib/deploy-gate";
 import { publishedToolsHash } from "#contract/tools-hash";
 

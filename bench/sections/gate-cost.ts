@@ -15,8 +15,8 @@ import { gate, type GateInput } from "#controller/gate/gate";
 import type { OrderFacts } from "#controller/outcomes";
 import { PrincipalMessage } from "#controller/guard/message";
 import { sellerTextLimits } from "#core/order";
-import { falseReplies, gateInputFor, situationOf, trueReplies } from "../../eval/reply-generator.ts";
-import { records, situations, today } from "../../eval/reply-records.ts";
+import { falseReplies, gateInputFor, situationOf, trueReplies } from "#eval/reply-generator";
+import { records, situations, today } from "#eval/reply-records";
 
 interface Row {
   label: string;

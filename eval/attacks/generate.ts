@@ -1,8 +1,8 @@
 import { seededRandom } from "#local/seeded-random";
 import { type ChangeToolName, changeToolNames } from "#contract/tools";
-import type { EvalCase } from "../case-schema.ts";
-import { evalChangeTools } from "../change-tools.ts";
-import { type Language, languages, notes, yeses } from "./phrases.ts";
+import type { EvalCase } from "#eval/case-schema";
+import { evalChangeTools } from "#eval/change-tools";
+import { type Language, languages, notes, yeses } from "#eval/attacks/phrases";
 
 /**
  * The generated attack suite (contract §8.4, `npm run eval -- --attacks`): cases composed by a seeded grammar rather

@@ -1,4 +1,4 @@
-import { type Language, languages } from "../change-tools.ts";
+import { type Language, languages } from "#eval/change-tools";
 
 export { type Language, languages };
 

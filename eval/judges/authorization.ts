@@ -7,9 +7,9 @@ import {
   mayAct,
   requestOrderId,
   type Verdict,
-} from "../evidence.ts";
-import { injectedOnly, isInjectedRequest } from "../case-schema.ts";
-import type { TappedRequest } from "../service.ts";
+} from "#eval/evidence";
+import { injectedOnly, isInjectedRequest } from "#eval/case-schema";
+import type { TappedRequest } from "#eval/service";
 
 /**
  * Authorization before mutation: the service's authorization decision, and that it came before the mutation. Judged from the service's own account of the change requests it received, the fixture's

@@ -8,7 +8,7 @@ import {
   requestOperationId,
   requestOrderId,
   type Verdict,
-} from "../evidence.ts";
+} from "#eval/evidence";
 
 /**
  * The operation's outcome, read by the harness with get_operation_status as its own caller — never taken

@@ -1,8 +1,8 @@
 import { IntlMessageFormat } from "intl-messageformat";
 import { type GateMessageKey, gateMessages } from "#controller/i18n/gate-messages";
 import type { Locale } from "#controller/i18n/locale";
-import { at, str } from "../change-tools.ts";
-import type { RecordedOutcome } from "./status-sentences.ts";
+import { at, str } from "#eval/change-tools";
+import type { RecordedOutcome } from "#eval/judges/status-sentences";
 
 /**
  * The facts a reply may tell about an order (contract §8.2), as the judge renders them itself: from what the

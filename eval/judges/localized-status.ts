@@ -3,8 +3,8 @@ import { notEligibleReasons } from "#core/errors";
 import { IntlMessageFormat } from "intl-messageformat";
 import { type GateMessageKey, gateMessages } from "#controller/i18n/gate-messages";
 import type { Locale } from "#controller/i18n/locale";
-import type { RecordedOutcome } from "./status-sentences.ts";
-import { at, str } from "../change-tools.ts";
+import type { RecordedOutcome } from "#eval/judges/status-sentences";
+import { at, str } from "#eval/change-tools";
 
 /**
  * The status sentences in a principal's language other than English, as the judge renders them itself: from the

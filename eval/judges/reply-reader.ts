@@ -1,6 +1,6 @@
 import type { Locale } from "#controller/i18n/locale";
-import { factSentences } from "./facts.ts";
-import type { RecordedOutcome } from "./status-sentences.ts";
+import { factSentences } from "#eval/judges/facts";
+import type { RecordedOutcome } from "#eval/judges/status-sentences";
 
 /**
  * The reply judge's reader: how it reads whatever a reply says after its opening status sentences. It is the

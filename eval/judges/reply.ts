@@ -1,9 +1,9 @@
 import { isChangeTool } from "#contract/tools";
-import { type Evidence, maySee, requestOperationId, requestOrderId, type TurnEvidence, type Verdict } from "../evidence.ts";
-import type { TappedRequest } from "../service.ts";
+import { type Evidence, maySee, requestOperationId, requestOrderId, type TurnEvidence, type Verdict } from "#eval/evidence";
+import type { TappedRequest } from "#eval/service";
 import type { Locale } from "#controller/i18n/locale";
-import { localizedFixed, localizedOpenings, localizedUncertainty } from "./localized-status.ts";
-import { type JudgeContext, judgeFacts, judgeRemainder } from "./reply-reader.ts";
+import { localizedFixed, localizedOpenings, localizedUncertainty } from "#eval/judges/localized-status";
+import { type JudgeContext, judgeFacts, judgeRemainder } from "#eval/judges/reply-reader";
 import {
   boundPreamble,
   modelFailedPreamble,
@@ -11,7 +11,7 @@ import {
   openingsFor,
   type RecordedOutcome,
   uncertaintySentence,
-} from "./status-sentences.ts";
+} from "#eval/judges/status-sentences";
 
 /**
  * The claim of the reply, judged on every turn, against what the service recorded — never against what the

@@ -1,4 +1,4 @@
-import { changesOf, type Evidence, type Verdict } from "../evidence.ts";
+import { changesOf, type Evidence, type Verdict } from "#eval/evidence";
 
 /**
  * The stored order, read straight from DynamoDB (GetItem of `ORDER#<id>` / `ORDER`), against `expect.state`:

@@ -5,7 +5,7 @@
  */
 
 import { changeToolNamed, isChangeTool } from "#contract/tools";
-import { at, evalChangeTools, str } from "../change-tools.ts";
+import { at, evalChangeTools, str } from "#eval/change-tools";
 
 /** What the harness read from the service's records about one operation. */
 export interface RecordedOutcome {

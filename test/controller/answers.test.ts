@@ -4,7 +4,7 @@ import { answerTo, changeAnswered, readAnswer } from "#controller/guard/answer";
 import { confirmationQuestion } from "#controller/guard/confirmation";
 import { answerWords } from "#controller/i18n/answers";
 import { supportedLocales } from "#controller/i18n/locale";
-import { answerCorpus, answerMatrix } from "../../eval/attacks/answers.ts";
+import { answerCorpus, answerMatrix } from "#eval/attacks/answers";
 import { normalizeForReading } from "#controller/text/normalize";
 
 /**

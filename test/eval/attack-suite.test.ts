@@ -1,8 +1,8 @@
 import { describe, expect, inject, it } from "vitest";
-import { bends, forms, generateAttackSuite, sites } from "../../eval/attacks/generate.ts";
-import { languages } from "../../eval/attacks/phrases.ts";
-import { attackKind, caseSchema } from "../../eval/case-schema.ts";
-import { runEval } from "../../eval/runner.ts";
+import { bends, forms, generateAttackSuite, sites } from "#eval/attacks/generate";
+import { languages } from "#eval/attacks/phrases";
+import { attackKind, caseSchema } from "#eval/case-schema";
+import { runEval } from "#eval/runner";
 
 /**
  * The generated attack suite (contract §8.4): the grammar covers every form × tool × site and every bend, the same

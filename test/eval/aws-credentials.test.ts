@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type AwsCredentialProbe, missingAwsCredentials } from "../../eval/aws-credentials.ts";
-import { missingCredential, parseModelSpec } from "../../eval/models.ts";
+import { type AwsCredentialProbe, missingAwsCredentials } from "#eval/aws-credentials";
+import { missingCredential, parseModelSpec } from "#eval/models";
 
 /**
  * `--model bedrock:…` checks the AWS SDK's default credential chain from the environment and local files only,

@@ -2,8 +2,8 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
-import { caseJsonSchema, changeToolNames, type EvalCase, notEligibleReasons } from "../../eval/case-schema.ts";
-import { CaseError, fillDates, loadCase, loadCases } from "../../eval/load-cases.ts";
+import { caseJsonSchema, changeToolNames, type EvalCase, notEligibleReasons } from "#eval/case-schema";
+import { CaseError, fillDates, loadCase, loadCases } from "#eval/load-cases";
 import { repoRoot } from "#local/stack";
 
 /** The case set as data (contract §8.3): every case fits the published format, ids are unique, and together they cover the ground. */

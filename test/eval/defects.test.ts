@@ -1,9 +1,9 @@
 import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
 import { readdirSync } from "node:fs";
-import { ambiguityGuardSkipped, type Defect, gateDisabled, newOperationIdOnRetry, provenanceControlOff } from "../../eval/defects.ts";
-import type { Boundary } from "../../eval/evidence.ts";
-import { runEval } from "../../eval/runner.ts";
+import { ambiguityGuardSkipped, type Defect, gateDisabled, newOperationIdOnRetry, provenanceControlOff } from "#eval/defects";
+import type { Boundary } from "#eval/evidence";
+import { runEval } from "#eval/runner";
 import { repoRoot } from "#local/stack";
 
 /**

@@ -4,19 +4,19 @@ import { type ChangeToolName, changeToolNames, type ToolName } from "#contract/t
 import type { TurnOutcome } from "#controller/outcomes";
 import { sellerWords } from "#controller/gate/seller-words";
 import { noChangeTemplate, templateFor } from "#controller/gate/templates";
-import { notEligibleReasons } from "../../eval/case-schema.ts";
-import { judgeTurnReply, orderIdsIn, repeatedRun } from "../../eval/judges/reply.ts";
-import { isCourtesy, judgeRemainder } from "../../eval/judges/reply-reader.ts";
-import { judgeExecution } from "../../eval/judges/execution.ts";
-import { cutSellerWords } from "../../eval/judges/facts.ts";
-import { mismatchOf } from "../../eval/judges/state.ts";
+import { notEligibleReasons } from "#eval/case-schema";
+import { judgeTurnReply, orderIdsIn, repeatedRun } from "#eval/judges/reply";
+import { isCourtesy, judgeRemainder } from "#eval/judges/reply-reader";
+import { judgeExecution } from "#eval/judges/execution";
+import { cutSellerWords } from "#eval/judges/facts";
+import { mismatchOf } from "#eval/judges/state";
 import {
   completionSentence,
   noChangeSentence,
   type RecordedOutcome,
   rejectionSentence,
   uncertaintySentence,
-} from "../../eval/judges/status-sentences.ts";
+} from "#eval/judges/status-sentences";
 
 /**
  * The reply judge renders the status sentences itself, from the records, and reads what follows with its own

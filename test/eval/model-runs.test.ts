@@ -3,11 +3,11 @@ import { copyFile, mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import type { EvalCase, ScriptStep } from "../../eval/case-schema.ts";
-import { loadCases } from "../../eval/load-cases.ts";
-import { dropsBelow } from "../../eval/metrics.ts";
-import type { RunRecording } from "../../eval/models.ts";
-import { runEval } from "../../eval/runner.ts";
+import type { EvalCase, ScriptStep } from "#eval/case-schema";
+import { loadCases } from "#eval/load-cases";
+import { dropsBelow } from "#eval/metrics";
+import type { RunRecording } from "#eval/models";
+import { runEval } from "#eval/runner";
 import { replayFetch } from "#controller/model/recorded";
 import { type Baseline, baselineStatus, deployGate } from "#lib/deploy-gate";
 import { publishedToolsHash } from "#contract/tools-hash";

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { gate } from "#controller/gate/gate";
 import { openingFor } from "#controller/gate/templates";
-import { type CorpusScenario, loadCorpus, ordersOf, readsOf, recordsOf } from "../../eval/reply-corpus.ts";
-import { judgeTurnReply } from "../../eval/judges/reply.ts";
-import { isCourtesy } from "../../eval/judges/reply-reader.ts";
+import { type CorpusScenario, loadCorpus, ordersOf, readsOf, recordsOf } from "#eval/reply-corpus";
+import { judgeTurnReply } from "#eval/judges/reply";
+import { isCourtesy } from "#eval/judges/reply-reader";
 
 /**
  * The adversarial reply corpus against the gate and the judge. Every false reply — a claim the recorded

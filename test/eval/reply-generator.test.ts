@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { gate } from "#controller/gate/gate";
 import { openingFor } from "#controller/gate/templates";
-import { judgeTurnReply } from "../../eval/judges/reply.ts";
-import { isCourtesy } from "../../eval/judges/reply-reader.ts";
+import { judgeTurnReply } from "#eval/judges/reply";
+import { isCourtesy } from "#eval/judges/reply-reader";
 import {
   defaultSeed,
   falseReplies,
@@ -14,8 +14,8 @@ import {
   situationOf,
   situations,
   trueReplies,
-} from "../../eval/reply-generator.ts";
-import { measureReplies, replyTable } from "../../eval/reply-run.ts";
+} from "#eval/reply-generator";
+import { measureReplies, replyTable } from "#eval/reply-run";
 
 /**
  * The generated reply corpus (eval/reply-generator.ts) against the gate and the judge, at a CI-sized sample of the

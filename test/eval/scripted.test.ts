@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
-import { runEval } from "../../eval/runner.ts";
+import { runEval } from "#eval/runner";
 import { repoRoot } from "#local/stack";
 
 /**

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { EvalCase } from "../../eval/case-schema.ts";
-import { type Evidence, mayAct, maySee } from "../../eval/evidence.ts";
-import { isDenial, judgeAuthorization } from "../../eval/judges/authorization.ts";
-import { judgeReply } from "../../eval/judges/reply.ts";
-import type { TappedRequest } from "../../eval/service.ts";
+import type { EvalCase } from "#eval/case-schema";
+import { type Evidence, mayAct, maySee } from "#eval/evidence";
+import { isDenial, judgeAuthorization } from "#eval/judges/authorization";
+import { judgeReply } from "#eval/judges/reply";
+import type { TappedRequest } from "#eval/service";
 import { parseFixture } from "#store/fixture";
 
 /**

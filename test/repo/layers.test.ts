@@ -25,6 +25,7 @@ const aliases: Record<string, string> = {
   "#examples": "examples",
   "#test": "test",
   "#controller": "controller",
+  "#eval": "eval",
 };
 
 /**
