@@ -11,7 +11,7 @@ import type { IntentLifecycle } from "#controller/changes/lifecycle";
 import type { ToolCall } from "#controller/model/types";
 import { sameChange } from "#controller/changes/proposal";
 import type { TestSeams } from "#controller/seams";
-import type { Run, ToolResult, Turn } from "#controller/state/run";
+import type { Run, ToolResult, DispatchContext } from "#controller/state/run";
 
 /**
  * The change path: a change the model proposed is an intent. The same change proposed again is the same intent;
@@ -47,7 +47,12 @@ export interface ChangeProposal {
 
 type Check = Exclude<ProvenanceDecision, { decision: "clarify" }>;
 
-export async function changePath(deps: ChangePathDeps, turn: Turn, call: ToolCall, proposal: ChangeProposal): Promise<ToolResult> {
+export async function changePath(
+  deps: ChangePathDeps,
+  turn: DispatchContext,
+  call: ToolCall,
+  proposal: ChangeProposal,
+): Promise<ToolResult> {
   const { tool, request, orderId } = proposal;
   const { recorder } = turn.run;
   const earlier = (await deps.life.store.forConversation(turn.state.conversationId)).filter(
@@ -80,7 +85,7 @@ export async function changePath(deps: ChangePathDeps, turn: Turn, call: ToolCal
  */
 async function proposedAgain(
   deps: ChangePathDeps,
-  turn: Turn,
+  turn: DispatchContext,
   call: ToolCall,
   { tool, request }: ChangeProposal,
   earlier: readonly Intent[],
@@ -107,7 +112,7 @@ async function proposedAgain(
 }
 
 /** A re-proposal of an open intent: drive it on with its own operationId and request. */
-async function settleAgain(deps: ChangePathDeps, turn: Turn, open: Intent): Promise<ToolResult> {
+async function settleAgain(deps: ChangePathDeps, turn: DispatchContext, open: Intent): Promise<ToolResult> {
   const { run } = turn;
   if (open.state === "awaiting_confirmation") {
     // Still waiting: only the principal's answer to its question, or a button, sends it (changes/settlement.ts).
@@ -118,7 +123,7 @@ async function settleAgain(deps: ChangePathDeps, turn: Turn, open: Intent): Prom
   return reportChange(turn, await deps.life.drive(open, run));
 }
 
-function newIntent(turn: Turn, call: ToolCall, { tool, request, orderId }: ChangeProposal, now: string): Intent {
+function newIntent(turn: DispatchContext, call: ToolCall, { tool, request, orderId }: ChangeProposal, now: string): Intent {
   return {
     operationId: String(request[applicationField]),
     conversationId: turn.state.conversationId,
@@ -136,7 +141,7 @@ function newIntent(turn: Turn, call: ToolCall, { tool, request, orderId }: Chang
 }
 
 /** The provenance control's decision on a new change (contract §8.5). */
-function checkProvenance(deps: ChangePathDeps, turn: Turn, { tool, request }: ChangeProposal): ProvenanceDecision {
+function checkProvenance(deps: ChangePathDeps, turn: DispatchContext, { tool, request }: ChangeProposal): ProvenanceDecision {
   return deps.provenance === false
     ? ({ decision: "dispatch", target: "single_order" } as const)
     : provenance(provenanceInput(deps, turn, tool, request));
@@ -144,7 +149,7 @@ function checkProvenance(deps: ChangePathDeps, turn: Turn, { tool, request }: Ch
 
 function provenanceInput(
   deps: ChangePathDeps,
-  { state, message, said, askedWhichOrder }: Turn,
+  { state, message, said, askedWhichOrder }: DispatchContext,
   tool: ToolName,
   request: Record<string, unknown>,
 ): ProvenanceInput {
@@ -193,7 +198,7 @@ function askWhichOrder({ tool, orderId }: ChangeProposal, candidates: OrderFacts
 }
 
 /** The change waits for the principal's confirmation of its exact request. */
-async function hold(deps: ChangePathDeps, turn: Turn, proposed: Intent, check: Check, policy: boolean): Promise<ToolResult> {
+async function hold(deps: ChangePathDeps, turn: DispatchContext, proposed: Intent, check: Check, policy: boolean): Promise<ToolResult> {
   const quoteNote = check.decision === "confirm" ? check.quoteNote : true;
   const fields = heldFields(turn.state, proposed, quoteNote, deps.life.expiry(), turn.run);
   const heldFor = [...(check.decision === "confirm" ? check.failed : []), ...(policy ? (["policy"] as const) : [])];
@@ -219,7 +224,7 @@ function needsConfirmation(policy: ConfirmationPolicy | undefined, tool: ToolNam
   return typeof policy === "function" ? policy(tool, request) : policy[tool] === true;
 }
 
-function reportChange(turn: Turn, settled: Intent): ToolResult {
+function reportChange(turn: DispatchContext, settled: Intent): ToolResult {
   noteSettled(turn.state, settled, turn.run);
   return { content: modelText(turn.state, turn.run, settled), isError: settled.state !== "completed" };
 }

@@ -99,7 +99,7 @@ export function noteFault(event: FaultEvent): void {
  * What every dispatch of one turn shares: the conversation, the principal's messages read once for the turn
  * (guard/message.ts), and the turn's run.
  */
-export interface Turn {
+export interface DispatchContext {
   state: ConversationState;
   /** The principal's message of this turn. */
   message: PrincipalMessage;

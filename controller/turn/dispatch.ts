@@ -3,7 +3,7 @@ import { type ChangePathDeps, changePath } from "#controller/changes/change-path
 import type { ToolCall } from "#controller/model/types";
 import { checkProposal, type Proposal } from "#controller/changes/proposal";
 import { type ReadPathDeps, readPath } from "#controller/turn/read-path";
-import type { Run, ToolResult, Turn } from "#controller/state/run";
+import type { Run, ToolResult, DispatchContext } from "#controller/state/run";
 
 /**
  * One tool call of the model, in its steps: validated with the very schemas the service validates with
@@ -13,7 +13,7 @@ export interface DispatchDeps extends ReadPathDeps, ChangePathDeps {
   tools: readonly ModelTool[];
 }
 
-export async function dispatch(deps: DispatchDeps, turn: Turn, call: ToolCall): Promise<ToolResult> {
+export async function dispatch(deps: DispatchDeps, turn: DispatchContext, call: ToolCall): Promise<ToolResult> {
   const proposal = checkProposal(call, deps.tools);
   if (proposal.kind === "unknown_tool" || proposal.kind === "invalid") return refuse(call, proposal, turn.run);
   turn.run.recorder.add({ type: "validation", toolUseId: call.id, tool: proposal.tool, decision: "accepted" });

@@ -2,7 +2,7 @@ import type { ModelTool } from "#contract/model-tools";
 import { type DispatchDeps, dispatch } from "#controller/turn/dispatch";
 import { describeError } from "#controller/text/error-text";
 import type { ModelAdapter, ModelResponse, ToolCall } from "#controller/model/types";
-import { remaining, type Run, type Turn } from "#controller/state/run";
+import { remaining, type Run, type DispatchContext } from "#controller/state/run";
 
 /**
  * The model's side of a turn: the model is asked, each tool call it makes is dispatched (turn/dispatch.ts) and its
@@ -45,7 +45,7 @@ const notRun = (limit: number) =>
   JSON.stringify({ error: { code: "NOT_RUN", message: `Not run: this turn reached its limit of ${limit} tool calls.`, retryable: false } });
 
 /** The model and its tool calls, back and forth, until it replies, fails, or the turn reaches a bound. */
-export async function converse(deps: ModelTurnDeps, turn: Turn): Promise<Conversed> {
+export async function converse(deps: ModelTurnDeps, turn: DispatchContext): Promise<Conversed> {
   const { state, run } = turn;
   const calls = { made: 0 };
   for (;;) {
@@ -64,7 +64,7 @@ export async function converse(deps: ModelTurnDeps, turn: Turn): Promise<Convers
 }
 
 /** One request to the model; a failure past the turn's time is its time limit, else a model failure. */
-async function respond(deps: ModelTurnDeps, { state, run }: Turn): Promise<ModelResponse | Conversed> {
+async function respond(deps: ModelTurnDeps, { state, run }: DispatchContext): Promise<ModelResponse | Conversed> {
   run.recorder.add({ type: "model_request", n: run.recorder.trace.counts.modelRequests + 1, messages: state.messages.length });
   try {
     return await deps.model.respond({
@@ -84,7 +84,7 @@ async function respond(deps: ModelTurnDeps, { state, run }: Turn): Promise<Model
 /** Each tool call of one model response dispatched in turn; those past a bound are answered "not run". */
 async function answerCalls(
   deps: ModelTurnDeps,
-  turn: Turn,
+  turn: DispatchContext,
   toolCalls: readonly ToolCall[],
   calls: { made: number },
 ): Promise<Limit | undefined> {

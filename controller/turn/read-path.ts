@@ -3,7 +3,7 @@ import type { ToolName } from "#contract/tools";
 import { forModel } from "#controller/context/taint";
 import { noteForeign, noteReadResult } from "#controller/state/conversation";
 import type { Exchange, ServiceClient } from "#controller/http/service-client";
-import { deadlineOf, exchangeListener, say, type ToolResult, type Turn } from "#controller/state/run";
+import { deadlineOf, exchangeListener, say, type ToolResult, type DispatchContext } from "#controller/state/run";
 
 /**
  * The read path: a read the model proposed is sent at once (it changes nothing), what it shows of the orders is
@@ -20,7 +20,7 @@ export interface ReadProposal {
   input: Record<string, unknown>;
 }
 
-export async function readPath(deps: ReadPathDeps, turn: Turn, proposal: ReadProposal): Promise<ToolResult> {
+export async function readPath(deps: ReadPathDeps, turn: DispatchContext, proposal: ReadProposal): Promise<ToolResult> {
   const { run } = turn;
   run.progress(
     proposal.tool === "search_orders"
