@@ -108,14 +108,8 @@ export class AiSdkConversation {
     const { messages, system, tools: ownTools, stopWhen, ...rest } = options;
     const opening = await this.opening(messages);
     const turn = await this.conversation.open(opening.input);
-    const failed: { error?: unknown } = {};
-    const call = (toolCallId: string, name: string, input: unknown): Promise<FrameworkToolResult> => {
-      const answer = turn.call({ id: toolCallId, name, input });
-      answer.catch((error: unknown) => {
-        failed.error ??= error;
-      });
-      return answer;
-    };
+    const call = (toolCallId: string, name: string, input: unknown): Promise<FrameworkToolResult> =>
+      turn.call({ id: toolCallId, name, input });
     const tools = { ...checkedOwnTools(ownTools, turn.tools), ...aiSdkTools(turn, opening.settledCalls, call) };
     let result: GenerateTextResult<ToolSet, never>;
     try {
@@ -127,14 +121,15 @@ export class AiSdkConversation {
         stopWhen: stopWhen ?? stepCountIs(this.controller.limits.maxToolCalls + 1),
       } as GenerateTextOptions)) as GenerateTextResult<ToolSet, never>;
     } catch (error) {
-      if (failed.error !== undefined) return turn.abort(failed.error);
+      // A tool call the controller could not record (its intent store failed) ends the turn, not the model's failure.
+      if (turn.failure) return turn.abort(turn.failure.error);
       return {
         ...(await turn.finish(undefined, { modelFailed: true, failure: describeError(error) })),
         approvals: [],
         responseMessages: [],
       };
     }
-    if (failed.error !== undefined) return turn.abort(failed.error);
+    if (turn.failure) return turn.abort(turn.failure.error);
     const approvals = await approvalsOf(result, turn);
     const finished = await turn.finish(result.text);
     return { ...finished, approvals, responseMessages: responseMessages(result, approvals, finished.reply), result };

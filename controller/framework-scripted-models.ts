@@ -1,4 +1,4 @@
-import { assistantMessage, functionCall, modelResponder, ScriptedModel } from "@openai/agents-core/testing";
+import { assistantMessage, functionCall, modelResponder, ScriptedModel } from "@openai/agents/testing";
 import { MockLanguageModelV3 } from "ai/test";
 import type { ScriptStep } from "#controller/model/scripted";
 

@@ -58,6 +58,8 @@ export class FrameworkTurn<Result> {
   readonly notes: readonly string[];
   /** What this turn's button presses settled. */
   readonly settled: readonly SettledByButton[];
+  /** The first tool call the controller could not answer (its intent store failed): the turn cannot keep its record. */
+  failure: { error: unknown } | undefined;
   private readonly calls = new Map<string, Promise<FrameworkToolResult>>();
   private readonly made = { made: 0 };
   private limit: Limit | undefined;
@@ -94,7 +96,9 @@ export class FrameworkTurn<Result> {
       ? Promise.resolve<FrameworkToolResult>(settled.result)
       : this.queue.then(() => runs.run(this.run, () => this.dispatch(call)));
     this.calls.set(call.id, answer);
-    this.queue = answer.catch(() => undefined);
+    this.queue = answer.catch((error: unknown) => {
+      this.failure ??= { error };
+    });
     return answer;
   }
 
