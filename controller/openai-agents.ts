@@ -12,6 +12,7 @@ import {
   type RunResult,
   RunState,
   type RunToolApprovalItem,
+  type Runner,
   run,
   type Tool,
   tool,
@@ -82,7 +83,12 @@ export type OrderRunContext = Record<string, unknown> & { orderTools?: OrderTool
 export type AgentsRunOptions = Omit<
   NonStreamRunOptions<OrderRunContext>,
   "stream" | "session" | "sessionInputCallback" | "previousResponseId" | "conversationId" | "context"
-> & { context?: Record<string, unknown> };
+> & {
+  /** The application's own fields of the run's context; the adapter adds its own under `orderTools`. */
+  context?: Record<string, unknown>;
+  /** The SDK's Runner to run with (its model provider, tracing and the like); default: the SDK's own `run`. */
+  runner?: Runner;
+};
 
 /** The agent options `agent()` takes: the SDK's own, with text output (the gate reads text), and the order tools added. */
 export type OrderAgentOptions = Omit<AgentOptions<OrderRunContext>, "outputType" | "instructions"> & {
@@ -171,7 +177,7 @@ export class AgentsConversation {
    * in this conversation (a forged or replayed state, one already settled), or whose call is not the exact held request.
    */
   async run(agent: OrderAgent, input: string | RunState<OrderRunContext, OrderAgent>, options: AgentsRunOptions = {}): Promise<AgentsTurn> {
-    const { context: ownContext, maxTurns, ...rest } = options;
+    const { context: ownContext, maxTurns, runner, ...rest } = options;
     const opening = typeof input === "string" ? { input, held: {} } : await this.opening(input);
     const turn = await this.conversation.open(opening.input);
     const runInput: string | AgentInputItem[] | RunState<OrderRunContext, OrderAgent> =
@@ -179,13 +185,14 @@ export class AgentsConversation {
     const context: OrderRunContext = { ...ownContext, orderTools: { conversationId: this.id, held: opening.held } };
     let result: RunResult<OrderRunContext, OrderAgent>;
     try {
-      result = await current.run(turn, () =>
-        run(agent, runInput, {
-          ...rest,
-          ...(typeof input === "string" ? { context } : {}),
-          maxTurns: maxTurns ?? this.controller.limits.maxToolCalls + 1,
-        }),
-      );
+      const runOptions = {
+        ...rest,
+        ...(typeof input === "string" ? { context } : {}),
+        maxTurns: maxTurns ?? this.controller.limits.maxToolCalls + 1,
+        // A call of a tool that does not exist is answered to the model, as the controller's own loop answers it.
+        toolNotFoundBehavior: rest.toolNotFoundBehavior ?? "return_error_to_model",
+      };
+      result = await current.run(turn, () => (runner ? runner.run(agent, runInput, runOptions) : run(agent, runInput, runOptions)));
     } catch (error) {
       // A tool call the controller could not record (its intent store failed) ends the turn, not the model's failure.
       if (turn.failure) return turn.abort(turn.failure.error);
@@ -195,10 +202,9 @@ export class AgentsConversation {
       }
       return { ...(await turn.finish(undefined, { modelFailed: true, failure: describeError(error) })), interruptions: [] };
     }
-    const interruptions = await this.interruptionsOf(result, turn);
     // With no interruption the guardrail has finished the turn already; this returns its result.
     const finished = await turn.finish(result.interruptions.length > 0 ? lastText(result) : String(result.finalOutput ?? ""));
-    return { ...finished, interruptions, state: result.state, result };
+    return { ...finished, interruptions: interruptionsOf(result, finished.confirmations), state: result.state, result };
   }
 
   /**
@@ -229,10 +235,8 @@ export class AgentsConversation {
         );
       const callId = callIdOf(item);
       const decision = state._context.isToolApproved({ toolName: name, callId });
-      if (decision === undefined)
-        throw new TypeError(
-          `The interruption of ${name} (call ${callId}) is neither approved nor rejected: answer each with state.approve or state.reject.`,
-        );
+      // Left unanswered: its change keeps waiting, asked about again, and the run is interrupted on it again.
+      if (decision === undefined) continue;
       const confirmationId = ours.held[callId];
       if (confirmationId === undefined)
         throw new ConfirmationError(`The interruption of ${name} (call ${callId}) names no change this conversation held.`);
@@ -245,20 +249,6 @@ export class AgentsConversation {
       input.push({ action: decision ? "confirm" : "decline", confirmationId, ...(reason !== undefined ? { reason } : {}) });
     }
     return { input, held: ours.held };
-  }
-
-  /** The run's interruptions of order tools, each with the change the controller held for it. */
-  private async interruptionsOf(
-    result: RunResult<OrderRunContext, OrderAgent>,
-    turn: FrameworkTurn<TurnResult>,
-  ): Promise<OrderInterruption[]> {
-    const interruptions: OrderInterruption[] = [];
-    for (const item of result.interruptions) {
-      if (!this.controller.tools.some((t) => t.name === item.name)) continue;
-      const { confirmation } = await turn.call({ id: callIdOf(item), name: item.name ?? "", input: argumentsOf(item) });
-      if (confirmation) interruptions.push({ item, confirmation });
-    }
-    return interruptions;
   }
 }
 
@@ -279,7 +269,9 @@ function agentsTool(modelTool: ModelTool): Tool<OrderRunContext> {
     // interruption this turn settled needed one.
     needsApproval: async (runContext, input, callId = "") => {
       const turn = turnOf(`The order tool ${modelTool.name}`);
-      if (settledFor(turn, runContext, callId)) return true;
+      // Settled by this turn's approvals, or still waiting for its answer (its interruption left unanswered): no new
+      // proposal, the SDK runs the one and interrupts on the other again.
+      if (ordersOf(runContext)?.held[callId] !== undefined) return true;
       const { confirmation } = await turn.call({ id: callId, name: modelTool.name, input });
       if (!confirmation) return false;
       const ours = ordersOf(runContext);
@@ -295,6 +287,18 @@ function agentsTool(modelTool: ModelTool): Tool<OrderRunContext> {
     },
     // A call the controller could not record (its intent store failed) must stop the run, not be told to the model.
     errorFunction: null,
+  });
+}
+
+/**
+ * The run's interruptions of order tools, each with the change the controller holds for it: the confirmation the turn
+ * asks for, named by the confirmationId the run's context keeps for the call. One whose change no longer waits is left out.
+ */
+function interruptionsOf(result: RunResult<OrderRunContext, OrderAgent>, waiting: readonly PendingConfirmation[]): OrderInterruption[] {
+  const held = ordersOf(result.state._context)?.held ?? {};
+  return result.interruptions.flatMap((item) => {
+    const confirmation = waiting.find((c) => c.confirmationId === held[callIdOf(item)]);
+    return confirmation ? [{ item, confirmation }] : [];
   });
 }
 

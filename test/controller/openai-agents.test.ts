@@ -326,6 +326,37 @@ describe("the Agents SDK adapter", () => {
       "tools: search_orders is an order tool's name; give your own tools other names.",
     );
   });
+  it("an interruption left unanswered keeps its change waiting: asked again, and the next run is interrupted on it again", async () => {
+    const chat = await agentsChat((ids) => [
+      { call: "get_order", input: { orderId: ids.lamp } },
+      { call: "cancel_order", input: { orderId: ids.towel } },
+      { call: "cancel_order", input: { orderId: ids.kettle } },
+      { say: "Shall I?" },
+    ]);
+    const { towel, kettle } = chat.ids;
+    const first = await chat.say(`Please cancel ${towel} and ${kettle}, and tell me about ${chat.ids.lamp}.`);
+    first.state?.approve(first.interruptions[0]!.item);
+
+    const second = await chat.answer(first.state!);
+    expect(second.outcomes).toEqual([
+      expect.objectContaining({ kind: "completed", orderId: towel }),
+      expect.objectContaining({ kind: "awaiting_confirmation", orderId: kettle }),
+    ]);
+    expect(second.interruptions.map((i) => [i.confirmation.orderId, i.confirmation.confirmationId])).toEqual([
+      [kettle, first.interruptions[1]?.confirmation.confirmationId],
+    ]);
+    expect(second.trace.events.filter((e) => e.type === "model_proposal")).toEqual([]);
+
+    second.state?.reject(second.interruptions[0]!.item);
+    const third = await chat.answer(second.state!);
+    expect(third.outcomes).toEqual([expect.objectContaining({ kind: "declined", orderId: kettle })]);
+    expect(chat.sent().map((r) => r.body.orderId)).toEqual([towel]);
+    expect(await service.order(kettle)).toMatchObject({ status: "placed", version: 1 });
+    expect((await chat.intents()).map((i) => [i.orderId, i.state])).toEqual([
+      [towel, "completed"],
+      [kettle, "declined"],
+    ]);
+  });
 });
 
 /** The call id of a turn's first interruption. */
