@@ -5,13 +5,14 @@ import type { ScriptStep } from "#controller/model/scripted";
 /**
  * Each framework's own mock model following a case's script (contract §8.3), for the adapters' tests, the evaluation
  * run through the adapters, and the examples: the AI SDK's `MockLanguageModelV3` (`ai/test`) and the Agents SDK's
- * `ScriptedModel` (`@openai/agents-core/testing`). Not in the package: the frameworks are devDependencies here.
+ * `ScriptedModel` (`@openai/agents/testing`). Not in the package: the frameworks are devDependencies here.
  *
  * One script runs across the turns, as with the controller's scriptedModel; each turn takes its steps up to its `say`.
  * A turn's calls come as one response (parallel tool calls), which both frameworks run in order: a held change ends
  * the framework's run where it is, so one response per call would leave the calls after it unmade, while the
  * controller's own loop makes them. A turn opened by buttons takes no step (the controller's own button turn asks no
- * model): the framework's model says nothing after the approved calls have run.
+ * model): the framework's model says nothing after the approved calls have run, and the reply is the gate's account of
+ * what became of them, as the controller's own button turn gives it.
  */
 
 type ScriptCall = { id: string; name: string; input: unknown };
@@ -24,7 +25,11 @@ export class ScriptCursor {
   private index = -1;
   private button = false;
   private callIds = 0;
-  /** The steps the turns so far have taken. */
+  /**
+   * The steps of the turns begun so far. A framework ends its run at an approval request, so the steps after a held
+   * change (the model's text on it, which the controller's own loop asks for and the gate replaces with the question)
+   * were reached and never asked for: they count, as the controller's own loop counts them.
+   */
   used = 0;
 
   constructor(script: readonly ScriptStep[]) {
@@ -40,10 +45,12 @@ export class ScriptCursor {
   }
 
   startTurn(kind: "message" | "button"): void {
+    this.current = [];
     this.button = kind === "button";
     if (this.button) return;
     this.index += 1;
     this.current = [...(this.turns[this.index] ?? [])];
+    this.used += this.current.length;
   }
 
   next(): Next {
@@ -51,14 +58,12 @@ export class ScriptCursor {
     const calls: ScriptCall[] = [];
     while (this.current[0] && "call" in this.current[0]) {
       const step = this.current.shift() as { call: string; input: unknown };
-      this.used += 1;
       this.callIds += 1;
       calls.push({ id: `call_scripted_${this.callIds}`, name: step.call, input: step.input });
     }
     if (calls.length > 0) return { calls };
     const step = this.current.shift();
     if (step === undefined) throw new Error(`the script has no step left for turn ${this.index + 1}: each turn ends at a {"say": …} step.`);
-    this.used += 1;
     return { say: (step as { say: string }).say };
   }
 }
