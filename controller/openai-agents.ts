@@ -61,7 +61,7 @@ export interface AgentsTurn extends TurnResult {
    * The SDK's state of the run: approve or reject each interruption on it and pass it to `conversation.run` again, or
    * keep it (`toString()`) until the principal answers. Absent when the model's request failed.
    */
-  state?: RunState<OrderRunContext, OrderAgent>;
+  state?: OrderRunState;
   /** The SDK's own result; absent when the model's request failed, or the reply gate tripped (`reply` is what to show). */
   result?: RunResult<OrderRunContext, OrderAgent>;
 }
@@ -75,6 +75,14 @@ export interface OrderToolsContext {
 
 /** The agent `agent()` makes (the SDK's types carry its output type; its output is text). */
 export type OrderAgent = Agent<OrderRunContext, AgentOutputType>;
+
+/**
+ * A run's state, as the SDK gives it back: `result.state`, or `RunState.fromString(agent, text)`, which cannot know the
+ * context's type. The SDK's RunState is invariant in it, so either is taken as it comes; the adapter reads its own part
+ * of the context itself (`ordersOf`).
+ */
+// biome-ignore lint/suspicious/noExplicitAny: the context type of a state read back from a string is not known.
+export type OrderRunState = RunState<any, OrderAgent>;
 
 /** The run's context: the application's own fields, and the adapter's under `orderTools`. */
 export type OrderRunContext = Record<string, unknown> & { orderTools?: OrderToolsContext };
@@ -176,16 +184,18 @@ export class AgentsConversation {
    * application passes the new message only. Throws ConfirmationError for an interruption that names no change waiting
    * in this conversation (a forged or replayed state, one already settled), or whose call is not the exact held request.
    */
-  async run(agent: OrderAgent, input: string | RunState<OrderRunContext, OrderAgent>, options: AgentsRunOptions = {}): Promise<AgentsTurn> {
+  async run(agent: OrderAgent, input: string | OrderRunState, options: AgentsRunOptions = {}): Promise<AgentsTurn> {
     const { context: ownContext, maxTurns, runner, ...rest } = options;
     const opening = typeof input === "string" ? { input, held: {} } : await this.opening(input);
     const turn = await this.conversation.open(opening.input);
-    const runInput: string | AgentInputItem[] | RunState<OrderRunContext, OrderAgent> =
-      typeof input === "string" ? agentItems(turn.state.messages) : input;
+    // The SDK types a run's state by its context; the adapter reads its own part of it (ordersOf), whatever the type.
+    const runInput = (typeof input === "string" ? agentItems(turn.state.messages) : input) as
+      | AgentInputItem[]
+      | RunState<OrderRunContext, OrderAgent>;
     const context: OrderRunContext = { ...ownContext, orderTools: { conversationId: this.id, held: opening.held } };
     let result: RunResult<OrderRunContext, OrderAgent>;
     try {
-      const runOptions = {
+      const runOptions: NonStreamRunOptions<OrderRunContext> = {
         ...rest,
         ...(typeof input === "string" ? { context } : {}),
         maxTurns: maxTurns ?? this.controller.limits.maxToolCalls + 1,
@@ -212,13 +222,13 @@ export class AgentsConversation {
    * by the confirmationId its run's context kept for it, its call the exact request of that change. The controller's
    * settlement refuses an id no change waits for (settled already, or not this conversation's).
    */
-  private async opening(state: RunState<OrderRunContext, OrderAgent>): Promise<{ input: Settlement[]; held: Record<string, string> }> {
+  private async opening(state: OrderRunState): Promise<{ input: Settlement[]; held: Record<string, string> }> {
     if (!(state instanceof RunState))
       throw new TypeError("run takes the principal's message (a string) or the RunState of an earlier run of this conversation.");
     const interruptions = state.getInterruptions();
     if (interruptions.length === 0)
       throw new TypeError("This run's state has no interruptions to answer: a new message from the principal is a string.");
-    const ours = state._context.context?.orderTools;
+    const ours = ordersOf(state._context);
     if (ours === undefined || typeof ours.held !== "object")
       throw new ConfirmationError("This run's state was not made by conversation.run of order-tools: it names no held change.");
     if (ours.conversationId !== this.id)

@@ -1,10 +1,10 @@
 import type { ModelMessage } from "ai";
-import { type RunState, Runner } from "@openai/agents";
+import { Runner } from "@openai/agents";
 import { type AiSdkTurn, orderToolsForAiSdk } from "#controller/ai-sdk";
 import type { ControllerOptions, TurnResult } from "#controller/controller";
 import { scriptedAgentsModel, scriptedAiSdkModel } from "#controller/framework-scripted-models";
 import type { ScriptStep } from "#controller/model/scripted";
-import { type AgentsTurn, type OrderAgent, type OrderRunContext, orderToolsForAgents } from "#controller/openai-agents";
+import { type AgentsTurn, type OrderRunState, orderToolsForAgents } from "#controller/openai-agents";
 
 /**
  * Which loop runs a case's conversation (`npm run eval -- --through <loop>`): the controller's own, or an agent
@@ -77,7 +77,7 @@ function agentsConversation(
   const chat = orders.conversation(conversationId);
   const runner = new Runner({ tracingDisabled: true });
   const turns: AgentsTurn[] = [];
-  const run = async (input: string | RunState<OrderRunContext, OrderAgent>, kind: "message" | "button") => {
+  const run = async (input: string | OrderRunState, kind: "message" | "button") => {
     cursor.startTurn(kind);
     const turn = await chat.run(agent, input, { runner });
     turns.push(turn);
