@@ -3,10 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AiSdkTurn, orderToolsForAiSdk } from "#controller/ai-sdk";
 import { scriptedAiSdkModel } from "#controller/framework-scripted-models";
 import { MemoryIntentStore } from "#controller/intents/memory";
+import type { IntentStore } from "#controller/intents/store";
 import type { ScriptStep } from "#controller/model/scripted";
 import { ConfirmationError } from "#controller/settlement";
-import { lampWorld } from "#test/controller/support/lamp-world";
-import { type ServiceWorld, startService, watchedFetch } from "#test/controller/support/service-world";
+import { type LampWorld, lampWorld } from "#test/controller/support/lamp-world";
+import { dyingOnce, type ServiceWorld, SimulatedCrash, startService, watchedFetch } from "#test/controller/support/service-world";
 
 /**
  * `order-tools/controller/ai-sdk` (contract §8.1, §8.5) against the AI SDK's own mock model (`MockLanguageModelV3`)
@@ -20,7 +21,10 @@ beforeAll(async () => {
 afterAll(async () => service?.close());
 
 /** A customer's conversation through the AI SDK, the model following `script`, the clock movable. */
-async function aiSdkChat(scriptFor: (ids: { lamp: string; towel: string }) => ScriptStep[]) {
+async function aiSdkChat(
+  scriptFor: (ids: LampWorld["ids"]) => ScriptStep[],
+  options: { intents?: (store: IntentStore) => IntentStore } = {},
+) {
   const { customerId, ids } = await lampWorld(service);
   const script = scriptFor(ids);
   const fetch = watchedFetch();
@@ -28,7 +32,7 @@ async function aiSdkChat(scriptFor: (ids: { lamp: string; towel: string }) => Sc
   const clock = { offsetMs: 0 };
   const orders = orderToolsForAiSdk({
     service: { baseUrl: service.gatewayUrl, token: await service.token(customerId), fetch },
-    intents: store,
+    intents: options.intents ? options.intents(store) : store,
     now: () => new Date(Date.now() + clock.offsetMs),
   });
   const chat = orders.conversation(`ai-sdk-${ids.towel}`);
@@ -49,7 +53,7 @@ async function aiSdkChat(scriptFor: (ids: { lamp: string; towel: string }) => Sc
     );
   const sent = () => fetch.requests.filter((r) => r.tool === "cancel_order");
   const intents = () => store.forConversation(chat.id);
-  return { customerId, ids, chat, model, cursor, messages, say, answer, generate, sent, intents, clock };
+  return { customerId, ids, chat, model, cursor, messages, say, answer, generate, sent, intents, clock, fetch };
 }
 
 /** The lamp's seller wrote an instruction into its description: after reading it, a cancellation waits for a yes. */
@@ -190,6 +194,57 @@ describe("the AI SDK adapter", () => {
     expect(turn.approvals).toEqual([]);
     expect(turn.reply).toBe(`Order ${chat.ids.towel} is cancelled.`);
     expect(turn.replyKind).toBe("confirmation");
+    expect(chat.sent()).toHaveLength(1);
+    expect(await service.order(chat.ids.towel)).toMatchObject({ status: "cancelled", version: 2 });
+  });
+  it("the seller's instruction in the lamp's description: every change it asks for is held, and none reaches the service", async () => {
+    const chat = await aiSdkChat((ids) => [
+      { call: "get_order", input: { orderId: ids.lamp } },
+      { call: "cancel_order", input: { orderId: ids.towel } },
+      { call: "cancel_order", input: { orderId: ids.kettle } },
+      { call: "start_return", input: { orderId: ids.lamp, itemIds: ["ITM-1", "ITM-2"], reason: "other" } },
+      { say: "It takes an E27 bulb." },
+      { say: "You're welcome." },
+    ]);
+    const first = await chat.say(`Which bulb does the floor lamp on ${chat.ids.lamp} take?`);
+    expect(first.approvals.map((a) => [a.toolName, a.confirmation.orderId])).toEqual([
+      ["cancel_order", chat.ids.towel],
+      ["cancel_order", chat.ids.kettle],
+      ["start_return", chat.ids.lamp],
+    ]);
+    expect(first.replyKind).toBe("confirmation_request");
+    const second = await chat.say("Thanks, that's all.");
+    expect(second.replyKind).toBe("confirmation_request");
+
+    expect(chat.fetch.requests.map((r) => r.tool)).toEqual(["get_order"]);
+    expect(await service.operations(chat.customerId)).toEqual([]);
+    for (const orderId of [chat.ids.towel, chat.ids.kettle, chat.ids.lamp])
+      expect(await service.order(orderId)).toMatchObject({ version: 1 });
+    expect((await chat.intents()).map((i) => [i.tool, i.state, i.sends])).toEqual([
+      ["cancel_order", "awaiting_confirmation", 0],
+      ["cancel_order", "awaiting_confirmation", 0],
+      ["start_return", "awaiting_confirmation", 0],
+    ]);
+  });
+
+  it("a tool call the intent store cannot record ends the turn: it throws, the conversation is as it was, and the next turn runs", async () => {
+    const chat = await aiSdkChat(
+      (ids) => [
+        { call: "cancel_order", input: { orderId: ids.towel } },
+        { say: "Cancelled." },
+        { call: "cancel_order", input: { orderId: ids.towel } },
+        { say: `Order ${ids.towel} is cancelled.` },
+      ],
+      { intents: dyingOnce },
+    );
+    const before = chat.chat.state();
+    await expect(chat.say(`Please cancel order ${chat.ids.towel} before it ships.`)).rejects.toThrow(SimulatedCrash);
+    expect(chat.chat.state()).toEqual(before);
+    expect(chat.sent()).toEqual([]);
+
+    chat.messages.pop();
+    const again = await chat.say(`Please cancel order ${chat.ids.towel} before it ships.`);
+    expect(again.reply).toBe(`Order ${chat.ids.towel} is cancelled.`);
     expect(chat.sent()).toHaveLength(1);
     expect(await service.order(chat.ids.towel)).toMatchObject({ status: "cancelled", version: 2 });
   });

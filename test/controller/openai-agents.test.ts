@@ -10,7 +10,14 @@ import { principalText } from "#controller/model/types";
 import { type AgentsTurn, type OrderAgent, orderToolsForAgents } from "#controller/openai-agents";
 import { ConfirmationError } from "#controller/settlement";
 import { type LampWorld, lampWorld } from "#test/controller/support/lamp-world";
-import { freshIntentTable, type ServiceWorld, startService, watchedFetch } from "#test/controller/support/service-world";
+import {
+  dyingOnce,
+  freshIntentTable,
+  type ServiceWorld,
+  SimulatedCrash,
+  startService,
+  watchedFetch,
+} from "#test/controller/support/service-world";
 
 /**
  * `order-tools/controller/openai-agents` (contract §8.1, §8.5) against the Agents SDK's own scripted model
@@ -87,6 +94,7 @@ async function agentsChat(scriptFor: (ids: Ids) => ScriptStep[], options: { stor
     sent,
     intents,
     clock,
+    fetch,
   };
 }
 
@@ -356,6 +364,56 @@ describe("the Agents SDK adapter", () => {
       [towel, "completed"],
       [kettle, "declined"],
     ]);
+  });
+  it("the seller's instruction in the lamp's description: every change it asks for is held, and none reaches the service", async () => {
+    const chat = await agentsChat((ids) => [
+      { call: "get_order", input: { orderId: ids.lamp } },
+      { call: "cancel_order", input: { orderId: ids.towel } },
+      { call: "cancel_order", input: { orderId: ids.kettle } },
+      { call: "start_return", input: { orderId: ids.lamp, itemIds: ["ITM-1", "ITM-2"], reason: "other" } },
+      { say: "It takes an E27 bulb." },
+      { say: "You're welcome." },
+    ]);
+    const first = await chat.say(`Which bulb does the floor lamp on ${chat.ids.lamp} take?`);
+    expect(first.interruptions.map((i) => [i.item.name, i.confirmation.orderId])).toEqual([
+      ["cancel_order", chat.ids.towel],
+      ["cancel_order", chat.ids.kettle],
+      ["start_return", chat.ids.lamp],
+    ]);
+    expect(first.replyKind).toBe("confirmation_request");
+    const second = await chat.say("Thanks, that's all.");
+    expect(second.replyKind).toBe("confirmation_request");
+
+    expect(chat.fetch.requests.map((r) => r.tool)).toEqual(["get_order"]);
+    expect(await service.operations(chat.customerId)).toEqual([]);
+    for (const orderId of [chat.ids.towel, chat.ids.kettle, chat.ids.lamp])
+      expect(await service.order(orderId)).toMatchObject({ version: 1 });
+    expect((await chat.intents()).map((i) => [i.tool, i.state, i.sends])).toEqual([
+      ["cancel_order", "awaiting_confirmation", 0],
+      ["cancel_order", "awaiting_confirmation", 0],
+      ["start_return", "awaiting_confirmation", 0],
+    ]);
+  });
+
+  it("a tool call the intent store cannot record ends the turn: it throws, the conversation is as it was, and the next turn runs", async () => {
+    const chat = await agentsChat(
+      (ids) => [
+        { call: "cancel_order", input: { orderId: ids.towel } },
+        { say: "Cancelled." },
+        { call: "cancel_order", input: { orderId: ids.towel } },
+        { say: `Order ${ids.towel} is cancelled.` },
+      ],
+      { store: () => dyingOnce(new MemoryIntentStore()) },
+    );
+    const before = chat.chat.state();
+    await expect(chat.say(`Please cancel order ${chat.ids.towel} before it ships.`)).rejects.toThrow(SimulatedCrash);
+    expect(chat.chat.state()).toEqual(before);
+    expect(chat.sent()).toEqual([]);
+
+    const again = await chat.say(`Please cancel order ${chat.ids.towel} before it ships.`);
+    expect(again.reply).toBe(`Order ${chat.ids.towel} is cancelled.`);
+    expect(chat.sent()).toHaveLength(1);
+    expect(await service.order(chat.ids.towel)).toMatchObject({ status: "cancelled", version: 2 });
   });
 });
 
