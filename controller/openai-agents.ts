@@ -186,13 +186,13 @@ export class AgentsConversation {
    */
   async run(agent: OrderAgent, input: string | OrderRunState, options: AgentsRunOptions = {}): Promise<AgentsTurn> {
     const { context: ownContext, maxTurns, runner, ...rest } = options;
-    const opening = typeof input === "string" ? { input, held: {} } : await this.opening(input);
-    const turn = await this.conversation.open(opening.input);
+    const turn = await this.conversation.open(typeof input === "string" ? input : await this.opening(input));
     // The SDK types a run's state by its context; the adapter reads its own part of it (ordersOf), whatever the type.
     const runInput = (typeof input === "string" ? agentItems(turn.state.messages) : input) as
       | AgentInputItem[]
       | RunState<OrderRunContext, OrderAgent>;
-    const context: OrderRunContext = { ...ownContext, orderTools: { conversationId: this.id, held: opening.held } };
+    // A new run's context; a resumed run keeps its own, which names the calls held so far.
+    const context: OrderRunContext = { ...ownContext, orderTools: { conversationId: this.id, held: {} } };
     let result: RunResult<OrderRunContext, OrderAgent>;
     try {
       const runOptions: NonStreamRunOptions<OrderRunContext> = {
@@ -222,7 +222,7 @@ export class AgentsConversation {
    * by the confirmationId its run's context kept for it, its call the exact request of that change. The controller's
    * settlement refuses an id no change waits for (settled already, or not this conversation's).
    */
-  private async opening(state: OrderRunState): Promise<{ input: Settlement[]; held: Record<string, string> }> {
+  private async opening(state: OrderRunState): Promise<Settlement[]> {
     if (!(state instanceof RunState))
       throw new TypeError("run takes the principal's message (a string) or the RunState of an earlier run of this conversation.");
     const interruptions = state.getInterruptions();
@@ -258,7 +258,7 @@ export class AgentsConversation {
       const reason = decision ? undefined : state._context.getRejectionMessage(name, callId);
       input.push({ action: decision ? "confirm" : "decline", confirmationId, ...(reason !== undefined ? { reason } : {}) });
     }
-    return { input, held: ours.held };
+    return input;
   }
 }
 
