@@ -207,7 +207,7 @@ export class AgentsConversation {
       // A tool call the controller could not record (its intent store failed) ends the turn, not the model's failure.
       if (turn.failure) return turn.abort(turn.failure.error);
       if (error instanceof OutputGuardrailTripwireTriggered && error.result.guardrail.name === guardrailName) {
-        // The gate replaced a reply that claimed what the record does not hold: the SDK stops the run there.
+        // The gate dropped a sentence of the model's that no fact of the record says: the SDK stops the run there.
         return { ...(await turn.finish(undefined)), interruptions: [], state: error.state as AgentsTurn["state"] };
       }
       return { ...(await turn.finish(undefined, { modelFailed: true, failure: describeError(error) })), interruptions: [] };
@@ -325,7 +325,8 @@ function ordersOf(runContext: RunContext<unknown> | undefined): OrderToolsContex
 
 /**
  * The response gate as an output guardrail: it gates the model's text against the turn's recorded outcomes and ends
- * the turn; the tripwire is a reply that claimed what the record does not hold, which the SDK then does not finish with.
+ * the turn; the tripwire is a reply with a sentence the gate dropped (`claim_mismatch`: one no fact of the record says),
+ * which the SDK then does not finish with.
  */
 const replyGate: OutputGuardrail<"text", OrderRunContext> = {
   name: guardrailName,

@@ -13,7 +13,7 @@ import {
   storedIds,
   unknownItems,
 } from "#core/item-eligibility";
-import type { Order, OrderItem } from "#core/order";
+import { type Order, type OrderItem, withinSellerLimit } from "#core/order";
 import type { ReturnPolicy } from "#core/policy";
 
 export const replacementReasons = ["damaged", "missing", "wrong_item"] as const;
@@ -110,7 +110,7 @@ export function offerReplacement(input: OfferReplacementInput, store: Replacemen
       const line: OrderItem & { replacementFor: string } = {
         itemId: replacementItemId,
         sku: item.sku,
-        title: `Replacement for ${item.itemId}: ${item.title}`,
+        title: withinSellerLimit("itemTitle", `Replacement for ${item.itemId}: `, item.title),
         quantity: item.quantity,
         unitCents: 0,
         description: item.description,

@@ -172,13 +172,15 @@ describe("the AI SDK adapter", () => {
     expect(await service.order(chat.ids.towel)).toMatchObject({ status: "placed", version: 1 });
   });
 
-  it("the gate judges the text the principal sees: a reply claiming what the record does not hold is replaced", async () => {
+  it("the gate judges the text the principal sees: a reply claiming what the record does not say is dropped for its facts", async () => {
     const chat = await aiSdkChat((ids) => [
       { call: "get_order", input: { orderId: ids.towel } },
       { say: `Order ${ids.towel} is cancelled and refunded.` },
     ]);
     const turn = await chat.say(`What is the status of ${chat.ids.towel}?`);
-    expect(turn.reply).toBe("I haven't changed anything on your orders.");
+    // What the record says of the order, and none of the model's claim.
+    expect(turn.reply).toMatch(new RegExp(`^I haven't changed anything on your orders\\. Order ${chat.ids.towel} has been placed`));
+    expect(turn.reply).not.toMatch(/cancelled|refunded/);
     expect(turn.result?.text).toBe(`Order ${chat.ids.towel} is cancelled and refunded.`);
     expect(turn.trace.flags).toContain("claim_mismatch");
     // The history keeps what the principal saw, not the model's text.

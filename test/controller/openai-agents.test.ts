@@ -235,21 +235,26 @@ describe("the Agents SDK adapter", () => {
     expect((await chat.intents()).map((i) => i.state)).toEqual(["completed"]);
   });
 
-  it("the gate is the agent's output guardrail: a reply claiming what the record does not hold trips it and is replaced", async () => {
+  it("the gate is the agent's output guardrail: a reply claiming what the record does not say trips it, and the record's facts are shown", async () => {
     const chat = await agentsChat((ids) => [
       { call: "get_order", input: { orderId: ids.towel } },
       { say: `Order ${ids.towel} is cancelled and refunded.` },
       { call: "get_order", input: { orderId: ids.towel } },
-      { say: `Order ${ids.towel} has not shipped yet.` },
+      { say: "Happy to help. Is there anything else I can help with?" },
     ]);
     const tripped = await chat.say(`What is the status of ${chat.ids.towel}?`);
-    expect(tripped.reply).toBe("I haven't changed anything on your orders.");
+    // What the record says of the order, and none of the model's claim.
+    expect(tripped.reply).toMatch(new RegExp(`^I haven't changed anything on your orders\\. Order ${chat.ids.towel} has been placed`));
+    expect(tripped.reply).not.toMatch(/cancelled|refunded/);
     expect(tripped.trace.flags).toContain("claim_mismatch");
     expect(tripped.result).toBeUndefined();
     expect(tripped.state).toBeDefined();
 
     const passed = await chat.say(`Has ${chat.ids.towel} shipped?`);
-    expect(passed.reply).toBe(`Order ${chat.ids.towel} has not shipped yet.`);
+    // Courtesy the gate shows as it came, after the record's facts: nothing dropped, so the tripwire stays down.
+    expect(passed.reply).toMatch(
+      new RegExp(`^Happy to help\\. Order ${chat.ids.towel} has been placed.* Is there anything else I can help with\\?$`),
+    );
     expect(passed.result?.outputGuardrailResults.map((r) => [r.guardrail.name, r.output.tripwireTriggered])).toEqual([
       ["order-tools reply gate", false],
     ]);
