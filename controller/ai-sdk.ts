@@ -9,13 +9,18 @@ import {
   type ToolSet,
 } from "ai";
 import type { ModelTool } from "#contract/model-tools";
-import { type ControllerOptions, type Controller, createController, type TurnResult } from "#controller/controller";
+import { type ControllerOptions, createController, type TurnResult } from "#controller/controller";
 import type { ConversationState } from "#controller/conversation-state";
 import type { PendingConfirmation } from "#controller/guard/confirmation";
-import type { Intent } from "#controller/intents/intent";
 import type { FrameworkTurn, FrameworkToolResult } from "#controller/framework-turn";
 import { describeError } from "#controller/error-text";
-import { approvedCallMatches, frameworkController, notAnsweredResult } from "#controller/framework-adapter";
+import {
+  approvedCallMatches,
+  FrameworkConversation,
+  FrameworkOrders,
+  frameworkController,
+  notAnsweredResult,
+} from "#controller/framework-adapter";
 import { noteText, principalText } from "#controller/model/types";
 import { ConfirmationError, type Settlement } from "#controller/settlement";
 
@@ -69,35 +74,14 @@ export function orderToolsForAiSdk(options: AiSdkOrderOptions): AiSdkOrders {
   return new AiSdkOrders(frameworkController(options, "ai-sdk", createController));
 }
 
-export class AiSdkOrders {
-  constructor(readonly controller: Controller) {}
-
-  /** After a restart: what `Controller.resume()` does (finishes intents that may have left; holds one never sent). */
-  resume(): Promise<Intent[]> {
-    return this.controller.resume();
-  }
-
+export class AiSdkOrders extends FrameworkOrders {
   /** A conversation with one principal: new, or continued from the state the application kept (`state()`). */
   conversation(conversationId: string, state?: ConversationState, options: { locale?: string } = {}): AiSdkConversation {
     return new AiSdkConversation(this.controller, this.controller.conversation(conversationId, state, options));
   }
 }
 
-export class AiSdkConversation {
-  constructor(
-    private readonly controller: Controller,
-    private readonly conversation: ReturnType<Controller["conversation"]>,
-  ) {}
-
-  get id(): string {
-    return this.conversation.id;
-  }
-
-  /** The controller's state of this conversation, for the application to keep beside its messages. */
-  state(): ConversationState {
-    return this.conversation.state();
-  }
-
+export class AiSdkConversation extends FrameworkConversation {
   /**
    * One turn through the SDK's `generateText`: opened by the last message — the principal's, or the approval
    * responses to the changes the last turn held — with the order tools added to any of the application's own.

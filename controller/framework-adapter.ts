@@ -1,5 +1,6 @@
 import type { ModelTool } from "#contract/model-tools";
-import type { Controller, ControllerOptions } from "#controller/controller";
+import type { Controller, ControllerOptions, Conversation } from "#controller/controller";
+import type { ConversationState } from "#controller/conversation-state";
 import { frameworkModel } from "#controller/framework-turn";
 import { confirmationIdOf } from "#controller/guard/confirmation";
 import type { Intent } from "#controller/intents/intent";
@@ -20,6 +21,33 @@ export function frameworkController(
   if (options !== null && typeof options === "object" && "model" in options)
     throw new TypeError(`The ${name} adapter takes the controller's options without model: the model is the framework's, given to it.`);
   return create({ ...options, model: frameworkModel(name) });
+}
+
+/** What each adapter's order tools share: the controller they run on, and its restart. */
+export abstract class FrameworkOrders {
+  constructor(readonly controller: Controller) {}
+
+  /** After a restart: what `Controller.resume()` does (finishes intents that may have left; holds one never sent). */
+  resume(): Promise<Intent[]> {
+    return this.controller.resume();
+  }
+}
+
+/** What each adapter's conversation shares: the controller's conversation under it, and the state the application keeps. */
+export abstract class FrameworkConversation {
+  constructor(
+    protected readonly controller: Controller,
+    protected readonly conversation: Conversation,
+  ) {}
+
+  get id(): string {
+    return this.conversation.id;
+  }
+
+  /** The controller's state of this conversation, for the application to keep beside the framework's own. */
+  state(): ConversationState {
+    return this.conversation.state();
+  }
 }
 
 /**

@@ -19,13 +19,12 @@ import {
   user,
 } from "@openai/agents";
 import type { ModelTool } from "#contract/model-tools";
-import { type Controller, type ControllerOptions, createController, type TurnResult } from "#controller/controller";
+import { type ControllerOptions, createController, type TurnResult } from "#controller/controller";
 import type { ConversationState } from "#controller/conversation-state";
 import { describeError } from "#controller/error-text";
-import { approvedCallMatches, frameworkController } from "#controller/framework-adapter";
+import { approvedCallMatches, FrameworkConversation, FrameworkOrders, frameworkController } from "#controller/framework-adapter";
 import type { FrameworkToolResult, FrameworkTurn } from "#controller/framework-turn";
 import type { PendingConfirmation } from "#controller/guard/confirmation";
-import type { Intent } from "#controller/intents/intent";
 import { type ChatMessage, noteText, principalText } from "#controller/model/types";
 import { ConfirmationError, type Settlement } from "#controller/settlement";
 
@@ -123,14 +122,7 @@ export function orderToolsForAgents(options: AgentsOrderOptions): AgentsOrders {
   return new AgentsOrders(frameworkController(options, "openai-agents", createController));
 }
 
-export class AgentsOrders {
-  constructor(readonly controller: Controller) {}
-
-  /** After a restart: what `Controller.resume()` does (finishes intents that may have left; holds one never sent). */
-  resume(): Promise<Intent[]> {
-    return this.controller.resume();
-  }
-
+export class AgentsOrders extends FrameworkOrders {
   /**
    * The application's agent with the order tools beside its own tools, the controller's instructions before its own,
    * and the response gate as an output guardrail. Its text is what the gate reads; a tool of its own may not take an
@@ -162,21 +154,7 @@ export class AgentsOrders {
   }
 }
 
-export class AgentsConversation {
-  constructor(
-    private readonly controller: Controller,
-    private readonly conversation: ReturnType<Controller["conversation"]>,
-  ) {}
-
-  get id(): string {
-    return this.conversation.id;
-  }
-
-  /** The controller's state of this conversation, for the application to keep beside the run's state. */
-  state(): ConversationState {
-    return this.conversation.state();
-  }
-
+export class AgentsConversation extends FrameworkConversation {
   /**
    * One turn through the SDK's `run`: opened by the principal's message, or by a run's state whose interruptions were
    * each approved or rejected (`state.approve` / `state.reject`). The model reads the conversation as the controller
