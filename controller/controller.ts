@@ -14,24 +14,26 @@ import { localeOf } from "#controller/i18n/locale";
 import type { Intent } from "#controller/intents/intent";
 import { MemoryIntentStore } from "#controller/intents/memory";
 import type { IntentStore } from "#controller/intents/store";
-import { heldFields, outcomeOf } from "#controller/changes/intent-views";
+import { heldFields, modelText, outcomeOf } from "#controller/changes/intent-views";
 import { type ControllerOptions, checkOptions } from "#controller/options";
 import { IntentLifecycle } from "#controller/changes/lifecycle";
-import { converse, defaultLimits, type Limits, type ModelTurnDeps } from "#controller/turn/model-turn";
+import { type Conversed, converse, defaultLimits, type Limits, type ModelTurnDeps } from "#controller/turn/model-turn";
+import { FrameworkTurn, type SettledByButton } from "#controller/turn/framework-turn";
 import { defaultReconcile, type ReconcileOptions } from "#controller/changes/reconcile";
-import { noteFault, type Run, runs } from "#controller/state/run";
+import { noteFault, type Run, runs, type DispatchContext } from "#controller/state/run";
 import { problemReply, serviceProblem, turnProblem } from "#controller/turn/problem";
 import { type TestSeams, testSeamsOf } from "#controller/seams";
 import {
   pendingConfirmations,
   type Settlement,
   settleByButton,
+  settleByButtons,
   settleEarlierIntents,
   type TurnDecision,
 } from "#controller/changes/settlement";
 import type { ApplicationTrace } from "#controller/http/trace-context";
 import { TraceRecorder, type TurnTrace } from "#controller/trace/record";
-import { acquireTurnLease, withTurnLease } from "#controller/turn/lease";
+import { acquireTurnLease, ConversationBusyError, withTurnLease } from "#controller/turn/lease";
 import type { TurnProblem } from "#controller/outcomes";
 
 export type { ConfirmationPolicy } from "#controller/changes/change-path";
@@ -257,17 +259,9 @@ export class Controller {
     // A turn that throws (its intent store failed, say) leaves the conversation as it was before it, not with
     // a proposal whose result the model never got; whatever it persisted is reconciled by the next turn.
     const before = structuredClone(state);
-    const lease = {
-      store: this.store,
-      conversationId: state.conversationId,
-      // The lease is the conversation's, not this controller's: each turn holds it under a name of its own, so two
-      // Conversation objects of one conversation, even in one controller, never run their turns together.
-      holder: `${this.holder}/turn-${randomUUID()}`,
-      ttlMs: this.leaseTtlMs(),
-      waitMs: this.limits.maxSeconds * 1000,
-      now: () => this.now().getTime(),
-      sleep: this.sleep,
-    };
+    // The lease is the conversation's, not this controller's: each turn holds it under a name of its own, so two
+    // Conversation objects of one conversation, even in one controller, never run their turns together.
+    const lease = this.turnLease(state.conversationId);
     try {
       return await withTurnLease(lease, async () => {
         // Another Conversation object of this conversation may have run turns meanwhile: continue from the store's
@@ -321,7 +315,13 @@ export class Controller {
 
   /** A message turn: earlier intents settled, the model's side of the turn, then the gate's reply. */
   private async turn(state: ConversationState, text: string, run: Run, turnOptions: TurnOptions): Promise<TurnResult> {
-    const { recorder, outcomes } = run;
+    const { turn } = await this.beginMessageTurn(state, text, run);
+    return this.endModelTurn(state, text, run, await converse(this.modelTurn, turn), turnOptions);
+  }
+
+  /** A message turn up to its model: the message read once, earlier intents settled; the notes the model reads first. */
+  private async beginMessageTurn(state: ConversationState, text: string, run: Run): Promise<{ turn: DispatchContext; notes: string[] }> {
+    const { recorder } = run;
     recorder.add({ type: "customer_message", text });
     // Read once: every guard of this turn reads this one reading of the principal's words.
     const message = readMessage(text);
@@ -336,8 +336,19 @@ export class Controller {
     delete state.askedWhichOrder;
     const said = principalMessages(state).map((m) => (m === text ? message : readMessage(m)));
     const askedWhichOrder = asked ? { askedWhichOrder: { tool: asked.tool, message: readMessage(asked.message) } } : {};
+    return { turn: { state, message, said, ...askedWhichOrder, run }, notes };
+  }
 
-    const { candidate, limit, modelFailed } = await converse(this.modelTurn, { state, message, said, ...askedWhichOrder, run });
+  /** The model's side of a turn is over: its reply gated, and the turn finished. */
+  private endModelTurn(
+    state: ConversationState,
+    text: string,
+    run: Run,
+    conversed: Conversed,
+    turnOptions: TurnOptions,
+  ): Promise<TurnResult> {
+    const { recorder, outcomes } = run;
+    const { candidate, limit, modelFailed } = conversed;
     if (limit) recorder.add({ type: "limit", limit: limit.kind, value: limit.value });
     const decision = gate({
       ...(candidate !== undefined ? { candidate } : {}),
@@ -353,6 +364,95 @@ export class Controller {
     if (clarification && decision.replyKind === "clarification")
       state.askedWhichOrder = { tool: clarification.tool, message: text, turn: state.turns };
     return this.finishTurn(state, run, decision, turnOptions);
+  }
+
+  // ——— a turn whose model runs in an agent framework ———
+
+  /**
+   * @internal Conversation.open: a turn whose model runs in an agent framework (turn/framework-turn.ts), opened by the
+   * principal's message or by buttons pressed on held changes. It holds the conversation's lease until it is finished
+   * or aborted; a turn that cannot keep its record leaves the conversation as it was before it.
+   */
+  async openTurn(
+    state: ConversationState,
+    input: string | readonly Settlement[],
+    turnOptions: TurnOptions,
+  ): Promise<FrameworkTurn<TurnResult>> {
+    const before = structuredClone(state);
+    const lease = this.turnLease(state.conversationId);
+    const started = this.now().getTime();
+    if (!(await acquireTurnLease(lease))) throw new ConversationBusyError(state.conversationId, this.now().getTime() - started);
+    let released = false;
+    const release = async () => {
+      if (released) return;
+      released = true;
+      await this.store.releaseLease(state.conversationId, lease.holder);
+    };
+    const abort = async (error: unknown): Promise<never> => {
+      Object.assign(state, before);
+      await release();
+      throw error;
+    };
+    try {
+      const text = typeof input === "string" ? input : "";
+      const label = typeof input === "string" ? input : input.map((s) => `(${s.action} ${s.confirmationId})`).join(" ");
+      const run = this.newRun(state, label, turnOptions);
+      const begun = await runs.run(run, () =>
+        typeof input === "string"
+          ? this.beginMessageTurn(state, input, run).then((b) => ({ ...b, settled: [] }))
+          : this.beginButtonTurn(state, input, run),
+      );
+      return new FrameworkTurn<TurnResult>({
+        turn: begun.turn,
+        life: this.life,
+        deps: this.modelTurn,
+        tools: this.tools,
+        system: this.modelTurn.system(),
+        notes: begun.notes,
+        settled: begun.settled,
+        end: (conversed) =>
+          this.endModelTurn(state, text, run, conversed, turnOptions).then(async (result) => {
+            await release();
+            return result;
+          }, abort),
+        abort,
+      });
+    } catch (error) {
+      return abort(error);
+    }
+  }
+
+  /**
+   * A framework's turn opened by buttons: each press settled (changes/settlement.ts), and the framework's tool call that
+   * proposed each change is answered with what became of it. Its model may go on: a change it proposes now has no
+   * message of the principal's behind it, so it waits for a confirmation.
+   */
+  private async beginButtonTurn(
+    state: ConversationState,
+    settlements: readonly Settlement[],
+    run: Run,
+  ): Promise<{ turn: DispatchContext; notes: string[]; settled: SettledByButton[] }> {
+    const intents = await settleByButtons(this.life, state, settlements, run);
+    const settled = intents.map((intent, i) => ({
+      confirmationId: settlements[i]?.confirmationId ?? "",
+      toolUseId: intent.toolUseId,
+      intent,
+      result: { content: modelText(state, run, intent), isError: intent.state !== "completed" },
+    }));
+    const said = principalMessages(state).map(readMessage);
+    return { turn: { state, message: readMessage(""), said, run }, notes: [], settled };
+  }
+
+  private turnLease(conversationId: string) {
+    return {
+      store: this.store,
+      conversationId,
+      holder: `${this.holder}/turn-${randomUUID()}`,
+      ttlMs: this.leaseTtlMs(),
+      waitMs: this.limits.maxSeconds * 1000,
+      now: () => this.now().getTime(),
+      sleep: this.sleep,
+    };
   }
 
   /** The gate's decision recorded and shown; the history keeps what the principal saw. */
@@ -471,6 +571,20 @@ export class Conversation {
   decline(confirmationId: string, options: TurnOptions & { reason?: string } = {}): Promise<TurnResult> {
     const { reason, ...turnOptions } = options;
     return this.queue({ action: "decline", confirmationId, ...(reason !== undefined ? { reason } : {}) }, turnOptions);
+  }
+
+  /**
+   * @internal The agent-framework adapters' turn (turn/framework-turn.ts): the next turn of this conversation, opened for a
+   * framework's model by the principal's message or by buttons pressed. It runs after this object's earlier turns,
+   * and the next waits until it is finished or aborted.
+   */
+  open(input: string | readonly Settlement[], options: TurnOptions = {}): Promise<FrameworkTurn<TurnResult>> {
+    const opened = this.running.then(() => this.controller.openTurn(this.current, input, options));
+    this.running = opened.then(
+      (turn) => turn.done,
+      () => undefined,
+    );
+    return opened;
   }
 
   private queue(input: string | Settlement, options: TurnOptions): Promise<TurnResult> {

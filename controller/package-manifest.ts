@@ -26,6 +26,8 @@ export const controllerPackage = {
     "./controller": "controller/index.ts",
     "./controller/testing": "controller/testing.ts",
     "./controller/dynamodb": "controller/intents/dynamodb.ts",
+    "./controller/ai-sdk": "controller/frameworks/ai-sdk.ts",
+    "./controller/openai-agents": "controller/frameworks/openai-agents.ts",
   },
   /** Each command the package installs, and the source file built for it. */
   bin: { "order-tools-trace": "controller/bin/order-tools-trace.ts" },
@@ -38,6 +40,8 @@ export const controllerPackage = {
     "@aws-sdk/client-bedrock-runtime": "^3.1164.0",
     "@aws-sdk/client-dynamodb": "^3.1169.0",
     "@aws-sdk/lib-dynamodb": "^3.1169.0",
+    "@openai/agents": "^0.20.0",
+    ai: "^6.0.333",
     openai: "^6.49.0",
   },
 } as const;

@@ -29,6 +29,8 @@ const usage = `Usage: npm run eval -- [options]
   --model <spec>       scripted (default: each case's script), recorded:<file.json> (saved provider responses),
                        anthropic:<model> (needs ANTHROPIC_API_KEY), openai:<model> (OPENAI_API_KEY or OPENAI_BASE_URL),
                        bedrock:<modelId> (AWS credentials from the default chain, and a region)
+  --through <loop>     run each conversation in controller (default), ai-sdk or openai-agents: the framework's own
+                       loop through its adapter (order-tools/controller/<loop>), its mock model following the script
   --trials <k>         run each case k times; model runs report pass^k (default 1)
   --report <file>      write the JSON report: per case and trial, the four verdicts, trace, tools called and expected
   --baseline           write eval/baseline.json from this run: a live model over every case, k ≥ 3 (model, k, the
@@ -53,6 +55,7 @@ const { values, refuse: usageError } = readOptions(usage, {
   seed: { type: "string" },
   sample: { type: "string" },
   model: { type: "string" },
+  through: { type: "string" },
   trials: { type: "string" },
   report: { type: "string" },
   baseline: { type: "boolean" },
@@ -128,6 +131,11 @@ const seed = values.seed === undefined ? 1 : whole("seed", values.seed, 1, 2 ** 
 const sample = values.sample === undefined ? undefined : whole("sample", values.sample, 1, 100_000);
 const concurrency = whole("concurrency", values.concurrency, isLiveModel(model) ? 2 : 3, 32);
 if (values["accept-drop"] !== undefined && !values.baseline) usageError("--accept-drop goes with --baseline.");
+const { loops } = await import("#eval/frameworks");
+const through = loops.find((loop) => loop === (values.through ?? "controller"));
+if (through === undefined) usageError(`--through must be one of ${loops.join(", ")}, not ${JSON.stringify(values.through)}.`);
+if (through !== "controller" && model.kind !== "scripted")
+  usageError(`--through ${through} runs the framework's own mock model on each case's script: leave out --model (or give scripted).`);
 if (values.record !== undefined && !isLiveModel(model))
   usageError("--record saves a live model's responses: use it with --model anthropic:…, openai:… or bedrock:….");
 
@@ -141,6 +149,7 @@ try {
     casesDir: values.cases ? userPath(values.cases) : join(repoRoot, "eval", "cases"),
     ...(values.attacks ? { attacks: { seed, ...(sample !== undefined ? { sample } : {}) } } : {}),
     model: model.kind === "recorded" ? { ...model, file: userPath(model.file) } : model,
+    ...(through !== "controller" ? { through } : {}),
     trials,
     concurrency,
     ...(values.report ? { report: userPath(values.report) } : {}),

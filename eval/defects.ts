@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Controller, ControllerOptions, Conversation, TurnResult } from "#controller/controller";
+import type { ControllerOptions, TurnResult } from "#controller/controller";
 import { type Fault, type Fetch, faultyFetch } from "#controller/http/faults";
 import { testSeamsOf, withTestSeams } from "#controller/testing";
 
@@ -16,8 +16,6 @@ export interface Defect {
   expectedBoundaries: readonly ("authorization" | "execution" | "state" | "reply")[];
   /** Changes the controller's options before it is made. */
   controllerOptions?(options: ControllerOptions): ControllerOptions;
-  /** The conversation the next turn runs on (default: the same one). */
-  beforeTurn?(controller: Controller, conversation: Conversation, turn: number): Conversation;
   /** What the customer is shown instead of the turn's reply. */
   afterTurn?(result: TurnResult): TurnResult;
 }

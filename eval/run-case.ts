@@ -1,6 +1,8 @@
 import { type ControllerOptions, createController, type ReconcileOptions, type TurnResult } from "#controller/controller";
 import { MemoryIntentStore } from "#controller/intents/memory";
 import { traceCollector, type TurnTrace } from "#controller/trace/record";
+import type { ScriptStep } from "#controller/model/scripted";
+import type { ModelAdapter } from "#controller/model/types";
 import { withTestSeams } from "#controller/testing";
 import { dynamoOrderWriter } from "#local/order-writer";
 import { attackKind, changeToolNames, injectedOnly, isInjectedRequest, turnText } from "#eval/case-schema";
@@ -11,6 +13,7 @@ import { judgeExecution } from "#eval/judges/execution";
 import { judgeReply } from "#eval/judges/reply";
 import { judgeState } from "#eval/judges/state";
 import type { LoadedCase } from "#eval/load-cases";
+import { type CaseConversation, frameworkConversation, type Loop } from "#eval/frameworks";
 import type { ModelSource } from "#eval/models";
 import type { CaseStack, EvalService, Principal } from "#eval/service";
 
@@ -169,6 +172,8 @@ export function toolSelectionOk(expected: ExpectedTools, called: readonly string
 
 export interface RunCaseOptions {
   model: ModelSource;
+  /** The loop the conversation runs in: the controller's own (default), or a framework's through its adapter. */
+  through?: Loop;
   defect?: Defect;
   /** Reconciliation backoff: the local stack answers in milliseconds, so the waits are short by default. */
   reconcile?: Partial<ReconcileOptions>;
@@ -240,11 +245,10 @@ export async function runCase(service: EvalService, loaded: LoadedCase, trial: n
         },
       });
       if (options.defect?.controllerOptions) controllerOptions = options.defect.controllerOptions(controllerOptions);
+      let conversation: CaseConversation | undefined;
       try {
-        const controller = createController(controllerOptions);
-        let conversation = controller.conversation(`eval-${c.id}-t${trial}`);
+        conversation = caseConversation(controllerOptions, model, c.script ?? [], `eval-${c.id}-t${trial}`, options.through);
         for (const [i, message] of c.conversation.entries()) {
-          if (options.defect?.beforeTurn) conversation = options.defect.beforeTurn(controller, conversation, i + 1);
           let result: TurnResult;
           if (typeof message === "string") result = await conversation.turn(message);
           else {
@@ -269,8 +273,9 @@ export async function runCase(service: EvalService, loaded: LoadedCase, trial: n
         runError = `the conversation stopped at turn ${turns.length + 1}: ${(error as Error).message}`;
       }
       const script = c.script;
-      if (options.model.name === "scripted" && script && model.used !== undefined && model.used < script.length) {
-        warnings.push(`the script has ${script.length - model.used} step(s) the conversation never reached`);
+      const used = conversation?.used() ?? model.used;
+      if (options.model.name === "scripted" && script && used !== undefined && used < script.length) {
+        warnings.push(`the script has ${script.length - used} step(s) the conversation never reached`);
       }
       for (const trace of traces)
         if (trace.flags.includes("model_error")) {
@@ -328,6 +333,24 @@ export async function runCase(service: EvalService, loaded: LoadedCase, trial: n
   } finally {
     await stack.close();
   }
+}
+
+/** The case's conversation in the loop the run names: the controller's own, or a framework's through its adapter. */
+function caseConversation(
+  options: ControllerOptions,
+  model: ModelAdapter & { used?: number },
+  script: readonly ScriptStep[],
+  conversationId: string,
+  through: Loop = "controller",
+): CaseConversation {
+  if (through !== "controller") return frameworkConversation(through, options, script, conversationId);
+  const conversation = createController(options).conversation(conversationId);
+  return {
+    turn: (message) => conversation.turn(message),
+    confirm: (id) => conversation.confirm(id),
+    decline: (id) => conversation.decline(id),
+    used: () => model.used,
+  };
 }
 
 async function gatherEvidence(

@@ -20,6 +20,7 @@ import {
   metricsOf,
   tolerancePoints,
 } from "#eval/metrics";
+import type { Loop } from "#eval/frameworks";
 import { isLiveModel, isModelRun, type ModelSpec, modelSource } from "#eval/models";
 import { runCase, type TrialResult } from "#eval/run-case";
 import { startEvalService } from "#eval/service";
@@ -32,6 +33,8 @@ export interface EvalOptions {
   /** Run the generated attack suite (eval/attacks) for this seed, or a seeded sample of it, instead of casesDir. */
   attacks?: { seed: number; sample?: number };
   model: ModelSpec;
+  /** The loop each conversation runs in: the controller's own (default), or a framework's through its adapter (scripted only). */
+  through?: Loop;
   trials: number;
   /** Write the JSON report here. */
   report?: string;
@@ -83,6 +86,11 @@ export async function runEval(options: EvalOptions): Promise<EvalResult> {
     const refusal = baselineRefusal(options);
     if (refusal) throw new BaselineRuleError(refusal);
   }
+  const through = options.through ?? "controller";
+  if (through !== "controller" && modelRun)
+    throw new Error(
+      `--through ${through} runs the framework's own mock model on each case's script: it takes --model scripted, not ${options.model.kind}.`,
+    );
 
   const loaded = options.attacks ? generatedCases(options.attacks, options.now) : await loadCases(options.casesDir, options.now);
   let cases: LoadedCase[] = loaded.cases;
@@ -104,6 +112,10 @@ export async function runEval(options: EvalOptions): Promise<EvalResult> {
         ? `eval: ${cases.length} cases × ${options.trials} trial${options.trials === 1 ? "" : "s"} with ${source.name}`
         : `eval: ${cases.length} cases, scripted: each case replays its own hand-written model, which checks the service, the controller and the judges and measures no model (--model anthropic:…, openai:… or bedrock:… measures one)`,
     );
+    if (through !== "controller")
+      print(
+        `eval: each conversation runs in ${through}'s own loop, through order-tools/controller/${through}, its mock model following the script`,
+      );
     for (const error of loaded.errors) print(`${error.file} ERROR ${error.message.slice(error.file.length + 2)}`);
     const tasks = cases.flatMap((c) => Array.from({ length: options.trials }, (_, i) => ({ c, trial: i + 1 })));
     // Lines come out in case order however the trials finish.
@@ -129,6 +141,7 @@ export async function runEval(options: EvalOptions): Promise<EvalResult> {
         const task = tasks[next++] as (typeof tasks)[number];
         const result = await runCase(service, task.c, task.trial, {
           model: source,
+          through,
           ...(options.defect ? { defect: options.defect } : {}),
         }).catch(
           (error: unknown): TrialResult => ({

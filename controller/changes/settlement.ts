@@ -169,19 +169,7 @@ export async function settleByButton(
   settlement: Settlement,
   run: Run,
 ): Promise<TurnDecision> {
-  const { recorder } = run;
-  const intents = await life.store.forConversation(state.conversationId);
-  const waiting = waitingFor(intents, state, settlement);
-  const { settled, note } = await pressed(life, state, waiting, settlement, run);
-  noteSettled(state, settled, run);
-  state.messages.push({ role: "note", text: note });
-  recorder.add({ type: "note", text: note });
-  // A button names one change: every other one still waiting is shown again, for its own buttons.
-  for (const other of intents) {
-    if (other.operationId === waiting.operationId || other.state !== "awaiting_confirmation") continue;
-    if (life.expired(other)) noteSettled(state, await expire(life, other, run, "button"), run);
-    else run.outcomes.push(outcomeOf(await askAgain(life, state, other, run, "asked_again")));
-  }
+  await settleByButtons(life, state, [settlement], run);
   return gate({
     outcomes: run.outcomes,
     modelFailed: false,
@@ -189,6 +177,42 @@ export async function settleByButton(
     today: life.now().toISOString().slice(0, 10),
     locale: run.locale,
   });
+}
+
+/**
+ * Presses of buttons on held changes, in order, as one turn (an agent framework answers every approval it asked for
+ * at once): every id is checked before any change moves, so a batch with one id that names no waiting change, or
+ * names one twice, settles nothing. Each press settles the change it names; every other change still waiting is
+ * asked again. Returns what each press left its change as.
+ */
+export async function settleByButtons(
+  life: IntentLifecycle,
+  state: ConversationState,
+  settlements: readonly Settlement[],
+  run: Run,
+): Promise<Intent[]> {
+  const { recorder } = run;
+  const intents = await life.store.forConversation(state.conversationId);
+  const waiting = settlements.map((settlement, i) => {
+    if (settlements.findIndex((s) => s.confirmationId === settlement.confirmationId) !== i)
+      throw new ConfirmationError(`Confirmation ${settlement.confirmationId} is answered twice in one turn: answer each held change once.`);
+    return confirmableFor(waitingFor(intents, state, settlement), settlement);
+  });
+  const settled: Intent[] = [];
+  for (const [i, settlement] of settlements.entries()) {
+    const { settled: one, note } = await pressed(life, state, waiting[i] as Intent, settlement, run);
+    noteSettled(state, one, run);
+    state.messages.push({ role: "note", text: note });
+    recorder.add({ type: "note", text: note });
+    settled.push(one);
+  }
+  // A button names one change: every other one still waiting is shown again, for its own buttons.
+  for (const other of intents) {
+    if (waiting.some((w) => w.operationId === other.operationId) || other.state !== "awaiting_confirmation") continue;
+    if (life.expired(other)) noteSettled(state, await expire(life, other, run, "button"), run);
+    else run.outcomes.push(outcomeOf(await askAgain(life, state, other, run, "asked_again")));
+  }
+  return settled;
 }
 
 /** The held change a button press names, bound to its exact request. */
@@ -201,6 +225,15 @@ function waitingFor(intents: readonly Intent[], state: ConversationState, settle
   if (confirmationIdOf(state.conversationId, waiting.operationId, waiting.tool, waiting.request) !== settlement.confirmationId)
     throw new ConfirmationError(
       `Confirmation ${settlement.confirmationId} does not match the request of the change it names: it cannot confirm other values. Ask the principal again.`,
+    );
+  return waiting;
+}
+
+/** A confirm press on a change that holds words the principal did not write and was not shown is refused. */
+function confirmableFor(waiting: Intent, settlement: Settlement): Intent {
+  if (settlement.action === "confirm" && waiting.confirmable === false)
+    throw new ConfirmationError(
+      `The change of confirmation ${settlement.confirmationId} holds words the principal did not write and was not shown to them, so it cannot be confirmed as it is: ask for the exact words instead.`,
     );
   return waiting;
 }
@@ -227,10 +260,6 @@ async function pressed(
     const settled = await life.transition(run, waiting, "declined", reason ? { declineReason: reason } : {});
     return { settled, note: `The principal declined ${waiting.tool} for ${waiting.orderId}: ${modelText(state, run, settled)}` };
   }
-  if (waiting.confirmable === false)
-    throw new ConfirmationError(
-      `The change of confirmation ${settlement.confirmationId} holds words the principal did not write and was not shown to them, so it cannot be confirmed as it is: ask for the exact words instead.`,
-    );
   if (life.expired(waiting)) {
     const settled = await expire(life, waiting, run, "button");
     return {

@@ -2,7 +2,7 @@ import type { ModelTool } from "#contract/model-tools";
 import { type DispatchDeps, dispatch } from "#controller/turn/dispatch";
 import { describeError } from "#controller/text/error-text";
 import type { ModelAdapter, ModelResponse, ToolCall } from "#controller/model/types";
-import { remaining, type Run, type DispatchContext } from "#controller/state/run";
+import { remaining, type Run, type ToolResult, type DispatchContext } from "#controller/state/run";
 
 /**
  * The model's side of a turn: the model is asked, each tool call it makes is dispatched (turn/dispatch.ts) and its
@@ -88,25 +88,39 @@ async function answerCalls(
   toolCalls: readonly ToolCall[],
   calls: { made: number },
 ): Promise<Limit | undefined> {
-  const { state, run } = turn;
   let limit: Limit | undefined;
-  for (const call of toolCalls) {
-    run.recorder.add({ type: "model_proposal", toolUseId: call.id, tool: call.name, input: call.input ?? call.rawArguments ?? null });
-    limit ??= limitReached(deps.limits, calls.made, run);
-    if (limit) {
-      state.messages.push({ role: "tool", toolCallId: call.id, content: notRun(deps.limits.maxToolCalls), isError: true });
-      continue;
-    }
-    calls.made += 1;
-    run.recorder.trace.counts.toolCalls = calls.made;
-    const result = await dispatch(deps.steps, turn, call);
-    state.messages.push({ role: "tool", toolCallId: call.id, content: result.content, isError: result.isError });
-  }
+  for (const call of toolCalls) limit = (await answerCall(deps, turn, call, calls, limit)).limit;
   return limit;
 }
 
+/**
+ * One tool call of the model: recorded, dispatched (or, past a bound the turn has reached, answered "not run"), and its
+ * result added to the conversation. An agent framework's turn (turn/framework-turn.ts) answers each call through this too.
+ */
+export async function answerCall(
+  deps: Pick<ModelTurnDeps, "limits" | "steps">,
+  turn: DispatchContext,
+  call: ToolCall,
+  calls: { made: number },
+  reached?: Limit,
+): Promise<{ result: ToolResult; limit?: Limit }> {
+  const { state, run } = turn;
+  run.recorder.add({ type: "model_proposal", toolUseId: call.id, tool: call.name, input: call.input ?? call.rawArguments ?? null });
+  const limit = reached ?? limitReached(deps.limits, calls.made, run);
+  if (limit) {
+    const result = { content: notRun(deps.limits.maxToolCalls), isError: true };
+    state.messages.push({ role: "tool", toolCallId: call.id, ...result });
+    return { result, limit };
+  }
+  calls.made += 1;
+  run.recorder.trace.counts.toolCalls = calls.made;
+  const result = await dispatch(deps.steps, turn, call);
+  state.messages.push({ role: "tool", toolCallId: call.id, content: result.content, isError: result.isError });
+  return { result };
+}
+
 /** The bound a turn has reached, if any: its tool calls first, then its time. */
-function limitReached(limits: Limits, made: number, run: Run): Limit | undefined {
+export function limitReached(limits: Limits, made: number, run: Run): Limit | undefined {
   if (made >= limits.maxToolCalls) return { kind: "tool_calls", value: limits.maxToolCalls };
   if (remaining(run) <= 0) return { kind: "time", value: limits.maxSeconds };
   return undefined;

@@ -6,56 +6,15 @@
  * stored order and the HTTP requests the controller made. Exit 1 if any case did not end as expected.
  */
 import "#examples/controller-demo/quiet";
-import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { formatTrace } from "#controller/trace/format";
-import { createTables, localClientConfig } from "#local/create-tables";
 import { demoCases, demoWorld } from "#examples/controller-demo/cases";
-import { type DemoStack, demoVerdict, freeDemoBlock, runDemoCase, seedDemoWorld } from "#examples/controller-demo/run";
-import { startDynamoDbLocal } from "#local/dynamodb-local";
-import { startGateway } from "#local/gateway";
-import { gatewayPortFromEnv, localDeps, localTableNames, runningStack, useTables } from "#local/stack";
+import { connectDemoStack, demoVerdict, freeDemoBlock, runDemoCase, seedDemoWorld } from "#examples/controller-demo/run";
 
 const bold = (s: string) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[0m` : s);
 
-async function connect(): Promise<{ stack: DemoStack; stop: () => Promise<void>; where: string }> {
-  const port = gatewayPortFromEnv();
-  try {
-    const state = await runningStack(port);
-    const deps = localDeps(state.dynamodbEndpoint, state.tables);
-    return {
-      stack: { gatewayUrl: state.gatewayUrl, deps },
-      stop: async () => deps.client.destroy(),
-      where: `the running local stack at ${state.gatewayUrl}`,
-    };
-  } catch {
-    // No `npm start` on this port: start the same stack here (DynamoDB Local, tables, the real handlers behind the gateway).
-  }
-  const dynamo = await startDynamoDbLocal();
-  try {
-    const client = new DynamoDBClient(localClientConfig(dynamo.endpoint));
-    await createTables(client, localTableNames);
-    client.destroy();
-    useTables(dynamo.endpoint, localTableNames);
-    const gateway = await startGateway({ port: 0 });
-    const deps = localDeps(dynamo.endpoint, localTableNames);
-    return {
-      stack: { gatewayUrl: gateway.url, deps },
-      stop: async () => {
-        deps.client.destroy();
-        await gateway.close();
-        await dynamo.stop();
-      },
-      where: `a local stack started for the demo at ${gateway.url} (none was running on port ${port})`,
-    };
-  } catch (error) {
-    await dynamo.stop();
-    throw error;
-  }
-}
-
 async function main(): Promise<void> {
   const started = performance.now();
-  const { stack, stop, where } = await connect();
+  const { stack, stop, where } = await connectDemoStack("the demo");
   let failures = 0;
   try {
     const world = demoWorld(await freeDemoBlock(stack));

@@ -1,3 +1,4 @@
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { createController, type TurnResult } from "#controller/controller";
 import type { Fetch } from "#controller/http/faults";
@@ -6,7 +7,11 @@ import { scriptedModel } from "#controller/model/scripted";
 import { withTestSeams } from "#controller/testing";
 import type { TraceSink } from "#controller/trace/record";
 import { principalClaims, signDevToken } from "#local/dev-auth";
+import { createTables, localClientConfig } from "#local/create-tables";
+import { startDynamoDbLocal } from "#local/dynamodb-local";
+import { startGateway } from "#local/gateway";
 import { dynamoOrderWriter } from "#local/order-writer";
+import { gatewayPortFromEnv, localDeps, localTableNames, runningStack, useTables } from "#local/stack";
 import { type DemoCase, type DemoWorld, demoOrderIds } from "#examples/controller-demo/cases";
 import type { StoreDeps } from "#store/client";
 import { writeFixture } from "#store/fixture";
@@ -125,4 +130,44 @@ export async function runDemoCase(
     changes: Number(order?.version ?? initial) - initial - faultChanges,
     httpRequests: turns.map((t) => t.trace.counts.httpRequests),
   };
+}
+
+/**
+ * The local stack an example runs against: the one `npm start` runs on PORT (default 3000), or, when none runs, the
+ * same stack started here (DynamoDB Local, the tables, the real handlers behind the gateway) and stopped by `stop`.
+ */
+export async function connectDemoStack(purpose: string): Promise<{ stack: DemoStack; stop: () => Promise<void>; where: string }> {
+  const port = gatewayPortFromEnv();
+  try {
+    const state = await runningStack(port);
+    const deps = localDeps(state.dynamodbEndpoint, state.tables);
+    return {
+      stack: { gatewayUrl: state.gatewayUrl, deps },
+      stop: async () => deps.client.destroy(),
+      where: `the running local stack at ${state.gatewayUrl}`,
+    };
+  } catch {
+    // No `npm start` on this port: start the same stack here (DynamoDB Local, tables, the real handlers behind the gateway).
+  }
+  const dynamo = await startDynamoDbLocal();
+  try {
+    const client = new DynamoDBClient(localClientConfig(dynamo.endpoint));
+    await createTables(client, localTableNames);
+    client.destroy();
+    useTables(dynamo.endpoint, localTableNames);
+    const gateway = await startGateway({ port: 0 });
+    const deps = localDeps(dynamo.endpoint, localTableNames);
+    return {
+      stack: { gatewayUrl: gateway.url, deps },
+      stop: async () => {
+        deps.client.destroy();
+        await gateway.close();
+        await dynamo.stop();
+      },
+      where: `a local stack started for ${purpose} at ${gateway.url} (none was running on port ${port})`,
+    };
+  } catch (error) {
+    await dynamo.stop();
+    throw error;
+  }
 }

@@ -51,6 +51,8 @@ const alongside = [
   "@aws-sdk/client-bedrock-runtime",
   "@aws-sdk/client-dynamodb",
   "@aws-sdk/lib-dynamodb",
+  "ai",
+  "@openai/agents",
   "@types/node",
 ];
 
@@ -91,6 +93,15 @@ function markedExample(text: string, where: string): string {
 
 /** The guide's embedding example. */
 const guideExample = async () => markedExample(await readFile(join(repoRoot, guide), "utf8"), guide);
+
+/** The guide's framework adapter examples: each ```ts block after a marker that names this file and an adapter block. */
+async function guideAdapterExamples(): Promise<string[]> {
+  const text = await readFile(join(repoRoot, guide), "utf8");
+  return text
+    .split("<!-- test/controller/package.test.ts type-checks this adapter block")
+    .slice(1)
+    .map((after) => `${/```ts\n([\s\S]*?)\n```/.exec(after)?.[1] ?? ""}\n`);
+}
 
 /** The package README's example, as the tarball carries it. */
 const readmeExample = async () => markedExample(await packageReadme(), "the package's README");
@@ -248,9 +259,15 @@ describe("the controller as a package", { timeout: 120_000 }, () => {
       expect(paths).toContain(target.default.replace(/^\.\//, ""));
       expect(paths).toContain(target.types.replace(/^\.\//, ""));
     }
-    // The three subpaths applications import stay; a new one is a line in controller/package-manifest.ts.
+    // The subpaths applications import stay; a new one is a line in controller/package-manifest.ts.
     expect(Object.keys(manifest.exports)).toEqual(
-      expect.arrayContaining(["./controller", "./controller/testing", "./controller/dynamodb"]),
+      expect.arrayContaining([
+        "./controller",
+        "./controller/testing",
+        "./controller/dynamodb",
+        "./controller/ai-sdk",
+        "./controller/openai-agents",
+      ]),
     );
     // Nothing of the service's handlers, store operations or CDK code came along.
     expect(paths.filter((p) => /^(lib|functions\/(tools|store|runtime|deploy|service))\//.test(p))).toEqual([]);
@@ -437,7 +454,7 @@ describe("the controller as a package", { timeout: 120_000 }, () => {
     expect(manifest.bundleDependencies ?? []).toEqual([]);
   });
 
-  it("the model SDKs and the AWS SDK clients are optional peers", () => {
+  it("the model SDKs, the AWS SDK clients and the agent frameworks are optional peers", () => {
     const peers = Object.keys(manifest.peerDependencies ?? {});
     expect(peers).toEqual(
       expect.arrayContaining([
@@ -446,6 +463,8 @@ describe("the controller as a package", { timeout: 120_000 }, () => {
         "@aws-sdk/client-bedrock-runtime",
         "@aws-sdk/client-dynamodb",
         "@aws-sdk/lib-dynamodb",
+        "ai",
+        "@openai/agents",
       ]),
     );
     for (const peer of peers) expect(manifest.peerDependenciesMeta?.[peer], peer).toEqual({ optional: true });
@@ -472,6 +491,30 @@ describe("the controller as a package", { timeout: 120_000 }, () => {
       url: "https://bedrock-runtime.us-east-1.amazonaws.com/model/global.anthropic.claude-sonnet-5-5/converse",
       bedrock: "bedrock:m",
       store: "function",
+    });
+  });
+
+  it("the framework adapters: plain Node imports each subpath beside its framework, and runs a turn on the framework's own mock model", () => {
+    const result = node(`
+      import { orderToolsForAiSdk } from "order-tools/controller/ai-sdk";
+      import { orderToolsForAgents } from "order-tools/controller/openai-agents";
+      import { MockLanguageModelV3 } from "ai/test";
+      import { Runner } from "@openai/agents";
+      import { assistantMessage, ScriptedModel } from "@openai/agents/testing";
+      const service = { baseUrl: "http://127.0.0.1:9", token: "unused" };
+      const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
+      const model = new MockLanguageModelV3({ doGenerate: async () => ({ content: [{ type: "text", text: "Which order is it about?" }], finishReason: { unified: "stop", raw: "stop" }, usage, warnings: [] }) });
+      const ai = await orderToolsForAiSdk({ service }).conversation("c-1").generateText({ model, messages: [{ role: "user", content: "Hello" }] });
+      const orders = orderToolsForAgents({ service });
+      const agent = orders.agent({ name: "Shop assistant", model: new ScriptedModel([[assistantMessage("Which order is it about?")]]) });
+      const agents = await orders.conversation("c-2").run(agent, "Hello", { runner: new Runner({ tracingDisabled: true }) });
+      console.log(JSON.stringify({ ai: [ai.reply, ai.replyKind, ai.approvals.length], agents: [agents.reply, agents.replyKind, agents.interruptions.length] }));
+    `);
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({
+      ai: ["Which order is it about?", "information", 0],
+      agents: ["Which order is it about?", "information", 0],
     });
   });
 
@@ -510,6 +553,46 @@ describe("the controller as a package", { timeout: 120_000 }, () => {
     const mistaken = tsc("tsconfig.mistaken.json");
     expect(mistaken.status).not.toBe(0);
     expect(mistaken.stdout).toMatch(/mistaken\.ts\(\d+,\d+\): error TS2322: Type 'string' is not assignable to type 'number'/);
+  });
+
+  it("the guide's framework adapter examples type-check against the shipped declarations, as the frameworks' own types need them", async () => {
+    const adapters = await guideAdapterExamples();
+    expect(adapters.map((a) => /from "order-tools\/controller\/([a-z-]+)"/.exec(a)?.[1])).toEqual(["ai-sdk", "openai-agents"]);
+    // The frameworks' own declarations name browser types (fetch's HeadersInit, WebSocket, WebRTC) and, for `ai`, a
+    // JSON Schema package they do not bring: the DOM lib, and skipLibCheck as `tsc --init` writes it.
+    const compilerOptions = {
+      target: "ES2023",
+      lib: ["ES2023", "DOM"],
+      module: "nodenext",
+      moduleResolution: "nodenext",
+      types: ["node"],
+      strict: true,
+      noUncheckedIndexedAccess: true,
+      skipLibCheck: true,
+      noEmit: true,
+    };
+    const files = adapters.map((_, i) => `adapter-${i}.ts`);
+    for (const [i, adapter] of adapters.entries()) await writeFile(join(app, `adapter-${i}.ts`), adapter);
+    await writeFile(join(app, "tsconfig.adapters.json"), JSON.stringify({ compilerOptions, files }));
+    const checked = tsc("tsconfig.adapters.json");
+    expect(checked.stdout + checked.stderr).toBe("");
+    expect(checked.status).toBe(0);
+
+    // The same check sees a mistake in each: the adapters' declarations are read, not taken as `any`.
+    await writeFile(join(app, "adapter-mistaken-0.ts"), adapters[0]!.replace("turn.approvals.map", "turn.approval.map"));
+    await writeFile(join(app, "adapter-mistaken-1.ts"), adapters[1]!.replace("turn.state?.toString()", "turn.runState?.toString()"));
+    await writeFile(
+      join(app, "tsconfig.adapters-mistaken.json"),
+      JSON.stringify({ compilerOptions, files: ["adapter-mistaken-0.ts", "adapter-mistaken-1.ts"] }),
+    );
+    const mistaken = tsc("tsconfig.adapters-mistaken.json");
+    expect(mistaken.status).not.toBe(0);
+    expect(mistaken.stdout).toMatch(
+      /adapter-mistaken-0\.ts\(\d+,\d+\): error TS2551: Property 'approval' does not exist on type 'AiSdkTurn'/,
+    );
+    expect(mistaken.stdout).toMatch(
+      /adapter-mistaken-1\.ts\(\d+,\d+\): error TS2339: Property 'runState' does not exist on type 'AgentsTurn'/,
+    );
   });
 
   it("with no SDK installed, the controller still imports, and each adapter names the package its first request needs", async () => {

@@ -109,6 +109,21 @@ export function crashingStore(inner: IntentStore, state: Intent["state"], when: 
   };
 }
 
+/** The intent store of a process that dies at its first write of a persisted intent, and works after it (restarted). */
+export function dyingOnce(store: IntentStore): IntentStore {
+  let died = false;
+  return {
+    ...crashingStore(store, "persisted", "before"),
+    save: async (intent) => {
+      if (intent.state === "persisted" && !died) {
+        died = true;
+        throw new SimulatedCrash(intent.state);
+      }
+      await store.save(intent);
+    },
+  };
+}
+
 /** Whether a text says a change was made: the words a confirmation uses. Progress lines and uncertain replies must not. */
 export function claimsSuccess(text: string): boolean {
   return (
