@@ -471,8 +471,9 @@ export class ApiStack extends Stack {
                 "mcp-session-id",
                 "last-event-id",
               ],
-              // A browser client must read the 401's challenge to find where to sign in.
-              exposeHeaders: ["www-authenticate"],
+              // A browser client must read the 401's challenge to find where to sign in, a refusal's Retry-After to
+              // know when to try again (contract §3), and Idempotent-Replayed to tell a replay from a first answer (§4).
+              exposeHeaders: ["www-authenticate", "retry-after", "idempotent-replayed"],
               maxAge: Duration.hours(1),
             },
           }

@@ -839,6 +839,17 @@ describe("MCP's browser origins and the OpenAPI document's server", () => {
     }
   });
 
+  it("lets a browser of an allowed origin read the headers a tool's answer carries: Retry-After and Idempotent-Replayed", () => {
+    // A browser hides every response header but the CORS-safelisted ones unless the API exposes it: without these, a
+    // page could not tell when to retry a 429 or an OPERATION_IN_PROGRESS (contract §3), nor a replay (§4).
+    const synth = withOptions();
+    for (const api of Object.values(resourcesOf(synth.apiTemplate, "AWS::ApiGatewayV2::Api"))) {
+      expect(api.Properties.CorsConfiguration.ExposeHeaders).toEqual(
+        expect.arrayContaining(["www-authenticate", "retry-after", "idempotent-replayed"]),
+      );
+    }
+  });
+
   it("serves each API's OpenAPI document from a function that names that API's public URL, as the OpenAPI handler reads it", async () => {
     const synth = withOptions();
     const openapi = new Map(openApiFunctions(synth));
