@@ -23,17 +23,25 @@ import {
   orderKey,
   sellerOrdersPartition,
 } from "#store/keys";
-import { readOrder } from "#store/operations";
+import { readOrder, summaryOf } from "#store/order-items";
+import type { Charge, OrderItem } from "#core/order";
 import { sellerWithPolicy } from "#store/sellers";
-import { idDigitsIndexes, orderSummaryAttributes, sellerIndexes } from "#store/table-design";
+import {
+  customerIndex,
+  idDigitsIndexes,
+  orderSummaryAttributes,
+  previousLayoutSummaryAttributes,
+  sellerIndexes,
+} from "#store/table-design";
 
 /** Items per Query page: a customer's orders, or one id-digits partition (≤ 100 orders), in one request. */
 const pageSize = 100;
 
 /**
- * get_order against the store. Warm, one request: a consistent GetItem of the order (its version is what the
- * next change will be conditioned on), with the seller and its resolved policy from sellerWithPolicy's 60 s
- * cache. Cold, two sequential: then one BatchGetItem fetches seller, supplement and defaults.
+ * get_order against the store. Warm, one request: a consistent Query of the order's partition, which reads its
+ * state and its content (functions/store/order-items.ts; its version is what the next change will be conditioned
+ * on), with the seller and its resolved policy from sellerWithPolicy's 60 s cache. Cold, two sequential: then one
+ * BatchGetItem fetches seller, supplement and defaults.
  */
 export async function getOrderFromStore(deps: StoreDeps, input: GetOrderInput, principal: Principal): Promise<{ body: Json }> {
   return { body: (await getOrder(orderReader(deps), input, principal, deps.now())) as unknown as Json };
@@ -53,7 +61,7 @@ export function orderReader(deps: StoreDeps): OrderReader {
 
 export function orderSearchSource(deps: StoreDeps): OrderSearchSource {
   const summary = new Expression();
-  const projection = orderSummaryAttributes.map((attribute) => summary.name(attribute)).join(", ");
+  const projection = [...orderSummaryAttributes, ...previousLayoutSummaryAttributes].map((attribute) => summary.name(attribute)).join(", ");
 
   /** Newest-first pages of one index partition, placed days narrowed by the sort key where given. */
   function queryIndex(
@@ -92,7 +100,7 @@ export function orderSearchSource(deps: StoreDeps): OrderSearchSource {
           ExpressionAttributeNames: summary.names,
         }),
       );
-      return Item as OrderSummaryRecord | undefined;
+      return Item && summaryRecordOf(Item);
     },
     async customerIdsWithEmail(email) {
       const expr = new Expression();
@@ -107,7 +115,7 @@ export function orderSearchSource(deps: StoreDeps): OrderSearchSource {
       return (Items ?? []).map((item) => customerIdOfKey(item as { PK: string }));
     },
     ordersOfCustomer: (customerId, placed, exactly) =>
-      queryIndex("byCustomer", "GSI1PK", customerOrdersPartition(customerId), placed, exactly),
+      queryIndex(customerIndex.indexName, customerIndex.partitionKey, customerOrdersPartition(customerId), placed, exactly),
     ordersWithIdDigits(digits, placed) {
       // A fragment of n digits can start at positions 0 … 5 − n; its first three digits are the partition there.
       return idDigitsIndexes
@@ -132,6 +140,17 @@ export function orderSearchSource(deps: StoreDeps): OrderSearchSource {
 }
 
 /**
+ * A search result's record from an index entry (or the state item): its summary as stored, or for an order still in
+ * the previous layout, made from the lines and charges it holds.
+ */
+function summaryRecordOf(item: Record<string, unknown>): OrderSummaryRecord {
+  const { items, charges, ...record } = item;
+  return (
+    Array.isArray(record.itemTitles) ? record : { ...record, ...summaryOf((items ?? []) as OrderItem[], (charges ?? []) as Charge[]) }
+  ) as OrderSummaryRecord;
+}
+
+/**
  * The items of a Query, page after page, fetched only as they are consumed: `firstPage` items in the first
  * request (what the consumer is known to need), then full pages.
  */
@@ -140,7 +159,7 @@ async function* queryPages(deps: StoreDeps, input: QueryCommandInput, firstPage:
   let Limit = firstPage;
   do {
     const page = await deps.doc.send(new QueryCommand({ ...input, Limit, ...(ExclusiveStartKey ? { ExclusiveStartKey } : {}) }));
-    for (const item of page.Items ?? []) yield item as OrderSummaryRecord;
+    for (const item of page.Items ?? []) yield summaryRecordOf(item);
     ExclusiveStartKey = page.LastEvaluatedKey;
     Limit = pageSize;
   } while (ExclusiveStartKey);

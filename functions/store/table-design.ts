@@ -22,7 +22,11 @@ export interface TableDesign extends KeyDesign {
   readonly indexes: readonly IndexDesign[];
 }
 
-/** What a search result is made from; the id-digits indexes project only these attributes of an order. */
+/**
+ * What a search result is made from, all on an order's state item (functions/store/order-items.ts): the order's
+ * indexes project only these. `itemTitles` (the first three lines' titles) and `totalCents` are kept there for the
+ * indexes alone, so that an index entry is a few hundred bytes, not the whole order.
+ */
 export const orderSummaryAttributes = [
   "orderId",
   "customerId",
@@ -32,37 +36,46 @@ export const orderSummaryAttributes = [
   "placedAt",
   "deliveredAt",
   "currency",
-  "items",
-  "charges",
+  "itemTitles",
+  "totalCents",
 ] as const;
+
+/**
+ * Where the previous layout kept what the summary is made from: the whole lines and charges on the one order item.
+ * Projected too, so that an order not yet migrated (or written in that layout by an order system that has not
+ * switched) still has its summary in the indexes; a migrated order's state item has neither, so they cost nothing.
+ */
+export const previousLayoutSummaryAttributes = ["items", "charges"] as const;
+
+const summaryProjection = [...orderSummaryAttributes, ...previousLayoutSummaryAttributes] as const;
 
 /**
  * The id-digits indexes: orders by the three digits at one position of their five-digit id (`firstDigit`
  * 0-based), so search_orders finds a half-remembered id fragment of 3+ digits wherever it sits, with no Scan.
  *
  * Why this shape: a fragment of 3–5 digits starts with three digits at position 0, 1 or 2 of the id. One index
- * per position, keyed `DIGITS#<ddd>` and sorted like byCustomer (GSI1SK = <placedAt>#<orderId>, the same
+ * per position, keyed `DIGITS#<ddd>` and sorted like the customer index (GSI1SK = <placedAt>#<orderId>, the same
  * attribute), finds every order that contains it with at most three Queries sent in parallel, each filtered
  * by the whole fragment, newest first. A partition never holds more than 100 orders (that many five-digit
  * ids share three digits at one position), so none runs hot or long.
  * Chosen over inverted-index items (one item per 3-, 4- and 5-digit substring, six per order): those would
  * have to be written in the same transaction as every order, and either copy the fields a change moves
  * (status, deliveredAt — stale after each change) or cost a second round trip to read the orders. Index
- * attributes live on the order item itself, so DynamoDB keeps them current, and every writer that uses
- * `orderIndexKeys` (keys.ts) gets them. The projection is the summary only: `internal`, activity and the rest
+ * attributes live on the order's state item, so DynamoDB keeps them current, and every writer that uses
+ * `orderIndexKeys` (keys.ts) gets them. The projection is the summary only: the lines, `internal` and the rest
  * are not copied. Deploying: CloudFormation adds one GSI per table update, so an existing table takes three.
  */
 export const idDigitsIndexes = [
-  { indexName: "byIdDigits1to3", partitionKey: "GSI3PK", firstDigit: 0 },
-  { indexName: "byIdDigits2to4", partitionKey: "GSI4PK", firstDigit: 1 },
-  { indexName: "byIdDigits3to5", partitionKey: "GSI5PK", firstDigit: 2 },
+  { indexName: "byIdDigits1to3Summary", partitionKey: "GSI3PK", firstDigit: 0 },
+  { indexName: "byIdDigits2to4Summary", partitionKey: "GSI4PK", firstDigit: 1 },
+  { indexName: "byIdDigits3to5Summary", partitionKey: "GSI5PK", firstDigit: 2 },
 ] as const;
 
 /**
  * The seller indexes: a marketplace seller's orders by month, newest first, so that a seller's date search reads
  * only its own orders of the months the range touches, with no Scan. `bySellerPlaced` holds every order under
  * `SELLER#<sellerId>#PLACED#<YYYY-MM>` of its placedAt; `bySellerDelivered` is sparse, holding delivered orders
- * under `SELLER#<sellerId>#DELIVERED#<YYYY-MM>` of their deliveredAt. Both sort like byCustomer (GSI1SK =
+ * under `SELLER#<sellerId>#DELIVERED#<YYYY-MM>` of their deliveredAt. Both sort like the customer index (GSI1SK =
  * <placedAt>#<orderId>), so within a partition the orders come newest placed first and a search stops reading as
  * soon as it has enough, whichever date it filters on.
  *
@@ -75,9 +88,37 @@ export const idDigitsIndexes = [
  * Deploying: CloudFormation adds one GSI per table update, so an existing table takes two.
  */
 export const sellerIndexes = {
-  placed: { indexName: "bySellerPlaced", partitionKey: "GSI6PK" },
-  delivered: { indexName: "bySellerDelivered", partitionKey: "GSI7PK" },
+  placed: { indexName: "bySellerPlacedSummary", partitionKey: "GSI6PK" },
+  delivered: { indexName: "bySellerDeliveredSummary", partitionKey: "GSI7PK" },
 } as const;
+
+/** A customer's orders, newest first: GSI1PK = CUSTOMER#<id>, GSI1SK = <placedAt>#<orderId>. */
+export const customerIndex = { indexName: "byCustomerSummary", partitionKey: "GSI1PK" } as const;
+
+/** The order indexes, each over its key attributes (GSI1SK the sort key of all), projecting the summary. */
+const orderIndexes: readonly IndexDesign[] = [customerIndex, ...idDigitsIndexes, ...Object.values(sellerIndexes)].map(
+  ({ indexName, partitionKey }) => ({ indexName, partitionKey, sortKey: "GSI1SK", projection: summaryProjection }),
+);
+
+/**
+ * The order indexes of the previous layout: the same keys, projecting the whole lines and charges (an order's item
+ * held everything then, so a status change rewrote about 2 KB in each). A GSI's projection cannot be changed in
+ * place, so the summary indexes above are new ones beside them; `ordersTableAt` steps a deployed table from these
+ * to those one index at a time, and the layout migration moves the data (docs/deploy.md).
+ */
+export const previousOrderIndexes: readonly IndexDesign[] = [
+  "byCustomer",
+  "byIdDigits1to3",
+  "byIdDigits2to4",
+  "byIdDigits3to5",
+  "bySellerPlaced",
+  "bySellerDelivered",
+].map((indexName, i) => ({
+  indexName,
+  partitionKey: orderIndexes[i]!.partitionKey,
+  sortKey: "GSI1SK",
+  projection: [...orderSummaryAttributes.filter((a) => a !== "itemTitles" && a !== "totalCents"), ...previousLayoutSummaryAttributes],
+}));
 
 /**
  * Single-table design for everything the order domain holds: orders (with items, charges, delivery, returns;
@@ -85,33 +126,40 @@ export const sellerIndexes = {
  * slots, operation records, and the hourly caps' and request budget's counters.
  * Each entity owns its key format in `keys.ts`.
  */
+const emailIndex: IndexDesign = { indexName: "byEmail", partitionKey: "GSI2PK", sortKey: "GSI2SK", projection: "KEYS_ONLY" };
+
 export const ordersTable = {
   id: "Orders",
   partitionKey: "PK",
   sortKey: "SK",
   timeToLiveAttribute: "expiresAt",
   indexes: [
-    // A customer's orders, newest first: GSI1PK = CUSTOMER#<id>, GSI1SK = <placedAt>#<orderId>. Only what a
-    // search result is made from is copied: every write to an order would otherwise be paid again in full here.
-    { indexName: "byCustomer", partitionKey: "GSI1PK", sortKey: "GSI1SK", projection: orderSummaryAttributes },
     // Customer records by e-mail address: GSI2PK = EMAIL#<lower-case address>.
-    { indexName: "byEmail", partitionKey: "GSI2PK", sortKey: "GSI2SK", projection: "KEYS_ONLY" },
-    // Orders by three digits of their id, one index per position: GSI3PK/GSI4PK/GSI5PK = DIGITS#<ddd>, GSI1SK.
-    ...idDigitsIndexes.map(({ indexName, partitionKey }) => ({
-      indexName,
-      partitionKey,
-      sortKey: "GSI1SK",
-      projection: orderSummaryAttributes,
-    })),
-    // A seller's orders by month of placing and (sparse) of delivery: GSI6PK / GSI7PK = SELLER#<id>#<date field>#<YYYY-MM>, GSI1SK.
-    ...Object.values(sellerIndexes).map(({ indexName, partitionKey }) => ({
-      indexName,
-      partitionKey,
-      sortKey: "GSI1SK",
-      projection: orderSummaryAttributes,
-    })),
+    emailIndex,
+    // A customer's orders (GSI1PK); orders by three digits of their id, one index per position (GSI3PK/GSI4PK/GSI5PK
+    // = DIGITS#<ddd>); a seller's orders by month of placing and (sparse) of delivery (GSI6PK / GSI7PK =
+    // SELLER#<id>#<date field>#<YYYY-MM>); all sorted by GSI1SK. Only what a search result is made from is
+    // copied: each status change rewrites every entry of its order, so an entry's size is paid on every one.
+    ...orderIndexes,
   ],
 } as const satisfies TableDesign;
+
+/** How many table updates take a deployed table from the previous order indexes to the summary ones (docs/deploy.md). */
+export const orderIndexSteps = 2 * orderIndexes.length;
+
+/**
+ * The orders table at one step of moving a deployed table's indexes from the previous layout's to the summary ones:
+ * CloudFormation creates or deletes one GSI per table update, so each step differs from the one before by exactly
+ * one index. Steps 1 to 6 add the summary indexes one by one beside the previous ones; 7 to 12 remove the previous
+ * ones one by one; step 12 is `ordersTable`. Step 0 is the table as the previous layout deployed it.
+ */
+export function ordersTableAt(step: number): TableDesign {
+  if (!Number.isInteger(step) || step < 0 || step > orderIndexSteps)
+    throw new Error(`The order index step is a whole number from 0 to ${orderIndexSteps}, not ${step}.`);
+  const added = orderIndexes.slice(0, Math.min(step, orderIndexes.length));
+  const kept = previousOrderIndexes.slice(Math.max(0, step - orderIndexes.length));
+  return { ...ordersTable, indexes: [emailIndex, ...kept, ...added] };
+}
 
 /** The Powertools idempotency table, with Powertools' default attribute names. */
 export const idempotencyTable = {
