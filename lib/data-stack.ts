@@ -8,11 +8,13 @@ import { type ITopic, Topic } from "aws-cdk-lib/aws-sns";
 import { EmailSubscription } from "aws-cdk-lib/aws-sns-subscriptions";
 import { NagSuppressions } from "cdk-nag";
 import type { Construct } from "constructs";
-import { type IndexDesign, type TableDesign, idempotencyTable, ordersTable } from "#store/table-design";
+import { type IndexDesign, type TableDesign, idempotencyTable, ordersTable, ordersTableAt } from "#store/table-design";
 
 export interface DataStackProps extends StackProps {
   /** Table deletion protection and RETAIN on stack deletion; off only for throw-away stages. */
   deletionProtection: boolean;
+  /** A step of moving the orders table's indexes to the summary ones (`ordersTableAt`); absent: as designed now. */
+  orderIndexStep?: number;
   /** An SNS topic of your own for every alarm; without it this stack creates one. */
   alarmTopicArn?: string;
   /** Subscribed by email to the topic this stack creates. */
@@ -99,7 +101,7 @@ export class DataStack extends Stack {
       return table;
     };
 
-    this.ordersTable = build(ordersTable, "orders");
+    this.ordersTable = build(props.orderIndexStep === undefined ? ordersTable : ordersTableAt(props.orderIndexStep), "orders");
     this.idempotencyTable = build(idempotencyTable, "idempotency");
   }
 

@@ -1,14 +1,15 @@
 import { App } from "aws-cdk-lib";
-import { Match } from "aws-cdk-lib/assertions";
+import { Match, Template } from "aws-cdk-lib/assertions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readAccess } from "#deploy/access";
 import { cognitoAuthorizationServerRoutes, type ServiceRoute, serviceFunctions, toolFunctionEnv } from "#deploy/service-functions";
 import { type DeployedTool, deployedToolNamed, deployedTools as tools } from "#deploy/tool-functions";
 import { hourlyCapFromEnv, sellerHourlyCapFromEnv, supportHourlyCapFromEnv } from "#store/hourly-cap";
 import { requestBudgetFromEnv } from "#store/request-budget";
-import { type IndexDesign, ordersTable, tableDesigns } from "#store/table-design";
+import { type IndexDesign, orderIndexSteps, ordersTable, ordersTableAt, previousOrderIndexes, tableDesigns } from "#store/table-design";
 import { handler as openApiHandler, publicUrlEnv } from "#service/openapi";
 import { buildOrderTools } from "#lib/app";
+import { DataStack } from "#lib/data-stack";
 import {
   asList,
   type DynamoGrant,
@@ -178,7 +179,7 @@ describe("the functions come from the tool registry", () => {
       name: "lookup_by_customer",
       scope: "orders:read",
       routes: [{ method: "GET", path: "/v1/customers/{customerId}/orders" }],
-      access: readAccess({ orders: [], ordersIndexes: ["byCustomer"] }),
+      access: readAccess({ orders: [], ordersIndexes: ["byCustomerSummary"] }),
     };
     const grown = synthesize({ tools: [...tools, lookup] });
     const fn = toolFunctions(grown.apiTemplate).get("lookup_by_customer");
@@ -198,7 +199,7 @@ describe("the functions come from the tool registry", () => {
     // Query on the index only, not the table; and the request budget's counter.
     expect(byKey(grantsOf(grown, fn!))).toEqual([
       { resource: "orders", action: "dynamodb:UpdateItem", leadingKeys: ["BUDGET#*"] },
-      { resource: "orders/index/byCustomer", action: "dynamodb:Query" },
+      { resource: "orders/index/byCustomerSummary", action: "dynamodb:Query" },
     ]);
   });
 
@@ -335,23 +336,26 @@ const expectedWrites: Record<string, DynamoGrant[]> = {
   search_orders: [budget],
   get_order: [budget],
   get_operation_status: [budget],
+  // A change puts no item under the order's key: its history entry is its operation record.
   cancel_order: [
     { resource: "orders", action: "dynamodb:UpdateItem", leadingKeys: ["BUDGET#*", "ORDER#*"] },
-    { resource: "orders", action: "dynamodb:PutItem", leadingKeys: ["OPERATION#*#*", "ORDER#*", "RATE#*"] },
+    { resource: "orders", action: "dynamodb:PutItem", leadingKeys: ["OPERATION#*#*", "RATE#*"] },
+    { resource: "orders", action: "dynamodb:ConditionCheckItem", leadingKeys: ["ORDER#*"] },
   ],
   // Customers' notes are not capped: only support's cap item.
   add_delivery_note: [
     { resource: "orders", action: "dynamodb:UpdateItem", leadingKeys: ["BUDGET#*", "ORDER#*"] },
-    { resource: "orders", action: "dynamodb:PutItem", leadingKeys: ["OPERATION#*#*", "ORDER#*", "RATE#SUPPORT#*"] },
+    { resource: "orders", action: "dynamodb:PutItem", leadingKeys: ["OPERATION#*#*", "RATE#SUPPORT#*"] },
+    { resource: "orders", action: "dynamodb:ConditionCheckItem", leadingKeys: ["ORDER#*"] },
   ],
   start_return: [
     { resource: "orders", action: "dynamodb:UpdateItem", leadingKeys: ["BUDGET#*", "ORDER#*", "PICKUP"] },
-    { resource: "orders", action: "dynamodb:PutItem", leadingKeys: ["OPERATION#*#*", "ORDER#*", "RATE#*"] },
+    { resource: "orders", action: "dynamodb:PutItem", leadingKeys: ["OPERATION#*#*", "RATE#*"] },
     { resource: "orders", action: "dynamodb:ConditionCheckItem", leadingKeys: ["ORDER#*"] },
   ],
   offer_replacement: [
     { resource: "orders", action: "dynamodb:UpdateItem", leadingKeys: ["BUDGET#*", "ORDER#*", "STOCK#*"] },
-    { resource: "orders", action: "dynamodb:PutItem", leadingKeys: ["OPERATION#*#*", "ORDER#*", "RATE#*"] },
+    { resource: "orders", action: "dynamodb:PutItem", leadingKeys: ["OPERATION#*#*", "RATE#*"] },
     { resource: "orders", action: "dynamodb:ConditionCheckItem", leadingKeys: ["ORDER#*", "SELLER#*"] },
   ],
 };
@@ -413,9 +417,15 @@ describe("least privilege", () => {
         .map((g) => g.resource)
         .sort(),
     ).toEqual(
-      ["byCustomer", "byEmail", "byIdDigits1to3", "byIdDigits2to4", "byIdDigits3to5", "bySellerDelivered", "bySellerPlaced"].map(
-        (i) => `orders/index/${i}`,
-      ),
+      [
+        "byCustomerSummary",
+        "byEmail",
+        "byIdDigits1to3Summary",
+        "byIdDigits2to4Summary",
+        "byIdDigits3to5Summary",
+        "bySellerDeliveredSummary",
+        "bySellerPlacedSummary",
+      ].map((i) => `orders/index/${i}`),
     );
   });
 
@@ -483,6 +493,47 @@ describe("tables", () => {
         },
       });
     }
+  });
+
+  it("orderIndexStep moves a deployed orders table from the previous order indexes to the summary ones, one GSI per update", () => {
+    // CloudFormation creates or deletes one GSI per table update: each step differs from the one before by exactly one.
+    const steps = Array.from(
+      { length: orderIndexSteps + 1 },
+      (_, step) => new Map(ordersTableAt(step).indexes.map((i) => [i.indexName, i])),
+    );
+    expect([...steps[0]!.keys()].sort()).toEqual(["byEmail", ...previousOrderIndexes.map((i) => i.indexName)].sort());
+    expect([...steps[orderIndexSteps]!.values()]).toEqual(expect.arrayContaining([...ordersTable.indexes]));
+    expect(steps[orderIndexSteps]!.size).toBe(ordersTable.indexes.length);
+    for (let step = 1; step <= orderIndexSteps; step++) {
+      const [before, after] = [steps[step - 1]!, steps[step]!];
+      const added = [...after.keys()].filter((name) => !before.has(name));
+      const removed = [...before.keys()].filter((name) => !after.has(name));
+      expect(added.length + removed.length, `step ${step}`).toBe(1);
+      // An index kept from one step to the next is left exactly as it was.
+      for (const [name, index] of after) if (before.has(name)) expect(index, `${name} at step ${step}`).toEqual(before.get(name));
+    }
+    // Every summary index is there by the middle step, before any previous one is removed.
+    expect([...steps[orderIndexSteps / 2]!.keys()]).toEqual(expect.arrayContaining(ordersTable.indexes.map((i) => i.indexName)));
+    expect(() => ordersTableAt(orderIndexSteps + 1)).toThrow(/from 0 to 12/);
+
+    // The data stack builds the step's indexes, and by default the table as designed.
+    const gsis = (template: Template) =>
+      Object.values(resourcesOf(template, "AWS::DynamoDB::Table"))
+        .flatMap((t) => t.Properties.GlobalSecondaryIndexes ?? [])
+        .map((i: { IndexName: string }) => i.IndexName)
+        .sort();
+    const data = new DataStack(new App(), "Data", { deletionProtection: true, orderIndexStep: 7 });
+    expect(gsis(Template.fromStack(data))).toEqual([...steps[7]!.keys()].sort());
+    expect(gsis(withCognito().dataTemplate)).toEqual([...steps[orderIndexSteps]!.keys()].sort());
+  });
+
+  it("warns, while a step has not yet created every summary index, that only the data stack may be deployed", () => {
+    const early = synthesized({ context: { orderIndexStep: "3" } });
+    expect(
+      early.apiAnnotations.findWarning("*", Match.stringLikeRegexp("orderIndexStep=3: .*Deploy only OrderTools-dev-Data")),
+    ).toHaveLength(1);
+    expect(withCognito().apiAnnotations.findWarning("*", Match.stringLikeRegexp("orderIndexStep"))).toHaveLength(0);
+    expect(() => synthesize({ context: { orderIndexStep: "13" } })).toThrow(/orderIndexStep must be a whole number from 0 to 12/);
   });
 
   it("drops deletion protection and retention when deletionProtection=false, for throw-away stages", () => {
