@@ -10,6 +10,11 @@
  * Each change runs on a fresh order per call, then once more with the same operationId (the replay). Limits
  * (request budget, hourly caps) off, as the peer has none; then the changes again with them on, for what they
  * add (one UpdateItem per call; a GetItem and a Put in the change's transaction for capped changes).
+ *
+ * The peer runs twice. As the design order-tools replaces: on tables of its own in the previous layout (each order
+ * one ~3 KB item, the order indexes projecting its lines and charges: test/support/previous-layout.ts), the layout
+ * a read-then-write design keeps its orders in. And on the present layout, beside order-tools, to show what the
+ * guarantees themselves cost once the layout is the same.
  */
 import "#bench/support/setup";
 import { pathToFileURL } from "node:url";
@@ -27,8 +32,9 @@ import { CapacityLog, type MeasuredRequest, type Units } from "#bench/support/ca
 import { mean, median, table } from "#bench/support/stats";
 import { readThenWriteHandler } from "#bench/peers/read-then-write";
 import type { StoreDeps } from "#store/client";
-import { loadFixture } from "#store/fixture";
-import { idempotencyTable, ordersTable, type TableDesign } from "#store/table-design";
+import { loadFixture, parseFixture, writeItems } from "#store/fixture";
+import { idempotencyTable, ordersTable, ordersTableAt, type TableDesign } from "#store/table-design";
+import { previousLayoutItems } from "#test/support/previous-layout";
 import type { ToolHandler } from "#runtime/handler";
 import { createHandler as createAddNote } from "#tools/add-delivery-note";
 import { createHandler as createCancel } from "#tools/cancel-order";
@@ -91,13 +97,18 @@ export async function benchCapacity(options: CapacityBenchOptions = {}): Promise
   const log = options.log ?? console.log;
   await withDynamoDb(options.endpoint, async (endpoint) => {
     const world = await benchTables(endpoint, "capacity", () => benchToday);
+    const previous = ordersTableAt(0);
+    const peerWorld = await benchTables(endpoint, "capacity-peer", () => benchToday, previous);
     try {
       const designs = new Map<string, TableDesign>([
         [world.names.orders, ordersTable],
         [world.names.idempotency, idempotencyTable],
+        [peerWorld.names.orders, previous],
+        [peerWorld.names.idempotency, idempotencyTable],
       ]);
       const capacity = new CapacityLog(world.plain, designs);
       capacity.observe(world.client);
+      capacity.observe(peerWorld.client);
       const observed: StoreDeps = {
         ...world.deps,
         observeClient: (client) => {
@@ -105,6 +116,7 @@ export async function benchCapacity(options: CapacityBenchOptions = {}): Promise
           capacity.observe(client);
         },
       };
+      const peerObserved: StoreDeps = { ...peerWorld.deps, observeClient: capacity.observe };
       // On, as deployed, but never reached: what the limits cost, not what they refuse.
       const limitsOn: StoreDeps = {
         ...observed,
@@ -130,6 +142,8 @@ export async function benchCapacity(options: CapacityBenchOptions = {}): Promise
         limitedNote: series("placed"),
         limitedReturn: series("delivered"),
         limitedReplacement: series("delivered"),
+        splitPeerCancel: series("processing"),
+        splitPeerNote: series("placed"),
       };
       const dedicated = Object.values(orders).flat();
       await loadFixture(world.deps, {
@@ -138,11 +152,16 @@ export async function benchCapacity(options: CapacityBenchOptions = {}): Promise
         pickupSlots: plentifulPickupSlots(),
         stock: plentifulStock(dedicated),
       });
+      // The peer's own orders, as the previous layout stored them, among the same shop's.
+      await writeItems(
+        peerWorld.deps,
+        previousLayoutItems(parseFixture({ ...base, orders: [...base.orders, ...orders.peerCancel, ...orders.peerNote] })),
+      );
       log(
-        `DynamoDB Local ${endpoint}: ${base.orders.length + dedicated.length} orders (the bench's, ~3 KB each as stored), ${calls} calls per row`,
+        `DynamoDB Local ${endpoint}: ${base.orders.length + dedicated.length} orders (the bench's, ~3 KB each: a state and a content item; the peer's own tables hold each as one item, the previous layout), ${calls} calls per row`,
       );
 
-      const scenarios = buildScenarios(base, orders, observed, limitsOn);
+      const scenarios = buildScenarios(base, orders, observed, limitsOn, peerObserved);
       const measured: Measured[] = [];
       for (const scenario of scenarios) {
         const m: Measured = { scenario, calls: [] };
@@ -270,7 +289,7 @@ export async function benchCapacity(options: CapacityBenchOptions = {}): Promise
         [0, 1],
       );
     } finally {
-      await world.drop();
+      await Promise.all([world.drop(), peerWorld.drop()]);
     }
   });
 }
@@ -285,6 +304,7 @@ function buildScenarios(
   orders: Record<string, BenchFixture["orders"]>,
   deps: StoreDeps,
   limited: StoreDeps,
+  peerDeps: StoreDeps,
 ): Scenario[] {
   const ownerOf = (order: BenchFixture["orders"][number]) => customer(order.customerId);
   const reply = async (handler: ToolHandler, order: BenchFixture["orders"][number], body: unknown) => {
@@ -363,8 +383,11 @@ function buildScenarios(
   change("add_delivery_note", createAddNote(deps), orders.note!, note);
   change("start_return", createStartReturn(deps), orders.ret!, ret);
   change("offer_replacement", createOfferReplacement(deps), orders.replacement!, replacement);
-  change("peer: cancel_order", readThenWriteHandler(deps, "cancel_order"), orders.peerCancel!, cancel);
-  change("peer: add_delivery_note", readThenWriteHandler(deps, "add_delivery_note"), orders.peerNote!, note);
+  // The peer as the design replaced (the previous layout, its own tables), then on the layout order-tools has now.
+  change("peer: cancel_order", readThenWriteHandler(peerDeps, "cancel_order"), orders.peerCancel!, cancel);
+  change("peer: add_delivery_note", readThenWriteHandler(peerDeps, "add_delivery_note"), orders.peerNote!, note);
+  change("peer, split layout: cancel_order", readThenWriteHandler(deps, "cancel_order"), orders.splitPeerCancel!, cancel);
+  change("peer, split layout: add_delivery_note", readThenWriteHandler(deps, "add_delivery_note"), orders.splitPeerNote!, note);
 
   // The changes with the limits on: the request budget on every call, the hourly cap on the capped ones.
   change("cancel_order, limits on", createCancel(limited), orders.limitedCancel!, cancel);
