@@ -322,8 +322,9 @@ function refusalTransaction(attempt: AttemptContext, refusal: ToolError): Transa
  * The change itself: the update of the order's state, its operation record, the plan's linked writes and the cap's
  * slot. The record of a completed change is also the order's history entry (who, which tool, what changed): the
  * state names it as its last change, and it names the change before (the state's last change as read, which the
- * version condition holds). So the history costs no item of its own in the transaction, the state item stays the
- * same size however often it changes, and the history is read from the state back (`readActivity`).
+ * write is conditioned on, with the version). So the history costs no item of its own in the transaction, the
+ * state item stays the same size however often it changes, and the history is read from the state back
+ * (`readActivity`).
  */
 function commitTransaction(attempt: AttemptContext, plan: ChangePlan, capSlot: TransactItem["Put"] | undefined): Transaction {
   const { deps, op, change, version, now, expr, stored, order } = attempt;
