@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { type PrincipalKind, systemPromptFor } from "#contract/model-context";
 import { type ModelTool, modelTools } from "#contract/model-tools";
-import type { ConfirmationPolicy } from "#controller/change-path";
 import { type ConversationState, newConversationState, noteOrdersIn, principalMessages } from "#controller/conversation-state";
 import { gate } from "#controller/gate/gate";
 import type { ReplyKind, TurnOutcome } from "#controller/gate/outcomes";
@@ -15,56 +14,25 @@ import type { Intent } from "#controller/intents/intent";
 import { MemoryIntentStore } from "#controller/intents/memory";
 import type { IntentStore } from "#controller/intents/store";
 import { outcomeOf } from "#controller/intent-views";
+import { type ControllerOptions, checkOptions } from "#controller/options";
 import { IntentLifecycle } from "#controller/lifecycle";
-import type { ModelAdapter } from "#controller/model/types";
 import { converse, defaultLimits, type Limits, type ModelTurnDeps } from "#controller/model-turn";
 import { defaultReconcile, type ReconcileOptions } from "#controller/reconcile";
 import { noteFault, type Run, runs } from "#controller/run";
+import { problemReply, serviceProblem, turnProblem } from "#controller/problem";
 import { type TestSeams, testSeamsOf } from "#controller/seams";
 import { pendingConfirmations, type Settlement, settleByButton, settleEarlierIntents, type TurnDecision } from "#controller/settlement";
-import { type ApplicationTrace, TraceRecorder, type TraceSink, type TurnTrace } from "#controller/trace";
+import { type ApplicationTrace, TraceRecorder, type TurnTrace } from "#controller/trace";
 import { acquireTurnLease, withTurnLease } from "#controller/turn-lease";
+import type { TurnProblem } from "#controller/turn-problem";
 
 export type { ConfirmationPolicy } from "#controller/change-path";
+export type { ControllerOptions } from "#controller/options";
 export { outcomeOf } from "#controller/intent-views";
 export { defaultLimits, type Limits } from "#controller/model-turn";
 export { defaultReconcile, type ReconcileOptions } from "#controller/reconcile";
 export { ConfirmationError } from "#controller/settlement";
-
-export interface ControllerOptions {
-  /** The service over HTTP, with the signed-in principal's own token. */
-  service: ServiceOptions;
-  model: ModelAdapter;
-  /** Who signs in: a customer (default), support staff or a seller. It decides whose text is third-party. */
-  principal?: PrincipalKind;
-  /** Default: in memory (lost on restart). */
-  intents?: IntentStore;
-  limits?: Partial<Limits>;
-  reconcile?: Partial<ReconcileOptions>;
-  confirm?: ConfirmationPolicy;
-  /** Where each turn's trace goes. */
-  trace?: TraceSink;
-  /**
-   * The application's trace that a turn joins, asked at the start of each turn (and of `resume`): its `traceparent`
-   * and/or X-Ray header. Default: inside a Lambda function, the invocation's `_X_AMZN_TRACE_ID`; elsewhere none, and
-   * each turn starts a trace of its own. Every service call carries the turn's trace (contract §8.1).
-   */
-  traceContext?: () => ApplicationTrace | undefined;
-  /** The model's instructions; default `systemPromptFor` today and this principal. */
-  system?: string;
-  /** The tools offered to the model; default every model-facing tool of the registry. */
-  tools?: readonly ModelTool[];
-  /**
-   * The principal's language for conversations that do not name one (a BCP 47 tag of en, de, fr, es, it, pt, nl or
-   * pl; default en): confirmation questions and every text the controller writes itself are rendered in it.
-   */
-  locale?: string;
-  /** How long a held change can be confirmed, in seconds; default 900. */
-  confirmationTtlSeconds?: number;
-  now?: () => Date;
-  sleep?: (ms: number) => Promise<void>;
-  random?: () => number;
-}
+export { type ProblemCode, problemCodes, type TurnProblem } from "#controller/turn-problem";
 
 export interface ConversationOptions {
   /** The principal's language for this conversation (BCP 47; en, de, fr, es, it, pt, nl or pl). Default: the controller's. */
@@ -86,11 +54,19 @@ export interface TurnResult {
   outcomes: TurnOutcome[];
   /**
    * The changes this turn left waiting for the principal's confirmation, as data to render (a confirm and a decline
-   * button each): settle one with `conversation.confirm(confirmationId)` or `decline(confirmationId)`.
+   * button each): settle one with `conversation.confirm(confirmationId)` or `decline(confirmationId)`. After a button
+   * press, the changes still waiting beside the one it settled follow, so their buttons stay.
    */
   confirmations: PendingConfirmation[];
   /** The first of `confirmations`, when there is one. */
   confirmation?: PendingConfirmation;
+  /**
+   * Set when the turn met something the application must act on (turn-problem.ts, contract §8.1): its token
+   * refused (`unauthenticated`, `forbidden`), the service not there or not answering as the contract says
+   * (`unreachable`, `incompatible`), or the model failing (`model_failed`). For the four service codes the reply
+   * says, in the principal's language, that their orders could not be reached right now.
+   */
+  problem?: TurnProblem;
   trace: TurnTrace;
 }
 
@@ -276,7 +252,9 @@ export class Controller {
   /** A press of the confirm or decline button: settled (settlement.ts), and the reply shown. */
   private startSettlement(state: ConversationState, settlement: Settlement, turnOptions: TurnOptions): Promise<TurnResult> {
     const run = this.newRun(state, `(${settlement.action} ${settlement.confirmationId})`, turnOptions);
-    return runs.run(run, async () => this.finishTurn(state, run, await settleByButton(this.life, state, settlement, run), turnOptions));
+    return runs.run(run, async () =>
+      this.finishTurn(state, run, await settleByButton(this.life, state, settlement, run), turnOptions, true),
+    );
   }
 
   private startTurn(state: ConversationState, message: string, turnOptions: TurnOptions): Promise<TurnResult> {
@@ -345,8 +323,20 @@ export class Controller {
   }
 
   /** The gate's decision recorded and shown; the history keeps what the principal saw. */
-  private async finishTurn(state: ConversationState, run: Run, decision: TurnDecision, turnOptions: TurnOptions): Promise<TurnResult> {
+  private async finishTurn(
+    state: ConversationState,
+    run: Run,
+    gated: TurnDecision,
+    turnOptions: TurnOptions,
+    pressed = false,
+  ): Promise<TurnResult> {
     const { recorder, outcomes } = run;
+    const problem = turnProblem(recorder.trace.events, { baseUrl: this.options.service.baseUrl, model: this.options.model.name });
+    if (problem) {
+      recorder.add({ type: "problem", code: problem.code, message: problem.message });
+      recorder.flag(`problem:${problem.code}`);
+    }
+    const decision = problem && serviceProblem(problem.code) ? withProblem(gated, problem, outcomes, run) : gated;
     recorder.add({
       type: "gate",
       decision: decision.decision,
@@ -366,7 +356,11 @@ export class Controller {
     recorder.trace.reply = decision.reply;
     recorder.trace.replyKind = decision.replyKind;
     // Read before the reply goes out: a store that fails here fails the turn before the principal has seen it.
-    const confirmations = await pendingConfirmations(this.life, state, outcomes);
+    // After a button press, the changes still waiting beside the one it settled keep their buttons too.
+    const stillWaiting = pressed
+      ? (await this.store.forConversation(state.conversationId)).filter((i) => i.state === "awaiting_confirmation").map(outcomeOf)
+      : [];
+    const confirmations = await pendingConfirmations(this.life, state, [...outcomes, ...stillWaiting]);
     const trace = recorder.finish();
     await this.options.trace?.(trace);
     turnOptions.onReply?.(decision.reply);
@@ -376,9 +370,20 @@ export class Controller {
       outcomes,
       confirmations,
       ...(confirmations[0] ? { confirmation: confirmations[0] } : {}),
+      ...(problem ? { problem } : {}),
       trace,
     };
   }
+}
+
+/** The gate's decision when a service problem stands in the way: the reply says the orders could not be reached. */
+function withProblem(gated: TurnDecision, problem: TurnProblem, outcomes: readonly TurnOutcome[], run: Run): TurnDecision {
+  return {
+    ...gated,
+    reply: problemReply(outcomes, run.locale),
+    decision: "template",
+    problems: [...gated.problems, `${problem.code}: ${problem.message}`],
+  };
 }
 
 /** One conversation with one principal. Turns run one at a time (and, through the lease, one process at a time). */
@@ -430,7 +435,9 @@ export class Conversation {
   }
 }
 
+/** A controller, once its options are checked (options.ts): a misconfigured one throws here, naming the option. */
 export function createController(options: ControllerOptions): Controller {
+  checkOptions(options);
   return new Controller(options);
 }
 

@@ -4,8 +4,9 @@
  * sending it, reconciles lost outcomes, and gates every reply on the recorded outcome.
  *
  * This file is the package's public entry: what it exports is the API, and the build bundles it to
- * dist/controller/index.js. Test doubles live in `order-tools/controller/testing` (controller/testing.ts), the
- * DynamoDB intent store in `order-tools/controller/dynamodb`, so neither weighs on an application that does not use it.
+ * dist/package/controller/index.js (controller/package-manifest.ts lists the subpaths). Test doubles live in
+ * `order-tools/controller/testing` (controller/testing.ts), the DynamoDB intent store in
+ * `order-tools/controller/dynamodb`, so neither weighs on an application that does not use it.
  */
 export {
   ConfirmationError,
@@ -21,8 +22,11 @@ export {
   defaultSystemPrompt,
   type Limits,
   outcomeOf,
+  type ProblemCode,
+  problemCodes,
   type ReconcileOptions,
   type TurnOptions,
+  type TurnProblem,
   type TurnResult,
 } from "#controller/controller";
 export { type ConversationState, newConversationState } from "#controller/conversation-state";

@@ -76,6 +76,7 @@ export class IntentLifecycle {
       from: intent.state,
       to,
       revision: next.revision,
+      ...(intent.state === "awaiting_confirmation" && to !== intent.state && intent.heldIn ? { heldIn: intent.heldIn } : {}),
     });
     return next;
   }
@@ -119,6 +120,7 @@ export class IntentLifecycle {
       }),
       confirmationId: confirmationIdOf(state.conversationId, operationId, tool, request),
       confirmationExpiresAt: new Date(this.now().getTime() + this.deps.confirmationTtlMs).toISOString(),
+      ...heldInThisTurn(),
     };
   }
 
@@ -213,4 +215,10 @@ function noteCompleted(state: ConversationState, intent: Intent): void {
 
 export function factsOf(state: ConversationState, orderId: string): OrderFacts | undefined {
   return state.orders.find((o) => o.orderId === orderId);
+}
+
+/** The running turn, as a held change records it: the turn and trace where its question was asked. */
+function heldInThisTurn(): { heldIn?: { turn: number; traceId: string } } {
+  const trace = runs.getStore()?.recorder.trace;
+  return trace ? { heldIn: { turn: trace.turn, traceId: trace.traceId } } : {};
 }

@@ -1,5 +1,6 @@
 import type { ModelTool } from "#contract/model-tools";
 import { type DispatchDeps, dispatch } from "#controller/dispatch";
+import { describeError } from "#controller/error-text";
 import type { ModelAdapter, ModelResponse, ToolCall } from "#controller/model/types";
 import { remaining, type Run, type Turn } from "#controller/run";
 
@@ -109,11 +110,4 @@ function limitReached(limits: Limits, made: number, run: Run): Limit | undefined
   if (made >= limits.maxToolCalls) return { kind: "tool_calls", value: limits.maxToolCalls };
   if (remaining(run) <= 0) return { kind: "time", value: limits.maxSeconds };
   return undefined;
-}
-
-/** An error with its causes ("Connection error.: <what the fetch said>"): SDKs wrap the part that explains it. */
-function describeError(error: unknown): string {
-  const parts: string[] = [];
-  for (let e: unknown = error; e instanceof Error && parts.length < 4; e = e.cause) parts.push(e.message);
-  return parts.length > 0 ? parts.join(": ") : String(error);
 }

@@ -11,9 +11,13 @@ export function formatTrace(trace: TurnTrace, options: { indent?: string; width?
   const width = options.width ?? 110;
   const lines: string[] = [];
   const add = (label: string, text: string) => lines.push(...wrap(`${indent}${label.padEnd(10)}`, text, width));
-  let intentLine: { operationId: string; states: string[] } | undefined;
+  let intentLine: { operationId: string; states: string[]; heldIn?: { turn: number; traceId?: string } } | undefined;
   const flushIntent = () => {
-    if (intentLine) add("intent", `${short(intentLine.operationId)} ${intentLine.states.join(" → ")}`);
+    // A held change sent or declined now: the turn that held it, whose trace has its question.
+    const held = intentLine?.heldIn
+      ? ` (held in turn ${intentLine.heldIn.turn}${intentLine.heldIn.traceId ? `, trace ${intentLine.heldIn.traceId}` : ""})`
+      : "";
+    if (intentLine) add("intent", `${short(intentLine.operationId)} ${intentLine.states.join(" → ")}${held}`);
     intentLine = undefined;
   };
   let pending: string | undefined;
@@ -43,6 +47,7 @@ export function formatTrace(trace: TurnTrace, options: { indent?: string; width?
         intentLine = { operationId: event.operationId, states: event.from === null ? [] : [event.from] };
       }
       intentLine.states.push(event.to);
+      if (event.heldIn) intentLine.heldIn = event.heldIn;
       continue;
     }
     const line = describe(event);
@@ -78,7 +83,10 @@ function describe(event: TraceEvent): [string, string] | undefined {
     case "lease":
       return ["lease", `${event.decision}: ${event.holder} holds the conversation`];
     case "confirmation":
-      return ["confirm", `${event.decision}${event.text ? `: ${JSON.stringify(event.text)}` : ""}`];
+      return [
+        "confirm",
+        `${event.decision}${event.via ? ` by ${event.via}` : ""}${event.confirmationId && event.decision !== "asked" ? ` ${event.confirmationId}` : ""}${event.text ? `: ${JSON.stringify(event.text)}` : ""}`,
+      ];
     case "http_request":
       return ["http", `${event.method} ${event.path}${event.operationId ? ` [${short(event.operationId)}]` : ""}`];
     case "http_response":
@@ -103,6 +111,8 @@ function describe(event: TraceEvent): [string, string] | undefined {
         "gate",
         `${event.decision} → ${event.replyKind} (${event.judgedAgainst})${event.problems.length ? `: ${event.problems.join("; ")}` : ""}`,
       ];
+    case "problem":
+      return ["problem", `${event.code}: ${event.message}`];
     case "reply":
       return ["reply", event.text];
     default:

@@ -13,6 +13,7 @@ import {
 } from "#contract/trace-context";
 import type { ReplyKind, TurnOutcome } from "#controller/gate/outcomes";
 import type { IntentState } from "#controller/intents/intent";
+import type { ProblemCode } from "#controller/turn-problem";
 
 /**
  * The trace of one turn (contract §8.1): every event from the customer's message to the reply shown, in order,
@@ -46,7 +47,17 @@ export type TraceEvent = { at: number } & (
       via?: "message" | "button";
     }
   | { type: "taint"; tool: string; sources: string[] }
-  | { type: "intent"; operationId: string; tool: string; orderId: string; from: IntentState | null; to: IntentState; revision: number }
+  | {
+      type: "intent";
+      operationId: string;
+      tool: string;
+      orderId: string;
+      from: IntentState | null;
+      to: IntentState;
+      revision: number;
+      /** A held change leaving its wait (confirmed, declined): the turn that held it, and that turn's trace id. */
+      heldIn?: { turn: number; traceId?: string };
+    }
   | { type: "http_request"; tool: string; method: string; path: string; operationId?: string; traceparent?: string; body: unknown }
   | { type: "http_response"; tool: string; status: number; idempotentReplayed: boolean; body: unknown; ms: number }
   | { type: "http_failure"; tool: string; failure: "timeout" | "network"; message: string; ms: number }
@@ -71,6 +82,7 @@ export type TraceEvent = { at: number } & (
       flags: string[];
       problems: string[];
     }
+  | { type: "problem"; code: ProblemCode; message: string }
   | { type: "reply"; text: string }
 );
 
@@ -94,7 +106,7 @@ export interface TurnTrace {
   reply?: string;
   replyKind?: ReplyKind;
   counts: { httpRequests: number; toolCalls: number; modelRequests: number };
-  /** claim_mismatch, result_mismatch, limit, model_error, fault:<kind>. */
+  /** claim_mismatch, result_mismatch, limit, model_error, fault:<kind>, problem:<code>. */
   flags: string[];
 }
 

@@ -115,7 +115,9 @@ export async function modelSource(
         name: "scripted",
         make: (loaded) => {
           if (!loaded.case.script) throw new Error(`case ${loaded.case.id} has no script, so it cannot run with the scripted model`);
-          return scriptedModel(loaded.case.script);
+          // As a function: a case may script a model that proposes a tool that does not exist, which the list form refuses.
+          const steps = loaded.case.script;
+          return scriptedModel((_request, index) => steps[index]);
         },
       };
     case "recorded": {

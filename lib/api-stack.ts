@@ -6,9 +6,9 @@ import { HttpLambdaIntegration } from "aws-cdk-lib/aws-apigatewayv2-integrations
 import { Alarm, ComparisonOperator, type IMetric, MathExpression, TreatMissingData } from "aws-cdk-lib/aws-cloudwatch";
 import { SnsAction } from "aws-cdk-lib/aws-cloudwatch-actions";
 import type { ITable } from "aws-cdk-lib/aws-dynamodb";
-import { PolicyStatement, ServicePrincipal } from "aws-cdk-lib/aws-iam";
+import { AnyPrincipal, Effect, PolicyStatement, ServicePrincipal } from "aws-cdk-lib/aws-iam";
 import type { IFunction } from "aws-cdk-lib/aws-lambda";
-import type { IKey } from "aws-cdk-lib/aws-kms";
+import { type IKey, Key, KeySpec, KeyUsage } from "aws-cdk-lib/aws-kms";
 import { LogGroup } from "aws-cdk-lib/aws-logs";
 import type { ITopic } from "aws-cdk-lib/aws-sns";
 import { NagSuppressions } from "cdk-nag";
@@ -29,6 +29,7 @@ import { type Scope, scopes as orderScopes } from "#core/principal";
 import type { UserPoolKind } from "#service/pre-token-generation";
 import { ordersTable, tableEnv } from "#store/table-design";
 import { type ApiAuth, endpointScopes, mcpAuthEnv } from "#runtime/oauth-resource";
+import { confirmationKeyEnv, unconfirmedChangesEnv } from "#runtime/mcp-confirmation-settings";
 import { publicUrlEnv } from "#service/openapi";
 import { CognitoAuth, domainPrefixes } from "#lib/cognito-auth";
 import type { OrderToolsConfig } from "#lib/config";
@@ -126,6 +127,12 @@ export class ApiStack extends Stack {
   readonly serviceFunctions = new Map<string, ToolFunction>();
   /** The dashboard and the alarms on unknown outcomes. */
   readonly operations: Operations;
+  /**
+   * The HMAC key that signs the requestState of the MCP endpoint's confirmation questions (contract §2.1), so that
+   * whichever instance of the function gets the answer can check what another asked. Only the MCP function may use
+   * it, and only to make and check a MAC; the key material never leaves KMS.
+   */
+  readonly confirmationKey: Key;
   private readonly alarmTopic: ITopic;
   private readonly encryptionKey?: IKey;
   private readonly config: OrderToolsConfig;
@@ -148,6 +155,26 @@ export class ApiStack extends Stack {
 
     const tools: readonly DeployedTool[] = props.tools ?? registry;
     for (const tool of tools) this.addToolFunction(tool, tables);
+    this.confirmationKey = new Key(this, "McpConfirmationKey", {
+      description: `order-tools ${config.stage}: signs the requestState of the MCP endpoint's confirmation questions (HMAC)`,
+      keySpec: KeySpec.HMAC_256,
+      keyUsage: KeyUsage.GENERATE_VERIFY_MAC,
+      // A question is good for ten minutes; losing the key loses at most the questions then open, which are asked
+      // again. So it goes with the stack whatever its deletion protection, after KMS's shortest waiting period.
+      removalPolicy: RemovalPolicy.DESTROY,
+      pendingWindow: Duration.days(7),
+    });
+    // The function's role uses it by its own policy; nobody needs a grant on it (Control Tower CT.KMS.PR.3).
+    this.confirmationKey.addToResourcePolicy(
+      new PolicyStatement({
+        sid: "GrantsOnlyForAwsResources",
+        effect: Effect.DENY,
+        principals: [new AnyPrincipal()],
+        actions: ["kms:CreateGrant"],
+        resources: ["*"],
+        conditions: { BoolIfExists: { "kms:GrantIsForAWSResource": "false", "aws:PrincipalIsAWSService": "false" } },
+      }),
+    );
     this.addServiceFunctions();
     this.addBedrockAgentFunction();
 
@@ -305,11 +332,16 @@ export class ApiStack extends Stack {
             // Browser origins whose pages may call MCP; without any, a request with an Origin header is refused.
             ORDER_TOOLS_MCP_ALLOWED_ORIGINS: config.mcpAllowedOrigins.join(","),
             [mcpAuthEnv]: mcpAuth,
+            [confirmationKeyEnv]: this.confirmationKey.keyArn,
+            [unconfirmedChangesEnv]: config.mcpUnconfirmedChanges,
           },
           // Above a tool's own 10 s, for its cold start and the invocation; still inside API Gateway's 30 s.
           timeout: Duration.seconds(20),
         }),
-        grant: (fn) => this.grantInvokeTools(fn),
+        grant: (fn) => {
+          this.grantInvokeTools(fn);
+          this.confirmationKey.grant(fn.role, "kms:GenerateMac", "kms:VerifyMac");
+        },
       },
       "oauth-metadata": {
         props: () => ({ environment: { [mcpAuthEnv]: mcpAuth }, memorySize: 256 }),

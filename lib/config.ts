@@ -2,6 +2,7 @@ import { RetentionDays } from "aws-cdk-lib/aws-logs";
 import type { Node } from "constructs";
 import { defaultHourlyCap, defaultSellerHourlyCap, defaultSupportHourlyCap } from "#store/hourly-cap";
 import { defaultRequestBudget } from "#store/request-budget";
+import { type UnconfirmedChanges, unconfirmedChangesFrom, unconfirmedChangesSettings } from "#runtime/mcp-confirmation-settings";
 import { orderIndexSteps } from "#store/table-design";
 
 /**
@@ -75,6 +76,12 @@ export interface OrderToolsConfig {
    * the CORS origins of the API(s). Empty: every request that carries an Origin header is refused.
    */
   mcpAllowedOrigins: string[];
+  /**
+   * Context `mcpUnconfirmedChanges`, ORDER_TOOLS_MCP_UNCONFIRMED_CHANGES of the MCP function: what a change gets from
+   * an MCP client that cannot be asked to confirm it (contract §2.1): `allow` (the default) makes it as before,
+   * `refuse` answers CONFIRMATION_REQUIRED. A client that can be asked always is.
+   */
+  mcpUnconfirmedChanges: UnconfirmedChanges;
   /** ORDER_TOOLS_PUBLIC_URL of the OpenAPI function of the customers' API (or the only one): a custom domain in front of it. */
   publicUrl?: string;
   /** The same for the staff API (created with the user pools only). */
@@ -442,6 +449,7 @@ export function readConfig(node: Node): OrderToolsConfig {
     alarmEmails,
     customerManagedKey: bool(node, "customerManagedKey", false),
     mcpAllowedOrigins: origins(node, "mcpAllowedOrigins", production),
+    mcpUnconfirmedChanges: unconfirmedChanges(node),
     ...(customersPublicUrl ? { publicUrl: customersPublicUrl } : {}),
     ...(staffPublicUrl ? { staffPublicUrl } : {}),
     ...(sellerPublicUrl ? { sellerPublicUrl } : {}),
@@ -455,6 +463,18 @@ export function readConfig(node: Node): OrderToolsConfig {
     supportServiceClient: bool(node, "supportServiceClient", false),
     mcpClients: cognito ? mcpClients(node) : rejectMcpClientsWithIssuer(node),
   };
+}
+
+/** The setting, checked as the MCP function reads it, so a typo fails the synth rather than every change. */
+function unconfirmedChanges(node: Node): UnconfirmedChanges {
+  const value = read(node, "mcpUnconfirmedChanges");
+  if (value !== undefined && typeof value !== "string")
+    throw new Error(`Context mcpUnconfirmedChanges must be one of ${unconfirmedChangesSettings.join(", ")}, not ${JSON.stringify(value)}.`);
+  try {
+    return unconfirmedChangesFrom(value);
+  } catch (error) {
+    throw new Error(`Context ${(error as Error).message.replace(/^\S+ \(CDK context mcpUnconfirmedChanges\)/, "mcpUnconfirmedChanges")}`);
+  }
 }
 
 /** With an existing identity provider, MCP clients are registered there, not here. */

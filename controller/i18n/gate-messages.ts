@@ -40,7 +40,9 @@ export type GateMessageKey =
   | "declined"
   | "noChange"
   | "modelFailed"
-  | "bound";
+  | "bound"
+  /** The turn's service calls met a problem the application must act on (controller/problem.ts): never a claim. */
+  | "unreachable";
 
 export const gateMessages: Catalogue<GateMessageKey> = {
   en: {
@@ -95,6 +97,7 @@ export const gateMessages: Catalogue<GateMessageKey> = {
     modelFailed: "I couldn't finish working on that just now.",
     bound:
       "I had to stop before finishing, because {limit, select, tool_calls {it needed more than the {value} steps I can take per message} other {it took longer than the {value} seconds I can take per message}}.",
+    unreachable: "Your orders could not be reached right now.",
   },
   de: {
     "completed.cancel_order": "Bestellung {orderId} ist storniert.",
@@ -153,6 +156,7 @@ export const gateMessages: Catalogue<GateMessageKey> = {
     modelFailed: "Ich konnte das gerade nicht zu Ende bearbeiten.",
     bound:
       "Ich musste abbrechen, bevor ich fertig war, weil {limit, select, tool_calls {mehr als die {value} Schritte nötig waren, die ich pro Nachricht ausführen kann} other {es länger gedauert hat als die {value} Sekunden, die ich pro Nachricht zur Verfügung habe}}.",
+    unreachable: "Auf Ihre Bestellungen konnte gerade nicht zugegriffen werden.",
   },
   fr: {
     "completed.cancel_order": "La commande {orderId} est annulée.",
@@ -212,6 +216,7 @@ export const gateMessages: Catalogue<GateMessageKey> = {
     modelFailed: "Je n’ai pas pu terminer cette demande pour l’instant.",
     bound:
       "J’ai dû m’arrêter avant la fin, car {limit, select, tool_calls {il fallait plus que les {value} étapes que je peux effectuer par message} other {cela a pris plus que les {value} secondes dont je dispose par message}}.",
+    unreachable: "Vos commandes n’ont pas pu être consultées pour le moment.",
   },
   es: {
     "completed.cancel_order": "El pedido {orderId} está cancelado.",
@@ -268,6 +273,7 @@ export const gateMessages: Catalogue<GateMessageKey> = {
     modelFailed: "No he podido terminar con eso ahora mismo.",
     bound:
       "Tuve que detenerme antes de terminar, porque {limit, select, tool_calls {hacían falta más de los {value} pasos que puedo dar por mensaje} other {tardó más de los {value} segundos de que dispongo por mensaje}}.",
+    unreachable: "No se ha podido acceder a sus pedidos en este momento.",
   },
   it: {
     "completed.cancel_order": "L'ordine {orderId} è annullato.",
@@ -323,6 +329,7 @@ export const gateMessages: Catalogue<GateMessageKey> = {
     modelFailed: "Non sono riuscito a completare la richiesta in questo momento.",
     bound:
       "Ho dovuto fermarmi prima di finire, perché {limit, select, tool_calls {servivano più dei {value} passaggi che posso fare per messaggio} other {ci è voluto più dei {value} secondi che ho a disposizione per messaggio}}.",
+    unreachable: "Al momento non è stato possibile accedere ai suoi ordini.",
   },
   pt: {
     "completed.cancel_order": "O pedido {orderId} está cancelado.",
@@ -379,6 +386,7 @@ export const gateMessages: Catalogue<GateMessageKey> = {
     modelFailed: "Não consegui terminar isso agora.",
     bound:
       "Tive que parar antes de terminar, porque {limit, select, tool_calls {foram necessários mais do que os {value} passos que posso dar por mensagem} other {levou mais do que os {value} segundos que tenho por mensagem}}.",
+    unreachable: "Não foi possível acessar seus pedidos neste momento.",
   },
   nl: {
     "completed.cancel_order": "Bestelling {orderId} is geannuleerd.",
@@ -436,6 +444,7 @@ export const gateMessages: Catalogue<GateMessageKey> = {
     modelFailed: "Het is me nu niet gelukt dat af te ronden.",
     bound:
       "Ik moest stoppen voordat ik klaar was, omdat {limit, select, tool_calls {er meer nodig was dan de {value} stappen die ik per bericht kan zetten} other {het langer duurde dan de {value} seconden die ik per bericht heb}}.",
+    unreachable: "Uw bestellingen waren op dit moment niet bereikbaar.",
   },
   pl: {
     "completed.cancel_order": "Zamówienie {orderId} zostało anulowane.",
@@ -492,5 +501,6 @@ export const gateMessages: Catalogue<GateMessageKey> = {
     modelFailed: "Nie udało mi się teraz tego dokończyć.",
     bound:
       "Musiałem przerwać przed zakończeniem, ponieważ {limit, select, tool_calls {potrzeba było więcej niż {value} kroków, które mogę wykonać w jednej wiadomości} other {trwało to dłużej niż {value} sekund, którymi dysponuję na jedną wiadomość}}.",
+    unreachable: "W tej chwili nie udało się uzyskać dostępu do Twoich zamówień.",
   },
 };

@@ -92,6 +92,11 @@ export interface Intent {
   confirmable?: boolean;
   /** The turn of the conversation the intent was made in. */
   turn?: number;
+  /**
+   * While held and after: the turn that held it and that turn's trace id. It is sent in a later turn (the confirming
+   * one, whose trace id the service logs), and that turn's trace names this one, where its question was asked.
+   */
+  heldIn?: { turn: number; traceId: string };
 }
 
 export class IntentTransitionError extends Error {

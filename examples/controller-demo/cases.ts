@@ -70,6 +70,8 @@ export interface DemoCase {
     replyIncludes: string;
     /** Whether the gate had to replace a false model reply. */
     claimMismatch: boolean;
+    /** The changes the last turn leaves waiting for the principal's button (default none). */
+    waiting?: ToolName[];
     /** permitted: the service was asked and allowed; denied: it refused access; none: nothing was sent. */
     authorization: "permitted" | "denied" | "none";
     /** The order the case is about, as stored afterwards; changes counts tool-made version increments. */
@@ -170,7 +172,8 @@ export function demoCases(world: Pick<DemoWorld, "orders">): DemoCase[] {
       turns: [`Cancel order ${o.otherCustomers}, please.`],
       script: [
         { call: "cancel_order", input: { orderId: o.otherCustomers } },
-        { say: `I couldn't find order ${o.otherCustomers} among your orders, so nothing was cancelled.` },
+        // The application's sentence already says it was not found: the model adds what it can do next.
+        { say: "Is there another order I can look up for you?" },
       ],
       faults: [],
       expect: {
@@ -240,6 +243,8 @@ export function demoCases(world: Pick<DemoWorld, "orders">): DemoCase[] {
         reply: "confirmation",
         replyIncludes: `A return of ITM-1 from order ${o.sellerReturn} is booked`,
         claimMismatch: false,
+        // The replacement the buyer's note asked for is still waiting: the seller has pressed neither of its buttons.
+        waiting: ["offer_replacement"],
         authorization: "permitted",
         order: { orderId: o.sellerReturn, status: "delivered", changes: 1 },
       },

@@ -9,8 +9,8 @@ import "#examples/controller-demo/quiet";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { formatTrace } from "#controller/trace-format";
 import { createTables, localClientConfig } from "#local/create-tables";
-import { type DemoCase, demoCases, demoWorld } from "#examples/controller-demo/cases";
-import { type CaseRun, type DemoStack, freeDemoBlock, runDemoCase, seedDemoWorld } from "#examples/controller-demo/run";
+import { demoCases, demoWorld } from "#examples/controller-demo/cases";
+import { type DemoStack, demoVerdict, freeDemoBlock, runDemoCase, seedDemoWorld } from "#examples/controller-demo/run";
 import { startDynamoDbLocal } from "#local/dynamodb-local";
 import { startGateway } from "#local/gateway";
 import { gatewayPortFromEnv, localDeps, localTableNames, runningStack, useTables } from "#local/stack";
@@ -53,21 +53,6 @@ async function connect(): Promise<{ stack: DemoStack; stop: () => Promise<void>;
   }
 }
 
-function verdict(demoCase: DemoCase, run: CaseRun): string[] {
-  const last = run.turns.at(-1);
-  const problems: string[] = [];
-  const { expect } = demoCase;
-  if (last?.replyKind !== expect.reply) problems.push(`reply is ${last?.replyKind}, expected ${expect.reply}`);
-  if (!last?.reply.includes(expect.replyIncludes)) problems.push(`reply lacks ${JSON.stringify(expect.replyIncludes)}`);
-  if (run.order?.status !== expect.order.status)
-    problems.push(`${expect.order.orderId} is ${String(run.order?.status)}, expected ${expect.order.status}`);
-  if (run.changes !== expect.order.changes) problems.push(`${run.changes} changes, expected ${expect.order.changes}`);
-  const mismatch = run.turns.some((t) => t.trace.flags.includes("claim_mismatch"));
-  if (mismatch !== expect.claimMismatch)
-    problems.push(mismatch ? "the gate replaced the model's reply (claim_mismatch)" : "expected the gate to catch a false reply");
-  return problems;
-}
-
 async function main(): Promise<void> {
   const started = performance.now();
   const { stack, stop, where } = await connect();
@@ -87,17 +72,24 @@ async function main(): Promise<void> {
       const run = await runDemoCase(stack, world, demoCase);
       console.log(bold(`━━ ${i + 1}/${cases.length} ${demoCase.title}`));
       for (const [t, turn] of run.turns.entries()) {
-        if (run.turns.length > 1) console.log(`  · turn ${t + 1}`);
-        console.log(formatTrace(turn.trace, { reply: t < run.turns.length - 1 }));
-        // What the application renders beside its confirm and decline buttons (contract §8.5).
+        const step = demoCase.turns[t];
+        if (run.turns.length > 1)
+          console.log(
+            typeof step === "object"
+              ? `  · turn ${t + 1}: the ${demoCase.principal ?? "customer"} presses confirm on ${step.confirm} (conversation.confirm)`
+              : `  · turn ${t + 1}`,
+          );
+        console.log(formatTrace(turn.trace, { reply: false }));
+        // The turn's whole result, as the application gets it: the reply, then each change still waiting for the
+        // principal, with what the application renders beside its confirm and decline buttons (contract §8.5).
+        const sees = t === run.turns.length - 1 ? "▶ the customer sees:" : "▶ reply:";
+        console.log(`  ${bold(sees)} ${turn.reply}  [${turn.replyKind}]`);
         for (const held of turn.confirmations)
           console.log(
             `  ${bold("⏸ waiting for the principal:")} ${JSON.stringify({ confirmationId: held.confirmationId, tool: held.tool, orderId: held.orderId, values: held.values, question: held.question })}`,
           );
       }
-      const last = run.turns.at(-1);
-      console.log(`  ${bold("▶ the customer sees:")} ${last?.reply}  [${last?.replyKind}]`);
-      const problems = verdict(demoCase, run);
+      const problems = demoVerdict(demoCase, run);
       failures += problems.length > 0 ? 1 : 0;
       console.log(
         `  stored ${demoCase.expect.order.orderId}: ${String(run.order?.status)}, version ${String(run.order?.version)} (${run.changes} change${run.changes === 1 ? "" : "s"} through the tools)` +

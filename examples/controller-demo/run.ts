@@ -28,6 +28,27 @@ export interface CaseRun {
   httpRequests: number[];
 }
 
+/** How a case's run differs from what the case expects: nothing when it ended as expected. */
+export function demoVerdict(demoCase: DemoCase, run: CaseRun): string[] {
+  const last = run.turns.at(-1);
+  const problems: string[] = [];
+  const { expect } = demoCase;
+  if (last?.replyKind !== expect.reply) problems.push(`reply is ${last?.replyKind}, expected ${expect.reply}`);
+  if (!last?.reply.includes(expect.replyIncludes)) problems.push(`reply lacks ${JSON.stringify(expect.replyIncludes)}`);
+  if (run.order?.status !== expect.order.status)
+    problems.push(`${expect.order.orderId} is ${String(run.order?.status)}, expected ${expect.order.status}`);
+  if (run.changes !== expect.order.changes) problems.push(`${run.changes} changes, expected ${expect.order.changes}`);
+  const mismatch = run.turns.some((t) => t.trace.flags.includes("claim_mismatch"));
+  if (mismatch !== expect.claimMismatch)
+    problems.push(mismatch ? "the gate replaced the model's reply (claim_mismatch)" : "expected the gate to catch a false reply");
+  const waiting = (last?.confirmations ?? []).map((c) => c.tool);
+  if (waiting.join() !== (expect.waiting ?? []).join())
+    problems.push(`waiting for a yes: ${waiting.join(", ") || "nothing"}, expected ${(expect.waiting ?? []).join(", ") || "nothing"}`);
+  const problem = run.turns.find((t) => t.problem)?.problem;
+  if (problem) problems.push(`a turn met a problem: ${problem.code}: ${problem.message}`);
+  return problems;
+}
+
 export async function seedDemoWorld(stack: DemoStack, world: DemoWorld): Promise<void> {
   await writeFixture(stack.deps as StoreDeps, world.fixture);
 }

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { Metrics, MetricUnit } from "@aws-lambda-powertools/metrics";
 import { RateLimitedError } from "#core/errors";
 import { logger } from "#runtime/logger";
@@ -32,10 +31,7 @@ export const metricNames = {
   limitRefused: "LimitRefused",
 } as const;
 
-/** A stable, one-way name for a principal in logs: enough to follow one caller, never the `sub` itself. */
-export function principalHash(sub: string): string {
-  return createHash("sha256").update(`order-tools-principal:${sub}`).digest("base64url").slice(0, 16);
-}
+export { principalHash } from "#runtime/principal-hash";
 
 /** What the handler learns about a call as it goes, for the log line's keys. */
 export interface CallKeys {

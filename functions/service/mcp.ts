@@ -3,11 +3,11 @@ import { catalogEntry, serviceInfo } from "#contract/json-schema";
 import { mcpInstructions } from "#contract/mcp-instructions";
 import { type DeployedTool, deployedTools as registry } from "#deploy/tool-functions";
 import { nestingIssue } from "#contract/validate";
-import { InvalidInputError } from "#core/errors";
+import { InternalError, InvalidInputError } from "#core/errors";
 import { principalFromClaims } from "#core/principal";
 import { apiGatewayEvent } from "#runtime/api-event";
 import type { ToolHandler } from "#runtime/handler";
-import { errorResponse, type HttpEvent, type HttpResult } from "#runtime/http";
+import { errorResponse, type HttpEvent, type HttpResult, jsonResponse } from "#runtime/http";
 import type { ToolInvoker } from "#runtime/invoker";
 import { lambdaInvoker, toolFunctionsFromEnv } from "#runtime/invoker-lambda";
 import { logger } from "#runtime/logger";
@@ -45,6 +45,14 @@ import {
 } from "#runtime/mcp-protocol";
 import { apiAuthOf, authorizationServersOf, mcpAuthEnv, parseMcpAuth, protectedResource, publicBaseUrl } from "#runtime/oauth-resource";
 import { deployedVerifier } from "#runtime/token-verifier";
+import { type McpToolCall, confirmationStep, confirmationTtlSeconds, type McpConfirmation } from "#runtime/mcp-confirmation";
+import {
+  confirmationKeyEnv,
+  type UnconfirmedChanges,
+  unconfirmedChangesEnv,
+  unconfirmedChangesFrom,
+} from "#runtime/mcp-confirmation-settings";
+import { kmsRequestStateKey, localRequestStateKey, type RequestStateKey, unavailableRequestStateKey } from "#runtime/request-state";
 
 /**
  * POST /v1/mcp — the Model Context Protocol over Streamable HTTP, stateless, in both revision families on the
@@ -65,6 +73,10 @@ import { deployedVerifier } from "#runtime/token-verifier";
  * the token), so validation, principal, access, idempotency and replay are the tool's own. A refusal by the tool
  * (any non-200) is a tool result with isError and the tool's error body as text; protocol failures (unknown tool
  * or method, malformed message) are JSON-RPC errors.
+ *
+ * Before a changing tool runs, the person confirms it when their client can be asked (2026-07-28 with form
+ * elicitation): the call is answered `input_required` with the question, and runs only on the retry that brings
+ * their yes (functions/runtime/mcp-confirmation.ts).
  */
 
 export type { McpAuthentication } from "#runtime/mcp-checks";
@@ -88,6 +100,12 @@ export interface McpOptions {
    */
   loopback?: boolean;
   authentication: McpAuthentication;
+  /**
+   * How changes are confirmed: the key that signs a question's `requestState` (by default one made for this
+   * process, which suits one process only: deployed, a KMS key), and what a client that cannot be asked gets
+   * (by default the change, as before).
+   */
+  confirmation?: { key?: RequestStateKey; unconfirmedChanges?: UnconfirmedChanges; ttlSeconds?: number; now?: () => Date };
 }
 
 class RpcError extends Error {
@@ -96,6 +114,7 @@ class RpcError extends Error {
     message: string,
     /** 2026-07-28 answers some errors with an HTTP status of their own (404 for an unknown method). */
     readonly status = 200,
+    readonly data?: Record<string, unknown>,
   ) {
     super(message);
   }
@@ -105,6 +124,7 @@ class RpcError extends Error {
 interface Endpoint {
   entries: ReadonlyMap<string, { tool: DeployedTool; entry: ReturnType<typeof catalogEntry> }>;
   invoker: ToolInvoker;
+  confirmation: McpConfirmation;
 }
 
 /** One request's own: who calls, the endpoint's event (the tool's event is built from it) and the invocation. */
@@ -118,7 +138,16 @@ export function createMcpHandler(invoker: ToolInvoker, options: McpOptions): Too
   const tools = options.tools ?? registry;
   const allowedOrigins = new Set(options.allowedOrigins ?? []);
   // The catalogue entries are the same for every request; built once per execution environment.
-  const endpoint: Endpoint = { entries: new Map(tools.map((tool) => [tool.name, { tool, entry: catalogEntry(tool) }])), invoker };
+  const endpoint: Endpoint = {
+    entries: new Map(tools.map((tool) => [tool.name, { tool, entry: catalogEntry(tool) }])),
+    invoker,
+    confirmation: {
+      key: options.confirmation?.key ?? localRequestStateKey(),
+      unconfirmedChanges: options.confirmation?.unconfirmedChanges ?? "allow",
+      ttlSeconds: options.confirmation?.ttlSeconds ?? confirmationTtlSeconds,
+      now: options.confirmation?.now ?? (() => new Date()),
+    },
+  };
 
   // The checks in the order they apply: when two would refuse a request, the earlier one answers, and clients and
   // tests rely on which. The token is checked before the body is read, so that a client without one gets the 401
@@ -162,7 +191,8 @@ async function answer(endpoint: Endpoint, request: RpcRequest, route: ServedRout
   } catch (error) {
     if (!(error instanceof RpcError)) logger.error("mcp request failed", { method: request.method, error: error as Error });
     const rpc = error instanceof RpcError ? error : new RpcError(rpcErrors.internal, "Internal error. Retry the request.");
-    return rpcResponse(rpc.status, { jsonrpc: "2.0", id: request.id, error: { code: rpc.code, message: rpc.message } }, format);
+    const body = { code: rpc.code, message: rpc.message, ...(rpc.data ? { data: rpc.data } : {}) };
+    return rpcResponse(rpc.status, { jsonrpc: "2.0", id: request.id, error: body }, format);
   }
 }
 
@@ -194,8 +224,12 @@ async function dispatchLegacy(
       return {};
     case "tools/list":
       return { tools: [...endpoint.entries.values()].map(({ entry }) => mcpTool(entry, structured)) };
-    case "tools/call":
-      return callTool(endpoint, params, structured, call);
+    case "tools/call": {
+      const called = await callTool(endpoint, params, { modern: false, version: protocolVersion }, call);
+      // Only a 2026-07-28 request is ever asked; the 2025 revisions get a tool result.
+      if (called.kind !== "result") throw new Error("an input_required result reached a 2025 client");
+      return toolResult(called.result, structured);
+    }
     default:
       throw new RpcError(
         rpcErrors.methodNotFound,
@@ -227,7 +261,11 @@ async function dispatchModern(endpoint: Endpoint, request: RpcRequest, call: Cal
         _meta: serverMeta,
       };
     case "tools/call": {
-      const { _meta, ...result } = await callTool(endpoint, request.params, true, call);
+      const called = await callTool(endpoint, request.params, { modern: true }, call);
+      if (called.kind === "input_required") {
+        return { resultType: "input_required", inputRequests: called.inputRequests, requestState: called.requestState, _meta: serverMeta };
+      }
+      const { _meta, ...result } = toolResult(called.result, true);
       return { resultType: "complete", ...result, _meta: { ...(_meta as Record<string, unknown> | undefined), ...serverMeta } };
     }
     default: {
@@ -243,34 +281,79 @@ async function dispatchModern(endpoint: Endpoint, request: RpcRequest, call: Cal
   }
 }
 
-async function callTool(
-  { entries, invoker }: Endpoint,
-  params: Record<string, unknown>,
-  structured: boolean,
-  { caller, event, context }: Call,
-): Promise<Record<string, unknown>> {
+/** What a tools/call comes to: the tool's answer (or the confirmation's in its place), or a question for the person. */
+type Called =
+  | { kind: "result"; result: HttpResult }
+  | { kind: "input_required"; inputRequests: Record<string, unknown>; requestState: string };
+
+async function callTool(endpoint: Endpoint, params: Record<string, unknown>, era: McpToolCall["era"], call: Call): Promise<Called> {
+  const { entries } = endpoint;
   const { name, arguments: args } = params;
   if (typeof name !== "string")
     throw new RpcError(rpcErrors.invalidParams, "tools/call needs params.name, one of the names tools/list returns.");
   const found = entries.get(name);
   if (!found) throw new RpcError(rpcErrors.invalidParams, `Unknown tool: ${name}. The tools are ${[...entries.keys()].join(", ")}.`);
   const { tool } = found;
+  const run = (deployed: DeployedTool, toolArgs: unknown) => runTool(endpoint, deployed, toolArgs, call);
 
-  let result: HttpResult;
   try {
     // The tool checks its scope too; refusing here spares an invocation and answers with the same body.
-    principalFromClaims(caller.claims, caller.scopes, tool.scope);
+    principalFromClaims(call.caller.claims, call.caller.scopes, tool.scope);
     // The tool's body reader applies the same limit, but the arguments must be serialised to reach it, and
     // JSON.stringify throws on deep nesting: that would be INTERNAL, "outcome unknown", for mere bad input.
     const tooDeep = nestingIssue(args, "the arguments");
     if (tooDeep) throw new InvalidInputError([tooDeep]);
-    result = await invoker.invoke(tool, toolEvent(event, tool, args, caller), context);
   } catch (error) {
-    // The one place errors become responses: a ToolError is its own body, anything else INTERNAL (logged),
-    // which for a changing tool says the outcome is unknown and to ask get_operation_status.
-    result = errorResponse(error, tool.name, tool.kind === "change");
+    return { kind: "result", result: errorResponse(error, tool.name, tool.kind === "change") };
   }
-  return toolResult(result, structured);
+
+  let step: Awaited<ReturnType<typeof confirmationStep>>;
+  try {
+    step = await confirmationStep(endpoint.confirmation, {
+      tool,
+      args,
+      era,
+      params,
+      acceptLanguage: headerOf(call.event.headers, "accept-language"),
+      caller: call.caller,
+      requestId: call.event.requestContext?.requestId ?? "unknown",
+      run: async (other, otherArgs) => {
+        const target = entries.get(other)?.tool;
+        if (!target) throw new Error(`The confirmation of ${tool.name} reads through ${other}, which this endpoint does not serve.`);
+        return run(target, otherArgs);
+      },
+    });
+  } catch (error) {
+    // Nothing was sent: the question could not be asked or the answer not checked (the key's service failing, say).
+    logger.error("mcp confirmation failed", { tool: tool.name, error: error as Error });
+    const internal = new InternalError(
+      `The person could not be asked to confirm this ${tool.name} just now, so it was not sent and nothing changed. Retry the request.`,
+    );
+    return { kind: "result", result: jsonResponse(internal.httpStatus, internal.toJSON()) };
+  }
+  switch (step.kind) {
+    case "run":
+      return { kind: "result", result: await run(tool, args) };
+    case "answer":
+      return { kind: "result", result: step.result };
+    case "ask":
+      return { kind: "input_required", inputRequests: step.inputRequests, requestState: step.requestState };
+    case "refuse":
+      throw new RpcError(rpcErrors.invalidParams, step.message, 200, step.data);
+  }
+}
+
+/**
+ * Runs a tool as the caller: its answer, a refusal included. The one place errors become responses: a ToolError is
+ * its own body, anything else INTERNAL (logged), which for a changing tool says the outcome is unknown and to ask
+ * get_operation_status.
+ */
+async function runTool({ invoker }: Endpoint, tool: DeployedTool, args: unknown, { caller, event, context }: Call): Promise<HttpResult> {
+  try {
+    return await invoker.invoke(tool, toolEvent(event, tool, args, caller), context);
+  } catch (error) {
+    return errorResponse(error, tool.name, tool.kind === "change");
+  }
 }
 
 /** A registry tool as MCP's tools/list lists it: the catalogue entry, without outputSchema before 2025-06-18. */
@@ -355,6 +438,20 @@ export function deployedAuthentication(env: NodeJS.ProcessEnv = process.env): Mc
   };
 }
 
+/**
+ * The deployed confirmation settings: the stack's KMS key signs each question's `requestState` (so every function
+ * instance checks what any other signed), and its setting says what a client that cannot be asked gets.
+ */
+export function deployedConfirmation(env: NodeJS.ProcessEnv = process.env): NonNullable<McpOptions["confirmation"]> {
+  const keyId = env[confirmationKeyEnv];
+  return {
+    key: keyId
+      ? kmsRequestStateKey(keyId)
+      : unavailableRequestStateKey(`${confirmationKeyEnv} is not set, so no change can be confirmed: deploy the stack, which sets it.`),
+    unconfirmedChanges: unconfirmedChangesFrom(env[unconfirmedChangesEnv]),
+  };
+}
+
 /** The deployed handler: each tool runs in its own function, named in the environment by the CDK stack. */
 let deployed: ToolHandler | undefined;
 export const handler: ToolHandler = (event, context) => {
@@ -364,6 +461,7 @@ export const handler: ToolHandler = (event, context) => {
       .map((o) => o.trim())
       .filter(Boolean),
     authentication: deployedAuthentication(),
+    confirmation: deployedConfirmation(),
   });
   return deployed(event, context);
 };

@@ -68,8 +68,9 @@ describe("the core cancellation cases through the controller", () => {
     const [turn] = run.turns;
 
     expect(turn?.replyKind).toBe("rejection");
+    // The application's sentence once, then what the model adds: not the same news twice.
     expect(turn?.reply).toBe(
-      `I couldn't find order ${world.orders.otherCustomers}, so nothing was changed. Please check the order number. I couldn't find order ${world.orders.otherCustomers} among your orders, so nothing was cancelled.`,
+      `I couldn't find order ${world.orders.otherCustomers}, so nothing was changed. Please check the order number. Is there another order I can look up for you?`,
     );
     expect(await service.order(world.orders.otherCustomers)).toMatchObject({
       status: "placed",

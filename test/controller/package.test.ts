@@ -1,21 +1,30 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { controllerPackage } from "#controller/package-manifest";
 import { repoRoot } from "#local/stack";
 
 /**
- * The controller as an application gets it: `npm pack` (which builds dist/ first), the tarball installed into an
- * empty project with the guide's own command (docs/controller.md), install scripts on, then used there with plain
- * Node and no TypeScript loader. A second project holds every optional SDK, for the guide's embedding example
- * type-checked against the shipped declarations; it installs offline: its lockfile takes every version from this
- * repository's (already in npm's cache after `npm ci`), so that install needs no registry lookups.
+ * The controller as an application gets it: the guide's `npm run package` (which builds dist/package/ from nothing
+ * and packs it), the tarball installed into an empty project as the package's own README says (`npm install
+ * order-tools …`, the tarball standing in for the registry), install scripts on, then used there with plain Node
+ * and no TypeScript loader, its command run with npx. A second project holds every optional SDK, for the README's
+ * and the guide's examples type-checked against the shipped declarations; it installs offline: its lockfile takes
+ * every version from this repository's (already in npm's cache after `npm ci`), so that install needs no registry
+ * lookups.
  */
 interface PackedPackage {
   name: string;
   version: string;
+  description?: string;
+  license?: string;
+  repository?: { type: string; url: string; directory?: string };
+  type?: string;
+  bin?: Record<string, string>;
   scripts?: Record<string, string>;
   dependencies?: Record<string, string>;
   optionalDependencies?: Record<string, string>;
@@ -50,7 +59,8 @@ let app: string;
 /** The project the guide's install command made, and what npm said. */
 let guideApp: string;
 let guideInstall: { command: string; status: number | null; output: string };
-let packed: { filename: string; files: { path: string }[]; integrity: string };
+/** The tarball: its name, the paths it holds (without npm's `package/`), and its integrity as a lockfile writes it. */
+let packed: { filename: string; files: string[]; integrity: string };
 let manifest: PackedPackage;
 
 const node = (script: string, env: NodeJS.ProcessEnv = {}, cwd = app) => {
@@ -70,29 +80,49 @@ const tsc = (project: string) =>
 /** The controller's guide, where the install command, the dependency sentence and the embedding example live. */
 const guide = "docs/controller.md";
 
-/** The guide's embedding example: the ```ts block after the marker that names this file. */
-async function guideExample(): Promise<string> {
-  const text = await readFile(join(repoRoot, guide), "utf8");
+/** The ```ts block after the marker that names this file, in a document's text. */
+function markedExample(text: string, where: string): string {
   const marker = text.indexOf("<!-- test/controller/package.test.ts type-checks this block");
-  expect(marker, `${guide} has lost the marker before its embedding example`).toBeGreaterThan(0);
+  expect(marker, `${where} has lost the marker before its example`).toBeGreaterThan(0);
   const block = /```ts\n([\s\S]*?)\n```/.exec(text.slice(marker));
-  expect(block, `${guide} has no \`\`\`ts block after the marker`).not.toBeNull();
+  expect(block, `${where} has no \`\`\`ts block after the marker`).not.toBeNull();
   return `${block![1]}\n`;
 }
 
-/** The guide's install section: its ```sh block's `npm install` line, and the sentence naming the package's dependencies. */
-async function guideInstallSection(): Promise<{ npmInstall: string[]; dependencies: string[] }> {
+/** The guide's embedding example. */
+const guideExample = async () => markedExample(await readFile(join(repoRoot, guide), "utf8"), guide);
+
+/** The package README's example, as the tarball carries it. */
+const readmeExample = async () => markedExample(await packageReadme(), "the package's README");
+
+/** The guide's install section: its ```sh block's two commands, and the sentence naming the package's dependencies. */
+async function guideInstallSection(): Promise<{ build: string; npmInstall: string[]; dependencies: string[] }> {
   const text = await readFile(join(repoRoot, guide), "utf8");
   const start = text.indexOf("**Install.**");
   expect(start, `${guide} has lost its **Install.** paragraph`).toBeGreaterThanOrEqual(0);
   const section = text.slice(start);
-  const line = /^cd \S+ && (npm install [^#\n]+?)\s*$/m.exec(/```sh\n([\s\S]*?)\n```/.exec(section)?.[1] ?? "")?.[1];
+  const block = /```sh\n([\s\S]*?)\n```/.exec(section)?.[1] ?? "";
+  const build = /^(npm run package)\b/m.exec(block)?.[1];
+  expect(build, "the install block has lost its `npm run package` line").toBeDefined();
+  const line = /^cd \S+ && (npm install [^#\n]+?)\s*$/m.exec(block)?.[1];
   expect(line, "the install block has lost its `cd <app> && npm install <tarball> …` line").toBeDefined();
   const sentence = /Its dependencies are ([^:]+?), and nothing else/.exec(section)?.[1];
   expect(sentence, 'the install paragraph has lost the sentence "Its dependencies are …, and nothing else"').toBeDefined();
   // The names in backticks; a parenthesis says what one is for.
   const dependencies = [...sentence!.replace(/\([^)]*\)/g, "").matchAll(/`([^`]+)`/g)].map((m) => m[1] as string);
-  return { npmInstall: line!.split(/\s+/), dependencies };
+  return { build: build!, npmInstall: line!.split(/\s+/), dependencies };
+}
+
+/** The package's README, as the tarball carries it. */
+const packageReadme = () => readFile(join(dir, "package", "README.md"), "utf8");
+
+/** The README's install command: the `npm install order-tools …` line of its ```sh block under "## Install". */
+async function readmeInstall(): Promise<string[]> {
+  const readme = await packageReadme();
+  const section = readme.slice(readme.indexOf("## Install"));
+  const line = /^(npm install [^#\n]+?)\s*(?:#.*)?$/m.exec(/```sh\n([\s\S]*?)\n```/.exec(section)?.[1] ?? "")?.[1];
+  expect(line, "the package README's Install section has lost its `npm install order-tools …` line").toBeDefined();
+  return line!.split(/\s+/);
 }
 
 /** A lockfile for the project: the tarball, and each package it needs at the version this repository's lockfile has. */
@@ -147,28 +177,41 @@ async function projectLockfile(dependencies: Record<string, string>): Promise<un
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "order-tools-package-"));
-  // From nothing: `npm pack` must build dist/ itself (prepack).
+  // From nothing, with the guide's command: it must build dist/package/ itself, then pack it.
   await rm(join(repoRoot, "dist"), { recursive: true, force: true });
-  const out = execFileSync("npm", ["pack", "--json", "--pack-destination", dir], {
+  const { build } = await guideInstallSection();
+  const out = execFileSync("npm", ["run", "--silent", ...build.split(/\s+/).slice(2)], {
     cwd: repoRoot,
     encoding: "utf8",
     stdio: ["ignore", "pipe", "pipe"],
   });
-  // The build's own summary line comes first on stdout; npm's JSON report follows it.
-  [packed] = JSON.parse(out.slice(out.search(/^\[/m))) as [typeof packed];
-  const tarball = join(dir, packed.filename);
-  execFileSync("tar", ["-xzf", tarball, "-C", dir, "package/package.json"]);
+  // npm pack names the tarball it wrote on the last line of its output, in the repository's root.
+  const filename = out.trim().split("\n").at(-1) as string;
+  await rename(join(repoRoot, filename), join(dir, filename));
+  const tarball = join(dir, filename);
+  const bytes = readFileSync(tarball);
+  const files = execFileSync("tar", ["-tzf", tarball], { encoding: "utf8" })
+    .trim()
+    .split("\n")
+    .map((path) => path.replace(/^package\//, ""));
+  packed = { filename, files, integrity: `sha512-${createHash("sha512").update(bytes).digest("base64")}` };
+  execFileSync("tar", ["-xzf", tarball, "-C", dir]);
   manifest = JSON.parse(await readFile(join(dir, "package", "package.json"), "utf8")) as PackedPackage;
 
-  // The guide's command, as written, in an empty project: only the tarball's path is this run's. The one flag
-  // added lets npm take what its cache already holds; scripts run, as they do for every application.
-  const { npmInstall } = await guideInstallSection();
+  // The README's command, as written, in an empty project: the tarball stands in for the registry's
+  // `order-tools`. The one flag added lets npm take what its cache already holds; scripts run, as they do for every
+  // application.
+  const npmInstall = await readmeInstall();
   guideApp = join(dir, "my-app");
   await mkdir(guideApp);
   await writeFile(join(guideApp, "package.json"), JSON.stringify({ name: "my-app", private: true, type: "module" }, null, 2));
-  const args = npmInstall.slice(1).map((arg) => (arg.endsWith(".tgz") ? join(dir, basename(arg)) : arg));
+  const args = npmInstall.slice(1).map((arg) => (arg === manifest.name ? tarball : arg));
   guideInstall = { command: npmInstall.join(" "), status: null, output: "" };
-  const installed = spawnSync("npm", [...args, "--prefer-offline"], { cwd: guideApp, encoding: "utf8", timeout: 150_000 });
+  const installed = spawnSync("npm", [...args, "--prefer-offline", "--no-audit", "--no-fund"], {
+    cwd: guideApp,
+    encoding: "utf8",
+    timeout: 150_000,
+  });
   guideInstall = { ...guideInstall, status: installed.status, output: `${installed.stdout}${installed.stderr}` };
 
   app = join(dir, "consumer");
@@ -193,23 +236,131 @@ afterAll(async () => {
 });
 
 describe("the controller as a package", { timeout: 120_000 }, () => {
-  it("npm pack builds it and ships only the compiled package: JavaScript, declarations, package.json and the README", () => {
-    const paths = packed.files.map((f) => f.path);
-    expect(paths.filter((p) => !p.startsWith("dist/") && p !== "package.json" && p !== "README.md")).toEqual([]);
+  it("npm run package ships only the compiled package: JavaScript, declarations, its package.json, README and CHANGELOG", () => {
+    const paths = packed.files;
+    expect(paths.filter((p) => !/^(controller|functions\/(contract|core))\//.test(p)).sort()).toEqual([
+      "CHANGELOG.md",
+      "README.md",
+      "package.json",
+    ]);
     expect(paths.filter((p) => p.endsWith(".ts") && !p.endsWith(".d.ts"))).toEqual([]);
     for (const target of Object.values(manifest.exports)) {
       expect(paths).toContain(target.default.replace(/^\.\//, ""));
       expect(paths).toContain(target.types.replace(/^\.\//, ""));
     }
-    expect(Object.keys(manifest.exports)).toEqual(["./controller", "./controller/testing", "./controller/dynamodb"]);
+    // The three subpaths applications import stay; a new one is a line in controller/package-manifest.ts.
+    expect(Object.keys(manifest.exports)).toEqual(
+      expect.arrayContaining(["./controller", "./controller/testing", "./controller/dynamodb"]),
+    );
     // Nothing of the service's handlers, store operations or CDK code came along.
-    expect(paths.filter((p) => /^dist\/(lib|functions\/tools|functions\/store\/(?!keys|table-design))/.test(p))).toEqual([]);
+    expect(paths.filter((p) => /^(lib|functions\/(tools|store|runtime|deploy|service))\//.test(p))).toEqual([]);
   });
 
-  it("installs with the guide's command, install scripts and all, and brings no Node binary or anything else the guide does not name", () => {
-    expect(guideInstall.command).toMatch(new RegExp(`^npm install \\S*${packed.filename.replace(/\./g, "\\.")} `));
-    expect(guideInstall.output).not.toMatch(/npm error/);
+  it("its manifest is built for publishing: the package's own fields, and nothing of the repository's", () => {
+    const repository = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as Record<string, unknown>;
+    expect(Object.keys(manifest).sort()).toEqual(
+      [
+        "name",
+        "version",
+        "description",
+        "keywords",
+        "license",
+        "repository",
+        "engines",
+        "type",
+        "exports",
+        "bin",
+        "dependencies",
+        "peerDependencies",
+        "peerDependenciesMeta",
+      ].sort(),
+    );
+    expect(manifest).toMatchObject({
+      name: "order-tools",
+      version: repository.version,
+      type: "module",
+      license: controllerPackage.license,
+      engines: { node: ">=20" },
+      repository: { type: "git", url: expect.stringMatching(/^git\+https:\/\/.+\.git$/), directory: "controller" },
+      dependencies: repository.dependencies,
+    });
+    expect(manifest.description?.length).toBeGreaterThan(40);
+    // Each subpath and command is the one controller/package-manifest.ts names, built from its source.
+    expect(Object.keys(manifest.exports)).toEqual(Object.keys(controllerPackage.subpaths));
+    expect(manifest.bin).toEqual({ "order-tools-trace": "controller/bin/order-tools-trace.js" });
+    expect(readFileSync(join(dir, "package", manifest.bin!["order-tools-trace"]!), "utf8")).toMatch(/^#!\/usr\/bin\/env node\n/);
+  });
+
+  it("npm publish --dry-run is clean, and the same check sees a manifest npm would correct or refuse", () => {
+    // Offline, to a registry of no one's with a token of no one's: nothing leaves the machine, and npm does all
+    // it does before an upload (it looks the name up when it can, which offline it skips).
+    const publish = (folder: string) =>
+      spawnSync(
+        "npm",
+        ["publish", "--dry-run", folder, "--offline", "--registry", "http://127.0.0.1:9/", "--//127.0.0.1:9/:_authToken=dry-run"],
+        {
+          cwd: dir,
+          encoding: "utf8",
+          timeout: 60_000,
+        },
+      );
+    const clean = publish(join(dir, "package"));
+    expect(clean.stderr.split("\n").filter((line) => /^npm (warn|error)/.test(line))).toEqual([]);
+    expect(clean.stdout).toBe(`+ ${manifest.name}@${manifest.version}\n`);
+    expect(clean.status).toBe(0);
+
+    const mended = join(dir, "mended");
+    cpSync(join(dir, "package"), mended, { recursive: true });
+    writeFileSync(
+      join(mended, "package.json"),
+      JSON.stringify({ ...manifest, bin: { "order-tools-trace": "./controller/bin/order-tools-trace.js" } }),
+    );
+    expect(publish(mended).stderr).toMatch(/npm warn publish npm auto-corrected some errors in your package\.json/);
+    writeFileSync(join(mended, "package.json"), JSON.stringify({ ...manifest, name: "Order Tools" }));
+    const refused = publish(mended);
+    expect(refused.stderr).toMatch(/npm error Invalid name: "Order Tools"/);
+    expect(refused.status).not.toBe(0);
+  });
+
+  it("npm pack in the repository's root refuses, saying which command makes the package", () => {
+    const refused = spawnSync("npm", ["pack", "--dry-run"], { cwd: repoRoot, encoding: "utf8", timeout: 60_000 });
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toContain("npm pack here would pack the repository, not the package. `npm run package` builds");
+  });
+
+  it("its README is the package's: install, the example, the guarantees, and links that lead to the docs", async () => {
+    const readme = await packageReadme();
+    expect(readme).toBe(readFileSync(join(repoRoot, "controller", "README.md"), "utf8"));
+    expect(readme).not.toMatch(/npm install && npm start/);
+    expect([...readme.matchAll(/^## (.+)$/gm)].map((m) => m[1])).toEqual([
+      "Install",
+      "Example",
+      "What it guarantees",
+      "See what happened",
+      "Documentation",
+    ]);
+    expect(await readmeInstall()).toEqual(["npm", "install", manifest.name, "@anthropic-ai/sdk"]);
+    // npm shows relative links against the repository's folder the package comes from: each must lead to a file there.
+    const links = [...readme.matchAll(/\]\(([^)#]+)(#[^)]*)?\)/g)].map((m) => m[1] as string);
+    expect(links.length).toBeGreaterThan(3);
+    for (const link of links) expect(existsSync(join(repoRoot, manifest.repository!.directory!, link)), link).toBe(true);
+    // The example is about ten lines of code, and it is type-checked below.
+    expect((await readmeExample()).split("\n").filter((line) => line.trim() !== "").length).toBeLessThanOrEqual(14);
+  });
+
+  it("its CHANGELOG names this version first", async () => {
+    const changelog = await readFile(join(dir, "package", "CHANGELOG.md"), "utf8");
+    expect(/^## (\S+)/m.exec(changelog)?.[1]).toBe(manifest.version);
+  });
+
+  it("installs as the README says, install scripts and all, and brings no Node binary or anything else the guide does not name", async () => {
+    expect(guideInstall.output).not.toMatch(/npm error|EBADENGINE/);
     expect(guideInstall.status).toBe(0);
+    // The guide's command from a checkout installs the same packages, from the tarball.
+    const { npmInstall } = await guideInstallSection();
+    expect(npmInstall.map((arg) => (arg.endsWith(".tgz") ? basename(arg) : arg))).toEqual(
+      (await readmeInstall()).map((arg) => (arg === manifest.name ? packed.filename : arg)),
+    );
     const installed = JSON.parse(readFileSync(join(guideApp, "node_modules", ".package-lock.json"), "utf8")) as {
       packages: Record<string, LockEntry>;
     };
@@ -220,7 +371,7 @@ describe("the controller as a package", { timeout: 120_000 }, () => {
     expect(Object.keys(installed.packages).filter((path) => /node-linux|(^|\/)node$/.test(path))).toEqual([]);
     expect(existsSync(join(guideApp, "node_modules", ".bin", "node"))).toBe(false);
 
-    // And the application runs it: plain Node, the guide's SDK.
+    // And the application runs it: plain Node, the README's SDK.
     const result = node(
       `
       import { anthropicModel, createController } from "order-tools/controller";
@@ -236,7 +387,41 @@ describe("the controller as a package", { timeout: 120_000 }, () => {
     expect(JSON.parse(result.stdout)).toEqual({ reply: "Which order?", model: "anthropic:claude-sonnet-5-5" });
   });
 
-  it("the tarball `npm pack` writes in the repository (the guide's first step) is git-ignored, so it is never committed", () => {
+  it("a turn that cannot reach the service says so, and npx order-tools-trace prints what happened", () => {
+    const result = node(
+      `
+      import { createController, traceDirectory } from "order-tools/controller";
+      import { scriptedModel } from "order-tools/controller/testing";
+      const controller = createController({
+        service: { baseUrl: "http://127.0.0.1:9", token: "t" },
+        model: scriptedModel([{ call: "get_order", input: { orderId: "SU-10234" } }, { say: "It has shipped." }]),
+        trace: traceDirectory("traces"),
+      });
+      const turn = await controller.conversation("c-1").turn("Where is SU-10234?");
+      console.log(JSON.stringify({ reply: turn.reply, problem: turn.problem.code }));
+    `,
+      {},
+      guideApp,
+    );
+    expect(result.stderr).toBe("");
+    expect(JSON.parse(result.stdout)).toEqual({ reply: "Your orders could not be reached right now.", problem: "unreachable" });
+    const { NODE_OPTIONS: _loader, ...env } = process.env;
+    const trace = spawnSync("npx", ["--no-install", "order-tools-trace", "traces"], {
+      cwd: guideApp,
+      encoding: "utf8",
+      env,
+      timeout: 60_000,
+    });
+    expect(trace.stderr).toBe("");
+    expect(trace.status).toBe(0);
+    expect(trace.stdout).toMatch(/^c-1 · turn 1 · trace 1-[0-9a-f]{8}-[0-9a-f]{24} · /);
+    expect(trace.stdout).toContain(
+      "  problem   unreachable: No connection to the service at http://127.0.0.1:9 (POST /v1/tools/get_order:",
+    );
+    expect(trace.stdout).toContain("  reply     Your orders could not be reached right now.");
+  });
+
+  it("the tarball the guide's `npm run package` writes in the repository is git-ignored, so it is never committed", () => {
     const checked = spawnSync("git", ["check-ignore", "--no-index", "--verbose", packed.filename], { cwd: repoRoot, encoding: "utf8" });
     expect(checked.stdout).toMatch(/^\.gitignore:\d+:/);
     expect(checked.status).toBe(0);
@@ -290,9 +475,11 @@ describe("the controller as a package", { timeout: 120_000 }, () => {
     });
   });
 
-  it("the guide's embedding example type-checks against the shipped declarations, strictly and with skipLibCheck off", async () => {
+  it("the guide's and the README's examples type-check against the shipped declarations, strictly and with skipLibCheck off", async () => {
     const example = await guideExample();
     expect(example).toMatch(/from "order-tools\/controller"/);
+    const readme = await readmeExample();
+    expect(readme).toMatch(/from "order-tools\/controller"/);
     const compilerOptions = {
       target: "ES2023",
       lib: ["ES2023"],
@@ -305,7 +492,8 @@ describe("the controller as a package", { timeout: 120_000 }, () => {
       noEmit: true,
     };
     await writeFile(join(app, "consumer.ts"), example);
-    await writeFile(join(app, "tsconfig.json"), JSON.stringify({ compilerOptions, files: ["consumer.ts"] }));
+    await writeFile(join(app, "readme.ts"), readme);
+    await writeFile(join(app, "tsconfig.json"), JSON.stringify({ compilerOptions, files: ["consumer.ts", "readme.ts"] }));
     const checked = tsc("tsconfig.json");
     expect(checked.stdout + checked.stderr).toBe("");
     expect(checked.status).toBe(0);

@@ -56,12 +56,12 @@ async function freshWorld() {
 async function controllerFor(customerId: string, options: Partial<ControllerOptions> & { script?: ScriptStep[]; seams?: TestSeams } = {}) {
   const fetch = watchedFetch();
   const progress: string[] = [];
-  const { seams = {}, ...rest } = options;
+  const { seams = {}, script, ...rest } = options;
   const controller = createController(
     withTestSeams(
       {
         service: { baseUrl: service.gatewayUrl, token: await service.token(customerId), fetch },
-        model: scriptedModel(options.script ?? cancelScript()),
+        model: scriptedModel(script ?? cancelScript()),
         intents: options.intents ?? new MemoryIntentStore(),
         reconcile: { baseDelayMs: 5, maxDelayMs: 20, maxStatusChecks: 3 },
         ...rest,

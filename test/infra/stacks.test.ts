@@ -429,7 +429,7 @@ describe("least privilege", () => {
     );
   });
 
-  it("lets the MCP function invoke exactly the tool functions, named in its environment, and touch no table; the catalogue and OpenAPI functions only log (and write their trace segments)", () => {
+  it("lets the MCP function invoke exactly the tool functions, named in its environment, and sign with its confirmation key, and touch no table; the catalogue and OpenAPI functions only log (and write their trace segments)", () => {
     const { apiTemplate } = withCognito();
     const tools_ = toolFunctions(apiTemplate);
     const services = serviceFunctionsOf(apiTemplate);
@@ -439,7 +439,13 @@ describe("least privilege", () => {
 
     const mcp = services.get("mcp")!;
     const statements = nonLogging(mcp);
-    expect(statements).toHaveLength(1);
+    expect(statements).toHaveLength(2);
+    const [key] = Object.keys(resourcesOf(apiTemplate, "AWS::KMS::Key"));
+    expect(statements[1]).toEqual({
+      Effect: "Allow",
+      Action: ["kms:GenerateMac", "kms:VerifyMac"],
+      Resource: { "Fn::GetAtt": [key, "Arn"] },
+    });
     expect(statements[0]).toMatchObject({ Effect: "Allow", Action: "lambda:InvokeFunction" });
     const arns = asList(statements[0]!.Resource as unknown[])
       .map((r) => JSON.stringify(r))

@@ -251,3 +251,75 @@ describe("the runbook: what happened to operation X?", () => {
     ]);
   });
 });
+
+describe("the runbook: whether the person confirmed it over MCP", () => {
+  /** One 2026-07-28 tools/call from a client that declares form elicitation, with the params given. */
+  async function mcpCall(token: string, args: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+    const response = await fetch(`${gateway.url}/v1/mcp`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${token}`,
+        accept: "application/json",
+        "content-type": "application/json",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tools/call",
+        "mcp-name": "cancel_order",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: {
+          name: "cancel_order",
+          arguments: args,
+          ...extra,
+          _meta: {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } },
+          },
+        },
+      }),
+    });
+    return ((await response.json()) as { result: Record<string, any> }).result;
+  }
+
+  it("step 1's MCP query shows the question asked and the person's answer, from the client, with the question's id", async () => {
+    const token = await signDevToken(principalClaims({ customer: "C-1001" }));
+    const confirmed = { operationId: "op-runbook-mcp-yes-1", orderId: "SU-10003" };
+    const declined = { operationId: "op-runbook-mcp-no-1", orderId: "SU-10001" };
+    for (const [args, answer] of [
+      [confirmed, { action: "accept", content: { confirm: true } }],
+      [declined, { action: "decline" }],
+    ] as const) {
+      const asked = await mcpCall(token, args);
+      expect(asked.resultType).toBe("input_required");
+      await mcpCall(token, args, { requestState: asked.requestState, inputResponses: { confirm_change: answer } });
+    }
+    const lines = await logLines(5);
+    const asWritten = query(codeBlock(operationSection, 'message = "mcp confirmation"'), "Whether the person confirmed it over MCP");
+
+    const yes = runQuery(asWritten.replace("<operationId>", confirmed.operationId), lines);
+    expect(yes.map((r) => [r["confirmation.step"], r["confirmation.by"] ?? null])).toEqual([
+      ["asked", null],
+      ["confirmed", "mcp-client"],
+    ]);
+    expect(yes[1]?.["confirmation.requestState"]).toBe(yes[0]?.["confirmation.requestState"]);
+    expect(yes.map((r) => r.principal)).toEqual([principalHash("user-C-1001"), principalHash("user-C-1001")]);
+    const no = runQuery(asWritten.replace("<operationId>", declined.operationId), lines);
+    expect(no.map((r) => [r["confirmation.step"], r["confirmation.answer"] ?? null])).toEqual([
+      ["asked", null],
+      ["declined", "decline"],
+    ]);
+    // And the tools' own query, over the tools' lines alone (their log groups): the lookup the question made first,
+    // then the confirmed change; the declined one has the lookup and no change.
+    const toolLines = lines.filter((line) => !line.includes('"message":"mcp confirmation"'));
+    const calls = query(codeBlock(operationSection, 'filter operationId = "<operationId>"'), "What happened to operation X");
+    const outcomes = (operationId: string) =>
+      runQuery(calls.replace("<operationId>", operationId), toolLines).map((r) => [r.tool, r.outcome]);
+    expect(outcomes(confirmed.operationId)).toEqual([
+      ["get_operation_status", "OPERATION_NOT_FOUND"],
+      ["cancel_order", "completed"],
+    ]);
+    expect(outcomes(declined.operationId)).toEqual([["get_operation_status", "OPERATION_NOT_FOUND"]]);
+  });
+});
