@@ -34,7 +34,8 @@ import { readThenWriteHandler } from "#bench/peers/read-then-write";
 import type { StoreDeps } from "#store/client";
 import { loadFixture, parseFixture, writeItems } from "#store/fixture";
 import { idempotencyTable, ordersTable, ordersTableAt, type TableDesign } from "#store/table-design";
-import { previousLayoutItems } from "#test/support/previous-layout";
+import { previousActivityItem, previousLayoutItems } from "#test/support/previous-layout";
+import { migrateLayout } from "#lib/layout-migration";
 import type { ToolHandler } from "#runtime/handler";
 import { createHandler as createAddNote } from "#tools/add-delivery-note";
 import { createHandler as createCancel } from "#tools/cancel-order";
@@ -288,10 +289,78 @@ export async function benchCapacity(options: CapacityBenchOptions = {}): Promise
           ]),
         [0, 1],
       );
+      log("");
+      await migrationCost(endpoint, base, log);
     } finally {
       await Promise.all([world.drop(), peerWorld.drop()]);
     }
   });
+}
+
+/**
+ * What `npm run migrate-layout` costs per order: the bench's shop written the previous way (each order one item, up
+ * to three `ACTIVITY#` entries for the changes that took it past version 1), on the orders table as designed (the
+ * migration runs once its indexes have moved, docs/deploy.md), migrated whole under the capacity log. Documented
+ * sizing throughout (Local prices transactions and scans otherwise, see the first table).
+ */
+async function migrationCost(endpoint: string, base: BenchFixture, log: (line: string) => void): Promise<void> {
+  const world = await benchTables(endpoint, "capacity-migration", () => benchToday);
+  try {
+    const fixture = parseFixture(base);
+    const actor = { kind: "customer", sub: "bench", customerId: "C-bench" };
+    const history = fixture.orders.flatMap((order) =>
+      Array.from({ length: Math.min(order.version - 1, 3) }, (_, k) =>
+        previousActivityItem(order.id, order.version - k, {
+          at: benchToday.toISOString(),
+          tool: "add_delivery_note",
+          operationId: `op-bench-${order.id}-${k}`,
+          actor,
+          summary: "Delivery note set",
+        }),
+      ),
+    );
+    await writeItems(world.deps, [...previousLayoutItems(fixture), ...history]);
+    const capacity = new CapacityLog(world.plain, new Map([[world.names.orders, ordersTable]]));
+    capacity.observe(world.client);
+    const { result, requests } = await capacity.record(() => migrateLayout(world.deps, { segments: 1 }));
+    const orders = fixture.orders.length;
+    const byKind = new Map<string, { requests: number; read: number; write: number; indexWrite: number }>();
+    for (const r of requests) {
+      const kind = byKind.get(kindOf(r)) ?? { requests: 0, read: 0, write: 0, indexWrite: 0 };
+      byKind.set(kindOf(r), {
+        requests: kind.requests + 1,
+        read: kind.read + r.documented.read,
+        write: kind.write + r.documented.write,
+        indexWrite: kind.indexWrite + r.documented.indexWrite,
+      });
+    }
+    const total = [...byKind.values()].reduce((t, k) => ({
+      requests: t.requests + k.requests,
+      read: t.read + k.read,
+      write: t.write + k.write,
+      indexWrite: t.indexWrite + k.indexWrite,
+    }));
+    const row = (name: string, k: typeof total) => [
+      name,
+      (k.requests / orders).toFixed(2),
+      (k.read / orders).toFixed(2),
+      (k.write / orders).toFixed(2),
+      (k.indexWrite / orders).toFixed(2),
+    ];
+    table(
+      log,
+      ["the layout migration, per order", "requests", "RCU", "WCU table", "WCU indexes"],
+      [...[...byKind].map(([kind, k]) => row(kind, k)), row("all", total)],
+      [0],
+    );
+    const dollars =
+      ((total.read * prices.dynamoReadRequestUnit + (total.write + total.indexWrite) * prices.dynamoWriteRequestUnit) / orders) * 1e6;
+    log(
+      `${orders} orders (${result.split} split, ${result.linked} with ${history.length} earlier history entries linked, ${result.retried} read again), every item of the table scanned once: $${dollars.toFixed(2)} of DynamoDB per million such orders. Documented sizing.`,
+    );
+  } finally {
+    await world.drop();
+  }
 }
 
 /** `PutItem, GetItem, TransactWriteItems` — a call's requests in the order made (refusals marked). */
