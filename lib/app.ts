@@ -1,11 +1,10 @@
-import { Annotations, type App, Aspects, type Environment, Tags } from "aws-cdk-lib";
+import { type App, Aspects, type Environment, Tags } from "aws-cdk-lib";
 import { AwsSolutionsChecks } from "cdk-nag";
 import type { DeployedTool } from "#deploy/tool-functions";
 import { ApiStack } from "#lib/api-stack";
 import { type OrderToolsConfig, readConfig } from "#lib/config";
 import { addControlTowerChecks, SourceAccountOnServicePermissions } from "#lib/controls";
 import { DataStack } from "#lib/data-stack";
-import { orderIndexSteps } from "#store/table-design";
 
 const crossStackReferences = "@aws-cdk/core:defaultCrossStackReferences";
 
@@ -52,13 +51,6 @@ export function buildOrderTools(app: App, options: { tools?: readonly DeployedTo
     config,
     ...(options.tools ? { tools: options.tools } : {}),
   });
-
-  // Until step 6 the summary indexes the functions query are not all there: only the data stack may be deployed.
-  if (config.orderIndexStep !== undefined && config.orderIndexStep < orderIndexSteps / 2) {
-    Annotations.of(api).addWarning(
-      `orderIndexStep=${config.orderIndexStep}: the functions query the summary indexes, which this step has not all created yet. Deploy only ${prefix}-Data at this step (docs/deploy.md, "Moving a table to the split order layout").`,
-    );
-  }
 
   Tags.of(app).add("service", "order-tools");
   Tags.of(app).add("stage", config.stage);

@@ -8,7 +8,15 @@ import { type ITopic, Topic } from "aws-cdk-lib/aws-sns";
 import { EmailSubscription } from "aws-cdk-lib/aws-sns-subscriptions";
 import { NagSuppressions } from "cdk-nag";
 import type { Construct } from "constructs";
-import { type IndexDesign, type TableDesign, idempotencyTable, ordersTable, ordersTableAt } from "#store/table-design";
+import {
+  type IndexDesign,
+  type TableDesign,
+  idempotencyTable,
+  maxProjectedAttributes,
+  ordersTable,
+  ordersTableAt,
+  projectedAttributes,
+} from "#store/table-design";
 
 export interface DataStackProps extends StackProps {
   /** Table deletion protection and RETAIN on stack deletion; off only for throw-away stages. */
@@ -66,6 +74,12 @@ export class DataStack extends Stack {
     const alarmTopic = this.alarmTopic;
 
     const build = (design: TableDesign, purpose: string): Table => {
+      // DynamoDB would refuse the table (or the update adding an index) at deploy time; CDK's own check counts each
+      // attribute name once, so it is checked here as DynamoDB counts.
+      if (projectedAttributes(design) > maxProjectedAttributes)
+        throw new Error(
+          `The ${purpose} table's indexes would project ${projectedAttributes(design)} attributes, counted once per index; DynamoDB allows ${maxProjectedAttributes}.`,
+        );
       // Every key attribute in the design is a string (ids, `TYPE#id` keys, ISO timestamps), hence STRING throughout.
       const table = new Table(this, design.id, {
         partitionKey: { name: design.partitionKey, type: AttributeType.STRING },

@@ -28,7 +28,9 @@ import type { Charge, OrderItem } from "#core/order";
 import { sellerWithPolicy } from "#store/sellers";
 import {
   customerIndex,
+  type IndexDesign,
   idDigitsIndexes,
+  orderIndexAt,
   orderSummaryAttributes,
   previousLayoutSummaryAttributes,
   sellerIndexes,
@@ -62,6 +64,11 @@ export function orderReader(deps: StoreDeps): OrderReader {
 export function orderSearchSource(deps: StoreDeps): OrderSearchSource {
   const summary = new Expression();
   const projection = [...orderSummaryAttributes, ...previousLayoutSummaryAttributes].map((attribute) => summary.name(attribute)).join(", ");
+  /** What a Query of an index may ask for: what the index projects (a previous one, while a table moves, projects less). */
+  const projectionOf = (index: IndexDesign) => {
+    const names = new Expression();
+    return { ProjectionExpression: (index.projection as readonly string[]).map((a) => names.name(a)).join(", "), names: names.names };
+  };
 
   /** Newest-first pages of one index partition, placed days narrowed by the sort key where given. */
   function queryIndex(
@@ -72,6 +79,9 @@ export function orderSearchSource(deps: StoreDeps): OrderSearchSource {
     firstPage = pageSize,
   ): OrderStream {
     const expr = new Expression();
+    // While a deployed table moves to the summary indexes, the one this search has at that step (table-design.ts).
+    const index = orderIndexAt(indexName, deps.orderIndexStep);
+    const { ProjectionExpression, names } = projectionOf(index);
     const keyCondition = [`${expr.name(partitionKey)} = ${expr.value(partition)}`];
     // GSI1SK is <placedAt>#<orderId>: every key of day `to` sorts below the day after it.
     if (placed) keyCondition.push(`${expr.name("GSI1SK")} BETWEEN ${expr.value(placed.from)} AND ${expr.value(addDays(placed.to, 1))}`);
@@ -79,10 +89,10 @@ export function orderSearchSource(deps: StoreDeps): OrderSearchSource {
       deps,
       {
         TableName: deps.tables.orders,
-        IndexName: indexName,
+        IndexName: index.indexName,
         KeyConditionExpression: keyCondition.join(" AND "),
-        ProjectionExpression: projection,
-        ExpressionAttributeNames: { ...expr.names, ...summary.names },
+        ProjectionExpression,
+        ExpressionAttributeNames: { ...expr.names, ...names },
         ExpressionAttributeValues: expr.values,
         ScanIndexForward: false,
       },

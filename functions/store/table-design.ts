@@ -104,7 +104,8 @@ const orderIndexes: readonly IndexDesign[] = [customerIndex, ...idDigitsIndexes,
  * The order indexes of the previous layout: the same keys, projecting the whole lines and charges (an order's item
  * held everything then, so a status change rewrote about 2 KB in each). A GSI's projection cannot be changed in
  * place, so the summary indexes above are new ones beside them; `ordersTableAt` steps a deployed table from these
- * to those one index at a time, and the layout migration moves the data (docs/deploy.md).
+ * to those one index at a time, and the layout migration moves the data (docs/deploy.md). In the same order as
+ * `orderIndexes`: the previous index of each search, then the summary one that replaces it.
  */
 export const previousOrderIndexes: readonly IndexDesign[] = [
   "byCustomer",
@@ -147,18 +148,58 @@ export const ordersTable = {
 /** How many table updates take a deployed table from the previous order indexes to the summary ones (docs/deploy.md). */
 export const orderIndexSteps = 2 * orderIndexes.length;
 
-/**
- * The orders table at one step of moving a deployed table's indexes from the previous layout's to the summary ones:
- * CloudFormation creates or deletes one GSI per table update, so each step differs from the one before by exactly
- * one index. Steps 1 to 6 add the summary indexes one by one beside the previous ones; 7 to 12 remove the previous
- * ones one by one; step 12 is `ordersTable`. Step 0 is the table as the previous layout deployed it.
- */
-export function ordersTableAt(step: number): TableDesign {
+const checkStep = (step: number) => {
   if (!Number.isInteger(step) || step < 0 || step > orderIndexSteps)
     throw new Error(`The order index step is a whole number from 0 to ${orderIndexSteps}, not ${step}.`);
-  const added = orderIndexes.slice(0, Math.min(step, orderIndexes.length));
-  const kept = previousOrderIndexes.slice(Math.max(0, step - orderIndexes.length));
-  return { ...ordersTable, indexes: [emailIndex, ...kept, ...added] };
+};
+
+/**
+ * The orders table at one step of moving a deployed table's indexes from the previous layout's to the summary ones,
+ * one search at a time: step 2i + 1 adds the summary index of the i-th search (`orderIndexes`) beside its previous
+ * one, and step 2i + 2 removes the previous one. Step 0 is the table as the previous layout deployed it; step 12 is
+ * `ordersTable`. Each step differs from the one before by exactly one index, since CloudFormation creates or deletes
+ * one GSI per table update. Why one search at a time rather than all six summary indexes first: DynamoDB allows 100
+ * projected attributes in all of a table's indexes, counting an attribute once per index that projects it, and the
+ * previous six (60) and the summary six (72) together would be 132; this way no step holds more than 82.
+ */
+export function ordersTableAt(step: number): TableDesign {
+  checkStep(step);
+  const indexes = orderIndexes.flatMap((present, i) => [
+    ...(step < 2 * i + 2 ? [previousOrderIndexes[i]!] : []),
+    ...(step >= 2 * i + 1 ? [present] : []),
+  ]);
+  return { ...ordersTable, indexes: [emailIndex, ...indexes] };
+}
+
+/**
+ * The index a search queries at a step of that move, given the index it queries in the table as designed: the
+ * summary index once its step has added it, the previous one before (whose projection a query must keep to: DynamoDB
+ * refuses a ProjectionExpression naming an attribute an index does not project). Without a step, the index as
+ * designed. The functions are deployed at every step with it (context `orderIndexStep`, `orderIndexStepEnv`), so a
+ * search moves to its summary index as soon as the index is there, and before its previous one is removed.
+ */
+export function orderIndexAt(indexName: string, step: number | undefined): IndexDesign {
+  const i = orderIndexes.findIndex((index) => index.indexName === indexName);
+  if (i < 0) throw new Error(`${indexName} is not one of the order indexes (${orderIndexes.map((index) => index.indexName).join(", ")}).`);
+  if (step !== undefined) checkStep(step);
+  return step !== undefined && step < 2 * i + 1 ? previousOrderIndexes[i]! : orderIndexes[i]!;
+}
+
+/** Whether an index is one of the order indexes, which `orderIndexAt` moves (byEmail is not). */
+export const isOrderIndex = (indexName: string) => orderIndexes.some((index) => index.indexName === indexName);
+
+/** The environment variable that tells a function the step of the move its table is at; unset: as designed. */
+export const orderIndexStepEnv = "ORDER_TOOLS_ORDER_INDEX_STEP";
+
+/** DynamoDB's limit on the attributes a table's indexes project, an attribute counted once per index projecting it. */
+export const maxProjectedAttributes = 100;
+
+/**
+ * The attributes a table's indexes project, as DynamoDB counts them against `maxProjectedAttributes`: summed over the
+ * indexes (CDK's own check counts each name once, so it lets through tables DynamoDB refuses).
+ */
+export function projectedAttributes(design: TableDesign): number {
+  return design.indexes.reduce((sum, index) => sum + (Array.isArray(index.projection) ? index.projection.length : 0), 0);
 }
 
 /** The Powertools idempotency table, with Powertools' default attribute names. */

@@ -6,7 +6,19 @@ import { cognitoAuthorizationServerRoutes, type ServiceRoute, serviceFunctions, 
 import { type DeployedTool, deployedToolNamed, deployedTools as tools } from "#deploy/tool-functions";
 import { hourlyCapFromEnv, sellerHourlyCapFromEnv, supportHourlyCapFromEnv } from "#store/hourly-cap";
 import { requestBudgetFromEnv } from "#store/request-budget";
-import { type IndexDesign, orderIndexSteps, ordersTable, ordersTableAt, previousOrderIndexes, tableDesigns } from "#store/table-design";
+import { orderIndexStepFromEnv } from "#runtime/deps";
+import {
+  type IndexDesign,
+  maxProjectedAttributes,
+  orderIndexAt,
+  orderIndexStepEnv,
+  orderIndexSteps,
+  ordersTable,
+  ordersTableAt,
+  previousOrderIndexes,
+  projectedAttributes,
+  tableDesigns,
+} from "#store/table-design";
 import { handler as openApiHandler, publicUrlEnv } from "#service/openapi";
 import { buildOrderTools } from "#lib/app";
 import { DataStack } from "#lib/data-stack";
@@ -61,7 +73,8 @@ afterAll(removeSynthesizedOutput);
 
 const routeKeys = (owner: { routes: readonly Pick<ServiceRoute, "method" | "path">[] }) => owner.routes.map((r) => `${r.method} ${r.path}`);
 const roleOf = (fn: { properties: Record<string, any> }) => fn.properties.Role["Fn::GetAtt"][0] as string;
-const indexNames = ordersTable.indexes.map((index) => index.indexName);
+// The indexes as designed, and the previous layout's, which a function deployed at a step of the index move may query.
+const indexNames = [...ordersTable.indexes, ...previousOrderIndexes].map((index) => index.indexName);
 const grantsOf = (synth: Synthesized, fn: { properties: Record<string, any> }) =>
   dynamoGrantsOf(synth.apiTemplate, roleOf(fn), tableArnNames(synth, indexNames));
 const byKey = (grants: DynamoGrant[]) =>
@@ -501,7 +514,7 @@ describe("tables", () => {
     }
   });
 
-  it("orderIndexStep moves a deployed orders table from the previous order indexes to the summary ones, one GSI per update", () => {
+  it("orderIndexStep moves a deployed orders table from the previous order indexes to the summary ones, one GSI per update, within DynamoDB's projection limit", () => {
     // CloudFormation creates or deletes one GSI per table update: each step differs from the one before by exactly one.
     const steps = Array.from(
       { length: orderIndexSteps + 1 },
@@ -518,9 +531,26 @@ describe("tables", () => {
       // An index kept from one step to the next is left exactly as it was.
       for (const [name, index] of after) if (before.has(name)) expect(index, `${name} at step ${step}`).toEqual(before.get(name));
     }
-    // Every summary index is there by the middle step, before any previous one is removed.
-    expect([...steps[orderIndexSteps / 2]!.keys()]).toEqual(expect.arrayContaining(ordersTable.indexes.map((i) => i.indexName)));
+    // DynamoDB counts an attribute once per index projecting it, 100 at most; all twelve order indexes at once would be 132.
+    for (let step = 0; step <= orderIndexSteps; step++)
+      expect(projectedAttributes(ordersTableAt(step)), `step ${step}`).toBeLessThanOrEqual(maxProjectedAttributes);
+    expect(projectedAttributes({ ...ordersTable, indexes: [...ordersTable.indexes, ...previousOrderIndexes] })).toBeGreaterThan(
+      maxProjectedAttributes,
+    );
     expect(() => ordersTableAt(orderIndexSteps + 1)).toThrow(/from 0 to 12/);
+
+    // A deploy updates the data stack before the API stack: every index a search queries at a step is in the table at
+    // that step and at the next, whose table update lands while the functions still query the step before's.
+    const searched = ordersTable.indexes.map((i) => i.indexName).filter((name) => name !== "byEmail");
+    for (let step = 0; step <= orderIndexSteps; step++)
+      for (const name of searched) {
+        const queried = orderIndexAt(name, step).indexName;
+        expect(steps[step]!.has(queried), `${queried} at step ${step}`).toBe(true);
+        if (step < orderIndexSteps) expect(steps[step + 1]!.has(queried), `${queried} at step ${step + 1}`).toBe(true);
+      }
+    expect(searched.map((name) => orderIndexAt(name, 0).indexName)).toEqual(previousOrderIndexes.map((i) => i.indexName));
+    expect(searched.map((name) => orderIndexAt(name, orderIndexSteps).indexName)).toEqual(searched);
+    expect(searched.map((name) => orderIndexAt(name, undefined).indexName)).toEqual(searched);
 
     // The data stack builds the step's indexes, and by default the table as designed.
     const gsis = (template: Template) =>
@@ -533,13 +563,39 @@ describe("tables", () => {
     expect(gsis(withCognito().dataTemplate)).toEqual([...steps[orderIndexSteps]!.keys()].sort());
   });
 
-  it("warns, while a step has not yet created every summary index, that only the data stack may be deployed", () => {
-    const early = synthesized({ context: { orderIndexStep: "3" } });
-    expect(
-      early.apiAnnotations.findWarning("*", Match.stringLikeRegexp("orderIndexStep=3: .*Deploy only OrderTools-dev-Data")),
-    ).toHaveLength(1);
-    expect(withCognito().apiAnnotations.findWarning("*", Match.stringLikeRegexp("orderIndexStep"))).toHaveLength(0);
+  it("deploys search_orders at a step of the index move told the step and allowed the indexes its searches have then; other functions untold", () => {
+    const at = (synth: Synthesized) => {
+      const functions = toolFunctions(synth.apiTemplate);
+      const search = functions.get("search_orders")!;
+      const queried = grantsOf(synth, search)
+        .filter((g) => g.action === "dynamodb:Query")
+        .map((g) => g.resource.replace("orders/index/", ""))
+        .sort();
+      const told = [...functions].filter(([, fn]) => fn.properties.Environment.Variables[orderIndexStepEnv] !== undefined);
+      return { queried, told: told.map(([name, fn]) => [name, fn.properties.Environment.Variables[orderIndexStepEnv]]) };
+    };
+    expect(at(synthesized({ context: { orderIndexStep: "3" } }))).toEqual({
+      // Steps 1 and 3 added the customer's and the first id-digits summary indexes; the rest are still the previous ones.
+      queried: [
+        "byCustomerSummary",
+        "byEmail",
+        "byIdDigits1to3Summary",
+        "byIdDigits2to4",
+        "byIdDigits3to5",
+        "bySellerDelivered",
+        "bySellerPlaced",
+      ],
+      told: [["search_orders", "3"]],
+    });
+    expect(at(withCognito()).told).toEqual([]);
     expect(() => synthesize({ context: { orderIndexStep: "13" } })).toThrow(/orderIndexStep must be a whole number from 0 to 12/);
+    // The function reads the step as it was deployed; unset, the table as designed; anything else stops it at start.
+    expect(orderIndexStepFromEnv({ [orderIndexStepEnv]: "3" })).toBe(3);
+    expect(orderIndexStepFromEnv({})).toBeUndefined();
+    for (const bad of ["13", "-1", "2.5", "three"])
+      expect(() => orderIndexStepFromEnv({ [orderIndexStepEnv]: bad }), bad).toThrow(
+        `ORDER_TOOLS_ORDER_INDEX_STEP is a whole number from 0 to 12 (the stack's context orderIndexStep), not "${bad}".`,
+      );
   });
 
   it("drops deletion protection and retention when deletionProtection=false, for throw-away stages", () => {
