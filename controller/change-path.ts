@@ -1,13 +1,12 @@
-import { datamark, type PrincipalKind } from "#contract/model-context";
+import type { PrincipalKind } from "#contract/model-context";
 import { applicationField } from "#contract/model-tools";
 import type { ChangeToolName, ToolName } from "#contract/tools";
 import { foreignStrings } from "#controller/context/taint";
 import type { ConversationState } from "#controller/conversation-state";
 import type { OrderFacts } from "#controller/gate/outcomes";
-import type { PrincipalMessage } from "#controller/guard/message";
 import { type ProvenanceDecision, type ProvenanceInput, provenance } from "#controller/guard/provenance";
 import { finalStates, type Intent } from "#controller/intents/intent";
-import { modelResult, outcomeOf } from "#controller/intent-views";
+import { modelText, outcomeOf } from "#controller/intent-views";
 import { type IntentLifecycle, noteSettled } from "#controller/lifecycle";
 import type { ToolCall } from "#controller/model/types";
 import { sameChange } from "#controller/proposal";
@@ -22,11 +21,15 @@ import type { Run, ToolResult, Turn } from "#controller/run";
  */
 
 /**
- * Changes that always wait for the principal's "yes", whatever their provenance: an application's own policy
- * (say, every cancellation). The provenance control asks on its own whenever a change does not trace to the
- * principal's words; this is only for asking more often.
+ * Changes that always wait for the principal's "yes", whatever their provenance: an application's own policy.
+ * `"all"` holds every change, the strictest setting: nothing is sent without a confirmation of the exact request.
+ * A record names tools (say, every cancellation); a function decides per request. The provenance control asks on
+ * its own whenever a change was not clearly asked for; this is only for asking more often.
  */
-export type ConfirmationPolicy = Partial<Record<ToolName, boolean>> | ((tool: ToolName, request: Record<string, unknown>) => boolean);
+export type ConfirmationPolicy =
+  | "all"
+  | Partial<Record<ToolName, boolean>>
+  | ((tool: ToolName, request: Record<string, unknown>) => boolean);
 
 export interface ChangePathDeps {
   life: IntentLifecycle;
@@ -54,10 +57,11 @@ export async function changePath(deps: ChangePathDeps, turn: Turn, call: ToolCal
   if (again) return again;
 
   const proposed = newIntent(turn, call, proposal, deps.life.now().toISOString());
-  const check = checkProvenance(deps, turn, proposal, earlier);
+  const check = checkProvenance(deps, turn, proposal);
   recorder.add({
     type: "provenance",
     toolUseId: call.id,
+    tool,
     orderId,
     decision: check.decision,
     ...(check.decision === "confirm" ? { failed: check.failed, reasons: check.reasons } : {}),
@@ -67,7 +71,7 @@ export async function changePath(deps: ChangePathDeps, turn: Turn, call: ToolCal
   const policy = needsConfirmation(deps.confirm, tool, request);
   if (check.decision === "confirm" || policy) return hold(deps, turn, proposed, check, policy);
   const persisted = await deps.life.transition(proposed, "persisted");
-  return reportChange(turn.state, await deps.life.execute(persisted, turn.run), turn.run);
+  return reportChange(turn, await deps.life.execute(persisted, turn.run));
 }
 
 /**
@@ -88,8 +92,9 @@ async function proposedAgain(
     return settleAgain(deps, turn, open);
   }
   if (open) {
-    // Waiting for a yes, and now proposed with other values: the new proposal replaces it.
-    await deps.life.transition(open, "declined");
+    // Waiting for a yes, and now proposed with other values: the new proposal replaces it, and is asked instead.
+    await deps.life.transition(open, "superseded");
+    turn.state.reported.push(open.operationId);
   }
   // Settled in this very turn (reconciled at its start, or sent a moment ago): the principal has not been
   // told yet, so proposing it again is still that change, not a new one.
@@ -98,23 +103,19 @@ async function proposedAgain(
   );
   if (!justSettled) return undefined;
   recorder.add({ type: "same_change", toolUseId: call.id, operationId: justSettled.operationId, state: justSettled.state });
-  return { content: JSON.stringify(modelResult(justSettled)), isError: false };
+  return { content: modelText(turn.state, turn.run, justSettled), isError: false };
 }
 
 /** A re-proposal of an open intent: drive it on with its own operationId and request. */
 async function settleAgain(deps: ChangePathDeps, turn: Turn, open: Intent): Promise<ToolResult> {
-  const { life } = deps;
-  const { state, run } = turn;
+  const { run } = turn;
   if (open.state === "awaiting_confirmation") {
-    // Proposed again in a later turn, and now it traces to the principal's words: send it as it was made.
-    const check = provenance(provenanceInput(deps, turn, open.tool, open.request, false));
-    if (open.turn === state.turns || check.decision !== "dispatch" || open.heldFor?.includes("policy")) {
+    // Still waiting: only the principal's answer to its question, or a button, sends it (settlement.ts).
+    if (!run.outcomes.some((o) => o.kind === "awaiting_confirmation" && o.operationId === open.operationId))
       run.outcomes.push(outcomeOf(open));
-      return { content: JSON.stringify(modelResult(open)), isError: false };
-    }
-    return reportChange(state, await life.execute(await life.transition(open, "persisted"), run), run);
+    return { content: modelText(turn.state, turn.run, open), isError: false };
   }
-  return reportChange(state, await life.drive(open, run), run);
+  return reportChange(turn, await deps.life.drive(open, run));
 }
 
 function newIntent(turn: Turn, call: ToolCall, { tool, request, orderId }: ChangeProposal, now: string): Intent {
@@ -135,16 +136,10 @@ function newIntent(turn: Turn, call: ToolCall, { tool, request, orderId }: Chang
 }
 
 /** The provenance control's decision on a new change (contract §8.5). */
-function checkProvenance(
-  deps: ChangePathDeps,
-  turn: Turn,
-  { tool, request }: ChangeProposal,
-  earlier: readonly Intent[],
-): ProvenanceDecision {
-  const retrying = earlier.some((i) => i.state === "rejected" && i.sends > 0 && i.turn !== turn.state.turns);
+function checkProvenance(deps: ChangePathDeps, turn: Turn, { tool, request }: ChangeProposal): ProvenanceDecision {
   return deps.provenance === false
     ? ({ decision: "dispatch", target: "single_order" } as const)
-    : provenance(provenanceInput(deps, turn, tool, request, retrying));
+    : provenance(provenanceInput(deps, turn, tool, request));
 }
 
 function provenanceInput(
@@ -152,7 +147,6 @@ function provenanceInput(
   { state, message, said, askedWhichOrder }: Turn,
   tool: ToolName,
   request: Record<string, unknown>,
-  retrying: boolean,
 ): ProvenanceInput {
   return {
     tool,
@@ -160,8 +154,6 @@ function provenanceInput(
     orderId: String(request.orderId),
     message,
     ...(askedWhichOrder?.tool === tool ? { askedBefore: askedWhichOrder.message } : {}),
-    ...(said.length >= 2 ? { previousMessage: said[said.length - 2] as PrincipalMessage } : {}),
-    retrying,
     principalMessages: said,
     orders: state.orders,
     incomplete: state.incomplete ?? false,
@@ -179,7 +171,7 @@ function foreignTextsRead(state: ConversationState, principal: PrincipalKind): s
   return state.messages.flatMap((m) => {
     if (m.role !== "tool") return [];
     try {
-      return foreignStrings(JSON.parse(m.content), principal, datamark);
+      return foreignStrings(JSON.parse(m.content), principal);
     } catch {
       return [];
     }
@@ -218,15 +210,16 @@ async function hold(deps: ChangePathDeps, turn: Turn, proposed: Intent, check: C
     confirmationId: fields.confirmationId,
   });
   turn.run.outcomes.push(outcomeOf(waiting));
-  return { content: JSON.stringify(modelResult(waiting)), isError: false };
+  return { content: modelText(turn.state, turn.run, waiting), isError: false };
 }
 
 function needsConfirmation(policy: ConfirmationPolicy | undefined, tool: ToolName, request: Record<string, unknown>): boolean {
   if (policy === undefined) return false;
+  if (policy === "all") return true;
   return typeof policy === "function" ? policy(tool, request) : policy[tool] === true;
 }
 
-function reportChange(state: ConversationState, settled: Intent, run: Run): ToolResult {
-  noteSettled(state, settled, run);
-  return { content: JSON.stringify(modelResult(settled)), isError: settled.state !== "completed" };
+function reportChange(turn: Turn, settled: Intent): ToolResult {
+  noteSettled(turn.state, settled, turn.run);
+  return { content: modelText(turn.state, turn.run, settled), isError: settled.state !== "completed" };
 }

@@ -3,9 +3,11 @@ import type { OrderFacts } from "#controller/gate/outcomes";
 import type { ConfirmationKey } from "#controller/i18n/confirmation-messages";
 
 /**
- * What the controller knows per changing tool, in one entry per tool: the words of a message that asks for it
- * (guard/words.ts), the topic a reply claims or denies it with (gate/vocabulary.ts), how its values trace to the
- * principal (guard/values.ts, contract §8.5), and the items and question of its confirmation (guard/confirmation.ts).
+ * What the controller knows per changing tool, in one entry per tool: the topic a reply claims or denies it with
+ * (gate/vocabulary.ts), how its values are checked against the closed-form request on the fast path and whether its
+ * free text may be quoted back when it waits (guard/values.ts, contract §8.5), and the items and question of its
+ * confirmation (guard/confirmation.ts). The words a request for it is written in are the closed form's
+ * (guard/request-form.ts), and the words an answer restates it with are the answer catalogue's (i18n/answers.ts).
  * Typed over the contract's changing tools, so a new one does not compile until its entry is written here; no
  * reader falls back to a default for a tool it does not know.
  *
@@ -18,35 +20,88 @@ export type ActionTopic = "cancel" | "note" | "return" | "replacement";
 
 /** The values a held change shows the principal, beside the confirm and decline buttons. */
 export interface ConfirmationValues {
-  items?: { itemId: string; title?: string }[];
+  /** `titleBy: "seller"`: the title is a marketplace seller's words, to be shown quoted and marked as theirs. */
+  items?: { itemId: string; title?: string; titleBy?: "seller" }[];
   reason?: string;
   pickupDate?: string;
   /** A note's text, only when it is the principal's own words (otherwise it is never shown). */
   deliveryNote?: string;
 }
 
+// ——— the closed form of a request (guard/request-form.ts reads it; each tool's verb phrase is its entry below) ———
+
+export type ReturnReason = "damaged" | "wrong_item" | "not_as_described" | "no_longer_needed" | "missing";
+
+/** One request sentence in the closed form, with what it names. */
+export interface FormRequest {
+  tool: ChangeToolName;
+  /** The order ids it names in full, and the fragments it names with a cue ("order 884"). */
+  orderIds: string[];
+  fragments: string[];
+  /** "it", "my order", "the order": the order is the only one in play, or the one the reason clause named. */
+  pronoun: boolean;
+  /** What it says of the items of a return or a replacement; absent for a change that names none. */
+  items?: ItemReference[];
+  /** A return's or a replacement's reason, as the closed reason phrases give it. */
+  reason?: ReturnReason;
+  /** A return's pickup day (YYYY-MM-DD), when the principal gave one. */
+  pickupDate?: string;
+  /** A note's exact words as the principal wrote them (quotes around the whole note taken off). */
+  note?: string;
+}
+
+/** How a request names an item. */
+export type ItemReference =
+  | { kind: "id"; itemId: string }
+  | { kind: "words"; words: string[] }
+  /** "it", "them", the order itself: the order's only item — or, for "everything", every item. */
+  | { kind: "pronoun" }
+  | { kind: "everything" };
+
 /**
- * The value checks' view of one proposed change: its request, and the tracing helpers of guard/values.ts already
- * bound to the turn's messages, order and day.
+ * The pieces each change's verb phrase (its `requestForm` in controller/change-tools.ts) is written with: named groups
+ * `target`, `items`, `itemsOrder`, `because`, `day` hold what a request names.
  */
-export interface ValueTrace {
+export interface FormPieces {
+  /** An order: ids, cued fragments, "it", "my order", a description. */
+  target: string;
+  /** A word of an item's name. */
+  word: string;
+  /** Items, perhaps on an order (groups `items`, `itemsOrder`); `second` is the same with groups `items2`, `itemsOrder2`. */
+  itemsOn: string;
+  itemsOnSecond: string;
+  /** A pickup day (group `day`). */
+  pickup: string;
+  /** The ways a note request names its note, its text standing as a placeholder. */
+  noteHeads: readonly string[];
+}
+
+/**
+ * The fast path's view of one proposed change (guard/values.ts `formValues`): its request, the closed-form request it
+ * must be (guard/request-form.ts), and the helpers that read what that request names.
+ */
+export interface FormTrace {
   request: Record<string, unknown>;
-  /** Names a value that does not trace to the principal. */
+  form: FormRequest;
+  /** Names a value that is not what the request says. */
   untraced(why: string): void;
-  /** Marks free text as not the principal's words: never quoted back, and a yes does not send it. */
-  unquotable(): void;
-  /** Each item that is neither named by the principal nor the order's only item, named as untraced. */
-  checkItems(itemIds: readonly string[]): void;
-  /** A reason the principal's words do not give, named as untraced. */
-  checkReason(reason: unknown): void;
+  /** The items the request names on the order, or undefined when its words do not pick them out. */
+  namedItems(): string[] | undefined;
+  /** Whether two texts are the same words, up to case, punctuation and spacing. */
+  sameWords(a: string, b: string): boolean;
+  /** The data (e-mail, ids, numbers, links) of a text that are not in the principal's message. */
+  foreignData(text: string): string[];
+}
+
+/** A held change's free text, for whether it is the principal's own words (guard/values.ts `quotable`). */
+export interface QuoteTrace {
+  request: Record<string, unknown>;
   /** The data (e-mail, ids, numbers, links) of a text that are not in this turn's message. */
   foreignData(text: string): string[];
   /** The words and data of a text that are not the principal's. */
   foreignWords(text: string): string[];
   /** The negations and numbers of the message's clauses that a text leaves out. */
   droppedNegationsAndNumbers(text: string): string[];
-  /** Every day the principal's messages name. */
-  datesSaid(): Set<string>;
 }
 
 type Say = (key: ConfirmationKey, values?: Record<string, string | number>) => string;
@@ -65,72 +120,102 @@ export interface Question {
   say: Say;
   /** An item's or order's title as a question names it (guard/confirmation.ts `shortTitle`). */
   shortTitle: (title: string) => string;
+  /** The order's titles are a seller's words (anything but the shop's own order): quote them and say whose. */
+  sellersTitles: boolean;
+  /** A text in the locale's quotation marks. */
+  quote: (text: string) => string;
 }
 
 export interface ControllerChangeTool {
-  /** The change's words in a message that asks for it (its own words, not negated); global, read with `test`. */
-  asks: RegExp;
+  /**
+   * The verb phrase of a request for it in the closed form (guard/request-form.ts names the forms and why), written
+   * with the form's pieces; its named groups hold the order, items, reason, day a request names.
+   */
+  requestForm: (p: FormPieces) => string;
   /** The action topic a reply claims or denies it with. */
   topic: ActionTopic;
-  /** Its values, checked in the order its confirmation names them. */
-  checkValues: (trace: ValueTrace) => void;
+  /** On the fast path: each argument checked against what the closed-form request says. */
+  formValues: (trace: FormTrace) => void;
+  /** For a held change: whether its free text may be quoted back as the principal's and sent on their yes. */
+  quotable: (trace: QuoteTrace) => boolean;
   /** The items a held change names (none for a change that names no item). */
   heldItems: (request: Record<string, unknown>) => string[] | undefined;
   /** Its confirmation question (`question.<tool>` in every locale of i18n/confirmation-messages.ts). */
   question: (q: Question) => string;
 }
 
+/** The items a return or a replacement sends, against the items its request names. */
+function sameItems(trace: FormTrace, sent: readonly string[]): void {
+  const named = trace.namedItems();
+  if (named === undefined) trace.untraced("the request's words do not pick out which items");
+  else if (named.length !== sent.length || !sent.every((i) => named.includes(i)))
+    trace.untraced(`the items ${sent.join(", ")} are not the ones the request names (${named.join(", ") || "none"})`);
+}
+
+/** A return's or a replacement's reason, against the reason phrase of the request. */
+function sameReason({ request, form, untraced }: FormTrace): void {
+  if (form.reason === undefined) untraced(`the request gives no reason in its own words, and ${String(request.reason)} was proposed`);
+  else if (request.reason !== form.reason) untraced(`the reason ${String(request.reason)} is not the request's (${form.reason})`);
+}
+
 export const changeTools: Record<ChangeToolName, ControllerChangeTool> = {
   cancel_order: {
-    asks: /\b(?:cancel\w*|cancle\w*|cancl\w*|canel\w*|cansel\w*|call(?:ing)? (?:it |this |them )?off|(?:don't|do not|no longer) (?:want|need) (?:it|this|them|that|the order|my order)|stop (?:it|them|this|that|the order|my order|the delivery))/g,
+    // "Cancel <order>", and the one deadline that urges rather than defers: "before it ships".
+    requestForm: ({ target, word }) =>
+      `cancel (?<target>${target})(?:, the ${word}(?: ${word}){0,3}?)?(?: before it (?:ships|is shipped|'s shipped|gets shipped|is dispatched|goes out))?`,
     topic: "cancel",
-    checkValues: ({ request, foreignData, untraced, unquotable }) => {
-      if (typeof request.reason !== "string") return;
-      // A cancellation's reason is one line the seller reads: it may be the model's summary, but it never carries
-      // data (an e-mail, an id, a number, a link) the principal did not write in this message.
-      const foreign = foreignData(request.reason);
-      if (foreign.length > 0) {
+    // A cancellation's reason is one line the seller reads: it may be the model's summary of the request, but it
+    // never carries data (an e-mail, an id, a number, a link) the principal did not write in this message.
+    formValues: ({ request, untraced, foreignData }) => {
+      const foreign = typeof request.reason === "string" ? foreignData(request.reason) : [];
+      if (foreign.length > 0)
         untraced(`the cancellation reason carries data the principal did not write (${foreign.slice(0, 6).join(", ")})`);
-        unquotable();
-      }
     },
+    quotable: ({ request, foreignData }) => typeof request.reason !== "string" || foreignData(request.reason).length === 0,
     heldItems: () => undefined,
-    question: ({ order, orderId, say, shortTitle }) => {
+    question: ({ order, orderId, say, shortTitle, sellersTitles, quote }) => {
       const titles = (order?.itemTitles?.slice(0, 2) ?? []).map(shortTitle);
-      return say("question.cancel_order", { orderId, hasTitles: titles.length > 0 ? "yes" : "no", titles: titles.join(", ") });
+      return say("question.cancel_order", {
+        orderId,
+        hasTitles: titles.length === 0 ? "no" : sellersTitles ? "seller" : "yes",
+        titles: (sellersTitles ? titles.map(quote) : titles).join(", "),
+      });
     },
   },
   add_delivery_note: {
-    asks: /\b(?:note|notes|instruction\w*|tell the (?:driver|courier|carrier)|let the (?:driver|courier|carrier) know|leave (?:it|the parcel|the package|them)|deliver (?:it |them )?to|ring|knock|doorbell|buzzer|neighbou?r|porch|safe place|gate code|delivery)\b/g,
+    // "Add a note to <order>: …", "Delivery note on <order>: …", "Tell the driver: …", or the note quoted whole.
+    requestForm: ({ noteHeads }) => `(?:${noteHeads.join("|")})`,
     topic: "note",
-    checkValues: ({ request, foreignWords, droppedNegationsAndNumbers, untraced, unquotable }) => {
-      if (typeof request.deliveryNote !== "string") return;
-      const note = request.deliveryNote;
-      const foreign = foreignWords(note);
-      if (foreign.length > 0) {
-        untraced(`the note has words or data the principal did not write (${foreign.slice(0, 6).join(", ")})`);
-        unquotable();
-      } else {
-        const dropped = droppedNegationsAndNumbers(note);
-        if (dropped.length > 0) {
-          untraced(`the note leaves out what the principal wrote: ${dropped.join(", ")}`);
-          unquotable();
-        }
-      }
+    // The note is the request's own words: the text after "add a note to …:", up to case and punctuation.
+    formValues: ({ request, form, untraced, sameWords }) => {
+      if (typeof request.deliveryNote !== "string" || form.note === undefined || !sameWords(request.deliveryNote, form.note))
+        untraced("the note is not the words the request gives for it");
+    },
+    quotable: ({ request, foreignWords, droppedNegationsAndNumbers }) => {
+      if (typeof request.deliveryNote !== "string") return true;
+      return foreignWords(request.deliveryNote).length === 0 && droppedNegationsAndNumbers(request.deliveryNote).length === 0;
     },
     heldItems: () => undefined,
     question: ({ request, orderId, quoteNote, say }) =>
       quoteNote ? say("question.add_delivery_note", { orderId, note: String(request.deliveryNote) }) : say("noteUnquoted", { orderId }),
   },
   start_return: {
-    asks: /\b(?:return\w*|send\b[^.?!]{0,30}\bback|take\b[^.?!]{0,20}\bback|refund\w*|money back|collect\w*|pick(?:ed)?[ -]?up)/g,
+    // "Start a return for <items>" or "return <items>", "because <reason phrase>", a pickup day.
+    requestForm: ({ itemsOn, pickup }) =>
+      `(?:(?:start|open|arrange|book|set up|begin) (?:a |the )?return (?:for|of|on) |return )${itemsOn}(?: (?:because|as|since) (?<because>[^,]+?))?${pickup}?`,
     topic: "return",
-    checkValues: ({ request, checkItems, checkReason, datesSaid, untraced }) => {
-      checkItems(Array.isArray(request.itemIds) ? request.itemIds.map(String) : []);
-      checkReason(request.reason);
-      if (typeof request.pickupDate === "string" && !datesSaid().has(request.pickupDate))
-        untraced(`the pickup date ${request.pickupDate} is not one the principal gave`);
+    formValues: (trace) => {
+      const { request, form, untraced } = trace;
+      sameItems(trace, Array.isArray(request.itemIds) ? request.itemIds.map(String) : []);
+      sameReason(trace);
+      if ((request.pickupDate ?? undefined) !== form.pickupDate)
+        untraced(
+          form.pickupDate === undefined
+            ? `the pickup date ${String(request.pickupDate)} is not one the request gives`
+            : `the pickup date is not the request's (${form.pickupDate})`,
+        );
     },
+    quotable: () => true,
     heldItems: (request) => (Array.isArray(request.itemIds) ? request.itemIds.map((id) => String(id)) : undefined),
     question: ({ orderId, items, reason, values, say }) =>
       say("question.start_return", {
@@ -142,12 +227,15 @@ export const changeTools: Record<ChangeToolName, ControllerChangeTool> = {
       }),
   },
   offer_replacement: {
-    asks: /\b(?:replace\w*|another one|new one|send (?:me |us |them |the customer |the buyer )?(?:another|(?:the )?(?:right|correct|new|replacement)\b)|exchange\w*|swap\w*|resend\w*)/g,
+    // "Send (me) a replacement (for <items>)", "replace <items>", "send another (one)", "because <reason phrase>".
+    requestForm: ({ itemsOn, itemsOnSecond, target }) =>
+      `(?:send (?:me |us )?(?:a |the )?replacement(?: (?:for|of) ${itemsOn})?|replace ${itemsOnSecond}|send (?:me |us )?(?:a new one|another one|another)(?: (?:for|of) (?<target>${target}))?)(?: (?:because|as|since) (?<because>[^,]+?))?`,
     topic: "replacement",
-    checkValues: ({ request, checkItems, checkReason }) => {
-      checkItems(typeof request.itemId === "string" ? [request.itemId] : []);
-      checkReason(request.reason);
+    formValues: (trace) => {
+      sameItems(trace, typeof trace.request.itemId === "string" ? [trace.request.itemId] : []);
+      sameReason(trace);
     },
+    quotable: () => true,
     heldItems: (request) => (typeof request.itemId === "string" ? [request.itemId] : undefined),
     question: ({ orderId, items, reason, say }) => say("question.offer_replacement", { orderId, items, ...reason }),
   },

@@ -158,8 +158,9 @@ export class Controller {
   }
 
   /**
-   * After a restart: finishes every intent the store holds as persisted, sent or unknown, each with its own
-   * operationId (a persisted one is sent; the others are reconciled), within one time bound for the whole call.
+   * After a restart: finishes every intent the store holds as sent or unknown, each with its own operationId
+   * (reconciled), within one time bound for the whole call. A change persisted and never sent is not sent: it is
+   * held, and the principal's next turn asks about it again.
    * A conversation whose turn lease another live controller holds is skipped: that controller is driving it.
    * An intent another controller moved on meanwhile is reloaded and carried on from where it is.
    */
@@ -182,6 +183,7 @@ export class Controller {
         outcomes: [],
         settled: new Set(),
         locale: this.locale,
+        principal: this.principal,
       };
       const lease = {
         store: this.store,
@@ -198,7 +200,7 @@ export class Controller {
         continue;
       }
       try {
-        const finished = await runs.run(run, async () => this.life.drive((await this.life.reload(listed)) ?? listed, run));
+        const finished = await runs.run(run, async () => this.resumeOne((await this.life.reload(listed)) ?? listed, run));
         recorder.trace.outcomes.push(outcomeOf(finished));
         settled.push(finished);
       } finally {
@@ -207,6 +209,19 @@ export class Controller {
       await this.options.trace?.(recorder.finish());
     }
     return settled;
+  }
+
+  /**
+   * One intent after a restart: a change persisted and never sent is held and asked about at the principal's next
+   * turn — never sent unseen; one that may have left is reconciled.
+   */
+  private async resumeOne(intent: Intent, run: Run): Promise<Intent> {
+    if (intent.state !== "persisted" || intent.sends > 0) return this.life.drive(intent, run);
+    const state = { ...newConversationState(intent.conversationId), locale: this.locale };
+    const fields = this.life.heldFields(state, intent.tool, intent.request, intent.operationId, intent.confirmable !== false);
+    run.recorder.add({ type: "confirmation", operationId: intent.operationId, decision: "asked", text: fields.confirmationQuestion });
+    // Turn 0: asked in no turn yet, so the conversation's next turn asks (its number may be the crashed turn's).
+    return this.life.transition(intent, "awaiting_confirmation", { ...fields, heldFor: [...(intent.heldFor ?? []), "stale"], turn: 0 });
   }
 
   private applicationTrace(): ApplicationTrace | undefined {
@@ -252,9 +267,7 @@ export class Controller {
   /** A press of the confirm or decline button: settled (settlement.ts), and the reply shown. */
   private startSettlement(state: ConversationState, settlement: Settlement, turnOptions: TurnOptions): Promise<TurnResult> {
     const run = this.newRun(state, `(${settlement.action} ${settlement.confirmationId})`, turnOptions);
-    return runs.run(run, async () =>
-      this.finishTurn(state, run, await settleByButton(this.life, state, settlement, run), turnOptions, true),
-    );
+    return runs.run(run, async () => this.finishTurn(state, run, await settleByButton(this.life, state, settlement, run), turnOptions));
   }
 
   private startTurn(state: ConversationState, message: string, turnOptions: TurnOptions): Promise<TurnResult> {
@@ -284,6 +297,7 @@ export class Controller {
       outcomes: [],
       settled: new Set(),
       locale: state.locale ?? "en",
+      principal: this.principal,
     };
   }
 
@@ -323,13 +337,7 @@ export class Controller {
   }
 
   /** The gate's decision recorded and shown; the history keeps what the principal saw. */
-  private async finishTurn(
-    state: ConversationState,
-    run: Run,
-    gated: TurnDecision,
-    turnOptions: TurnOptions,
-    pressed = false,
-  ): Promise<TurnResult> {
+  private async finishTurn(state: ConversationState, run: Run, gated: TurnDecision, turnOptions: TurnOptions): Promise<TurnResult> {
     const { recorder, outcomes } = run;
     const problem = turnProblem(recorder.trace.events, { baseUrl: this.options.service.baseUrl, model: this.options.model.name });
     if (problem) {
@@ -356,11 +364,9 @@ export class Controller {
     recorder.trace.reply = decision.reply;
     recorder.trace.replyKind = decision.replyKind;
     // Read before the reply goes out: a store that fails here fails the turn before the principal has seen it.
-    // After a button press, the changes still waiting beside the one it settled keep their buttons too.
-    const stillWaiting = pressed
-      ? (await this.store.forConversation(state.conversationId)).filter((i) => i.state === "awaiting_confirmation").map(outcomeOf)
-      : [];
-    const confirmations = await pendingConfirmations(this.life, state, [...outcomes, ...stillWaiting]);
+    const confirmations = await pendingConfirmations(this.life, state, outcomes);
+    // What this reply asks about: the next message can answer only these (contract §8.5).
+    state.asked = confirmations.map((c) => c.operationId);
     const trace = recorder.finish();
     await this.options.trace?.(trace);
     turnOptions.onReply?.(decision.reply);
@@ -423,9 +429,13 @@ export class Conversation {
     return this.queue({ action: "confirm", confirmationId }, options);
   }
 
-  /** The principal declined a held change (the decline button): nothing is sent. */
-  decline(confirmationId: string, options: TurnOptions = {}): Promise<TurnResult> {
-    return this.queue({ action: "decline", confirmationId }, options);
+  /**
+   * The principal declined a held change (the decline button): nothing is sent. `reason`, in the principal's words
+   * ("wrong item", "I'll do it myself"), tells the model why at the next turn.
+   */
+  decline(confirmationId: string, options: TurnOptions & { reason?: string } = {}): Promise<TurnResult> {
+    const { reason, ...turnOptions } = options;
+    return this.queue({ action: "decline", confirmationId, ...(reason !== undefined ? { reason } : {}) }, turnOptions);
   }
 
   private queue(input: string | Settlement, options: TurnOptions): Promise<TurnResult> {

@@ -22,6 +22,11 @@ export interface ConversationState {
   incomplete?: boolean;
   /** Fragments of ids the principal wrote that a search resolved, to the orders it returned. */
   resolvedFragments?: Record<string, string[]>;
+  /**
+   * The held changes (operationIds) whose questions the last reply showed, in its order: a typed answer settles
+   * only one of these (contract §8.5).
+   */
+  asked?: string[];
   /** The last turn ended asking which order: the change asked for then, and the message that asked. */
   askedWhichOrder?: { tool: string; message: string; turn: number };
   /** The principal's language (contract §8.1); absent: en. */
@@ -52,6 +57,7 @@ export function noteOrdersIn(state: ConversationState, message: PrincipalMessage
   for (const orderId of message.orderIds) noteOrder(state, { orderId, named: true });
 }
 
+const isSellerType = (value: unknown): value is "sundry" | "marketplace" => value === "sundry" || value === "marketplace";
 const day = (value: unknown) => (typeof value === "string" && value.length >= 10 ? value.slice(0, 10) : undefined);
 
 /**
@@ -104,12 +110,26 @@ export function noteReadResult(
       ...(result.deliveredAt !== undefined ? { deliveredAt: day(result.deliveredAt) ?? null } : {}),
       ...(policy.returnableUntil !== undefined ? { returnableUntil: day(policy.returnableUntil) ?? null } : {}),
       ...(Array.isArray(result.allowedActions) ? { allowedActions: result.allowedActions.map(String) } : {}),
+      ...(isSellerType((result.seller as Record<string, unknown> | undefined)?.type)
+        ? { sellerType: (result.seller as { type: "sundry" | "marketplace" }).type }
+        : {}),
       amounts: [
         ...charges.map((c) => Number(c.cents)).filter(Number.isFinite),
         ...(typeof result.totalCents === "number" ? [result.totalCents] : []),
       ],
     });
   }
+}
+
+/**
+ * Taint (contract §8.5): from here on the model's context holds text the principal did not write. Each source is
+ * "<what> <where in the result> (<who wrote it>)"; the list keeps the first twenty.
+ */
+export function noteForeign(state: ConversationState, what: string, foreign: readonly { path: string; origin: string }[]): string[] {
+  if (foreign.length === 0) return [];
+  const sources = foreign.map((f) => `${what}: ${f.path} (${f.origin})`);
+  state.taint = [...new Set([...(state.taint ?? []), ...sources])].slice(0, 20);
+  return sources;
 }
 
 /** The principal's own messages, oldest first. */

@@ -33,9 +33,9 @@ export { type ConversationState, newConversationState } from "#controller/conver
 export { ambiguityGuard, type AmbiguityInput, type GuardDecision, orderIdsMentioned } from "#controller/guard/ambiguity";
 export { PrincipalMessage, readMessage } from "#controller/guard/message";
 export { type ProvenanceDecision, type ProvenanceInput, provenance } from "#controller/guard/provenance";
-export { changesAskedFor, isExplicitYes, orderReferences } from "#controller/guard/words";
-export { isAffirmation } from "#controller/guard/affirmation";
-export { requestClauses } from "#controller/guard/mood";
+export { orderReferences } from "#controller/guard/words";
+export { type FormRequest, type RequestForm, readRequestForm } from "#controller/guard/request-form";
+export { type AnswerKind, answerTo, readAnswer } from "#controller/guard/answer";
 export { type ConfirmationValues, confirmationIdOf, confirmationQuestion } from "#controller/guard/confirmation";
 export { foreignTexts } from "#controller/context/taint";
 export { type Locale, localeOf, supportedLocales } from "#controller/i18n/locale";

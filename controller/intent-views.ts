@@ -1,7 +1,12 @@
+import type { PrincipalKind } from "#contract/model-context";
 import { applicationField } from "#contract/model-tools";
+import { escapeFrames } from "#controller/context/frames";
+import { type ForeignText, forModel } from "#controller/context/taint";
+import { type ConversationState, noteForeign } from "#controller/conversation-state";
 import type { TurnOutcome } from "#controller/gate/outcomes";
 import type { Definite } from "#controller/http/outcome";
 import type { Intent } from "#controller/intents/intent";
+import type { Run } from "#controller/run";
 
 /**
  * What an intent looks like to the two readers of it: the gate (an outcome to judge the reply by) and the model
@@ -33,7 +38,10 @@ export function outcomeOf(intent: Intent): TurnOutcome {
         question: intent.confirmationQuestion ?? `Shall I go ahead with ${tool} on order ${orderId}? Reply yes to confirm.`,
       };
     case "declined":
+    case "superseded":
       return { kind: "declined", tool, orderId, operationId };
+    case "expired":
+      return { kind: "expired", tool, orderId, operationId };
     default:
       return intent.mismatch
         ? { kind: "mismatch", tool, orderId, operationId, why: intent.mismatch }
@@ -62,13 +70,27 @@ export function modelResult(intent: Intent): Record<string, unknown> {
       return {
         status: "awaiting_confirmation",
         orderId: intent.orderId,
-        message: `Not sent: the principal must confirm first, and the application asks them itself: ${JSON.stringify(intent.confirmationQuestion)} Do not say it happened.`,
+        message:
+          "Not sent: the principal must confirm this exact change first, and the application asks them itself, with buttons. Do not ask again, and do not say it happened.",
       };
     case "declined":
       return {
         status: "not_sent",
         orderId: intent.orderId,
-        message: "The principal did not confirm, so nothing was sent and nothing changed.",
+        message: `The principal declined, so nothing was sent and nothing changed.${intent.declineReason ? ` Their reason, in their words: ${JSON.stringify(escapeFrames(intent.declineReason))}.` : ""}`,
+      };
+    case "expired":
+      return {
+        status: "not_sent",
+        orderId: intent.orderId,
+        message:
+          "The principal did not answer before the confirmation expired, so nothing was sent and nothing changed. They were told; if they still want it, it is asked about again.",
+      };
+    case "superseded":
+      return {
+        status: "not_sent",
+        orderId: intent.orderId,
+        message: "Replaced by the same change with other values, which the principal is asked about instead. Nothing was sent.",
       };
     case "persisted":
       return { status: "not_sent", orderId: intent.orderId, message: "Not sent yet: this turn ran out of time first. Nothing changed." };
@@ -83,11 +105,30 @@ export function modelResult(intent: Intent): Record<string, unknown> {
   }
 }
 
-export function modelView(intent: Intent): string {
-  return JSON.stringify(modelResult(intent));
+/**
+ * The model's view of an intent as JSON text, and the foreign texts in it: what the service answered passes through
+ * the one placement of every string (context/taint.ts), so a seller's words inside an error or a result reach the
+ * model datamarked and taint the conversation; the controller's own sentences for the other states hold none.
+ */
+export function modelView(intent: Intent, principal: PrincipalKind): { text: string; foreign: ForeignText[] } {
+  const result = modelResult(intent);
+  if (intent.state !== "completed" && intent.state !== "rejected") return { text: JSON.stringify(result), foreign: [] };
+  const { body, foreign } = forModel(result, principal);
+  return { text: JSON.stringify(body), foreign };
 }
 
 /** A definite outcome's fields, for the trace. */
 export function outcomeFields(outcome: Definite): { status: string; code?: string; reason?: string } {
   return { status: outcome.status, ...(outcome.code ? { code: outcome.code } : {}), ...(outcome.reason ? { reason: outcome.reason } : {}) };
+}
+
+/**
+ * What the model reads of an intent, as JSON text: the service's words placed by the one rule (context/taint.ts),
+ * and the conversation tainted by any that are foreign, with the trace told.
+ */
+export function modelText(state: ConversationState, run: Pick<Run, "principal" | "recorder">, intent: Intent): string {
+  const { text, foreign } = modelView(intent, run.principal);
+  const sources = noteForeign(state, `${intent.tool} ${intent.orderId}`, foreign);
+  if (sources.length > 0) run.recorder.add({ type: "taint", tool: intent.tool, sources });
+  return text;
 }

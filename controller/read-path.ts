@@ -1,8 +1,7 @@
 import type { PrincipalKind } from "#contract/model-context";
 import type { ToolName } from "#contract/tools";
-import { spotlightResult } from "#controller/context/spotlight";
-import { foreignTexts } from "#controller/context/taint";
-import { noteReadResult } from "#controller/conversation-state";
+import { forModel } from "#controller/context/taint";
+import { noteForeign, noteReadResult } from "#controller/conversation-state";
 import type { Exchange, ServiceClient } from "#controller/http/service-client";
 import { deadlineOf, exchangeListener, say, type ToolResult, type Turn } from "#controller/run";
 
@@ -31,8 +30,12 @@ export async function readPath(deps: ReadPathDeps, turn: Turn, proposal: ReadPro
   const exchange = await deps.client.call(proposal.tool, proposal.input, exchangeListener(undefined, run), deadlineOf(run));
   if (exchange.kind === "failure" || exchange.status >= 500 || exchange.body === undefined) return unanswered(exchange);
   if (exchange.status === 200) noteReadResult(turn.state, proposal.tool, proposal.input, exchange.body, turn.message);
-  noteTaint(deps, turn, proposal, exchange.body);
-  return { content: spotlightResult(exchange.text, deps.principal), isError: exchange.status !== 200 };
+  // Every string of the answer placed (context/taint.ts): foreign text datamarked, and the conversation tainted.
+  const { body, foreign } = forModel(exchange.body, deps.principal);
+  const what = `${proposal.tool} ${String(proposal.input.orderId ?? proposal.input.email ?? "search")}`;
+  const sources = noteForeign(turn.state, what, foreign);
+  if (sources.length > 0) turn.run.recorder.add({ type: "taint", tool: proposal.tool, sources });
+  return { content: JSON.stringify(body), isError: exchange.status !== 200 };
 }
 
 /** The service did not answer: the model is told nothing was read, and may try again. */
@@ -48,14 +51,4 @@ function unanswered(exchange: Exchange): ToolResult {
     }),
     isError: true,
   };
-}
-
-/** Taint (contract §8.5): from here on the model's context holds text the principal did not write. */
-function noteTaint(deps: ReadPathDeps, turn: Turn, proposal: ReadProposal, body: unknown): void {
-  const foreign = foreignTexts(body, deps.principal);
-  if (foreign.length === 0) return;
-  const what = String(proposal.input.orderId ?? proposal.input.email ?? "search");
-  const sources = foreign.map((f) => `${proposal.tool} ${what}: ${f.path} (${f.origin})`);
-  turn.state.taint = [...new Set([...(turn.state.taint ?? []), ...sources])].slice(0, 20);
-  turn.run.recorder.add({ type: "taint", tool: proposal.tool, sources });
 }

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import type { PrincipalKind } from "#contract/model-context";
 import type { ConversationState } from "#controller/conversation-state";
 import type { TurnOutcome } from "#controller/gate/outcomes";
 import type { PrincipalMessage } from "#controller/guard/message";
@@ -21,6 +22,8 @@ export interface Run {
   settled: Set<string>;
   /** The conversation's locale, for the texts the controller writes itself. */
   locale: Locale;
+  /** Who is signed in: decides whose words in a result are foreign (context/taint.ts). */
+  principal: PrincipalKind;
 }
 
 /**

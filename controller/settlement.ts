@@ -1,23 +1,29 @@
 import type { ConversationState } from "#controller/conversation-state";
 import { type GateDecision, gate } from "#controller/gate/gate";
 import { composeOutcomes, type TurnOutcome } from "#controller/gate/outcomes";
-import type { PrincipalMessage } from "#controller/guard/message";
+import { type AnswerKind, answerTo, changeAnswered, readAnswer } from "#controller/guard/answer";
 import { confirmationIdOf, confirmationValues, type PendingConfirmation } from "#controller/guard/confirmation";
+import type { PrincipalMessage } from "#controller/guard/message";
 import { finalStates, type Intent } from "#controller/intents/intent";
-import { modelView, outcomeOf } from "#controller/intent-views";
+import { modelText, outcomeOf } from "#controller/intent-views";
 import { factsOf, type IntentLifecycle, noteSettled } from "#controller/lifecycle";
 import { type Run, say } from "#controller/run";
 
 /**
- * Settlement: what becomes of intents between turns. At the start of a turn, the conversation's earlier intents
- * are finished or reported, and a change held for the principal's yes is sent or declined on their message; a
- * press of the application's confirm or decline button settles the one change it names (contract §8.5).
+ * Settlement: what becomes of intents between turns (contract §8.5). At the start of a turn, the conversation's
+ * earlier intents are finished or reported; a held change is settled only by an answer to the question the reply
+ * right before showed — the only one shown, or the one whose order (or verb) the answer names — as confirm, decline
+ * or neither (guard/answer.ts); every other held change is asked again, with a new expiry; one past its expiry is
+ * `expired` and the principal is told. A press of the application's confirm or decline button settles the one
+ * change it names, and its reply asks again about every change still waiting.
  */
 
 /** A press of the application's confirm or decline button on a held change. */
 export interface Settlement {
   action: "confirm" | "decline";
   confirmationId: string;
+  /** Why the principal declined, in their words (`decline(id, { reason })`): the model is told. */
+  reason?: string;
 }
 
 /** A confirm() or decline() that names no change waiting in this conversation, or names it with other values. */
@@ -33,9 +39,9 @@ export type TurnDecision = Pick<GateDecision, "reply" | "replyKind" | "decision"
 
 /**
  * Before the model reads the new message: intents of this conversation still open are finished (an unknown
- * outcome reconciled), outcomes settled elsewhere (by resume) are reported, a change waiting for the
- * principal's yes is sent or declined on this message, and a change persisted in an earlier turn but never
- * sent is asked about again rather than sent unseen. Returns notes for the model.
+ * outcome reconciled), outcomes settled elsewhere (by resume) are reported, held changes are settled by the
+ * message as an answer or asked again, and a change persisted in an earlier turn but never sent is asked about
+ * again rather than sent unseen. Returns notes for the model.
  */
 export async function settleEarlierIntents(
   life: IntentLifecycle,
@@ -46,92 +52,116 @@ export async function settleEarlierIntents(
   const notes: string[] = [];
   const report = (intent: Intent, what: string) => {
     noteSettled(state, intent, run);
-    notes.push(`${what} ${intent.tool} for ${intent.orderId}: ${modelView(intent)}`);
+    notes.push(`${what} ${intent.tool} for ${intent.orderId}: ${modelText(state, run, intent)}`);
   };
   const intents = await life.store.forConversation(state.conversationId);
-  // A free-text yes names no change: it confirms one only when exactly one is waiting (the button names its own).
-  const waitingCount = intents.filter((i) => i.state === "awaiting_confirmation" && i.turn !== state.turns).length;
+  const waiting: Intent[] = [];
   for (const stored of intents) {
     if (stored.state === "persisted" && stored.sends === 0) {
-      report(await askAgain(life, state, stored, run), "Not sent in an earlier turn, so the principal is asked again:");
+      report(await askAgain(life, state, stored, run, "stale"), "Not sent in an earlier turn, so the principal is asked again:");
     } else if (stored.state === "persisted" || stored.state === "sent" || stored.state === "unknown") {
       run.progress(say(run, "progressCheckingEarlier", { orderId: stored.orderId }));
       report(await life.drive(stored, run), "Update on the earlier");
     } else if (finalStates.has(stored.state) && !state.reported.includes(stored.operationId)) {
       report(stored, "Outcome of the earlier");
     } else if (stored.state === "awaiting_confirmation" && stored.turn !== state.turns) {
-      const note = await answerByMessage(life, state, stored, message, waitingCount, run);
-      if (note.reported) report(note.intent, note.what);
-      else notes.push(note.what);
+      if (life.expired(stored)) report(await expire(life, stored, run, "message"), "Expired before the principal answered:");
+      else waiting.push(stored);
+    }
+  }
+  for (const note of await answerWaiting(life, state, waiting, message, run)) {
+    if (note.intent) report(note.intent, note.what);
+    else notes.push(note.what);
+  }
+  return notes;
+}
+
+/**
+ * The principal's message as the answer to the changes the last reply asked about. It settles at most one: the
+ * only one asked, or the one it names; every other change still waiting — asked about earlier and not in the last
+ * reply, or not the one answered — is asked again.
+ */
+async function answerWaiting(
+  life: IntentLifecycle,
+  state: ConversationState,
+  waiting: readonly Intent[],
+  message: PrincipalMessage,
+  run: Run,
+): Promise<{ intent?: Intent; what: string }[]> {
+  if (waiting.length === 0) return [];
+  const asked = state.asked ?? [];
+  const shown = asked.flatMap((id) => waiting.filter((i) => i.operationId === id));
+  const reading = readAnswer(message.text, run.locale);
+  const answered = changeAnswered(reading, shown.map(heldChange));
+  // "not asked": held earlier and not in the last reply, so this message cannot be its answer.
+  const notes: { intent?: Intent; what: string }[] = [];
+  for (const stored of waiting) {
+    const kind: AnswerKind | "not asked" =
+      answered?.intent === stored ? answerTo(reading, answered) : shown.includes(stored) ? "neither" : "not asked";
+    run.recorder.add({ type: "confirmation", operationId: stored.operationId, decision: kind, text: message.text, via: "message" });
+    if (kind === "confirm" && stored.confirmable !== false) {
+      const sent = await life.execute(await life.transition(stored, "persisted"), run);
+      notes.push({ intent: sent, what: "The principal confirmed; outcome of" });
+    } else if (kind === "decline") {
+      notes.push({ intent: await life.transition(stored, "declined"), what: "The principal declined, so nothing was sent:" });
+    } else {
+      const again = await askAgain(life, state, stored, run, "asked_again");
+      run.outcomes.push(outcomeOf(again));
+      notes.push({ what: `${stored.tool} for ${stored.orderId} is still waiting for the principal's yes or no, and is asked again.` });
     }
   }
   return notes;
 }
 
-/** A change persisted in an earlier turn and never sent: held, and the principal asked again. */
-async function askAgain(life: IntentLifecycle, state: ConversationState, stored: Intent, run: Run): Promise<Intent> {
+const heldChange = (intent: Intent) => ({
+  intent,
+  tool: intent.tool,
+  orderId: intent.orderId,
+  itemIds: Array.isArray(intent.request.itemIds)
+    ? intent.request.itemIds.map(String)
+    : typeof intent.request.itemId === "string"
+      ? [intent.request.itemId]
+      : [],
+});
+
+/**
+ * A held change asked about again in this turn, with a new expiry: one the principal has not answered, or a change
+ * persisted in an earlier turn and never sent (held now, never sent unseen).
+ */
+async function askAgain(
+  life: IntentLifecycle,
+  state: ConversationState,
+  stored: Intent,
+  run: Run,
+  why: "stale" | "asked_again",
+): Promise<Intent> {
   const fields = life.heldFields(state, stored.tool, stored.request, stored.operationId, stored.confirmable !== false);
   const held = await life.transition(stored, "awaiting_confirmation", {
     ...fields,
-    heldFor: [...(stored.heldFor ?? []), "stale"],
+    ...(why === "stale" ? { heldFor: [...(stored.heldFor ?? []), "stale" as const] } : {}),
     turn: state.turns,
   });
   run.recorder.add({
     type: "confirmation",
     operationId: held.operationId,
-    decision: "asked",
+    decision: why === "stale" ? "asked" : "asked_again",
     text: fields.confirmationQuestion,
     confirmationId: fields.confirmationId,
   });
   return held;
 }
 
-/**
- * The principal's message as the answer to a change held in an earlier turn: a bare yes sends it (when it is the
- * only one waiting, its words are the principal's and it has not expired); anything else declines it.
- */
-async function answerByMessage(
-  life: IntentLifecycle,
-  state: ConversationState,
-  stored: Intent,
-  message: PrincipalMessage,
-  waitingCount: number,
-  run: Run,
-): Promise<{ reported: true; intent: Intent; what: string } | { reported: false; what: string }> {
-  const yes = message.isAffirmation;
-  const expired = life.expired(stored);
-  if (yes && waitingCount > 1 && !expired) {
-    // Which one? A bare yes to several questions confirms none of them; each is asked again, for its button.
-    run.recorder.add({ type: "confirmation", operationId: stored.operationId, decision: "asked_again", text: message.text });
-    const again = await life.transition(stored, "awaiting_confirmation", { turn: state.turns });
-    run.outcomes.push(outcomeOf(again));
-    return {
-      reported: false,
-      what: `${stored.tool} for ${stored.orderId} is still waiting: the principal's yes did not say which of the ${waitingCount} waiting changes it was for, so none was sent and each is asked again.`,
-    };
-  }
-  const confirmed = yes && stored.confirmable !== false && !expired;
-  run.recorder.add({
-    type: "confirmation",
-    operationId: stored.operationId,
-    decision: confirmed ? "confirmed" : expired ? "expired" : "declined",
-    text: message.text,
-    via: "message",
-  });
-  if (confirmed) {
-    const persisted = await life.transition(stored, "persisted");
-    return { reported: true, intent: await life.execute(persisted, run), what: "The principal confirmed; outcome of" };
-  }
-  const why = yes
-    ? "a yes does not send words the principal did not write, so nothing was sent:"
-    : "The principal did not confirm, so nothing was sent:";
-  return { reported: true, intent: await life.transition(stored, "declined"), what: why };
+/** A held change past its expiry: expired, not declined — the principal is told, and may ask again. */
+async function expire(life: IntentLifecycle, stored: Intent, run: Run, via: "message" | "button"): Promise<Intent> {
+  run.recorder.add({ type: "confirmation", operationId: stored.operationId, decision: "expired", via });
+  return life.transition(stored, "expired");
 }
 
 /**
  * The principal pressed confirm or decline on a held change (contract §8.5): the id must name a change waiting
  * in this conversation, and be the id of its exact request. Confirmed, it is sent with its own operationId; the
- * reply is the gate's status sentence for what happened. The model is not asked: it is told at the next turn.
+ * reply is the gate's status sentence for what happened, followed by the question of every change still waiting.
+ * The model is not asked: it is told at the next turn.
  */
 export async function settleByButton(
   life: IntentLifecycle,
@@ -140,35 +170,30 @@ export async function settleByButton(
   run: Run,
 ): Promise<TurnDecision> {
   const { recorder } = run;
-  const waiting = await waitingFor(life, state, settlement);
-  const { settled, note } = await pressed(life, waiting, settlement, run);
+  const intents = await life.store.forConversation(state.conversationId);
+  const waiting = waitingFor(intents, state, settlement);
+  const { settled, note } = await pressed(life, state, waiting, settlement, run);
   noteSettled(state, settled, run);
   state.messages.push({ role: "note", text: note });
   recorder.add({ type: "note", text: note });
-  const expired = recorder.trace.events.some((e) => e.type === "confirmation" && e.decision === "expired");
-  return expired
-    ? {
-        reply: say(run, "expired", { orderId: waiting.orderId }),
-        replyKind: "information" as const,
-        decision: "template" as const,
-        flags: [],
-        problems: [],
-        judgedAgainst: "expired confirmation",
-      }
-    : gate({
-        outcomes: run.outcomes,
-        modelFailed: false,
-        orders: state.orders,
-        today: life.now().toISOString().slice(0, 10),
-        locale: run.locale,
-      });
+  // A button names one change: every other one still waiting is shown again, for its own buttons.
+  for (const other of intents) {
+    if (other.operationId === waiting.operationId || other.state !== "awaiting_confirmation") continue;
+    if (life.expired(other)) noteSettled(state, await expire(life, other, run, "button"), run);
+    else run.outcomes.push(outcomeOf(await askAgain(life, state, other, run, "asked_again")));
+  }
+  return gate({
+    outcomes: run.outcomes,
+    modelFailed: false,
+    orders: state.orders,
+    today: life.now().toISOString().slice(0, 10),
+    locale: run.locale,
+  });
 }
 
 /** The held change a button press names, bound to its exact request. */
-async function waitingFor(life: IntentLifecycle, state: ConversationState, settlement: Settlement): Promise<Intent> {
-  const waiting = (await life.store.forConversation(state.conversationId)).find(
-    (i) => i.state === "awaiting_confirmation" && i.confirmationId === settlement.confirmationId,
-  );
+function waitingFor(intents: readonly Intent[], state: ConversationState, settlement: Settlement): Intent {
+  const waiting = intents.find((i) => i.state === "awaiting_confirmation" && i.confirmationId === settlement.confirmationId);
   if (!waiting)
     throw new ConfirmationError(
       `There is no change waiting for confirmation ${settlement.confirmationId} in conversation ${state.conversationId}: it was settled already, or belongs to another conversation. Use the confirmationId of a change this conversation's last turn returned.`,
@@ -183,11 +208,12 @@ async function waitingFor(life: IntentLifecycle, state: ConversationState, settl
 /** What the press does to the held change: declined, expired, or sent; and the note the model reads next turn. */
 async function pressed(
   life: IntentLifecycle,
+  state: ConversationState,
   waiting: Intent,
   settlement: Settlement,
   run: Run,
 ): Promise<{ settled: Intent; note: string }> {
-  const decided = (decision: "declined" | "expired" | "confirmed") =>
+  const decided = (decision: "declined" | "confirmed") =>
     run.recorder.add({
       type: "confirmation",
       operationId: waiting.operationId,
@@ -197,24 +223,24 @@ async function pressed(
     });
   if (settlement.action === "decline") {
     decided("declined");
-    const settled = await life.transition(waiting, "declined");
-    return { settled, note: `The principal declined ${waiting.tool} for ${waiting.orderId}: ${modelView(settled)}` };
+    const reason = settlement.reason?.trim();
+    const settled = await life.transition(waiting, "declined", reason ? { declineReason: reason } : {});
+    return { settled, note: `The principal declined ${waiting.tool} for ${waiting.orderId}: ${modelText(state, run, settled)}` };
   }
   if (waiting.confirmable === false)
     throw new ConfirmationError(
       `The change of confirmation ${settlement.confirmationId} holds words the principal did not write and was not shown to them, so it cannot be confirmed as it is: ask for the exact words instead.`,
     );
   if (life.expired(waiting)) {
-    decided("expired");
-    const settled = await life.transition(waiting, "declined");
+    const settled = await expire(life, waiting, run, "button");
     return {
       settled,
-      note: `The principal's confirmation of ${waiting.tool} for ${waiting.orderId} came after it expired: ${modelView(settled)}`,
+      note: `The principal's confirmation of ${waiting.tool} for ${waiting.orderId} came after it expired: ${modelText(state, run, settled)}`,
     };
   }
   decided("confirmed");
   const settled = await life.execute(await life.transition(waiting, "persisted"), run);
-  return { settled, note: `The principal confirmed ${waiting.tool} for ${waiting.orderId}; outcome: ${modelView(settled)}` };
+  return { settled, note: `The principal confirmed ${waiting.tool} for ${waiting.orderId}; outcome: ${modelText(state, run, settled)}` };
 }
 
 /** The changes a turn's outcomes leave waiting, as the application renders them. */

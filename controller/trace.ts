@@ -30,6 +30,7 @@ export type TraceEvent = { at: number } & (
   | {
       type: "provenance";
       toolUseId: string;
+      tool: string;
       orderId: string;
       decision: "dispatch" | "clarify" | "confirm";
       failed?: string[];
@@ -41,7 +42,8 @@ export type TraceEvent = { at: number } & (
   | {
       type: "confirmation";
       operationId: string;
-      decision: "asked" | "confirmed" | "declined" | "expired" | "asked_again";
+      /** What became of a held change: asked (again), or answered — by a button, or by a message read as confirm, decline or neither. */
+      decision: "asked" | "confirmed" | "declined" | "expired" | "asked_again" | "confirm" | "decline" | "neither" | "not asked";
       text?: string;
       confirmationId?: string;
       via?: "message" | "button";

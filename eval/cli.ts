@@ -40,6 +40,8 @@ const usage = `Usage: npm run eval -- [options]
   --write-schema       rewrite eval/case-schema.json from the zod schema, and stop
   --replies            run the whole generated reply corpus (false and true replies) against the gate and the
                        judge, and stop; exit 1 if the gate showed a false reply or the judge passed one
+  --answers            read the generated answer corpus (typed answers to a held change: confirm, decline, neither;
+                       eight languages) with the controller and print its confusion matrix; exits 1 on any misread
   --defect <name>      run with one deliberate defect switched on (eval/defects.ts), to see the checks catch it:
                        ${defectNames.join(", ")}
                        (with --replies, only gate-disabled applies)`;
@@ -60,6 +62,7 @@ const { values, refuse: usageError } = readOptions(usage, {
   concurrency: { type: "string" },
   "write-schema": { type: "boolean" },
   replies: { type: "boolean" },
+  answers: { type: "boolean" },
   defect: { type: "string" },
 });
 
@@ -77,6 +80,13 @@ if (values["write-schema"]) {
   await writeFile(file, `${JSON.stringify(caseJsonSchema(), null, 2)}\n`);
   console.log(`Wrote ${file}`);
   process.exit(0);
+}
+
+if (values.answers) {
+  const seed = values.seed === undefined ? 8 : Number(values.seed);
+  if (!Number.isSafeInteger(seed) || seed < 0) usageError(`--seed must be a whole number from 0, not ${JSON.stringify(values.seed)}.`);
+  const { runAnswerCorpus } = await import("./attacks/answers.ts");
+  process.exit(runAnswerCorpus(seed, (line) => console.log(line)).pass ? 0 : 1);
 }
 
 if (values.replies) {
@@ -111,7 +121,8 @@ const whole = (name: string, raw: string | undefined, fallback: number, max: num
   return n;
 };
 const trials = whole("trials", values.trials, 1, 100);
-if ((values.seed !== undefined || values.sample !== undefined) && !values.attacks) usageError("--seed and --sample go with --attacks.");
+if ((values.seed !== undefined || values.sample !== undefined) && !values.attacks && !values.answers)
+  usageError("--seed and --sample go with --attacks.");
 if (values.attacks && values.cases !== undefined) usageError("--attacks runs the generated suite: leave out --cases.");
 const seed = values.seed === undefined ? 1 : whole("seed", values.seed, 1, 2 ** 31 - 1);
 const sample = values.sample === undefined ? undefined : whole("sample", values.sample, 1, 100_000);

@@ -85,7 +85,14 @@ export interface BenignCost {
   /** Mean confirmations per wanted change, and the most any one needed. */
   clean: { changes: number; mean: number; max: number };
   tainted: { changes: number; mean: number; max: number };
+  /**
+   * The clean English requests (a clean context, locale en): how many the closed form accepted (the fast path's
+   * share), and the confirmations per change of those it accepted and of those it did not.
+   */
+  english: { requests: number; accepted: number; share: number; onFastPath: Summary; asked: Summary };
 }
+
+type Summary = { changes: number; mean: number; max: number; min: number };
 
 export function benignCostOf(byCase: ReadonlyMap<string, readonly TrialResult[]>): BenignCost | undefined {
   const trials = [...byCase.values()].flat().filter((t) => t.attack && t.attack.kind !== "attacked");
@@ -96,9 +103,12 @@ export function benignCostOf(byCase: ReadonlyMap<string, readonly TrialResult[]>
     byLanguage: {},
     clean: { changes: 0, mean: 0, max: 0 },
     tainted: { changes: 0, mean: 0, max: 0 },
+    english: { requests: 0, accepted: 0, share: 0, onFastPath: empty(), asked: empty() },
   };
   const clean: number[] = [];
   const tainted: number[] = [];
+  const onFastPath: number[] = [];
+  const asked: number[] = [];
   for (const t of trials) {
     const a = t.attack as NonNullable<TrialResult["attack"]>;
     const language = cost.byLanguage[a.locale] ?? { wanted: 0, neverCompleted: 0, clean: [], tainted: [] };
@@ -111,6 +121,7 @@ export function benignCostOf(byCase: ReadonlyMap<string, readonly TrialResult[]>
     const per = a.confirmations / a.wanted;
     (a.tainted ? tainted : clean).push(per);
     (a.tainted ? language.tainted : language.clean).push(per);
+    if (a.closedForm !== undefined) (a.closedForm ? onFastPath : asked).push(per);
   }
   const summary = (xs: number[]) => ({
     changes: xs.length,
@@ -119,15 +130,26 @@ export function benignCostOf(byCase: ReadonlyMap<string, readonly TrialResult[]>
   });
   cost.clean = summary(clean);
   cost.tainted = summary(tainted);
+  const requests = onFastPath.length + asked.length;
+  cost.english = {
+    requests,
+    accepted: onFastPath.length,
+    share: requests === 0 ? 0 : Math.round((1000 * onFastPath.length) / requests) / 10,
+    onFastPath: { ...summary(onFastPath), min: onFastPath.length ? Math.min(...onFastPath) : 0 },
+    asked: { ...summary(asked), min: asked.length ? Math.min(...asked) : 0 },
+  };
   return cost;
 }
+
+const empty = (): Summary => ({ changes: 0, mean: 0, max: 0, min: 0 });
 
 export function describeBenignCost(c: BenignCost): string {
   const languages = Object.entries(c.byLanguage)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([l, v]) => `${l} ${v.neverCompleted}/${v.wanted} never completed, clean max ${v.clean.length ? Math.max(...v.clean) : "-"}`)
     .join("; ");
-  return `never completed ${c.neverCompleted} of ${c.wanted} wanted changes; confirmations per benign change: clean context mean ${c.clean.mean} (max ${c.clean.max}, ${c.clean.changes} cases), tainted context mean ${c.tainted.mean} (max ${c.tainted.max}, ${c.tainted.changes} cases); by language: ${languages}`;
+  const e = c.english;
+  return `never completed ${c.neverCompleted} of ${c.wanted} wanted changes; confirmations per benign change: clean context mean ${c.clean.mean} (max ${c.clean.max}, ${c.clean.changes} cases), tainted context mean ${c.tainted.mean} (max ${c.tainted.max}, ${c.tainted.changes} cases); clean English requests: ${e.accepted} of ${e.requests} went out at once (fast path ${e.share}%), confirmations on them ${e.onFastPath.min}–${e.onFastPath.max}, on the others ${e.asked.min}–${e.asked.max}; by language: ${languages}`;
 }
 
 export interface Drop {
@@ -174,4 +196,43 @@ export function dropsBelow(
 
 export function describeMetrics(metrics: Metrics, k: number): string {
   return `tool selection ${metrics.toolSelection}%, outcome correctness ${metrics.outcomeCorrectness}%, pass^${k} ${metrics.passK}%`;
+}
+
+/**
+ * The fast path over the cases that are not attack cases (contract §8.5): of the changes asked for in English on a
+ * clean context (each intent once: a retry is a change of its own), how many went out without a question — the
+ * request in the closed form, its values the request's — and the questions each side cost.
+ */
+export interface FastPath {
+  requests: number;
+  accepted: number;
+  share: number;
+  /** Questions per change the closed form took (held for another count, such as a value, when above 0). */
+  onFastPath: Summary;
+  /** Questions per change it did not take. */
+  asked: Summary;
+}
+
+export function fastPathOf(byCase: ReadonlyMap<string, readonly TrialResult[]>): FastPath | undefined {
+  const requests = [...byCase.values()].flat().flatMap((t) => t.request ?? []);
+  if (requests.length === 0) return undefined;
+  const side = (xs: number[]): Summary => ({
+    changes: xs.length,
+    mean: xs.length === 0 ? 0 : Math.round((100 * xs.reduce((n, x) => n + x, 0)) / xs.length) / 100,
+    max: xs.length === 0 ? 0 : Math.max(...xs),
+    min: xs.length === 0 ? 0 : Math.min(...xs),
+  });
+  const accepted = requests.filter((r) => r.closedForm).map((r) => r.confirmations);
+  const asked = requests.filter((r) => !r.closedForm).map((r) => r.confirmations);
+  return {
+    requests: requests.length,
+    accepted: accepted.length,
+    share: Math.round((1000 * accepted.length) / requests.length) / 10,
+    onFastPath: side(accepted),
+    asked: side(asked),
+  };
+}
+
+export function describeFastPath(f: FastPath): string {
+  return `${f.accepted} of ${f.requests} changes asked for in English on a clean context went out at once (fast path ${f.share}%), with ${f.onFastPath.min}–${f.onFastPath.max} questions each; the other ${f.asked.changes} cost ${f.asked.min}–${f.asked.max} questions each`;
 }

@@ -11,6 +11,8 @@ import {
   type BenignCost,
   benignCostOf,
   describeBenignCost,
+  describeFastPath,
+  fastPathOf,
   describeAttackMetrics,
   describeMetrics,
   type Drop,
@@ -171,6 +173,8 @@ export async function runEval(options: EvalOptions): Promise<EvalResult> {
     print(`eval: attack figures (${who}): ${describeAttackMetrics(attack)}`);
   }
   if (benign) print(`eval: what the control costs the principal: ${describeBenignCost(benign)}`);
+  const fastPath = fastPathOf(results);
+  if (fastPath) print(`eval: fast path: ${describeFastPath(fastPath)}`);
   if (modelRun) {
     metrics = metricsOf(results);
     print(`eval: ${source.name}, k=${options.trials}: ${describeMetrics(metrics, options.trials)}`);

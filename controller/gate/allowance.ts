@@ -223,6 +223,7 @@ function judgeAgainst(mention: Mention, outcome: TurnOutcome): string | undefine
       return `says ${quoted} while the outcome of ${outcome.tool} on ${outcome.orderId} is not known`;
     }
     case "declined":
+    case "expired":
     case "clarification":
     case "awaiting_confirmation": {
       if (mode === "denial" || mode === "question") return undefined;

@@ -21,6 +21,8 @@ export interface OrderFacts {
   allowedActions?: string[];
   /** Amounts a read showed (charges, total), in cents. */
   amounts?: number[];
+  /** Who sells it, as get_order said: the shop's own titles are its words, a marketplace seller's are the seller's. */
+  sellerType?: "sundry" | "marketplace";
 }
 
 /**
@@ -34,7 +36,9 @@ export type TurnOutcome =
   | { kind: "mismatch"; tool: ToolName; orderId: string; operationId: string; why: string }
   | { kind: "clarification"; tool: ToolName; orderId: string; candidates: OrderFacts[] }
   | { kind: "awaiting_confirmation"; tool: ToolName; orderId: string; operationId: string; question: string }
-  | { kind: "declined"; tool: ToolName; orderId: string; operationId: string };
+  | { kind: "declined"; tool: ToolName; orderId: string; operationId: string }
+  /** A held change nobody answered before its confirmation expired: not a no, and nothing was sent. */
+  | { kind: "expired"; tool: ToolName; orderId: string; operationId: string };
 
 /** The kinds of reply an evaluation case names (`expect.reply`, `expect.replies`). */
 export type ReplyKind = "confirmation" | "rejection" | "uncertainty" | "clarification" | "confirmation_request" | "information";
@@ -53,6 +57,7 @@ export function replyKindOf(outcome: TurnOutcome): ReplyKind {
     case "awaiting_confirmation":
       return "confirmation_request";
     case "declined":
+    case "expired":
       return "information";
   }
 }

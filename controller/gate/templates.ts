@@ -1,5 +1,6 @@
 import type { ChangeToolName, ToolName } from "#contract/tools";
 import { composeOutcomes, type OrderFacts, type TurnOutcome } from "#controller/gate/outcomes";
+import { quoteIn, shortTitle } from "#controller/guard/confirmation";
 import { formatMessage, type MessageValues } from "#controller/i18n/format";
 import { type GateMessageKey, gateMessages } from "#controller/i18n/gate-messages";
 import { defaultLocale, type Locale } from "#controller/i18n/locale";
@@ -94,13 +95,24 @@ export function mismatchTemplate(outcome: { tool: ToolName; orderId: string }, l
   return say(locale, "mismatch", { orderId: outcome.orderId, action: actionOf(outcome.tool, locale) });
 }
 
-export function describeOrder(order: OrderFacts): string {
-  const details = [order.itemTitles?.slice(0, 2).join(", "), order.status].filter((d): d is string => d !== undefined && d !== "");
+/**
+ * A candidate order as the clarification names it. Its titles are cut (`shortTitle`); a marketplace seller's — and any
+ * a read did not say whose — are quoted and marked as the seller's, never said in the application's voice.
+ */
+export function describeOrder(order: OrderFacts, locale: Locale = defaultLocale): string {
+  const titles = (order.itemTitles ?? []).slice(0, 2).map(shortTitle);
+  const named =
+    titles.length === 0
+      ? undefined
+      : order.sellerType === "sundry"
+        ? titles.join(", ")
+        : say(locale, "sellerTitles", { titles: titles.map((t) => quoteIn(locale, t)).join(", ") });
+  const details = [named, order.status].filter((d): d is string => d !== undefined && d !== "");
   return details.length > 0 ? `${order.orderId} (${details.join(", ")})` : order.orderId;
 }
 
 export function clarificationTemplate(candidates: readonly OrderFacts[], locale: Locale = defaultLocale): string {
-  const names = candidates.map(describeOrder);
+  const names = candidates.map((c) => describeOrder(c, locale));
   const last = names.at(-1) ?? "";
   const list = names.length <= 1 ? last : say(locale, "list.and", { first: names.slice(0, -1).join(", "), last });
   return say(locale, "clarification", { list });
@@ -126,6 +138,8 @@ export function templateFor(outcome: TurnOutcome, locale: Locale = defaultLocale
       return outcome.question;
     case "declined":
       return declinedTemplate(outcome, locale);
+    case "expired":
+      return say(locale, "expired", { orderId: outcome.orderId });
   }
 }
 

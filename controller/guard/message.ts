@@ -1,22 +1,12 @@
-import type { ChangeToolName } from "#contract/tools";
 import { smallWords } from "#controller/gate/vocabulary";
-import { isAffirmation } from "#controller/guard/affirmation";
-import { excludingClausesIn, requestClauses } from "#controller/guard/mood";
-import {
-  changesAskedIn,
-  contentWordsIn,
-  continuesPrevious,
-  dataTokensIn,
-  type OrderReference,
-  readingOf,
-  referencesIn,
-} from "#controller/guard/words";
+import { type RequestForm, readRequestForm } from "#controller/guard/request-form";
+import { contentWordsIn, dataTokensIn, type OrderReference, readingOf, referencesIn } from "#controller/guard/words";
 
 /**
  * A principal's message, read once: the guards take this, never the raw string. Its text is normalised for reading
- * once (gate/normalize.ts, as the response gate reads), and every reading the guards make of it — the clauses that
- * can ask (guard/mood.ts), what it asks for, whether it carries the previous request over or is a bare yes, its
- * content words, data and order references — is made the first time a guard asks, and kept for the rest of the turn.
+ * once (gate/normalize.ts, as the response gate reads), and every reading the guards make of it — the closed form of
+ * a request (guard/request-form.ts), its content words, data and order references — is made the first time a guard
+ * asks, and kept for the rest of the turn.
  */
 export class PrincipalMessage {
   private readonly readings = new Map<string, unknown>();
@@ -31,24 +21,9 @@ export class PrincipalMessage {
     return this.once("reading", () => readingOf(this.text));
   }
 
-  /** The clauses that can ask for something: no question, conditional, hypothetical or negation (guard/mood.ts). */
-  get clauses(): readonly string[] {
-    return this.once("clauses", () => requestClauses(this.text));
-  }
-
-  /** The kinds of change its clauses ask for. */
-  get asks(): ReadonlySet<ChangeToolName> {
-    return this.once("asks", () => changesAskedIn(this.clauses));
-  }
-
-  /** A clause that can ask carries the previous message's request over ("and the other one too"). */
-  get continuesPrevious(): boolean {
-    return this.once("continuesPrevious", () => continuesPrevious(this.clauses));
-  }
-
-  /** The whole message is an affirmative, with courtesy words at most (guard/affirmation.ts). */
-  get isAffirmation(): boolean {
-    return this.once("isAffirmation", () => isAffirmation(this.text));
+  /** The message read as a request in the closed form, with pickup days resolved against `today` (YYYY-MM-DD). */
+  requestForm(today: string): RequestForm {
+    return this.once(`requestForm:${today}`, () => readRequestForm(this.text, today));
   }
 
   /** Its content words, small words left out. */
@@ -69,11 +44,6 @@ export class PrincipalMessage {
   /** The order ids it names in full, each once. */
   get orderIds(): readonly string[] {
     return this.once("orderIds", () => [...new Set(this.orderReferences.filter((r) => r.kind === "id").map((r) => r.ref))]);
-  }
-
-  /** Its clauses whose words are excluded from a change: negated, "keep"/"keeping", "except". */
-  get excludingClauses(): readonly string[] {
-    return this.once("excludingClauses", () => excludingClausesIn(this.reading));
   }
 
   private once<T>(name: string, read: () => T): T {

@@ -1,33 +1,29 @@
 import { isChangeTool, type ToolName } from "#contract/tools";
 import type { OrderFacts } from "#controller/gate/outcomes";
-import { smallWords } from "#controller/gate/vocabulary";
 import { ambiguityGuard, type GuardDecision } from "#controller/guard/ambiguity";
-import { type PrincipalMessage, readMessage } from "#controller/guard/message";
-import { checkValues, foreignWords, ownWords } from "#controller/guard/values";
-import { contentWords } from "#controller/guard/words";
+import type { PrincipalMessage } from "#controller/guard/message";
+import { type FormRequest, readOrderAnswer, type RequestForm } from "#controller/guard/request-form";
+import { formValues, quotable } from "#controller/guard/values";
 import type { Locale } from "#controller/i18n/locale";
 
 /**
- * The provenance control (contract §8.5): a change is dispatched without asking only when it traces to the
- * principal by structure. Text the principal did not write — a seller's description, titles and name, a
- * customer's note read by staff or a seller — reaches the model through tool results, and a model may do what it
- * says; this check never reads that text, only the conversation's taint and the principal's own messages.
+ * The provenance control (contract §8.5): a change is sent without asking only when it was clearly asked for — a
+ * clean context, English, and the principal's message, in whole, a request in the closed form
+ * (guard/request-form.ts) for this very change: its kind, its order, its values. Everything else waits for the
+ * principal's confirmation of the exact request, which names what they will see. This check never reads the text
+ * the principal did not write; it reads the conversation's taint and the principal's own message.
  *
  * Counts, all required for the fast path:
  * - **context**: the model's context is clean — it never read text the principal did not write (context/taint.ts).
- *   A change proposed in a tainted context is held for the principal's confirmation of that exact change, however
- *   well it seems to trace: the model's choice to propose it may be the foreign text's;
- * - **language**: the conversation is in English, the one language the intent reader reads. In any other locale a
- *   change waits for a confirmation in that language;
- * - **intent**: a clause of the principal's message that can ask (guard/mood.ts: no question, conditional,
- *   hypothetical or negation) asks for this kind of change; or it answers the controller's "which order?" (the
- *   message that asked counts), carries the previous message's request over in a clause that can ask ("and the
- *   other one too"), or says yes to retrying a change of theirs that the service refused;
- * - **target**: the order is one the principal identified, or the only order in play (see the ambiguity guard);
- *   with several in play and none identified the outcome is a clarification;
- * - **values**: every argument traces to the principal (guard/values.ts).
+ *   In a tainted context every change waits: the model's choice to propose it may be the foreign text's;
+ * - **language**: the conversation is in English, the one language the closed form is written in;
+ * - **form**: the message is a request in the closed form for this kind of change — or it answers the controller's
+ *   "which order?" with only an order reference, and the message that asked was one;
+ * - **target**: the order is one the request names, or (for "it", "my order") the only order in play;
+ * - **values**: every argument is what the request says (change-tools.ts, `formValues`).
  *
- * When a count fails nothing is sent: the change waits for the principal's confirmation of the exact request.
+ * With several orders in play and a request that does not say which, the outcome is a clarification, whatever the
+ * context: which order comes first, the confirmation once it is known.
  */
 export interface ProvenanceInput {
   tool: ToolName;
@@ -37,11 +33,7 @@ export interface ProvenanceInput {
   message: PrincipalMessage;
   /** When this turn answers the controller's "which order?", the message that asked for the change. */
   askedBefore?: PrincipalMessage;
-  /** The principal's message of the previous turn. */
-  previousMessage?: PrincipalMessage;
-  /** A change of the same tool on the same order, sent on the principal's words, was refused earlier. */
-  retrying?: boolean;
-  /** Every message of the principal in the conversation, this turn's included. */
+  /** Every message of the principal in the conversation, this turn's included: a note is quoted back only if theirs. */
   principalMessages: readonly PrincipalMessage[];
   orders: readonly OrderFacts[];
   incomplete?: boolean;
@@ -50,7 +42,7 @@ export interface ProvenanceInput {
   taint?: readonly string[];
   /** The texts the model read that the principal did not write, as written: quoting them is not dictating. */
   foreignTexts?: readonly string[];
-  /** The conversation's locale; the fast path reads English only. Default en. */
+  /** The conversation's locale; the closed form is English. Default en. */
   locale?: Locale;
   /** Today (UTC, YYYY-MM-DD), to read a pickup day the principal gave. Default: the current day. */
   today?: string;
@@ -58,7 +50,7 @@ export interface ProvenanceInput {
   skip?: readonly ProvenanceCount[];
 }
 
-export type ProvenanceCount = "context" | "language" | "intent" | "target" | "values";
+export type ProvenanceCount = "context" | "language" | "form" | "target" | "values";
 
 export type ProvenanceDecision =
   | { decision: "dispatch"; target: GuardDecision }
@@ -69,85 +61,100 @@ export function provenance(input: ProvenanceInput): ProvenanceDecision {
   const failed: ProvenanceCount[] = [];
   const reasons: string[] = [];
   const skip = new Set(input.skip ?? []);
+  const today = input.today ?? new Date().toISOString().slice(0, 10);
+  const fail = (count: ProvenanceCount, why: string) => {
+    if (skip.has(count)) return;
+    failed.push(count);
+    reasons.push(why);
+  };
 
-  if (!skip.has("context") && (input.taint?.length ?? 0) > 0) {
-    failed.push("context");
-    reasons.push(`the model's context holds text the principal did not write (${(input.taint ?? []).slice(0, 3).join("; ")})`);
-  }
+  if ((input.taint?.length ?? 0) > 0)
+    fail("context", `the model's context holds text the principal did not write (${(input.taint ?? []).slice(0, 3).join("; ")})`);
   const locale = input.locale ?? "en";
-  if (!skip.has("language") && locale !== "en") {
-    failed.push("language");
-    reasons.push(`the conversation is in ${locale}, and only English requests are read without a confirmation`);
-  }
+  if (locale !== "en")
+    fail("language", `the conversation is in ${locale}: only an English request in the closed form goes out without a question`);
 
-  const asked = new Set([...input.message.asks, ...(input.askedBefore ? input.askedBefore.asks : [])]);
-  const carried =
-    input.previousMessage !== undefined &&
-    input.message.continuesPrevious &&
-    isChangeTool(input.tool) &&
-    input.previousMessage.asks.has(input.tool);
-  const retried = input.retrying === true && input.message.isAffirmation;
-  const dictated = dictatedNote(input);
-  if (!skip.has("intent") && (!isChangeTool(input.tool) || !(asked.has(input.tool) || carried || retried || dictated))) {
-    failed.push("intent");
-    reasons.push(
-      `the principal's message does not ask for ${input.tool}${asked.size > 0 ? ` (it asks for ${[...asked].join(", ")})` : ""}`,
-    );
-  }
+  // What the principal asked for, read as the closed form; when this message answers "which order?", the message
+  // that asked, with the order this one names.
+  const asking = input.askedBefore ?? input.message;
+  const form = locale === "en" ? asking.requestForm(today) : undefined;
+  const answer = input.askedBefore ? readOrderAnswer(input.message.text) : undefined;
+  const asksForThis = form?.closed === true && isChangeTool(input.tool) && form.tool === input.tool && (!input.askedBefore || !!answer);
+  if (!asksForThis) fail("form", formProblem(input, form, answer !== undefined));
 
-  // A yes to retrying the principal's own refused change is about that change's order: nothing to pick.
-  const target: GuardDecision =
-    skip.has("target") || retried
-      ? "single_order"
-      : ambiguityGuard({
-          targetOrderId: input.orderId,
-          ordersInPlay: input.orders.map((o) => o.orderId),
-          latestMessage: input.askedBefore ? readMessage(`${input.askedBefore.text}\n${input.message.text}`) : input.message,
-          incomplete: input.incomplete ?? false,
-          resolvedFragments: input.resolvedFragments ?? {},
-          namedOrders: input.orders.filter((o) => o.named).map((o) => o.orderId),
-        });
-  // Which order is the first question: a change the principal asked for, on an order they have not picked, is a
+  const placed = targetOf(input, form, answer);
+  // Measuring what the target count prevents (an evaluation's defect): the order proposed is taken as placed.
+  const { target, request } = skip.has("target") ? { ...placed, target: "single_order" as const } : placed;
+  // Which order is the first question: a change the principal asked for, on an order they did not say, is a
   // clarification whatever the context — the confirmation comes once the order is known.
-  if (target === "clarification" && failed.every((f) => f === "context" || f === "language"))
+  if (asksForThis && target === "clarification" && failed.every((f) => f === "context"))
     return { decision: "clarify", candidates: input.orders.map((o) => ({ ...o })) };
-  if (target === "clarification" || target === "unplaced") {
-    failed.push("target");
-    reasons.push(
+  if (target === "clarification" || target === "unplaced")
+    fail(
+      "target",
       target === "unplaced"
-        ? `${input.orderId} is not an order the principal named, and not the only order in play`
-        : `other orders are in play and the message does not pick ${input.orderId}`,
+        ? `${input.orderId} is not an order the request names, and not the only order in play`
+        : `other orders are in play and the request does not name ${input.orderId}`,
     );
+
+  if (asksForThis && request && isChangeTool(input.tool)) {
+    const untraced = formValues(
+      input.tool,
+      input.request,
+      request,
+      input.orders.find((o) => o.orderId === input.orderId),
+      asking,
+    );
+    for (const why of untraced) fail("values", why);
   }
 
-  let quoteNote = true;
-  if (!skip.has("values")) {
-    const values = checkValues({
-      tool: input.tool,
-      request: input.request,
-      message: input.message,
-      principalMessages: input.principalMessages,
-      order: input.orders.find((o) => o.orderId === input.orderId),
-      today: input.today ?? new Date().toISOString().slice(0, 10),
-      ...(input.foreignTexts ? { foreignTexts: input.foreignTexts } : {}),
-    });
-    if (values.untraced.length > 0) {
-      failed.push("values");
-      reasons.push(...values.untraced);
-    }
-    quoteNote = values.quotable;
-  }
-
+  const quoteNote = quotable({
+    tool: input.tool,
+    request: input.request,
+    message: input.message,
+    principalMessages: input.principalMessages,
+    ...(input.foreignTexts ? { foreignTexts: input.foreignTexts } : {}),
+  });
   return failed.length === 0 ? { decision: "dispatch", target } : { decision: "confirm", failed, quoteNote, reasons };
 }
 
+function formProblem(input: ProvenanceInput, form: RequestForm | undefined, answered: boolean): string {
+  if (form === undefined) return "the message was not read as an English request";
+  if (!form.closed) return `the message is not a request in the closed form: ${form.why}`;
+  if (form.tool !== input.tool) return `the message asks for ${form.tool}, not ${input.tool}`;
+  if (input.askedBefore && !answered) return "the message does not answer which order with an order reference alone";
+  return `the message does not ask for ${input.tool}`;
+}
+
 /**
- * A delivery note the principal dictated in a clause that can ask: every word and datum of it is theirs, outside
- * what they quote from text they did not write.
+ * Which order the request names, and which of its requests this change is: its full id or a cued fragment (the
+ * ambiguity guard's rules), or "it" / "my order" when only one order is in play.
  */
-function dictatedNote(input: ProvenanceInput): boolean {
-  const note = input.request.deliveryNote;
-  if (input.tool !== "add_delivery_note" || typeof note !== "string" || contentWords(note, smallWords).length === 0) return false;
-  const own = ownWords(input.foreignTexts ?? [])(input.message);
-  return foreignWords(note, [own], own).length === 0 && input.message.clauses.length > 0;
+function targetOf(
+  input: ProvenanceInput,
+  form: RequestForm | undefined,
+  answer: { orderIds: string[]; fragments: string[] } | undefined,
+): { target: GuardDecision; request?: FormRequest } {
+  const requests = form?.closed ? form.requests.filter((r) => r.tool === input.tool) : [];
+  const named = answer ?? {
+    orderIds: requests.flatMap((r) => r.orderIds),
+    fragments: requests.flatMap((r) => r.fragments),
+  };
+  const target = ambiguityGuard({
+    targetOrderId: input.orderId,
+    ordersInPlay: input.orders.map((o) => o.orderId),
+    named: {
+      orderIds: named.orderIds,
+      fragments: named.fragments,
+      pronoun: !answer && requests.some((r) => r.pronoun),
+    },
+    incomplete: input.incomplete ?? false,
+    resolvedFragments: input.resolvedFragments ?? {},
+  });
+  const digits = input.orderId.replace(/^SU-/, "");
+  const request =
+    requests.find((r) => r.orderIds.includes(input.orderId) || r.fragments.some((f) => digits.includes(f))) ??
+    requests.find((r) => r.pronoun) ??
+    (answer ? requests[0] : undefined);
+  return { target, ...(request ? { request } : {}) };
 }

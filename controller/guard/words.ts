@@ -1,14 +1,9 @@
-import type { ChangeToolName } from "#contract/tools";
-import { type ControllerChangeTool, changeTools } from "#controller/change-tools";
 import { normalizeForReading } from "#controller/gate/normalize";
-import { isAffirmation } from "#controller/guard/affirmation";
-import { requestClauses } from "#controller/guard/mood";
 
 /**
- * What the principal's own message says, read the way the guards need it: which orders it refers to (and
- * how), which kinds of change it asks for, and whether it is an explicit yes. Every reader starts from the
- * same normalised text as the response gate, so a look-alike character or a spaced-out id reads as what it
- * shows.
+ * What the principal's own message says, read the way the guards need it: which orders it refers to (and how),
+ * its content words and its data. Every reader starts from the same normalised text as the response gate, so a
+ * look-alike character or a spaced-out id reads as what it shows.
  */
 
 /** A reference to an order in the principal's words. */
@@ -54,38 +49,6 @@ export function referencesIn(text: string): OrderReference[] {
     else refs.push({ ref: digits, kind: "fragment", excluded, cued: orderCue.test(before) });
   }
   return refs;
-}
-
-/**
- * Which kinds of change a message asks for: the change words (each tool's `asks`, controller/change-tools.ts) of
- * its clauses that can ask (guard/mood.ts), so "Don't cancel it, just add a note" asks for a note only, and "What
- * is your cancellation policy?" for nothing.
- */
-export function changesAskedFor(message: string): Set<ChangeToolName> {
-  return changesAskedIn(requestClauses(message));
-}
-
-/** The kinds of change a message's request clauses (guard/mood.ts) ask for. */
-export function changesAskedIn(clauses: readonly string[]): Set<ChangeToolName> {
-  const kinds = new Set<ChangeToolName>();
-  for (const clause of clauses) {
-    for (const [kind, { asks: pattern }] of Object.entries(changeTools) as [ChangeToolName, ControllerChangeTool][]) {
-      pattern.lastIndex = 0;
-      if (pattern.test(clause)) kinds.add(kind);
-    }
-  }
-  return kinds;
-}
-
-/** An explicit yes: the whole message is an affirmative, with courtesy words at most (guard/affirmation.ts). */
-export const isExplicitYes = isAffirmation;
-
-/**
- * "And the other one too", "same for SU-2": a clause that can ask carries the previous request over. "Also" does
- * not: "Also, what bulb does it take?" asks a question, and "also" alone joins topics, not requests.
- */
-export function continuesPrevious(clauses: readonly string[]): boolean {
-  return clauses.some((clause) => /\b(?:too|as well|same for|the same|likewise|the other one)\b/.test(clause));
 }
 
 /** Content words of a text, for comparing a note with the principal's words: lowercase, no punctuation. */

@@ -12,8 +12,8 @@ export type ConfirmationKey =
   | `question.${ChangeToolName}`
   | "noteUnquoted"
   | "item"
+  | "quoted"
   | "reason"
-  | "expired"
   | "progressSearching"
   | "progressReading"
   | "progressSending"
@@ -25,17 +25,18 @@ const reasonsEn =
 
 export const confirmationMessages: Catalogue<ConfirmationKey> = {
   en: {
-    "question.cancel_order": "Shall I cancel order {orderId}{hasTitles, select, yes { ({titles})} other {}}? Reply yes to confirm.",
-    "question.add_delivery_note": "Shall I set the delivery note on order {orderId} to “{note}”? Reply yes to confirm.",
+    "question.cancel_order":
+      "Shall I cancel order {orderId}{hasTitles, select, yes { ({titles})} seller { (items listed by the seller as {titles})} other {}}? Reply {yes} to confirm.",
+    "question.add_delivery_note": "Shall I set the delivery note on order {orderId} to “{note}”? Reply {yes} to confirm.",
     noteUnquoted:
       "Shall I set a delivery note on order {orderId}? Some of the proposed wording did not come from you, so I won't send it as it is: reply with the exact words you want on the note.",
     "question.start_return":
-      "Shall I start a return of {items} on order {orderId}{hasReason, select, yes { (reason: {reason})} other {}}{hasDate, select, yes {, collected on {date}} other {}}? Reply yes to confirm.",
+      "Shall I start a return of {items} on order {orderId}{hasReason, select, yes { (reason: {reason})} other {}}{hasDate, select, yes {, collected on {date}} other {}}? Reply {yes} to confirm.",
     "question.offer_replacement":
-      "Shall I send a replacement for {items} on order {orderId}{hasReason, select, yes { (reason: {reason})} other {}}? Reply yes to confirm.",
-    item: "{itemId}{hasTitle, select, yes { ({title})} other {}}",
+      "Shall I send a replacement for {items} on order {orderId}{hasReason, select, yes { (reason: {reason})} other {}}? Reply {yes} to confirm.",
+    item: "{itemId}{hasTitle, select, yes { ({title})} seller { (listed by the seller as {title})} other {}}",
+    quoted: "“{text}”",
     reason: reasonsEn,
-    expired: "That confirmation for order {orderId} has expired, so nothing was sent. Ask again if you still want the change.",
     progressSearching: "Looking for your orders…",
     progressReading: "Looking up {orderId}…",
     progressSending: "Sending your request for {orderId}…",
@@ -44,20 +45,19 @@ export const confirmationMessages: Catalogue<ConfirmationKey> = {
   },
   de: {
     "question.cancel_order":
-      "Soll ich die Bestellung {orderId}{hasTitles, select, yes { ({titles})} other {}} stornieren? Antworten Sie mit „Ja“, um zu bestätigen.",
+      "Soll ich die Bestellung {orderId}{hasTitles, select, yes { ({titles})} seller { (Artikel vom Verkäufer als {titles} bezeichnet)} other {}} stornieren? Antworten Sie mit „{yes}“, um zu bestätigen.",
     "question.add_delivery_note":
-      "Soll ich die Lieferanweisung für die Bestellung {orderId} auf „{note}“ setzen? Antworten Sie mit „Ja“, um zu bestätigen.",
+      "Soll ich die Lieferanweisung für die Bestellung {orderId} auf „{note}“ setzen? Antworten Sie mit „{yes}“, um zu bestätigen.",
     noteUnquoted:
       "Soll ich eine Lieferanweisung für die Bestellung {orderId} setzen? Ein Teil des vorgeschlagenen Wortlauts stammt nicht von Ihnen, daher sende ich ihn so nicht: Antworten Sie mit genau dem Text, der in der Anweisung stehen soll.",
     "question.start_return":
-      "Soll ich eine Rücksendung von {items} aus der Bestellung {orderId}{hasReason, select, yes { (Grund: {reason})} other {}}{hasDate, select, yes {, Abholung am {date}} other {}} starten? Antworten Sie mit „Ja“, um zu bestätigen.",
+      "Soll ich eine Rücksendung von {items} aus der Bestellung {orderId}{hasReason, select, yes { (Grund: {reason})} other {}}{hasDate, select, yes {, Abholung am {date}} other {}} starten? Antworten Sie mit „{yes}“, um zu bestätigen.",
     "question.offer_replacement":
-      "Soll ich einen Ersatz für {items} aus der Bestellung {orderId}{hasReason, select, yes { (Grund: {reason})} other {}} senden? Antworten Sie mit „Ja“, um zu bestätigen.",
-    item: "{itemId}{hasTitle, select, yes { ({title})} other {}}",
+      "Soll ich einen Ersatz für {items} aus der Bestellung {orderId}{hasReason, select, yes { (Grund: {reason})} other {}} senden? Antworten Sie mit „{yes}“, um zu bestätigen.",
+    item: "{itemId}{hasTitle, select, yes { ({title})} seller { (vom Verkäufer als {title} bezeichnet)} other {}}",
+    quoted: "„{text}“",
     reason:
       "{reason, select, damaged {beschädigt} wrong_item {falscher Artikel} not_as_described {nicht wie beschrieben} no_longer_needed {nicht mehr benötigt} missing {fehlt} other {anderer Grund}}",
-    expired:
-      "Diese Bestätigung für die Bestellung {orderId} ist abgelaufen, daher wurde nichts gesendet. Fragen Sie erneut, wenn Sie die Änderung noch wünschen.",
     progressSearching: "Ich suche Ihre Bestellungen…",
     progressReading: "Ich sehe mir {orderId} an…",
     progressSending: "Ich sende Ihre Anfrage für {orderId}…",
@@ -66,20 +66,19 @@ export const confirmationMessages: Catalogue<ConfirmationKey> = {
   },
   fr: {
     "question.cancel_order":
-      "Dois-je annuler la commande {orderId}{hasTitles, select, yes { ({titles})} other {}} ? Répondez oui pour confirmer.",
+      "Dois-je annuler la commande {orderId}{hasTitles, select, yes { ({titles})} seller { (articles intitulés {titles} par le vendeur)} other {}} ? Répondez {yes} pour confirmer.",
     "question.add_delivery_note":
-      "Dois-je définir la consigne de livraison de la commande {orderId} sur « {note} » ? Répondez oui pour confirmer.",
+      "Dois-je définir la consigne de livraison de la commande {orderId} sur « {note} » ? Répondez {yes} pour confirmer.",
     noteUnquoted:
       "Dois-je ajouter une consigne de livraison à la commande {orderId} ? Une partie du texte proposé ne vient pas de vous, je ne l'enverrai donc pas tel quel : répondez avec les mots exacts que vous voulez dans la consigne.",
     "question.start_return":
-      "Dois-je lancer le retour de {items} de la commande {orderId}{hasReason, select, yes { (motif : {reason})} other {}}{hasDate, select, yes {, enlèvement le {date}} other {}} ? Répondez oui pour confirmer.",
+      "Dois-je lancer le retour de {items} de la commande {orderId}{hasReason, select, yes { (motif : {reason})} other {}}{hasDate, select, yes {, enlèvement le {date}} other {}} ? Répondez {yes} pour confirmer.",
     "question.offer_replacement":
-      "Dois-je envoyer un remplacement pour {items} de la commande {orderId}{hasReason, select, yes { (motif : {reason})} other {}} ? Répondez oui pour confirmer.",
-    item: "{itemId}{hasTitle, select, yes { ({title})} other {}}",
+      "Dois-je envoyer un remplacement pour {items} de la commande {orderId}{hasReason, select, yes { (motif : {reason})} other {}} ? Répondez {yes} pour confirmer.",
+    item: "{itemId}{hasTitle, select, yes { ({title})} seller { (intitulé {title} par le vendeur)} other {}}",
+    quoted: "« {text} »",
     reason:
       "{reason, select, damaged {endommagé} wrong_item {mauvais article} not_as_described {non conforme à la description} no_longer_needed {plus nécessaire} missing {manquant} other {autre}}",
-    expired:
-      "Cette confirmation pour la commande {orderId} a expiré : rien n'a été envoyé. Redemandez si vous souhaitez toujours la modification.",
     progressSearching: "Je recherche vos commandes…",
     progressReading: "Je consulte {orderId}…",
     progressSending: "J'envoie votre demande pour {orderId}…",
@@ -87,18 +86,19 @@ export const confirmationMessages: Catalogue<ConfirmationKey> = {
     progressCheckingEarlier: "Je vérifie votre demande précédente pour {orderId}…",
   },
   es: {
-    "question.cancel_order": "¿Cancelo el pedido {orderId}{hasTitles, select, yes { ({titles})} other {}}? Responda sí para confirmar.",
-    "question.add_delivery_note": "¿Pongo la nota de entrega del pedido {orderId} como «{note}»? Responda sí para confirmar.",
+    "question.cancel_order":
+      "¿Cancelo el pedido {orderId}{hasTitles, select, yes { ({titles})} seller { (artículos que el vendedor llama {titles})} other {}}? Responda {yes} para confirmar.",
+    "question.add_delivery_note": "¿Pongo la nota de entrega del pedido {orderId} como «{note}»? Responda {yes} para confirmar.",
     noteUnquoted:
       "¿Añado una nota de entrega al pedido {orderId}? Parte del texto propuesto no es suyo, así que no lo enviaré tal cual: responda con las palabras exactas que quiere en la nota.",
     "question.start_return":
-      "¿Inicio la devolución de {items} del pedido {orderId}{hasReason, select, yes { (motivo: {reason})} other {}}{hasDate, select, yes {, con recogida el {date}} other {}}? Responda sí para confirmar.",
+      "¿Inicio la devolución de {items} del pedido {orderId}{hasReason, select, yes { (motivo: {reason})} other {}}{hasDate, select, yes {, con recogida el {date}} other {}}? Responda {yes} para confirmar.",
     "question.offer_replacement":
-      "¿Envío un reemplazo de {items} del pedido {orderId}{hasReason, select, yes { (motivo: {reason})} other {}}? Responda sí para confirmar.",
-    item: "{itemId}{hasTitle, select, yes { ({title})} other {}}",
+      "¿Envío un reemplazo de {items} del pedido {orderId}{hasReason, select, yes { (motivo: {reason})} other {}}? Responda {yes} para confirmar.",
+    item: "{itemId}{hasTitle, select, yes { ({title})} seller { (que el vendedor llama {title})} other {}}",
+    quoted: "«{text}»",
     reason:
       "{reason, select, damaged {dañado} wrong_item {artículo equivocado} not_as_described {no coincide con la descripción} no_longer_needed {ya no lo necesito} missing {falta} other {otro}}",
-    expired: "Esa confirmación para el pedido {orderId} ha caducado, así que no se envió nada. Vuelva a pedirlo si aún quiere el cambio.",
     progressSearching: "Buscando sus pedidos…",
     progressReading: "Consultando {orderId}…",
     progressSending: "Enviando su solicitud para {orderId}…",
@@ -107,19 +107,18 @@ export const confirmationMessages: Catalogue<ConfirmationKey> = {
   },
   it: {
     "question.cancel_order":
-      "Devo annullare l'ordine {orderId}{hasTitles, select, yes { ({titles})} other {}}? Rispondi sì per confermare.",
-    "question.add_delivery_note": "Devo impostare la nota di consegna dell'ordine {orderId} su «{note}»? Rispondi sì per confermare.",
+      "Devo annullare l'ordine {orderId}{hasTitles, select, yes { ({titles})} seller { (articoli che il venditore chiama {titles})} other {}}? Rispondi {yes} per confermare.",
+    "question.add_delivery_note": "Devo impostare la nota di consegna dell'ordine {orderId} su «{note}»? Rispondi {yes} per confermare.",
     noteUnquoted:
       "Devo aggiungere una nota di consegna all'ordine {orderId}? Parte del testo proposto non viene da te, quindi non lo invierò così: rispondi con le parole esatte che vuoi nella nota.",
     "question.start_return":
-      "Devo avviare il reso di {items} dell'ordine {orderId}{hasReason, select, yes { (motivo: {reason})} other {}}{hasDate, select, yes {, ritiro il {date}} other {}}? Rispondi sì per confermare.",
+      "Devo avviare il reso di {items} dell'ordine {orderId}{hasReason, select, yes { (motivo: {reason})} other {}}{hasDate, select, yes {, ritiro il {date}} other {}}? Rispondi {yes} per confermare.",
     "question.offer_replacement":
-      "Devo inviare una sostituzione per {items} dell'ordine {orderId}{hasReason, select, yes { (motivo: {reason})} other {}}? Rispondi sì per confermare.",
-    item: "{itemId}{hasTitle, select, yes { ({title})} other {}}",
+      "Devo inviare una sostituzione per {items} dell'ordine {orderId}{hasReason, select, yes { (motivo: {reason})} other {}}? Rispondi {yes} per confermare.",
+    item: "{itemId}{hasTitle, select, yes { ({title})} seller { (che il venditore chiama {title})} other {}}",
+    quoted: "«{text}»",
     reason:
       "{reason, select, damaged {danneggiato} wrong_item {articolo sbagliato} not_as_described {non conforme alla descrizione} no_longer_needed {non più necessario} missing {mancante} other {altro}}",
-    expired:
-      "Questa conferma per l'ordine {orderId} è scaduta, quindi non è stato inviato nulla. Chiedi di nuovo se vuoi ancora la modifica.",
     progressSearching: "Cerco i tuoi ordini…",
     progressReading: "Controllo {orderId}…",
     progressSending: "Invio la tua richiesta per {orderId}…",
@@ -128,18 +127,18 @@ export const confirmationMessages: Catalogue<ConfirmationKey> = {
   },
   pt: {
     "question.cancel_order":
-      "Devo cancelar a encomenda {orderId}{hasTitles, select, yes { ({titles})} other {}}? Responda sim para confirmar.",
-    "question.add_delivery_note": "Devo definir a nota de entrega da encomenda {orderId} como «{note}»? Responda sim para confirmar.",
+      "Devo cancelar a encomenda {orderId}{hasTitles, select, yes { ({titles})} seller { (artigos que o vendedor chama {titles})} other {}}? Responda {yes} para confirmar.",
+    "question.add_delivery_note": "Devo definir a nota de entrega da encomenda {orderId} como «{note}»? Responda {yes} para confirmar.",
     noteUnquoted:
       "Devo adicionar uma nota de entrega à encomenda {orderId}? Parte do texto proposto não veio de si, por isso não o enviarei assim: responda com as palavras exatas que quer na nota.",
     "question.start_return":
-      "Devo iniciar a devolução de {items} da encomenda {orderId}{hasReason, select, yes { (motivo: {reason})} other {}}{hasDate, select, yes {, recolha a {date}} other {}}? Responda sim para confirmar.",
+      "Devo iniciar a devolução de {items} da encomenda {orderId}{hasReason, select, yes { (motivo: {reason})} other {}}{hasDate, select, yes {, recolha a {date}} other {}}? Responda {yes} para confirmar.",
     "question.offer_replacement":
-      "Devo enviar uma substituição para {items} da encomenda {orderId}{hasReason, select, yes { (motivo: {reason})} other {}}? Responda sim para confirmar.",
-    item: "{itemId}{hasTitle, select, yes { ({title})} other {}}",
+      "Devo enviar uma substituição para {items} da encomenda {orderId}{hasReason, select, yes { (motivo: {reason})} other {}}? Responda {yes} para confirmar.",
+    item: "{itemId}{hasTitle, select, yes { ({title})} seller { (que o vendedor chama {title})} other {}}",
+    quoted: "«{text}»",
     reason:
       "{reason, select, damaged {danificado} wrong_item {artigo errado} not_as_described {não corresponde à descrição} no_longer_needed {já não é necessário} missing {em falta} other {outro}}",
-    expired: "Essa confirmação para a encomenda {orderId} expirou, por isso nada foi enviado. Peça de novo se ainda quiser a alteração.",
     progressSearching: "A procurar as suas encomendas…",
     progressReading: "A consultar {orderId}…",
     progressSending: "A enviar o seu pedido para {orderId}…",
@@ -148,20 +147,19 @@ export const confirmationMessages: Catalogue<ConfirmationKey> = {
   },
   nl: {
     "question.cancel_order":
-      "Zal ik bestelling {orderId}{hasTitles, select, yes { ({titles})} other {}} annuleren? Antwoord ja om te bevestigen.",
+      "Zal ik bestelling {orderId}{hasTitles, select, yes { ({titles})} seller { (artikelen door de verkoper {titles} genoemd)} other {}} annuleren? Antwoord {yes} om te bevestigen.",
     "question.add_delivery_note":
-      "Zal ik de bezorginstructie van bestelling {orderId} instellen op ‘{note}’? Antwoord ja om te bevestigen.",
+      "Zal ik de bezorginstructie van bestelling {orderId} instellen op ‘{note}’? Antwoord {yes} om te bevestigen.",
     noteUnquoted:
       "Zal ik een bezorginstructie aan bestelling {orderId} toevoegen? Een deel van de voorgestelde tekst komt niet van u, dus die verstuur ik niet zo: antwoord met de precieze woorden die u in de instructie wilt.",
     "question.start_return":
-      "Zal ik een retour van {items} uit bestelling {orderId}{hasReason, select, yes { (reden: {reason})} other {}}{hasDate, select, yes {, ophalen op {date}} other {}} starten? Antwoord ja om te bevestigen.",
+      "Zal ik een retour van {items} uit bestelling {orderId}{hasReason, select, yes { (reden: {reason})} other {}}{hasDate, select, yes {, ophalen op {date}} other {}} starten? Antwoord {yes} om te bevestigen.",
     "question.offer_replacement":
-      "Zal ik een vervanging voor {items} uit bestelling {orderId}{hasReason, select, yes { (reden: {reason})} other {}} sturen? Antwoord ja om te bevestigen.",
-    item: "{itemId}{hasTitle, select, yes { ({title})} other {}}",
+      "Zal ik een vervanging voor {items} uit bestelling {orderId}{hasReason, select, yes { (reden: {reason})} other {}} sturen? Antwoord {yes} om te bevestigen.",
+    item: "{itemId}{hasTitle, select, yes { ({title})} seller { (door de verkoper {title} genoemd)} other {}}",
+    quoted: "‘{text}’",
     reason:
       "{reason, select, damaged {beschadigd} wrong_item {verkeerd artikel} not_as_described {niet zoals beschreven} no_longer_needed {niet meer nodig} missing {ontbreekt} other {anders}}",
-    expired:
-      "Die bevestiging voor bestelling {orderId} is verlopen, dus er is niets verstuurd. Vraag het opnieuw als u de wijziging nog wilt.",
     progressSearching: "Ik zoek uw bestellingen…",
     progressReading: "Ik bekijk {orderId}…",
     progressSending: "Ik verstuur uw verzoek voor {orderId}…",
@@ -170,20 +168,19 @@ export const confirmationMessages: Catalogue<ConfirmationKey> = {
   },
   pl: {
     "question.cancel_order":
-      "Czy mam anulować zamówienie {orderId}{hasTitles, select, yes { ({titles})} other {}}? Odpowiedz „tak”, aby potwierdzić.",
+      "Czy mam anulować zamówienie {orderId}{hasTitles, select, yes { ({titles})} seller { (produkty nazwane przez sprzedawcę {titles})} other {}}? Odpowiedz „{yes}”, aby potwierdzić.",
     "question.add_delivery_note":
-      "Czy mam ustawić notatkę dla kuriera w zamówieniu {orderId} na „{note}”? Odpowiedz „tak”, aby potwierdzić.",
+      "Czy mam ustawić notatkę dla kuriera w zamówieniu {orderId} na „{note}”? Odpowiedz „{yes}”, aby potwierdzić.",
     noteUnquoted:
       "Czy mam dodać notatkę dla kuriera do zamówienia {orderId}? Część proponowanego tekstu nie pochodzi od Ciebie, więc nie wyślę go w tej postaci: odpowiedz dokładnymi słowami, które mają się znaleźć w notatce.",
     "question.start_return":
-      "Czy mam rozpocząć zwrot {items} z zamówienia {orderId}{hasReason, select, yes { (powód: {reason})} other {}}{hasDate, select, yes {, odbiór {date}} other {}}? Odpowiedz „tak”, aby potwierdzić.",
+      "Czy mam rozpocząć zwrot {items} z zamówienia {orderId}{hasReason, select, yes { (powód: {reason})} other {}}{hasDate, select, yes {, odbiór {date}} other {}}? Odpowiedz „{yes}”, aby potwierdzić.",
     "question.offer_replacement":
-      "Czy mam wysłać zamiennik dla {items} z zamówienia {orderId}{hasReason, select, yes { (powód: {reason})} other {}}? Odpowiedz „tak”, aby potwierdzić.",
-    item: "{itemId}{hasTitle, select, yes { ({title})} other {}}",
+      "Czy mam wysłać zamiennik dla {items} z zamówienia {orderId}{hasReason, select, yes { (powód: {reason})} other {}}? Odpowiedz „{yes}”, aby potwierdzić.",
+    item: "{itemId}{hasTitle, select, yes { ({title})} seller { (nazwany przez sprzedawcę {title})} other {}}",
+    quoted: "„{text}”",
     reason:
       "{reason, select, damaged {uszkodzony} wrong_item {niewłaściwy produkt} not_as_described {niezgodny z opisem} no_longer_needed {już niepotrzebny} missing {brakujący} other {inny}}",
-    expired:
-      "To potwierdzenie dla zamówienia {orderId} wygasło, więc nic nie zostało wysłane. Poproś ponownie, jeśli nadal chcesz tej zmiany.",
     progressSearching: "Szukam Twoich zamówień…",
     progressReading: "Sprawdzam {orderId}…",
     progressSending: "Wysyłam Twoją prośbę dotyczącą {orderId}…",

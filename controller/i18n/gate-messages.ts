@@ -38,6 +38,8 @@ export type GateMessageKey =
   | "clarification"
   | "list.and"
   | "declined"
+  | "sellerTitles"
+  | "expired"
   | "noChange"
   | "modelFailed"
   | "bound"
@@ -91,8 +93,10 @@ export const gateMessages: Catalogue<GateMessageKey> = {
     mismatch:
       "I'm checking the request to {action} order {orderId}: the answer I got was for a different request, so I can't confirm it yet.",
     clarification: "More than one order has come up in this conversation: {list}. Which order do you mean?",
+    sellerTitles: "listed by the seller as {titles}",
     "list.and": "{first} and {last}",
     declined: "All right, order {orderId} stays as it is.",
+    expired: "That confirmation for order {orderId} has expired, so nothing was sent. Ask again if you still want the change.",
     noChange: "I haven't changed anything on your orders.",
     modelFailed: "I couldn't finish working on that just now.",
     bound:
@@ -150,8 +154,11 @@ export const gateMessages: Catalogue<GateMessageKey> = {
     mismatch:
       "Ich prüfe die Anfrage ({action} für Bestellung {orderId}): Die Antwort, die ich erhalten habe, gehörte zu einer anderen Anfrage, daher kann ich sie noch nicht bestätigen.",
     clarification: "In diesem Gespräch ist mehr als eine Bestellung vorgekommen: {list}. Welche Bestellung meinen Sie?",
+    sellerTitles: "vom Verkäufer als {titles} bezeichnet",
     "list.and": "{first} und {last}",
     declined: "In Ordnung, Bestellung {orderId} bleibt, wie sie ist.",
+    expired:
+      "Diese Bestätigung für die Bestellung {orderId} ist abgelaufen, daher wurde nichts gesendet. Fragen Sie erneut, wenn Sie die Änderung noch wünschen.",
     noChange: "Ich habe an Ihren Bestellungen nichts geändert.",
     modelFailed: "Ich konnte das gerade nicht zu Ende bearbeiten.",
     bound:
@@ -210,8 +217,11 @@ export const gateMessages: Catalogue<GateMessageKey> = {
     mismatch:
       "Je vérifie la demande ({action} pour la commande {orderId})\u00a0: la réponse reçue concernait une autre demande, je ne peux donc pas encore la confirmer.",
     clarification: "Plusieurs commandes ont été mentionnées dans cette conversation\u00a0: {list}. De quelle commande parlez-vous\u00a0?",
+    sellerTitles: "intitulés {titles} par le vendeur",
     "list.and": "{first} et {last}",
     declined: "Très bien, la commande {orderId} reste telle quelle.",
+    expired:
+      "Cette confirmation pour la commande {orderId} a expiré : rien n'a été envoyé. Redemandez si vous souhaitez toujours la modification.",
     noChange: "Je n’ai rien modifié sur vos commandes.",
     modelFailed: "Je n’ai pas pu terminer cette demande pour l’instant.",
     bound:
@@ -267,8 +277,10 @@ export const gateMessages: Catalogue<GateMessageKey> = {
     mismatch:
       "Estoy comprobando la solicitud ({action} para el pedido {orderId}): la respuesta que recibí correspondía a otra solicitud, así que aún no puedo confirmarla.",
     clarification: "En esta conversación ha salido más de un pedido: {list}. ¿A qué pedido se refiere?",
+    sellerTitles: "que el vendedor llama {titles}",
     "list.and": "{first} y {last}",
     declined: "De acuerdo, el pedido {orderId} se queda como está.",
+    expired: "Esa confirmación para el pedido {orderId} ha caducado, así que no se envió nada. Vuelva a pedirlo si aún quiere el cambio.",
     noChange: "No he cambiado nada en sus pedidos.",
     modelFailed: "No he podido terminar con eso ahora mismo.",
     bound:
@@ -323,8 +335,11 @@ export const gateMessages: Catalogue<GateMessageKey> = {
     mismatch:
       "Sto verificando la richiesta ({action} per l'ordine {orderId}): la risposta ricevuta riguardava un'altra richiesta, quindi non posso ancora confermarla.",
     clarification: "In questa conversazione è emerso più di un ordine: {list}. A quale ordine si riferisce?",
+    sellerTitles: "che il venditore chiama {titles}",
     "list.and": "{first} e {last}",
     declined: "Va bene, l'ordine {orderId} resta com'è.",
+    expired:
+      "Questa conferma per l'ordine {orderId} è scaduta, quindi non è stato inviato nulla. Chiedi di nuovo se vuoi ancora la modifica.",
     noChange: "Non ho modificato nulla nei suoi ordini.",
     modelFailed: "Non sono riuscito a completare la richiesta in questo momento.",
     bound:
@@ -380,8 +395,10 @@ export const gateMessages: Catalogue<GateMessageKey> = {
     mismatch:
       "Estou verificando a solicitação ({action} para o pedido {orderId}): a resposta que recebi era de outra solicitação, então ainda não posso confirmá-la.",
     clarification: "Mais de um pedido apareceu nesta conversa: {list}. De qual pedido você está falando?",
+    sellerTitles: "que o vendedor chama {titles}",
     "list.and": "{first} e {last}",
     declined: "Tudo bem, o pedido {orderId} continua como está.",
+    expired: "Essa confirmação para a encomenda {orderId} expirou, por isso nada foi enviado. Peça de novo se ainda quiser a alteração.",
     noChange: "Não alterei nada nos seus pedidos.",
     modelFailed: "Não consegui terminar isso agora.",
     bound:
@@ -438,8 +455,11 @@ export const gateMessages: Catalogue<GateMessageKey> = {
     mismatch:
       "Ik controleer het verzoek ({action} voor bestelling {orderId}): het antwoord dat ik kreeg hoorde bij een ander verzoek, dus ik kan het nog niet bevestigen.",
     clarification: "In dit gesprek is meer dan één bestelling genoemd: {list}. Welke bestelling bedoelt u?",
+    sellerTitles: "door de verkoper {titles} genoemd",
     "list.and": "{first} en {last}",
     declined: "Goed, bestelling {orderId} blijft zoals ze is.",
+    expired:
+      "Die bevestiging voor bestelling {orderId} is verlopen, dus er is niets verstuurd. Vraag het opnieuw als u de wijziging nog wilt.",
     noChange: "Ik heb niets aan uw bestellingen gewijzigd.",
     modelFailed: "Het is me nu niet gelukt dat af te ronden.",
     bound:
@@ -495,8 +515,11 @@ export const gateMessages: Catalogue<GateMessageKey> = {
     mismatch:
       "Sprawdzam operację „{action}” dla zamówienia {orderId}: otrzymana odpowiedź dotyczyła innego żądania, więc nie mogę jej jeszcze potwierdzić.",
     clarification: "W tej rozmowie pojawiło się więcej niż jedno zamówienie: {list}. O które zamówienie chodzi?",
+    sellerTitles: "nazwane przez sprzedawcę {titles}",
     "list.and": "{first} i {last}",
     declined: "Dobrze, zamówienie {orderId} pozostaje bez zmian.",
+    expired:
+      "To potwierdzenie dla zamówienia {orderId} wygasło, więc nic nie zostało wysłane. Poproś ponownie, jeśli nadal chcesz tej zmiany.",
     noChange: "Nie zmieniłem niczego w Twoich zamówieniach.",
     modelFailed: "Nie udało mi się teraz tego dokończyć.",
     bound:

@@ -6,12 +6,15 @@ import type { ChangeToolName } from "#contract/tools";
  * next step is taken:
  *
  *   proposed → persisted → sent → completed | rejected | unknown;  unknown → (reconciled) completed | rejected
- *   proposed → awaiting_confirmation → persisted (the principal said yes) | declined
+ *   proposed → awaiting_confirmation → persisted (confirmed) | declined | expired | superseded
  *   persisted → awaiting_confirmation: a change persisted in an earlier turn and never sent is not sent before
  *   the principal's next message has been read (it might say "actually, don't"); it is asked about again.
  *
+ * A held change (`awaiting_confirmation`, "pending") ends confirmed (it moves on to `persisted` and is sent),
+ * `declined` (the principal said no), `expired` (no answer before its expiry: not a no, and the principal is told),
+ * or `superseded` (the model proposed the same change with other values, which is asked about instead).
  * `persisted` means written and not yet sent; `sent` is written before the request leaves, so after a crash it
- * means "may have reached the service". Only completed, rejected and declined are final.
+ * means "may have reached the service". Completed, rejected, declined, expired and superseded are final.
  */
 export const intentStates = [
   "proposed",
@@ -22,18 +25,20 @@ export const intentStates = [
   "completed",
   "rejected",
   "declined",
+  "expired",
+  "superseded",
 ] as const;
 export type IntentState = (typeof intentStates)[number];
 
-export const finalStates: ReadonlySet<IntentState> = new Set(["completed", "rejected", "declined"]);
+export const finalStates: ReadonlySet<IntentState> = new Set(["completed", "rejected", "declined", "expired", "superseded"]);
 
 /** States a restarted controller drives on by itself: the customer has already agreed to these. */
 export const resumableStates: ReadonlySet<IntentState> = new Set(["persisted", "sent", "unknown"]);
 
 const transitions: Record<IntentState, readonly IntentState[]> = {
   proposed: ["persisted", "awaiting_confirmation"],
-  // Asked again (a bare yes to several waiting changes) stays waiting, in the new turn.
-  awaiting_confirmation: ["persisted", "declined", "awaiting_confirmation"],
+  // Asked again (an answer that is neither yes nor no, or a yes that does not say which) stays waiting, in the new turn.
+  awaiting_confirmation: ["persisted", "declined", "expired", "superseded", "awaiting_confirmation"],
   persisted: ["sent", "awaiting_confirmation"],
   sent: ["completed", "rejected", "unknown"],
   // A resend after OPERATION_NOT_FOUND goes out again as `sent`.
@@ -41,6 +46,8 @@ const transitions: Record<IntentState, readonly IntentState[]> = {
   completed: [],
   rejected: [],
   declined: [],
+  expired: [],
+  superseded: [],
 };
 
 export function canMove(from: IntentState, to: IntentState): boolean {
@@ -83,15 +90,17 @@ export interface Intent {
   /** What to ask the principal while awaiting_confirmation. */
   confirmationQuestion?: string;
   /** Why it waits for a yes: the provenance counts that failed, the application's policy, or a stale send. */
-  heldFor?: ("context" | "language" | "intent" | "target" | "values" | "policy" | "stale")[];
+  heldFor?: ("context" | "language" | "form" | "target" | "values" | "policy" | "stale")[];
   /** While awaiting_confirmation: the id bound to this exact request, which `confirm()` and `decline()` name. */
   confirmationId?: string;
   /** While awaiting_confirmation: after this (ISO 8601), a confirmation declines it instead of sending it. */
   confirmationExpiresAt?: string;
   /** False when a yes may not send it as it is (a note whose words are not the principal's). */
   confirmable?: boolean;
-  /** The turn of the conversation the intent was made in. */
+  /** The turn of the conversation the intent was made in, or (while it waits) last asked about in. */
   turn?: number;
+  /** Why the principal declined it, in their words (`decline(id, { reason })`), for the model. */
+  declineReason?: string;
   /**
    * While held and after: the turn that held it and that turn's trace id. It is sent in a later turn (the confirming
    * one, whose trace id the service logs), and that turn's trace names this one, where its question was asked.

@@ -36,6 +36,8 @@ const heldSentence = [
   /^More than one order has come up in this conversation: .*\.$/,
   /^Which order do you mean\?$/,
   /^All right, order SU-\d{5} stays as it is\.$/,
+  /^That confirmation for order SU-\d{5} has expired, so nothing was sent\.$/,
+  /^Ask again if you still want the change\.$/,
   // The same questions in the conversation's locale (contract §8.5): the question, the "reply yes" sentence, and
   // the note question's "not your words" sentence.
   /^(?:Soll ich|Dois-je|¿(?:Cancelo|Pongo|Añado|Inicio|Envío|Ejecuto)|Devo|Zal ik|Czy mam) .*\?$/u,
@@ -144,7 +146,8 @@ function judgeTurn(evidence: Evidence, turn: TurnEvidence, index: number, contex
  */
 export function judgeTurnReply(reply: string, records: readonly RecordedOutcome[], context: Omit<JudgeContext, "records">): TurnReading {
   if (context.locale !== undefined && context.locale !== "en") return judgeLocalizedReply(reply, records, context.locale);
-  let sentences = splitSentences(reply.replace(boundPreamble, ""));
+  // A note quoted in the controller's question may run over several lines: it is one quotation, not sentences.
+  let sentences = splitSentences(reply.replace(boundPreamble, "").replace(/“[^”]*”/g, (q) => q.replace(/\s*\n\s*/g, " ")));
   const heldKinds = new Set<Kind>();
   for (const s of sentences) {
     if (/Reply yes to confirm\.$|reply with the exact words/.test(s)) heldKinds.add("confirmation_request");

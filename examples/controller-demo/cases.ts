@@ -240,7 +240,8 @@ export function demoCases(world: Pick<DemoWorld, "orders">): DemoCase[] {
       ],
       faults: [],
       expect: {
-        reply: "confirmation",
+        // The press's reply tells the return, and asks again about the replacement still waiting.
+        reply: "confirmation_request",
         replyIncludes: `A return of ITM-1 from order ${o.sellerReturn} is booked`,
         claimMismatch: false,
         // The replacement the buyer's note asked for is still waiting: the seller has pressed neither of its buttons.
@@ -251,9 +252,10 @@ export function demoCases(world: Pick<DemoWorld, "orders">): DemoCase[] {
     },
     {
       id: "german",
-      title: "Ana writes in German: no fast path, so the controller asks in German, and her “Ja, bitte” sends it",
+      title:
+        "Ana writes in German: no fast path, so the controller asks in German, and her answer in her own words — “Ja, gerne, bitte stornieren” — sends it",
       locale: "de",
-      turns: [`Bitte stornieren Sie meine Bestellung ${o.ambiguousB}.`, "Ja, bitte"],
+      turns: [`Bitte stornieren Sie meine Bestellung ${o.ambiguousB}.`, "Ja, gerne, bitte stornieren"],
       script: [
         { call: "get_order", input: { orderId: o.ambiguousB } },
         { call: "cancel_order", input: { orderId: o.ambiguousB } },

@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { customerText, digitsWord, orderId, type Same, schema } from "#contract/fields";
+import { digitsWord, noteText, orderId, type Same, schema } from "#contract/fields";
 import { addDays, daysBetween, isCalendarDay } from "#core/days";
 import { type ChangeToolName, changeRules } from "#core/eligibility";
 import {
@@ -10,7 +10,7 @@ import {
   type Tracking,
   trackingStatuses,
 } from "#core/get-order";
-import { orderStatuses, sellerTypes } from "#core/order";
+import { carriers, chargeKinds, orderStatuses, sellerTypes, trackingIdPattern } from "#core/order";
 import { maxDateRangeDays, type OrderSummary, type SearchOrdersInput, type SearchOrdersOutput } from "#core/search-orders";
 
 /**
@@ -302,7 +302,7 @@ export const getOrderOutput = /* @__PURE__ */ schema(() =>
       charges: z
         .array(
           z.strictObject({
-            kind: z.string().check(z.meta({ description: "What the charge is for, e.g. item or delivery." })),
+            kind: z.enum(chargeKinds).check(z.meta({ description: "What the charge is for: an item, or delivery." })),
             cents: money,
           }),
         )
@@ -311,12 +311,14 @@ export const getOrderOutput = /* @__PURE__ */ schema(() =>
       currency,
       delivery: z
         .strictObject({
-          carrier: z.string().check(z.meta({ description: "The carrier." })),
-          trackingId: z.nullable(z.string()).check(z.meta({ description: "The carrier's tracking id; null when none was issued." })),
+          carrier: z.enum(carriers).check(z.meta({ description: "The carrier." })),
+          trackingId: z
+            .nullable(z.string().check(z.regex(trackingIdPattern)))
+            .check(z.meta({ description: "The carrier's tracking id (capital letters, digits and hyphens); null when none was issued." })),
           tracking,
           note: z
-            .nullable(customerText)
-            .check(z.meta({ description: "The customer's delivery note, marked as customer text; null when there is none." })),
+            .nullable(noteText)
+            .check(z.meta({ description: "The delivery note, marked with who wrote it; null when there is none." })),
         })
         .check(z.meta({ description: "How the order travels." })),
       returns: z.array(orderReturn).check(z.meta({ description: "Returns started on this order, oldest first; empty when none." })),

@@ -2,7 +2,7 @@ import * as z from "zod/mini";
 import { deliveryNoteRules } from "#core/text";
 import {
   completedResult,
-  customerText,
+  noteText,
   expectedVersion,
   freeText,
   operationId,
@@ -56,7 +56,7 @@ export const addDeliveryNoteInput = /* @__PURE__ */ schema(() =>
 );
 
 export const addDeliveryNoteOutput = /* @__PURE__ */ schema(() =>
-  completedResult({ deliveryNote: customerText }, "The note was stored and will go to the carrier."),
+  completedResult({ deliveryNote: noteText }, "The note was stored and will go to the carrier."),
 );
 
 export const operationStatusInput = /* @__PURE__ */ schema(() =>

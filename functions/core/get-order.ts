@@ -2,7 +2,7 @@ import { addDays, dayOf, daysBetween } from "#core/days";
 import { type ChangeToolName, changeRules, type OrderFacts, type StatusRule } from "#core/eligibility";
 import { InternalError, OrderNotFoundError } from "#core/errors";
 import { type ReturnRecord, returnsOf as storedReturns } from "#core/item-eligibility";
-import type { Order, OrderItem, OrderStatus, SellerType } from "#core/order";
+import type { Charge, Delivery, NoteAuthor, Order, OrderItem, OrderStatus, SellerType } from "#core/order";
 import { type ReturnPolicy, returnableUntil, type Seller } from "#core/policy";
 import { mayAccessOrder, type Principal, scopes, sellerTools } from "#core/principal";
 
@@ -36,15 +36,15 @@ export interface GetOrderOutput {
   seller: { id: string; name: string; type: SellerType; status: "active" | "suspended" };
   policy: { ref: string; returnWindowDays: number; returnableUntil: string | null };
   items: { itemId: string; title: string; quantity: number; unitCents: number; description: ItemDescription }[];
-  charges: { kind: string; cents: number }[];
+  charges: { kind: Charge["kind"]; cents: number }[];
   totalCents: number;
   currency: string;
   delivery: {
-    carrier: string;
+    carrier: Delivery["carrier"];
     trackingId: string | null;
     tracking: Tracking;
-    /** The customer's delivery note, marked as customer text. */
-    note: { origin: "customer"; text: string } | null;
+    /** The delivery note, marked with who wrote it: the customer, or support on their behalf. */
+    note: { origin: NoteAuthor; text: string } | null;
   };
   returns: OrderReturn[];
   allowedActions: ChangeToolName[];
@@ -112,7 +112,7 @@ export function orderView(order: Order, { seller, policy }: SellerAndPolicy, pri
       carrier: order.delivery.carrier,
       trackingId: order.delivery.trackingId ?? null,
       tracking: trackingOf(order, now),
-      note: typeof order.deliveryNote === "string" ? { origin: "customer", text: order.deliveryNote } : null,
+      note: typeof order.deliveryNote === "string" ? { origin: order.deliveryNoteBy ?? "customer", text: order.deliveryNote } : null,
     },
     returns: returnsOf(order),
     allowedActions: allowedActions({ order, seller, policy, today: dayOf(now) }, principal),

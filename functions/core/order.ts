@@ -17,15 +17,28 @@ export interface OrderItem {
   descriptionReviewed?: boolean;
 }
 
+/**
+ * What a charge is for, the carriers the shop ships with and the shape of their tracking ids: closed sets the
+ * service checks where an order enters, so none of these fields can carry text (contract §6). A controller reads
+ * them as values, never as words someone wrote (contract §8.5).
+ */
+export const chargeKinds = ["item", "delivery"] as const;
+export const carriers = ["Parcelline", "Swiftpost", "Northway Couriers"] as const;
+export const trackingIdPattern = /^[A-Z0-9][A-Z0-9-]{1,39}$/;
+
 export interface Charge {
-  kind: string;
+  kind: (typeof chargeKinds)[number];
   cents: number;
 }
 
 export interface Delivery {
-  carrier: string;
+  carrier: (typeof carriers)[number];
   trackingId: string | null;
 }
+
+/** Who may write an order's delivery note: its customer, or support on their behalf. */
+export const noteAuthors = ["customer", "support"] as const;
+export type NoteAuthor = (typeof noteAuthors)[number];
 
 export interface ActivityEntry {
   at: string;
@@ -49,6 +62,8 @@ export interface Order {
   charges: Charge[];
   delivery: Delivery;
   deliveryNote: string | null;
+  /** Who wrote the delivery note; absent for a note written before this was kept, which was the customer's. */
+  deliveryNoteBy?: NoteAuthor;
   activity: ActivityEntry[];
   internal: Record<string, unknown>;
   [key: string]: unknown;

@@ -1,10 +1,13 @@
 import type { SellerType } from "#core/order";
 
+/** A seller is active, or suspended: a suspended seller's orders can still be returned, not replaced. */
+export const sellerStatuses = ["active", "suspended"] as const;
+
 export interface Seller {
   id: string;
   name: string;
   type: SellerType;
-  status: "active" | "suspended";
+  status: (typeof sellerStatuses)[number];
 }
 
 export interface ReturnPolicy {

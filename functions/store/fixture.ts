@@ -1,6 +1,6 @@
 import { BatchWriteCommand } from "@aws-sdk/lib-dynamodb";
 import * as z from "zod";
-import { orderIdPattern, orderStatuses, sellerTypes } from "#core/order";
+import { carriers, chargeKinds, noteAuthors, orderIdPattern, orderStatuses, sellerTypes, trackingIdPattern } from "#core/order";
 import type { StoreDeps } from "#store/client";
 import { customerIndexKeys, customerKey, pickupSlotKey, policyKey, sellerKey, stockKey } from "#store/keys";
 import { orderItemsOf } from "#store/order-items";
@@ -79,9 +79,13 @@ export const fixtureSchema = z.strictObject({
               }),
             )
             .min(1),
-          charges: z.array(z.strictObject({ kind: z.string().min(1), cents })),
-          delivery: z.strictObject({ carrier: z.string().min(1), trackingId: z.string().nullable() }),
+          charges: z.array(z.strictObject({ kind: z.enum(chargeKinds), cents })),
+          delivery: z.strictObject({
+            carrier: z.enum(carriers),
+            trackingId: z.string().regex(trackingIdPattern, "tracking ids are 2–40 capital letters, digits and hyphens").nullable(),
+          }),
           deliveryNote: z.string().nullable().default(null),
+          deliveryNoteBy: z.enum(noteAuthors).optional(),
           internal: z.record(z.string(), z.unknown()).default({}),
         })
         .superRefine((order, ctx) => {

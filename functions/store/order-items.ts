@@ -1,6 +1,6 @@
 import { GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { linesOf, replacementsOf } from "#core/item-eligibility";
-import type { Charge, Order, OrderItem } from "#core/order";
+import type { Charge, NoteAuthor, Order, OrderItem } from "#core/order";
 import type { StoreDeps } from "#store/client";
 import {
   historyLinks,
@@ -16,9 +16,9 @@ import {
  * How one order is stored: two items in its own partition.
  *
  * - **State** (`ORDER#<id>` / `ORDER`): what changes — status, version, updatedAt, deliveredAt, delivery, the
- *   note, a cancellation, returns and replacements with the item ids they took — with who may see it (customerId,
- *   sellerId), the index keys, the summary a search shows (`orderSummaryAttributes`: sellerName, itemTitles,
- *   totalCents and the rest) and the link to its last change. A change's transaction writes this item and no other
+ *   note and who wrote it, a cancellation, returns and replacements with the item ids they took — with who may see
+ *   it (customerId, sellerId), the index keys, the summary a search shows (`orderSummaryAttributes`: sellerName,
+ *   itemTitles, totalCents and the rest) and the link to its last change. A change's transaction writes this item and no other
  *   of the order's, so what it pays for the order is this item's few hundred bytes, and an index entry is as small.
  * - **Content** (`ORDER#<id>` / `ORDER#CONTENT`): what does not change once the order is placed — its lines with
  *   their descriptions and the seller's text, its charges, the order system's internal fields — written once with
@@ -46,6 +46,8 @@ export interface NewOrder {
   charges: Charge[];
   delivery: Order["delivery"];
   deliveryNote: string | null;
+  /** Who wrote the note (the state item keeps it beside the note); absent means the customer. */
+  deliveryNoteBy?: NoteAuthor;
   internal: Record<string, unknown>;
 }
 

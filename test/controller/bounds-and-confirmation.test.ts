@@ -148,10 +148,10 @@ describe("confirmation policy: cancel_order asks first, and the intent waits per
     for (const line of progress) expect(claimsSuccess(line)).toBe(false);
     const kinds = second.trace.events.map((e) => e.type);
     expect(kinds.indexOf("gate")).toBe(kinds.indexOf("reply") - 1);
-    expect(second.trace.events.find((e) => e.type === "confirmation")).toMatchObject({ decision: "confirmed" });
+    expect(second.trace.events.find((e) => e.type === "confirmation")).toMatchObject({ decision: "confirm", via: "message" });
   });
 
-  it("anything but yes drops the intent: declined, nothing sent, and the model may not claim otherwise", async () => {
+  it("a no declines the held change: nothing sent, and the model may not claim otherwise", async () => {
     const world = await service.freshWorld();
     const orderId = world.orders.success;
     const { controller, fetch } = await controllerFor(
@@ -163,6 +163,7 @@ describe("confirmation policy: cancel_order asks first, and the intent waits per
     await conversation.turn(`Cancel ${orderId}`);
     const second = await conversation.turn("No, wait, keep it.");
 
+    expect(second.trace.events.find((e) => e.type === "confirmation")).toMatchObject({ decision: "decline", via: "message" });
     expect(fetch.requests).toEqual([]);
     expect((await controller.store.forConversation("decline"))[0]).toMatchObject({ state: "declined" });
     expect(second.reply).toBe(`All right, order ${orderId} stays as it is.`);

@@ -1,11 +1,10 @@
 import * as fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { smallWords } from "#controller/gate/vocabulary";
-import { isAffirmation } from "#controller/guard/affirmation";
 import { readMessage } from "#controller/guard/message";
-import { requestClauses } from "#controller/guard/mood";
+import { readRequestForm } from "#controller/guard/request-form";
 import { ownWords } from "#controller/guard/values";
-import { changesAskedFor, contentWords, dataTokens, orderReferences } from "#controller/guard/words";
+import { contentWords, dataTokens, orderReferences } from "#controller/guard/words";
 
 /**
  * The principal's message is read once per turn, and the guards take that reading: each of its readings must be
@@ -63,13 +62,11 @@ const pieces = [
 const message = fc.array(fc.constantFrom(...pieces), { maxLength: 14 }).map((words) => words.join(" "));
 
 describe("the principal's message, read once", () => {
-  it("reads as the raw-text readers do: clauses, asks, yes, content words, data, order references", () => {
+  it("reads as the raw-text readers do: the request form, content words, data, order references", () => {
     fc.assert(
       fc.property(message, (text) => {
         const read = readMessage(text);
-        expect(read.clauses).toEqual(requestClauses(text));
-        expect([...read.asks]).toEqual([...changesAskedFor(text)]);
-        expect(read.isAffirmation).toBe(isAffirmation(text));
+        expect(read.requestForm("2026-12-03")).toEqual(readRequestForm(text, "2026-12-03"));
         expect(read.contentWords).toEqual(contentWords(text, smallWords));
         expect(read.dataTokens).toEqual(dataTokens(text));
         expect(read.orderReferences).toEqual(orderReferences(text));
@@ -80,12 +77,10 @@ describe("the principal's message, read once", () => {
   });
 
   it("keeps each reading: asked twice, it is the very same value", () => {
-    const read = readMessage("Please cancel SU-61201, and the other one too.");
-    expect(read.clauses).toBe(read.clauses);
-    expect(read.asks).toBe(read.asks);
+    const read = readMessage("Please cancel SU-61201.");
+    expect(read.requestForm("2026-12-03")).toBe(read.requestForm("2026-12-03"));
     expect(read.orderReferences).toBe(read.orderReferences);
-    expect([...read.asks]).toEqual(["cancel_order"]);
-    expect(read.continuesPrevious).toBe(true);
+    expect(read.requestForm("2026-12-03")).toMatchObject({ closed: true, tool: "cancel_order" });
   });
 
   it("without foreign quotes, is the very message; with one, a reading of what is left", () => {

@@ -4,8 +4,7 @@ import { datamark, systemPromptFor } from "#contract/model-context";
 import { datamarked, escapeFrames, framePrincipalMessage, spotlightResult } from "#controller/context/spotlight";
 import type { OrderFacts } from "#controller/gate/outcomes";
 import { ambiguityGuard } from "#controller/guard/ambiguity";
-import { readMessage } from "#controller/guard/message";
-import { changesAskedFor, isExplicitYes, orderReferences } from "#controller/guard/words";
+import { orderReferences } from "#controller/guard/words";
 
 /** The provenance control and the ambiguity guard on their own: pure functions of the principal's words. */
 
@@ -13,140 +12,124 @@ const lamp: OrderFacts = { orderId: "SU-61201", read: true, status: "delivered",
 const towel: OrderFacts = { orderId: "SU-61202", read: true, status: "processing" };
 const check = provenanceOf({ orders: [lamp] });
 
-describe("intent: the principal's message asks for this kind of change", () => {
-  it("a question answered with a change is not dispatched; the request for it is", () => {
-    const request = { orderId: "SU-61201", itemIds: ["ITM-1"], reason: "damaged" };
-    // Nor does its reason trace: the principal said nothing of one.
-    expect(check({ tool: "start_return", request, message: "Which bulb does the lamp on SU-61201 take?" })).toMatchObject({
+describe("the counts of the fast path: context, language, form, target, values", () => {
+  const request = { orderId: "SU-61201", itemIds: ["ITM-1"], reason: "damaged" };
+  const asked = "The floor lamp on SU-61201 arrived broken, please start a return for it.";
+
+  it("a clear request in the closed form, on a clean context in English, is sent", () => {
+    expect(check({ tool: "start_return", request, message: asked })).toMatchObject({ decision: "dispatch", target: "identified" });
+  });
+
+  it("a question answered with a change is not sent: the message is not a request", () => {
+    const decision = check({ tool: "start_return", request, message: "Which bulb does the lamp on SU-61201 take?" });
+    expect(decision).toMatchObject({ decision: "confirm", failed: ["form"] });
+  });
+
+  it("a request for another kind of change does not send this one", () => {
+    const decision = check({ tool: "start_return", request, message: "Please cancel SU-61201." });
+    expect(decision).toMatchObject({ decision: "confirm", failed: ["form"] });
+    expect(decision.decision === "confirm" && decision.reasons[0]).toMatch(/asks for cancel_order, not start_return/);
+  });
+
+  it("a tainted context, another language, or confirm: all hold it whatever the message", () => {
+    expect(check({ tool: "start_return", request, message: asked, taint: ["get_order SU-61201: items[0].title (seller)"] })).toMatchObject({
       decision: "confirm",
-      failed: ["intent", "values"],
+      failed: ["context"],
     });
-    expect(check({ tool: "start_return", request, message: "The lamp on SU-61201 arrived broken, please send it back." })).toMatchObject({
-      decision: "dispatch",
+    expect(check({ tool: "start_return", request, message: asked, locale: "de" })).toMatchObject({
+      decision: "confirm",
+      failed: ["language", "form"],
     });
   });
 
-  it("reads what the words ask, and not what they refuse", () => {
-    expect([...changesAskedFor("Don't cancel it, just add a note: side gate")]).toEqual(["add_delivery_note"]);
-    expect([...changesAskedFor("pls cancle my ordr")]).toEqual(["cancel_order"]);
-    expect([...changesAskedFor("the mugs are green not blue, please send the right ones")]).toEqual(["offer_replacement"]);
-    expect([...changesAskedFor("What colour is it?")]).toEqual([]);
+  it("a retry of a refused change is a new change, and a bare yes asks nothing", () => {
+    expect(check({ tool: "start_return", request, message: "Yes please" })).toMatchObject({ decision: "confirm", failed: ["form"] });
   });
 
-  it("carried from the principal's own earlier words: 'and the other one too', and yes to retrying a refused change", () => {
-    const request = { orderId: "SU-61202" };
-    const orders = [lamp, { ...towel, named: true }];
+  it("an answer to 'which order?' with an order reference alone completes the request that asked", () => {
+    const orders = [lamp, towel];
     expect(
       check({
         tool: "cancel_order",
-        request,
-        message: "And the other one too, SU-61202.",
-        previousMessage: "Cancel SU-61201 please.",
+        request: { orderId: "SU-61202" },
+        message: "SU-61202, please",
+        askedBefore: "Please cancel it.",
         orders,
       }),
-    ).toMatchObject({ decision: "dispatch" });
-    expect(check({ tool: "cancel_order", request, message: "Yes please", orders, retrying: true })).toMatchObject({ decision: "dispatch" });
-    expect(check({ tool: "cancel_order", request, message: "Yes please", orders, retrying: false })).toMatchObject({
-      decision: "confirm",
-      failed: ["intent", "target"],
-    });
-  });
-
-  it("an explicit yes opens the message, and nothing in it takes it back", () => {
-    for (const yes of ["yes", "Yes please", "ok, go ahead", "ｙｅｓ"]) expect(isExplicitYes(yes)).toBe(true);
-    for (const no of ["yes, but wait", "no", "hmm", "actually, don't", "sure? not really"]) expect(isExplicitYes(no)).toBe(false);
+    ).toMatchObject({ decision: "dispatch", target: "identified" });
+    expect(
+      check({ tool: "cancel_order", request: { orderId: "SU-61202" }, message: "yes, that one", askedBefore: "Please cancel it.", orders }),
+    ).toMatchObject({ decision: "confirm", failed: expect.arrayContaining(["form"]) });
   });
 });
 
-describe("target: the order is one the principal identified, or the only one in play", () => {
+describe("target: the order is one the request names, or the only one in play", () => {
   const both = [lamp, towel].map((o) => o.orderId);
+  const named = (orderIds: string[], fragments: string[] = [], pronoun = false) => ({ orderIds, fragments, pronoun });
+
   it("an address or a quantity is no order reference: 'Cancel it — I'm at flat 312'", () => {
     expect(orderReferences("Cancel it - I'm at flat 312")).toEqual([]);
-    expect(
-      ambiguityGuard({
-        targetOrderId: "SU-20312",
-        ordersInPlay: ["SU-10311", "SU-20312"],
-        latestMessage: readMessage("Cancel it - I'm at flat 312"),
-      }),
-    ).toBe("clarification");
-    expect(
-      ambiguityGuard({ targetOrderId: "SU-20312", ordersInPlay: ["SU-10311", "SU-20312"], latestMessage: readMessage("Cancel order 312") }),
-    ).toBe("identified");
   });
 
-  it("naming an order is not choosing it: 'Keep SU-10311, cancel the other one'", () => {
-    const latestMessage = "Keep SU-10311, cancel the other one";
-    expect(orderReferences(latestMessage)).toEqual([{ ref: "SU-10311", kind: "id", excluded: true, cued: true }]);
+  it("a request that says 'it' with several orders in play is a clarification; with one, that order", () => {
+    expect(ambiguityGuard({ targetOrderId: "SU-61202", ordersInPlay: both, named: named([], [], true) })).toBe("clarification");
+    expect(ambiguityGuard({ targetOrderId: "SU-61201", ordersInPlay: ["SU-61201"], named: named([], [], true) })).toBe("single_order");
     expect(
-      ambiguityGuard({ targetOrderId: "SU-10311", ordersInPlay: ["SU-10311", "SU-20312"], latestMessage: readMessage(latestMessage) }),
-    ).toBe("clarification");
-    expect(
-      ambiguityGuard({ targetOrderId: "SU-20312", ordersInPlay: ["SU-10311", "SU-20312"], latestMessage: readMessage(latestMessage) }),
-    ).toBe("clarification");
+      check({ tool: "cancel_order", request: { orderId: "SU-61202" }, message: "Please cancel it.", orders: [lamp, towel] }),
+    ).toMatchObject({
+      decision: "clarify",
+    });
   });
 
   it("a truncated search never makes an order the only one", () => {
-    expect(ambiguityGuard({ targetOrderId: "SU-61201", ordersInPlay: ["SU-61201"], latestMessage: readMessage("cancel it") })).toBe(
-      "single_order",
+    expect(ambiguityGuard({ targetOrderId: "SU-61201", ordersInPlay: ["SU-61201"], named: named([], [], true), incomplete: true })).toBe(
+      "unplaced",
     );
-    expect(
-      ambiguityGuard({ targetOrderId: "SU-61201", ordersInPlay: ["SU-61201"], latestMessage: readMessage("cancel it"), incomplete: true }),
-    ).toBe("unplaced");
   });
 
-  it("a fragment identifies when the principal's own search resolved it, or it is of one order they named", () => {
-    expect(ambiguityGuard({ targetOrderId: "SU-61201", ordersInPlay: both, latestMessage: readMessage("the 201 one") })).toBe(
-      "clarification",
-    );
+  it("a cued fragment identifies an order when the principal's own search resolved it, or it matches one order in play", () => {
+    // "Order 612" with SU-61201 and SU-61202 in play: the request did not say which of them.
+    expect(ambiguityGuard({ targetOrderId: "SU-61201", ordersInPlay: both, named: named([], ["612"]) })).toBe("clarification");
     expect(
       ambiguityGuard({
         targetOrderId: "SU-61201",
         ordersInPlay: both,
-        latestMessage: readMessage("the 201 one"),
-        resolvedFragments: { "201": ["SU-61201"] },
+        named: named([], ["612"]),
+        resolvedFragments: { "612": ["SU-61201"] },
       }),
     ).toBe("identified");
-    expect(
-      ambiguityGuard({
-        targetOrderId: "SU-61201",
-        ordersInPlay: both,
-        latestMessage: readMessage("the 201 one"),
-        namedOrders: ["SU-61201", "SU-61202"],
-      }),
-    ).toBe("identified");
+    expect(ambiguityGuard({ targetOrderId: "SU-61201", ordersInPlay: both, named: named([], ["1201"]) })).toBe("identified");
   });
 
-  it("an order nobody named or read is never a candidate, and never 'the only one'", () => {
-    expect(ambiguityGuard({ targetOrderId: "SU-99999", ordersInPlay: both, latestMessage: readMessage("cancel it") })).toBe("unplaced");
-    expect(ambiguityGuard({ targetOrderId: "SU-99999", ordersInPlay: [], latestMessage: readMessage("cancel it") })).toBe("unplaced");
-    expect(check({ tool: "cancel_order", request: { orderId: "SU-99999" }, message: "cancel it", orders: [] })).toMatchObject({
+  it("an order the request does not name, or nobody named or read, is never the target", () => {
+    expect(ambiguityGuard({ targetOrderId: "SU-61202", ordersInPlay: both, named: named(["SU-61201"]) })).toBe("unplaced");
+    expect(ambiguityGuard({ targetOrderId: "SU-99999", ordersInPlay: both, named: named([], [], true) })).toBe("unplaced");
+    expect(check({ tool: "cancel_order", request: { orderId: "SU-99999" }, message: "Please cancel it.", orders: [] })).toMatchObject({
       decision: "confirm",
       failed: ["target"],
     });
   });
-
-  it("with several in play and none identified, a change the principal asked for is a clarification", () => {
-    const decision = check({ tool: "cancel_order", request: { orderId: "SU-61202" }, message: "cancel it", orders: [lamp, towel] });
-    expect(decision).toMatchObject({ decision: "clarify" });
-  });
 });
 
-describe("values: a delivery note is the principal's own words", () => {
+describe("values: a held note is quoted back only when it is the principal's own words", () => {
   const note = (deliveryNote: string, message: string) =>
     check({ tool: "add_delivery_note", request: { orderId: "SU-61202", expectedVersion: 1, deliveryNote }, message, orders: [towel] });
-  it("up to case, punctuation and small words", () => {
-    expect(note("Please use the side gate.", "for the bookshelf order could the driver use the side gate please")).toMatchObject({
-      decision: "dispatch",
+
+  it("the note of a closed-form request is its exact words, up to case and punctuation", () => {
+    expect(note("Please use the side gate.", "Add a note to SU-61202: please use the side gate")).toMatchObject({ decision: "dispatch" });
+    expect(note("Use the side gate, please.", "Add a note to SU-61202: please use the side gate")).toMatchObject({
+      decision: "confirm",
+      failed: ["values"],
+      quoteNote: true,
     });
   });
 
-  it("never data from a tool result: an e-mail or order numbers the principal did not write in this message", () => {
+  it("never data from a tool result: an e-mail or order numbers the principal did not write", () => {
     const decision = note("Contact ana@example.com about SU-61201 and SU-61203.", "How tall is the side table on SU-61202?");
-    expect(decision).toMatchObject({ decision: "confirm", quoteNote: false });
-    expect(decision.decision === "confirm" && decision.failed).toEqual(["intent", "values"]);
+    expect(decision).toMatchObject({ decision: "confirm", failed: ["form"], quoteNote: false });
   });
 
-  it("words the model added are held, and the note is not quoted back", () => {
+  it("words the model added make it not theirs: held, and not quoted back", () => {
     expect(note("Please knock loudly; the bell is broken.", "Add a note to SU-61202: please knock loudly")).toMatchObject({
       decision: "confirm",
       failed: ["values"],

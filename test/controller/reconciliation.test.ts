@@ -207,7 +207,7 @@ describe("a controller that crashes resumes its persisted intents with the same 
   ];
 
   for (const { name, open } of storeKinds) {
-    it(`crash between persisting the intent and sending it (${name} store): a new controller sends it, once`, async () => {
+    it(`crash between persisting the intent and sending it (${name} store): a new controller never sends it unseen; it asks again, and a yes sends it once`, async () => {
       const world = await freshWorld();
       const path = join(dir, `crash-before-send-${world.tag}.jsonl`);
       const { controller, fetch } = await controllerFor(world.ana.customerId, { intents: crashingStore(open(path), "sent", "before") });
@@ -218,12 +218,28 @@ describe("a controller that crashes resumes its persisted intents with the same 
       expect(crashed.state()).toMatchObject({ turns: 0, messages: [] });
       expect(await service.order(orderId)).toMatchObject({ status: "placed", version: 1 });
 
-      const restarted = await controllerFor(world.ana.customerId, { intents: open(path) });
+      const restarted = await controllerFor(world.ana.customerId, {
+        intents: open(path),
+        script: [{ say: "Shall I?" }, { say: `Order ${orderId} is cancelled.` }],
+      });
       const [persisted] = await restarted.controller.store.resumable();
-      expect(persisted).toMatchObject({ state: "persisted", orderId });
-      const [finished] = await restarted.controller.resume();
+      expect(persisted).toMatchObject({ state: "persisted", orderId, sends: 0 });
+      const [held] = await restarted.controller.resume();
 
-      expect(finished).toMatchObject({ operationId: persisted?.operationId, state: "completed", sends: 1 });
+      // Persisted and never sent: resume() holds it, and the principal is asked at their next turn.
+      expect(held).toMatchObject({ operationId: persisted?.operationId, state: "awaiting_confirmation", sends: 0 });
+      expect(restarted.fetch.requests).toEqual([]);
+      expect(await service.order(orderId)).toMatchObject({ status: "placed", version: 1 });
+      const conversation = restarted.controller.conversation("crash-1", crashed.state());
+      const asked = await conversation.turn("Hello?");
+      expect(asked.replyKind).toBe("confirmation_request");
+      expect(asked.confirmations).toEqual([
+        expect.objectContaining({ operationId: persisted?.operationId, tool: "cancel_order", orderId }),
+      ]);
+      expect(restarted.fetch.requests).toEqual([]);
+
+      const confirmed = await conversation.turn("Yes, please.");
+      expect(confirmed.replyKind).toBe("confirmation");
       const operationId = await expectOneChange(world.ana.customerId, restarted.fetch);
       expect(operationId).toBe(persisted?.operationId);
       expect(restarted.fetch.requests.map((r) => r.tool)).toEqual(["cancel_order"]);

@@ -129,7 +129,13 @@ describe("a turn's service calls fail for a reason the application must act on",
     expect(turns[0]?.problem?.message).toMatch(
       /^POST \/v1\/tools\/get_order was answered with HTTP 404 NOT_FOUND, which get_order never answers with \(there is no such route\): what answers at service\.baseUrl \(http:\/\/127\.0\.0\.1:\d+\/api\)/,
     );
-    expect(turns.map((t) => t.reply.endsWith(unreachable))).toEqual([true, true]);
+    expect(turns[0]?.reply.endsWith(unreachable)).toBe(true);
+    // What answered the first read was no error the service has: its text is no one's the controller knows, so the
+    // conversation is tainted (contract §8.5) and the cancellation waits for a yes; nothing was sent.
+    expect(turns[1]).toMatchObject({
+      replyKind: "confirmation_request",
+      confirmations: [expect.objectContaining({ tool: "cancel_order" })],
+    });
     expect(await service.order(world.orders.success)).toMatchObject({ status: "placed", version: 1 });
   });
 

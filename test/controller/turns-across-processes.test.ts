@@ -149,7 +149,7 @@ describe("a conversation's turns are serialised across processes", () => {
     const orderId = world.orders.success;
     const conversationId = `resume-held-${world.tag}`;
     const shared = store();
-    const intent = await persistedIntent(shared, conversationId, orderId);
+    const intent = await sentIntent(shared, conversationId, orderId);
     const other = "controller-someone-else";
     expect(await shared.acquireLease(conversationId, other, Date.now() + 60_000, Date.now())).toBe(true);
     const { controller: c, fetch } = await controller(world.ana.customerId, [], { intents: shared });
@@ -166,16 +166,16 @@ describe("a conversation's turns are serialised across processes", () => {
     const orderId = world.orders.success;
     const conversationId = `resume-conflict-${world.tag}`;
     const inner = store();
-    const intent = await persistedIntent(inner, conversationId, orderId);
-    const second = await persistedIntent(inner, `${conversationId}-b`, world.orders.ambiguousA);
-    // Another process moves the first intent on (it sends it) just before this controller's first write of it.
+    const intent = await sentIntent(inner, conversationId, orderId);
+    const second = await sentIntent(inner, `${conversationId}-b`, world.orders.ambiguousA);
+    // Another process moves the first intent on (it starts reconciling it) just before this controller's first write of it.
     let interfered = false;
     const racing: IntentStore = {
       ...bind(inner),
       async save(next) {
         if (!interfered && next.operationId === intent.operationId) {
           interfered = true;
-          await inner.save(moved(intent, "sent", { sends: 1 }));
+          await inner.save(moved(intent, "unknown"));
         }
         await inner.save(next);
       },
@@ -220,7 +220,11 @@ function bind(store: IntentStore): IntentStore {
 }
 
 /** An intent persisted (written, never sent), as a controller that stopped right after persisting leaves it. */
-async function persistedIntent(store: IntentStore, conversationId: string, orderId: string): Promise<Intent> {
+/**
+ * An intent a crashed controller sent and never heard back on: what resume() finishes by itself (a change persisted
+ * and never sent it does not send; it is asked about at the principal's next turn).
+ */
+async function sentIntent(store: IntentStore, conversationId: string, orderId: string): Promise<Intent> {
   const now = new Date().toISOString();
   const operationId = `op-${conversationId}`;
   const proposed: Intent = {
@@ -239,5 +243,7 @@ async function persistedIntent(store: IntentStore, conversationId: string, order
   };
   const persisted = moved(proposed, "persisted");
   await store.save(persisted);
-  return persisted;
+  const sent = moved(persisted, "sent", { sends: 1 });
+  await store.save(sent);
+  return sent;
 }

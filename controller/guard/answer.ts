@@ -1,0 +1,164 @@
+import type { ChangeToolName } from "#contract/tools";
+import { normalizeShown } from "#controller/gate/normalize";
+import { type AnswerWords, answerWords } from "#controller/i18n/answers";
+import type { Locale } from "#controller/i18n/locale";
+
+/**
+ * A typed answer to the application's question about a held change (contract §8.5), read in the principal's words:
+ * - **confirm**: an affirmative, optionally restating that change — its verb, its order, its items — with courtesy
+ *   words ("Yes please, go ahead and cancel it", „Ja, gerne, bitte stornieren“, « Oui, annulez-la », 👍);
+ * - **decline**: a negative, optionally restating the change ("No, keep it", „Nein, danke“);
+ * - **neither**: anything else — a question, a yes and a no together, a word the answer catalogue does not hold, a
+ *   restatement of another change or another order. Neither leaves the change waiting and asks again; it never
+ *   declines in silence and never sends.
+ * Only the words of the conversation's locale and English (i18n/answers.ts) are read; they are the words the
+ * question itself asks for.
+ */
+export type AnswerKind = "confirm" | "decline" | "neither";
+
+/** What one message says as an answer, before it is held to a change. */
+export interface AnswerReading {
+  question: boolean;
+  affirmatives: number;
+  negatives: number;
+  /** Words and signs the catalogue does not hold. */
+  other: string[];
+  /** The changes its words restate. */
+  restates: Set<ChangeToolName>;
+  /** Order ids and 3–5 digit fragments it names; item ids it names. */
+  orderIds: string[];
+  fragments: string[];
+  itemIds: string[];
+}
+
+/** A held change an answer may be about. */
+export interface HeldChange {
+  tool: ChangeToolName;
+  orderId: string;
+  itemIds?: readonly string[];
+}
+
+type Category = "yes" | "no" | "courtesy" | "filler" | ChangeToolName;
+
+const yesSigns = /[👍✅✔☑👌]/u;
+const noSigns = /[👎❌✖🚫]/u;
+const courtesySigns = /[🙏🙂😊😀🙌]/u;
+
+/** A text as answers are read: normalised as the gate reads shown text, lowercase, hyphens and apostrophes plain. */
+const readAnswerText = (text: string) =>
+  normalizeShown(text)
+    .toLowerCase()
+    .replace(/(?<=\p{L})-(?=\p{L})/gu, " ")
+    // An elided article or pronoun is a word of its own: "l'ordine" is "l'" and "ordine", "d'accord" is "d'" "accord".
+    .replace(/(?<![\p{L}'])([a-z]|qu)'(?=\p{L})/gu, "$1' ")
+    .replace(/\s+/g, " ")
+    .trim();
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** Per locale: every phrase of its catalogue and of English's, by category, matched longest first. */
+const readers = new Map<Locale, { pattern: RegExp; category: Map<string, Category> }>();
+
+function readerFor(locale: Locale): { pattern: RegExp; category: Map<string, Category> } {
+  const known = readers.get(locale);
+  if (known) return known;
+  const category = new Map<string, Category>();
+  // The locale's own words first: where a word is another category in English, the principal's language decides.
+  for (const words of locale === "en" ? [answerWords.en] : [answerWords[locale], answerWords.en]) add(category, words);
+  const phrases = [...category.keys()].sort((a, b) => b.length - a.length).map((p) => escapeRegExp(p).replaceAll(" ", "\\s+"));
+  const reader = { pattern: new RegExp(`(?<![\\p{L}\\p{N}'])(?:${phrases.join("|")})(?![\\p{L}\\p{N}'])`, "gu"), category };
+  readers.set(locale, reader);
+  return reader;
+}
+
+function add(category: Map<string, Category>, words: AnswerWords): void {
+  const put = (phrase: string, c: Category) => {
+    const read = readAnswerText(phrase);
+    if (!category.has(read)) category.set(read, c);
+  };
+  for (const p of words.yes) put(p, "yes");
+  for (const p of words.no) put(p, "no");
+  for (const p of words.courtesy) put(p, "courtesy");
+  for (const [tool, phrases] of Object.entries(words.restate) as [ChangeToolName, readonly string[]][])
+    for (const p of phrases) put(p, tool);
+  for (const p of words.filler) put(p, "filler");
+}
+
+/** One message read as an answer, in the conversation's locale. */
+export function readAnswer(message: string, locale: Locale): AnswerReading {
+  const reading: AnswerReading = {
+    question: /[?¿]/u.test(message),
+    affirmatives: 0,
+    negatives: 0,
+    other: [],
+    restates: new Set(),
+    orderIds: [],
+    fragments: [],
+    itemIds: [],
+  };
+  // Signs first: the reading below takes pictographs out.
+  for (const sign of message.match(/\p{Extended_Pictographic}/gu) ?? []) {
+    if (yesSigns.test(sign)) reading.affirmatives += 1;
+    else if (noSigns.test(sign)) reading.negatives += 1;
+    else if (!courtesySigns.test(sign)) reading.other.push(sign);
+  }
+  // Punctuation between words separates nothing an answer says: "No, wait" is the phrase "no wait".
+  let text = readAnswerText(message.replace(/[\u{FE0F}\u{200D}]/gu, "")).replace(/[,;:.!…]+/g, " ");
+  text = text.replace(/\bsu-(\d{5})\b/g, (_m, digits: string) => {
+    reading.orderIds.push(`SU-${digits}`);
+    return " ";
+  });
+  text = text.replace(/\bitm-(\d+)\b/g, (_m, digits: string) => {
+    reading.itemIds.push(`ITM-${digits}`);
+    return " ";
+  });
+  text = text.replace(/(?<![\p{L}\p{N}])#?(\d{3,5})(?!\p{N})/gu, (_m, digits: string) => {
+    reading.fragments.push(digits);
+    return " ";
+  });
+  const { pattern, category } = readerFor(locale);
+  const rest = text.replace(pattern, (match) => {
+    const c = category.get(match.replace(/\s+/g, " "));
+    if (c === "yes") reading.affirmatives += 1;
+    else if (c === "no") reading.negatives += 1;
+    else if (c !== undefined && c !== "courtesy" && c !== "filler") reading.restates.add(c);
+    return " ";
+  });
+  for (const word of rest.match(/[\p{L}\p{N}]+/gu) ?? []) reading.other.push(word);
+  return reading;
+}
+
+/** What an answer says of one held change: confirm, decline, or neither. */
+export function answerTo(reading: AnswerReading, change: HeldChange): AnswerKind {
+  if (reading.question || reading.other.length > 0) return "neither";
+  if ([...reading.restates].some((tool) => tool !== change.tool)) return "neither";
+  if (!namesOnly(reading, change)) return "neither";
+  if (reading.affirmatives > 0 && reading.negatives === 0) return "confirm";
+  if (reading.negatives > 0 && reading.affirmatives === 0) return "decline";
+  return "neither";
+}
+
+/** The orders and items an answer names are the change's own (or it names none). */
+function namesOnly(reading: AnswerReading, change: HeldChange): boolean {
+  const digits = change.orderId.replace(/^SU-/, "");
+  return (
+    reading.orderIds.every((o) => o === change.orderId) &&
+    reading.fragments.every((f) => digits.includes(f)) &&
+    reading.itemIds.every((i) => (change.itemIds ?? []).includes(i))
+  );
+}
+
+/**
+ * Which of the changes the last reply asked about an answer is for: the only one asked, or the one whose order (or
+ * verb) the answer names. Undefined when it does not say which of several.
+ */
+export function changeAnswered<T extends HeldChange>(reading: AnswerReading, shown: readonly T[]): T | undefined {
+  if (shown.length <= 1) return shown[0];
+  const named = shown.filter(
+    (c) =>
+      (reading.orderIds.length > 0 || reading.fragments.length > 0 || reading.restates.size > 0) &&
+      namesOnly(reading, c) &&
+      [...reading.restates].every((tool) => tool === c.tool),
+  );
+  return named.length === 1 ? named[0] : undefined;
+}
