@@ -1,6 +1,6 @@
 import { GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { linesOf, replacementsOf } from "#core/item-eligibility";
-import type { Charge, NoteAuthor, Order, OrderItem } from "#core/order";
+import type { Charge, Order, OrderItem } from "#core/order";
 import type { StoreDeps } from "#store/client";
 import {
   historyLinks,
@@ -33,23 +33,23 @@ import {
 export const contentAttributes = ["items", "charges", "internal"] as const;
 
 /** An order as written by whoever places it (the fixture loader, the order system): contract §6's fields. */
-export interface NewOrder {
-  orderId: string;
-  customerId: string;
-  sellerId: string;
-  status: Order["status"];
-  version: number;
-  placedAt: string;
-  deliveredAt: string | null;
-  currency: string;
-  items: OrderItem[];
-  charges: Charge[];
-  delivery: Order["delivery"];
-  deliveryNote: string | null;
-  /** Who wrote the note (the state item keeps it beside the note); absent means the customer. */
-  deliveryNoteBy?: NoteAuthor;
-  internal: Record<string, unknown>;
-}
+export type NewOrder = Pick<
+  Order,
+  | "orderId"
+  | "customerId"
+  | "sellerId"
+  | "status"
+  | "version"
+  | "placedAt"
+  | "deliveredAt"
+  | "currency"
+  | "items"
+  | "charges"
+  | "delivery"
+  | "deliveryNote"
+  | "deliveryNoteBy"
+  | "internal"
+>;
 
 /** What an order's state item keeps for the indexes: the first three lines' titles and the total. */
 export function summaryOf(lines: readonly Pick<OrderItem, "title">[], charges: readonly Pick<Charge, "cents">[]) {
