@@ -129,7 +129,7 @@ const sections: Section[] = [
   {
     name: "gate",
     dynamo: false,
-    title: "The response gate per reply, by the reply's raw length (the adversarial corpus)",
+    title: "The response gate per reply, by the reply's raw length and the record's size (the generated reply corpus)",
     run: () => benchGate({ rounds: smoke ? 3 : 30 }),
   },
   {

@@ -3,10 +3,9 @@ import type { OrderFacts } from "#controller/gate/outcomes";
 import type { ConfirmationKey } from "#controller/i18n/confirmation-messages";
 
 /**
- * What the controller knows per changing tool, in one entry per tool: the topic a reply claims or denies it with
- * (gate/vocabulary.ts), how its values are checked against the closed-form request on the fast path and whether its
- * free text may be quoted back when it waits (guard/values.ts, contract §8.5), and the items and question of its
- * confirmation (guard/confirmation.ts). The words a request for it is written in are the closed form's
+ * What the controller knows per changing tool, in one entry per tool: how its values are checked against the
+ * closed-form request on the fast path and whether its free text may be quoted back when it waits (guard/values.ts,
+ * contract §8.5), and the items and question of its confirmation (guard/confirmation.ts). The words a request for it is written in are the closed form's
  * (guard/request-form.ts), and the words an answer restates it with are the answer catalogue's (i18n/answers.ts).
  * Typed over the contract's changing tools, so a new one does not compile until its entry is written here; no
  * reader falls back to a default for a tool it does not know.
@@ -14,9 +13,6 @@ import type { ConfirmationKey } from "#controller/i18n/confirmation-messages";
  * This module sits below the modules that read it: it imports types only, and the value checks get the tracing
  * helpers they call as a parameter, so no import runs back up to words, values or confirmation.
  */
-
-/** The topics of the claim check that are an action on an order; the gate's other topics are in gate/vocabulary.ts. */
-export type ActionTopic = "cancel" | "note" | "return" | "replacement";
 
 /** The values a held change shows the principal, beside the confirm and decline buttons. */
 export interface ConfirmationValues {
@@ -132,8 +128,6 @@ export interface ControllerChangeTool {
    * with the form's pieces; its named groups hold the order, items, reason, day a request names.
    */
   requestForm: (p: FormPieces) => string;
-  /** The action topic a reply claims or denies it with. */
-  topic: ActionTopic;
   /** On the fast path: each argument checked against what the closed-form request says. */
   formValues: (trace: FormTrace) => void;
   /** For a held change: whether its free text may be quoted back as the principal's and sent on their yes. */
@@ -163,7 +157,6 @@ export const changeTools: Record<ChangeToolName, ControllerChangeTool> = {
     // "Cancel <order>", and the one deadline that urges rather than defers: "before it ships".
     requestForm: ({ target, word }) =>
       `cancel (?<target>${target})(?:, the ${word}(?: ${word}){0,3}?)?(?: before it (?:ships|is shipped|'s shipped|gets shipped|is dispatched|goes out))?`,
-    topic: "cancel",
     // A cancellation's reason is one line the seller reads: it may be the model's summary of the request, but it
     // never carries data (an e-mail, an id, a number, a link) the principal did not write in this message.
     formValues: ({ request, untraced, foreignData }) => {
@@ -185,7 +178,6 @@ export const changeTools: Record<ChangeToolName, ControllerChangeTool> = {
   add_delivery_note: {
     // "Add a note to <order>: …", "Delivery note on <order>: …", "Tell the driver: …", or the note quoted whole.
     requestForm: ({ noteHeads }) => `(?:${noteHeads.join("|")})`,
-    topic: "note",
     // The note is the request's own words: the text after "add a note to …:", up to case and punctuation.
     formValues: ({ request, form, untraced, sameWords }) => {
       if (typeof request.deliveryNote !== "string" || form.note === undefined || !sameWords(request.deliveryNote, form.note))
@@ -203,7 +195,6 @@ export const changeTools: Record<ChangeToolName, ControllerChangeTool> = {
     // "Start a return for <items>" or "return <items>", "because <reason phrase>", a pickup day.
     requestForm: ({ itemsOn, pickup }) =>
       `(?:(?:start|open|arrange|book|set up|begin) (?:a |the )?return (?:for|of|on) |return )${itemsOn}(?: (?:because|as|since) (?<because>[^,]+?))?${pickup}?`,
-    topic: "return",
     formValues: (trace) => {
       const { request, form, untraced } = trace;
       sameItems(trace, Array.isArray(request.itemIds) ? request.itemIds.map(String) : []);
@@ -230,7 +221,6 @@ export const changeTools: Record<ChangeToolName, ControllerChangeTool> = {
     // "Send (me) a replacement (for <items>)", "replace <items>", "send another (one)", "because <reason phrase>".
     requestForm: ({ itemsOn, itemsOnSecond, target }) =>
       `(?:send (?:me |us )?(?:a |the )?replacement(?: (?:for|of) ${itemsOn})?|replace ${itemsOnSecond}|send (?:me |us )?(?:a new one|another one|another)(?: (?:for|of) (?<target>${target}))?)(?: (?:because|as|since) (?<because>[^,]+?))?`,
-    topic: "replacement",
     formValues: (trace) => {
       sameItems(trace, typeof trace.request.itemId === "string" ? [trace.request.itemId] : []);
       sameReason(trace);

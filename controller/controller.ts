@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { type PrincipalKind, systemPromptFor } from "#contract/model-context";
 import { type ModelTool, modelTools } from "#contract/model-tools";
 import { type ConversationState, newConversationState, noteOrdersIn, principalMessages } from "#controller/conversation-state";
-import { gate } from "#controller/gate/gate";
+import type { OrderFact } from "#controller/gate/facts";
+import { type GateDecision, gate } from "#controller/gate/gate";
 import type { ReplyKind, TurnOutcome } from "#controller/gate/outcomes";
 import type { PendingConfirmation } from "#controller/guard/confirmation";
 import { readMessage } from "#controller/guard/message";
@@ -52,6 +53,12 @@ export interface TurnResult {
   replyKind: ReplyKind;
   /** The recorded outcomes the gate judged the reply by. */
   outcomes: TurnOutcome[];
+  /**
+   * The facts of the orders this turn read or changed, rendered from the record (contract §8.2), as data for a card
+   * in the application's UI: each with its kind, its values, its sentence in the principal's language, and whether
+   * the reply's text tells it. Empty when the turn read and changed nothing.
+   */
+  facts: OrderFact[];
   /**
    * The changes this turn left waiting for the principal's confirmation, as data to render (a confirm and a decline
    * button each): settle one with `conversation.confirm(confirmationId)` or `decline(confirmationId)`. After a button
@@ -327,6 +334,7 @@ export class Controller {
       ...(limit ? { limit } : {}),
       modelFailed,
       orders: state.orders,
+      turn: state.turns,
       today: this.now().toISOString().slice(0, 10),
       locale: run.locale,
     });
@@ -337,7 +345,12 @@ export class Controller {
   }
 
   /** The gate's decision recorded and shown; the history keeps what the principal saw. */
-  private async finishTurn(state: ConversationState, run: Run, gated: TurnDecision, turnOptions: TurnOptions): Promise<TurnResult> {
+  private async finishTurn(
+    state: ConversationState,
+    run: Run,
+    gated: TurnDecision & Partial<Pick<GateDecision, "facts">>,
+    turnOptions: TurnOptions,
+  ): Promise<TurnResult> {
     const { recorder, outcomes } = run;
     const problem = turnProblem(recorder.trace.events, { baseUrl: this.options.service.baseUrl, model: this.options.model.name });
     if (problem) {
@@ -374,6 +387,8 @@ export class Controller {
       reply: decision.reply,
       replyKind: decision.replyKind,
       outcomes,
+      // Plain data, each sentence rendered: the application may clone, store or send them as they are.
+      facts: (decision.facts ?? []).map((f) => ({ ...f, text: f.text }) as OrderFact),
       confirmations,
       ...(confirmations[0] ? { confirmation: confirmations[0] } : {}),
       ...(problem ? { problem } : {}),
@@ -382,13 +397,22 @@ export class Controller {
   }
 }
 
-/** The gate's decision when a service problem stands in the way: the reply says the orders could not be reached. */
-function withProblem(gated: TurnDecision, problem: TurnProblem, outcomes: readonly TurnOutcome[], run: Run): TurnDecision {
+/**
+ * The gate's decision when a service problem stands in the way: the reply says the orders could not be reached. The
+ * facts of what the turn did read stay as data, none told by this reply.
+ */
+function withProblem(
+  gated: TurnDecision & Partial<Pick<GateDecision, "facts">>,
+  problem: TurnProblem,
+  outcomes: readonly TurnOutcome[],
+  run: Run,
+): TurnDecision & Partial<Pick<GateDecision, "facts">> {
   return {
     ...gated,
     reply: problemReply(outcomes, run.locale),
     decision: "template",
     problems: [...gated.problems, `${problem.code}: ${problem.message}`],
+    ...(gated.facts ? { facts: gated.facts.map((f) => ({ ...f, text: f.text, shown: false }) as OrderFact) } : {}),
   };
 }
 

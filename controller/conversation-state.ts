@@ -1,3 +1,4 @@
+import { sellerTextLimits } from "#core/order";
 import type { OrderFacts } from "#controller/gate/outcomes";
 import type { PrincipalMessage } from "#controller/guard/message";
 import type { Locale } from "#controller/i18n/locale";
@@ -81,11 +82,13 @@ export function noteReadResult(
       noteOrder(state, {
         orderId: order.orderId,
         read: true,
+        readTurn: state.turns,
         ...(typeof order.status === "string" ? { status: order.status } : {}),
-        ...(Array.isArray(order.itemTitles) ? { itemTitles: order.itemTitles as string[] } : {}),
+        ...(Array.isArray(order.itemTitles) ? { itemTitles: order.itemTitles.map((t) => bounded(t)) } : {}),
         ...(typeof order.placedAt === "string" ? { placedAt: order.placedAt } : {}),
         ...(order.deliveredAt !== undefined ? { deliveredAt: order.deliveredAt as string | null } : {}),
-        ...(typeof order.totalCents === "number" ? { amounts: [order.totalCents] } : {}),
+        ...(typeof order.totalCents === "number" ? { amounts: [order.totalCents], totalCents: order.totalCents } : {}),
+        ...(typeof order.currency === "string" ? { currency: order.currency } : {}),
       });
     }
     if (result.truncated === true) state.incomplete = true;
@@ -100,15 +103,24 @@ export function noteReadResult(
     const items = Array.isArray(result.items) ? (result.items as Record<string, unknown>[]) : [];
     const charges = Array.isArray(result.charges) ? (result.charges as Record<string, unknown>[]) : [];
     const policy = (result.policy ?? {}) as Record<string, unknown>;
+    const seller = (result.seller ?? {}) as Record<string, unknown>;
     noteOrder(state, {
       orderId: result.orderId,
       read: true,
+      readTurn: state.turns,
       ...(typeof result.status === "string" ? { status: result.status } : {}),
-      itemTitles: items.map((i) => String(i.title)),
-      items: items.filter((i) => typeof i.itemId === "string").map((i) => ({ itemId: String(i.itemId), title: String(i.title) })),
+      itemTitles: items.map((i) => bounded(i.title)),
+      items: items
+        .filter((i) => typeof i.itemId === "string")
+        .map((i) => ({
+          itemId: String(i.itemId),
+          title: bounded(i.title),
+          ...(typeof i.quantity === "number" ? { quantity: i.quantity } : {}),
+        })),
       ...(typeof result.placedAt === "string" ? { placedAt: result.placedAt } : {}),
       ...(result.deliveredAt !== undefined ? { deliveredAt: day(result.deliveredAt) ?? null } : {}),
       ...(policy.returnableUntil !== undefined ? { returnableUntil: day(policy.returnableUntil) ?? null } : {}),
+      ...(typeof policy.returnWindowDays === "number" ? { returnWindowDays: policy.returnWindowDays } : {}),
       ...(Array.isArray(result.allowedActions) ? { allowedActions: result.allowedActions.map(String) } : {}),
       ...(isSellerType((result.seller as Record<string, unknown> | undefined)?.type)
         ? { sellerType: (result.seller as { type: "sundry" | "marketplace" }).type }
@@ -117,8 +129,70 @@ export function noteReadResult(
         ...charges.map((c) => Number(c.cents)).filter(Number.isFinite),
         ...(typeof result.totalCents === "number" ? [result.totalCents] : []),
       ],
+      ...(typeof seller.name === "string"
+        ? { seller: { name: bounded(seller.name, sellerTextLimits.sellerName), marketplace: seller.type !== "sundry" } }
+        : {}),
+      ...(typeof result.totalCents === "number" ? { totalCents: result.totalCents } : {}),
+      ...(typeof result.currency === "string" ? { currency: result.currency } : {}),
+      charges: charges
+        .filter((c) => typeof c.kind === "string" && Number.isFinite(Number(c.cents)))
+        .map((c) => ({ kind: String(c.kind), cents: Number(c.cents) })),
+      ...deliveryOf(result.delivery),
+      ...returnsOf(result.returns),
     });
   }
+}
+
+/**
+ * A string a read returned, cut to the bound of a seller's text (contract §6) should a service send a longer one:
+ * what the controller keeps, and the gate reads, stays bounded whatever the service sent.
+ */
+function bounded(value: unknown, limit: number = sellerTextLimits.itemTitle): string {
+  const text = String(value);
+  return text.length <= limit ? text : `${text.slice(0, limit - 1)}…`;
+}
+
+/** What get_order said of how the order travels: the carrier, its tracking and the delivery note. */
+function deliveryOf(value: unknown): Pick<OrderFacts, "delivery"> {
+  if (value === null || typeof value !== "object") return {};
+  const delivery = value as Record<string, unknown>;
+  if (typeof delivery.carrier !== "string") return {};
+  const tracking = (delivery.tracking ?? {}) as Record<string, unknown>;
+  const note = (delivery.note ?? null) as { text?: unknown } | null;
+  return {
+    delivery: {
+      carrier: bounded(delivery.carrier),
+      trackingId: typeof delivery.trackingId === "string" ? delivery.trackingId : null,
+      ...(tracking.available === true && typeof tracking.status === "string"
+        ? {
+            tracking: {
+              available: true as const,
+              status: tracking.status,
+              lastScanAt: typeof tracking.lastScanAt === "string" ? tracking.lastScanAt : null,
+            },
+          }
+        : tracking.available === false
+          ? { tracking: { available: false as const } }
+          : {}),
+      note: typeof note?.text === "string" ? note.text : null,
+    },
+  };
+}
+
+/** The returns get_order listed on the order. */
+function returnsOf(value: unknown): Pick<OrderFacts, "returns"> {
+  if (!Array.isArray(value)) return {};
+  return {
+    returns: (value as Record<string, unknown>[]).flatMap((r) => {
+      const pickup = (r.pickup ?? {}) as Record<string, unknown>;
+      return Array.isArray(r.itemIds) &&
+        typeof r.labelRef === "string" &&
+        typeof pickup.date === "string" &&
+        typeof pickup.window === "string"
+        ? [{ itemIds: r.itemIds.map(String), labelRef: r.labelRef, pickup: { date: pickup.date, window: pickup.window } }]
+        : [];
+    }),
+  };
 }
 
 /**

@@ -91,7 +91,7 @@ export { classifyChange, classifyStatus } from "#controller/http/outcome";
 
 // The response gate
 export { gate, type GateDecision, type GateInput } from "#controller/gate/gate";
-export { checkClaims, type ClaimCheck, type ClaimContext } from "#controller/gate/claim-check";
+export { type FactKind, type OrderFact, turnFacts } from "#controller/gate/facts";
 export { normalizeForReading } from "#controller/gate/normalize";
 export { composeOutcomes, type OrderFacts, type ReplyKind, type TurnOutcome } from "#controller/gate/outcomes";
 export { noChangeTemplate, openingFor, templateFor } from "#controller/gate/templates";

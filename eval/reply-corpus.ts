@@ -70,6 +70,29 @@ export function loadCorpus(dir = corpusDir): CorpusScenario[] {
     });
 }
 
+/**
+ * The scenario's orders as the controller keeps them after this turn's reads (turn 1), for the gate: the facts a
+ * reply may tell are theirs.
+ */
+export function ordersOf(scenario: CorpusScenario): OrderFacts[] {
+  return scenario.orders.map((o) => ({ ...o, read: true, readTurn: 1 }));
+}
+
+/** What the service answered those reads, as the judge reads them: a get_order's fields the scenario holds. */
+export function readsOf(scenario: CorpusScenario): Record<string, unknown>[] {
+  return scenario.orders.map((o) => ({
+    orderId: o.orderId,
+    ...(o.status ? { status: o.status } : {}),
+    ...(o.placedAt ? { placedAt: o.placedAt } : {}),
+    ...(o.deliveredAt !== undefined ? { deliveredAt: o.deliveredAt } : {}),
+    ...(o.items ? { items: o.items } : o.itemTitles ? { itemTitles: o.itemTitles } : {}),
+    ...(o.returnableUntil !== undefined || o.returnWindowDays !== undefined
+      ? { policy: { returnableUntil: o.returnableUntil ?? null, returnWindowDays: o.returnWindowDays } }
+      : {}),
+    ...(o.allowedActions ? { allowedActions: o.allowedActions } : {}),
+  }));
+}
+
 /** The scenario's outcomes as the judge reads them: the service's records. */
 export function recordsOf(scenario: CorpusScenario): RecordedOutcome[] {
   return scenario.outcomes.map((o) => {

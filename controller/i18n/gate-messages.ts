@@ -10,7 +10,12 @@ import type { Catalogue } from "#controller/i18n/format";
  * `action.*` is how a change is named inside another sentence: a verb phrase in English ("cancel" order X), a noun
  * phrase elsewhere, and each language's sentences are built around its own form. The keys are made from the
  * registry's tool names, so a new tool does not compile until every locale has its `action.*` (and, for a
- * change, its `completed.*`) sentence.
+ * change, its `completed.*` and `possible.*`) sentence.
+ *
+ * `fact.*` are the facts of an order the reply tells (gate/facts.ts): its status, dates, tracking, items, charges,
+ * return window, a return on it, its delivery note and what can still be done, each rendered from what a read or a
+ * change of the turn recorded. Values a seller wrote (titles, a seller's name) arrive cut to their bound and are
+ * said to be the seller's words; amounts arrive formatted for the locale.
  */
 export type GateMessageKey =
   | `completed.${ChangeToolName}`
@@ -43,6 +48,19 @@ export type GateMessageKey =
   | "noChange"
   | "modelFailed"
   | "bound"
+  | "fact.status"
+  | "fact.placed"
+  | "fact.tracking"
+  | "fact.item"
+  | "fact.items"
+  | "fact.charge"
+  | "fact.amounts"
+  | "fact.returnWindow"
+  | "fact.return"
+  | "fact.note"
+  | "fact.possible"
+  | `possible.${ChangeToolName}`
+  | "fact.more"
   /** The turn's service calls met a problem the application must act on (controller/problem.ts): never a claim. */
   | "unreachable";
 
@@ -101,6 +119,28 @@ export const gateMessages: Catalogue<GateMessageKey> = {
     modelFailed: "I couldn't finish working on that just now.",
     bound:
       "I had to stop before finishing, because {limit, select, tool_calls {it needed more than the {value} steps I can take per message} other {it took longer than the {value} seconds I can take per message}}.",
+    "fact.status":
+      "{status, select, placed {Order {orderId} has been placed and is waiting to be processed.} processing {Order {orderId} is being processed.} dispatching {Order {orderId} is being prepared for dispatch.} shipped {Order {orderId} has shipped.} delivered {{deliveredKnown, select, yes {Order {orderId} was delivered on {deliveredOn}.} other {Order {orderId} has been delivered.}}} cancelled {Order {orderId} is cancelled.} other {Order {orderId} has the status {status}.}}",
+    "fact.placed": "Order {orderId} was placed on {placedOn}.",
+    "fact.tracking":
+      "{state, select, none {Order {orderId} will go with {carrier}; it has no tracking number yet.} expired {Order {orderId}: {carrier}, tracking number {trackingId}; the carrier keeps scans for {days} days after delivery, so there are none now.} other {Order {orderId}: {carrier}, tracking number {trackingId}, {scan, select, in_transit {in transit} awaiting_dispatch {waiting for the carrier} delivered {delivered} cancelled {cancelled} other {not scanned yet}}{scanKnown, select, yes {, last scanned on {scanOn}} other {}}.}}",
+    "fact.item": "{quantity} × “{title}”",
+    "fact.items":
+      "Order {orderId} holds {items}{more, plural, =0 {} one { and # more item} other { and # more items}}{words, select, marketplace {, sold by “{seller}”: titles and name as the seller wrote them} seller {: titles as the seller wrote them} other {}}.",
+    "fact.charge": "{amount} ({kind, select, item {items} delivery {delivery} other {other}})",
+    "fact.amounts": "The charges on order {orderId} come to {total}{breakdown, select, yes {: {charges}} other {}}.",
+    "fact.returnWindow":
+      "{state, select, open {A return of order {orderId} can be started until {until}.} closed {The return window for order {orderId} closed on {until}.} other {Once order {orderId} is delivered, a return can be started within {days, plural, one {# day} other {# days}}.}}",
+    "fact.return":
+      "A return of {items} from order {orderId} is booked: the carrier collects on {date}, {window}. The return label is {label}.",
+    "fact.note": "Order {orderId} has a delivery note for the carrier: “{note}”.",
+    "fact.possible":
+      "{count, plural, =0 {There is nothing I can change on order {orderId} now.} other {On order {orderId} I can still {actions}.}}",
+    "possible.cancel_order": "cancel it",
+    "possible.add_delivery_note": "change its delivery note",
+    "possible.start_return": "start a return",
+    "possible.offer_replacement": "send a replacement for an item",
+    "fact.more": "{count, plural, one {# more order} other {# more orders}} came up as well.",
     unreachable: "Your orders could not be reached right now.",
   },
   de: {
@@ -163,6 +203,28 @@ export const gateMessages: Catalogue<GateMessageKey> = {
     modelFailed: "Ich konnte das gerade nicht zu Ende bearbeiten.",
     bound:
       "Ich musste abbrechen, bevor ich fertig war, weil {limit, select, tool_calls {mehr als die {value} Schritte nötig waren, die ich pro Nachricht ausführen kann} other {es länger gedauert hat als die {value} Sekunden, die ich pro Nachricht zur Verfügung habe}}.",
+    "fact.status":
+      "{status, select, placed {Bestellung {orderId} ist eingegangen und wartet auf die Bearbeitung.} processing {Bestellung {orderId} wird bearbeitet.} dispatching {Bestellung {orderId} wird für den Versand vorbereitet.} shipped {Bestellung {orderId} wurde versandt.} delivered {{deliveredKnown, select, yes {Bestellung {orderId} wurde am {deliveredOn} zugestellt.} other {Bestellung {orderId} wurde zugestellt.}}} cancelled {Bestellung {orderId} ist storniert.} other {Bestellung {orderId} hat den Status {status}.}}",
+    "fact.placed": "Bestellung {orderId} wurde am {placedOn} aufgegeben.",
+    "fact.tracking":
+      "{state, select, none {Bestellung {orderId} geht mit {carrier}; sie hat noch keine Sendungsnummer.} expired {Bestellung {orderId}: {carrier}, Sendungsnummer {trackingId}; der Zusteller bewahrt Scans {days} Tage nach der Zustellung auf, daher gibt es keine mehr.} other {Bestellung {orderId}: {carrier}, Sendungsnummer {trackingId}, {scan, select, in_transit {unterwegs} awaiting_dispatch {wartet auf den Zusteller} delivered {zugestellt} cancelled {storniert} other {noch nicht gescannt}}{scanKnown, select, yes {, zuletzt gescannt am {scanOn}} other {}}.}}",
+    "fact.item": "{quantity} × „{title}“",
+    "fact.items":
+      "Bestellung {orderId} enthält {items}{more, plural, =0 {} one { und # weiteren Artikel} other { und # weitere Artikel}}{words, select, marketplace {, verkauft von „{seller}“: Titel und Name so, wie der Verkäufer sie geschrieben hat} seller {: Titel so, wie der Verkäufer sie geschrieben hat} other {}}.",
+    "fact.charge": "{amount} ({kind, select, item {Artikel} delivery {Versand} other {Sonstiges}})",
+    "fact.amounts": "Die Kosten für Bestellung {orderId} betragen {total}{breakdown, select, yes {: {charges}} other {}}.",
+    "fact.returnWindow":
+      "{state, select, open {Eine Rücksendung von Bestellung {orderId} ist bis zum {until} möglich.} closed {Die Rückgabefrist für Bestellung {orderId} ist am {until} abgelaufen.} other {Sobald Bestellung {orderId} zugestellt ist, ist eine Rücksendung innerhalb von {days, plural, one {# Tag} other {# Tagen}} möglich.}}",
+    "fact.return":
+      "Eine Rücksendung von {items} aus Bestellung {orderId} ist gebucht: Der Zusteller holt sie am {date} im Zeitfenster {window} ab. Das Rücksendeetikett ist {label}.",
+    "fact.note": "Bestellung {orderId} hat eine Lieferanweisung für den Zusteller: „{note}“.",
+    "fact.possible":
+      "{count, plural, =0 {An Bestellung {orderId} kann ich jetzt nichts ändern.} other {Für Bestellung {orderId} kann ich noch: {actions}.}}",
+    "possible.cancel_order": "sie stornieren",
+    "possible.add_delivery_note": "ihre Lieferanweisung ändern",
+    "possible.start_return": "eine Rücksendung starten",
+    "possible.offer_replacement": "einen Ersatz für einen Artikel senden",
+    "fact.more": "{count, plural, one {# weitere Bestellung ist} other {# weitere Bestellungen sind}} ebenfalls aufgetaucht.",
     unreachable: "Auf Ihre Bestellungen konnte gerade nicht zugegriffen werden.",
   },
   fr: {
@@ -226,6 +288,28 @@ export const gateMessages: Catalogue<GateMessageKey> = {
     modelFailed: "Je n’ai pas pu terminer cette demande pour l’instant.",
     bound:
       "J’ai dû m’arrêter avant la fin, car {limit, select, tool_calls {il fallait plus que les {value} étapes que je peux effectuer par message} other {cela a pris plus que les {value} secondes dont je dispose par message}}.",
+    "fact.status":
+      "{status, select, placed {La commande {orderId} est passée et attend d’être traitée.} processing {La commande {orderId} est en cours de traitement.} dispatching {La commande {orderId} est en préparation pour l’expédition.} shipped {La commande {orderId} a été expédiée.} delivered {{deliveredKnown, select, yes {La commande {orderId} a été livrée le {deliveredOn}.} other {La commande {orderId} a été livrée.}}} cancelled {La commande {orderId} est annulée.} other {La commande {orderId} a le statut {status}.}}",
+    "fact.placed": "La commande {orderId} a été passée le {placedOn}.",
+    "fact.tracking":
+      "{state, select, none {La commande {orderId} partira avec {carrier}\u00a0; elle n’a pas encore de numéro de suivi.} expired {La commande {orderId}\u00a0: {carrier}, numéro de suivi {trackingId}\u00a0; le transporteur conserve les scans {days} jours après la livraison, il n’y en a donc plus.} other {La commande {orderId}\u00a0: {carrier}, numéro de suivi {trackingId}, {scan, select, in_transit {en transit} awaiting_dispatch {en attente du transporteur} delivered {livrée} cancelled {annulée} other {pas encore scannée}}{scanKnown, select, yes {, dernier scan le {scanOn}} other {}}.}}",
+    "fact.item": "{quantity} × «\u00a0{title}\u00a0»",
+    "fact.items":
+      "La commande {orderId} contient {items}{more, plural, =0 {} one { et # autre article} other { et # autres articles}}{words, select, marketplace {, vendue par «\u00a0{seller}\u00a0»\u00a0: titres et nom tels que le vendeur les a écrits} seller {\u00a0: titres tels que le vendeur les a écrits} other {}}.",
+    "fact.charge": "{amount} ({kind, select, item {articles} delivery {livraison} other {autre}})",
+    "fact.amounts": "Les frais de la commande {orderId} s’élèvent à {total}{breakdown, select, yes {\u00a0: {charges}} other {}}.",
+    "fact.returnWindow":
+      "{state, select, open {Un retour de la commande {orderId} peut être lancé jusqu’au {until}.} closed {Le délai de retour de la commande {orderId} a pris fin le {until}.} other {Une fois la commande {orderId} livrée, un retour pourra être lancé dans un délai de {days, plural, one {# jour} other {# jours}}.}}",
+    "fact.return":
+      "Le retour de {items} de la commande {orderId} est enregistré\u00a0: le transporteur passe le {date}, {window}. L’étiquette de retour est {label}.",
+    "fact.note": "La commande {orderId} a une note de livraison pour le transporteur\u00a0: «\u00a0{note}\u00a0».",
+    "fact.possible":
+      "{count, plural, =0 {Je ne peux rien modifier sur la commande {orderId} pour le moment.} other {Sur la commande {orderId}, je peux encore\u00a0: {actions}.}}",
+    "possible.cancel_order": "l’annuler",
+    "possible.add_delivery_note": "modifier sa note de livraison",
+    "possible.start_return": "lancer un retour",
+    "possible.offer_replacement": "envoyer un remplacement pour un article",
+    "fact.more": "{count, plural, one {# autre commande est également apparue} other {# autres commandes sont également apparues}}.",
     unreachable: "Vos commandes n’ont pas pu être consultées pour le moment.",
   },
   es: {
@@ -285,6 +369,28 @@ export const gateMessages: Catalogue<GateMessageKey> = {
     modelFailed: "No he podido terminar con eso ahora mismo.",
     bound:
       "Tuve que detenerme antes de terminar, porque {limit, select, tool_calls {hacían falta más de los {value} pasos que puedo dar por mensaje} other {tardó más de los {value} segundos de que dispongo por mensaje}}.",
+    "fact.status":
+      "{status, select, placed {El pedido {orderId} está realizado y pendiente de procesar.} processing {El pedido {orderId} se está procesando.} dispatching {El pedido {orderId} se está preparando para el envío.} shipped {El pedido {orderId} se ha enviado.} delivered {{deliveredKnown, select, yes {El pedido {orderId} se entregó el {deliveredOn}.} other {El pedido {orderId} se ha entregado.}}} cancelled {El pedido {orderId} está cancelado.} other {El pedido {orderId} tiene el estado {status}.}}",
+    "fact.placed": "El pedido {orderId} se realizó el {placedOn}.",
+    "fact.tracking":
+      "{state, select, none {El pedido {orderId} irá con {carrier}; aún no tiene número de seguimiento.} expired {Pedido {orderId}: {carrier}, número de seguimiento {trackingId}; el transportista guarda los escaneos {days} días después de la entrega, así que ya no hay ninguno.} other {Pedido {orderId}: {carrier}, número de seguimiento {trackingId}, {scan, select, in_transit {en tránsito} awaiting_dispatch {esperando al transportista} delivered {entregado} cancelled {cancelado} other {sin escanear todavía}}{scanKnown, select, yes {, último escaneo el {scanOn}} other {}}.}}",
+    "fact.item": "{quantity} × «{title}»",
+    "fact.items":
+      "El pedido {orderId} contiene {items}{more, plural, =0 {} one { y # artículo más} other { y # artículos más}}{words, select, marketplace {, vendido por «{seller}»: títulos y nombre tal como los escribió el vendedor} seller {: títulos tal como los escribió el vendedor} other {}}.",
+    "fact.charge": "{amount} ({kind, select, item {artículos} delivery {envío} other {otros}})",
+    "fact.amounts": "Los cargos del pedido {orderId} suman {total}{breakdown, select, yes {: {charges}} other {}}.",
+    "fact.returnWindow":
+      "{state, select, open {Se puede iniciar una devolución del pedido {orderId} hasta el {until}.} closed {El plazo de devolución del pedido {orderId} terminó el {until}.} other {Cuando se entregue el pedido {orderId}, se podrá iniciar una devolución en un plazo de {days, plural, one {# día} other {# días}}.}}",
+    "fact.return":
+      "La devolución de {items} del pedido {orderId} está registrada: el transportista la recoge el {date}, {window}. La etiqueta de devolución es {label}.",
+    "fact.note": "El pedido {orderId} tiene una nota de entrega para el transportista: «{note}».",
+    "fact.possible":
+      "{count, plural, =0 {Ahora no puedo cambiar nada en el pedido {orderId}.} other {En el pedido {orderId} todavía puedo: {actions}.}}",
+    "possible.cancel_order": "cancelarlo",
+    "possible.add_delivery_note": "cambiar su nota de entrega",
+    "possible.start_return": "iniciar una devolución",
+    "possible.offer_replacement": "enviar un reemplazo de un artículo",
+    "fact.more": "{count, plural, one {También ha salido # pedido más} other {También han salido # pedidos más}}.",
     unreachable: "No se ha podido acceder a sus pedidos en este momento.",
   },
   it: {
@@ -344,6 +450,28 @@ export const gateMessages: Catalogue<GateMessageKey> = {
     modelFailed: "Non sono riuscito a completare la richiesta in questo momento.",
     bound:
       "Ho dovuto fermarmi prima di finire, perché {limit, select, tool_calls {servivano più dei {value} passaggi che posso fare per messaggio} other {ci è voluto più dei {value} secondi che ho a disposizione per messaggio}}.",
+    "fact.status":
+      "{status, select, placed {L’ordine {orderId} è stato effettuato ed è in attesa di elaborazione.} processing {L’ordine {orderId} è in elaborazione.} dispatching {L’ordine {orderId} è in preparazione per la spedizione.} shipped {L’ordine {orderId} è stato spedito.} delivered {{deliveredKnown, select, yes {L’ordine {orderId} è stato consegnato il {deliveredOn}.} other {L’ordine {orderId} è stato consegnato.}}} cancelled {L’ordine {orderId} è annullato.} other {L’ordine {orderId} ha lo stato {status}.}}",
+    "fact.placed": "L’ordine {orderId} è stato effettuato il {placedOn}.",
+    "fact.tracking":
+      "{state, select, none {L’ordine {orderId} partirà con {carrier}; non ha ancora un numero di tracciamento.} expired {Ordine {orderId}: {carrier}, numero di tracciamento {trackingId}; il corriere conserva le scansioni per {days} giorni dopo la consegna, quindi non ce ne sono più.} other {Ordine {orderId}: {carrier}, numero di tracciamento {trackingId}, {scan, select, in_transit {in transito} awaiting_dispatch {in attesa del corriere} delivered {consegnato} cancelled {annullato} other {non ancora scansionato}}{scanKnown, select, yes {, ultima scansione il {scanOn}} other {}}.}}",
+    "fact.item": "{quantity} × «{title}»",
+    "fact.items":
+      "L’ordine {orderId} contiene {items}{more, plural, =0 {} one { e # altro articolo} other { e altri # articoli}}{words, select, marketplace {, venduto da «{seller}»: titoli e nome come li ha scritti il venditore} seller {: titoli come li ha scritti il venditore} other {}}.",
+    "fact.charge": "{amount} ({kind, select, item {articoli} delivery {spedizione} other {altro}})",
+    "fact.amounts": "Gli addebiti dell’ordine {orderId} ammontano a {total}{breakdown, select, yes {: {charges}} other {}}.",
+    "fact.returnWindow":
+      "{state, select, open {Un reso dell’ordine {orderId} si può avviare fino al {until}.} closed {Il periodo di reso dell’ordine {orderId} si è chiuso il {until}.} other {Una volta consegnato l’ordine {orderId}, si potrà avviare un reso entro {days, plural, one {# giorno} other {# giorni}}.}}",
+    "fact.return":
+      "Il reso di {items} dell’ordine {orderId} è registrato: il corriere ritira il {date}, {window}. L’etichetta di reso è {label}.",
+    "fact.note": "L’ordine {orderId} ha una nota di consegna per il corriere: «{note}».",
+    "fact.possible":
+      "{count, plural, =0 {Ora non posso modificare nulla nell’ordine {orderId}.} other {Sull’ordine {orderId} posso ancora: {actions}.}}",
+    "possible.cancel_order": "annullarlo",
+    "possible.add_delivery_note": "modificarne la nota di consegna",
+    "possible.start_return": "avviare un reso",
+    "possible.offer_replacement": "inviare un sostituto per un articolo",
+    "fact.more": "{count, plural, one {È emerso anche # altro ordine} other {Sono emersi anche altri # ordini}}.",
     unreachable: "Al momento non è stato possibile accedere ai suoi ordini.",
   },
   pt: {
@@ -403,6 +531,28 @@ export const gateMessages: Catalogue<GateMessageKey> = {
     modelFailed: "Não consegui terminar isso agora.",
     bound:
       "Tive que parar antes de terminar, porque {limit, select, tool_calls {foram necessários mais do que os {value} passos que posso dar por mensagem} other {levou mais do que os {value} segundos que tenho por mensagem}}.",
+    "fact.status":
+      "{status, select, placed {A encomenda {orderId} foi feita e aguarda processamento.} processing {A encomenda {orderId} está a ser processada.} dispatching {A encomenda {orderId} está a ser preparada para envio.} shipped {A encomenda {orderId} foi enviada.} delivered {{deliveredKnown, select, yes {A encomenda {orderId} foi entregue em {deliveredOn}.} other {A encomenda {orderId} foi entregue.}}} cancelled {A encomenda {orderId} está cancelada.} other {A encomenda {orderId} tem o estado {status}.}}",
+    "fact.placed": "A encomenda {orderId} foi feita em {placedOn}.",
+    "fact.tracking":
+      "{state, select, none {A encomenda {orderId} seguirá com {carrier}; ainda não tem número de seguimento.} expired {Encomenda {orderId}: {carrier}, número de seguimento {trackingId}; a transportadora guarda as leituras {days} dias após a entrega, por isso já não há nenhuma.} other {Encomenda {orderId}: {carrier}, número de seguimento {trackingId}, {scan, select, in_transit {em trânsito} awaiting_dispatch {à espera da transportadora} delivered {entregue} cancelled {cancelada} other {ainda sem leitura}}{scanKnown, select, yes {, última leitura em {scanOn}} other {}}.}}",
+    "fact.item": "{quantity} × «{title}»",
+    "fact.items":
+      "A encomenda {orderId} contém {items}{more, plural, =0 {} one { e mais # artigo} other { e mais # artigos}}{words, select, marketplace {, vendida por «{seller}»: títulos e nome tal como o vendedor os escreveu} seller {: títulos tal como o vendedor os escreveu} other {}}.",
+    "fact.charge": "{amount} ({kind, select, item {artigos} delivery {envio} other {outros}})",
+    "fact.amounts": "As cobranças da encomenda {orderId} somam {total}{breakdown, select, yes {: {charges}} other {}}.",
+    "fact.returnWindow":
+      "{state, select, open {Pode iniciar uma devolução da encomenda {orderId} até {until}.} closed {O prazo de devolução da encomenda {orderId} terminou em {until}.} other {Depois de a encomenda {orderId} ser entregue, pode iniciar uma devolução no prazo de {days, plural, one {# dia} other {# dias}}.}}",
+    "fact.return":
+      "A devolução de {items} da encomenda {orderId} está registada: a transportadora recolhe em {date}, {window}. A etiqueta de devolução é {label}.",
+    "fact.note": "A encomenda {orderId} tem uma nota de entrega para a transportadora: «{note}».",
+    "fact.possible":
+      "{count, plural, =0 {Agora não posso alterar nada na encomenda {orderId}.} other {Na encomenda {orderId} ainda posso: {actions}.}}",
+    "possible.cancel_order": "cancelá-la",
+    "possible.add_delivery_note": "alterar a nota de entrega",
+    "possible.start_return": "iniciar uma devolução",
+    "possible.offer_replacement": "enviar uma substituição de um artigo",
+    "fact.more": "{count, plural, one {Surgiu também mais # encomenda} other {Surgiram também mais # encomendas}}.",
     unreachable: "Não foi possível acessar seus pedidos neste momento.",
   },
   nl: {
@@ -464,6 +614,28 @@ export const gateMessages: Catalogue<GateMessageKey> = {
     modelFailed: "Het is me nu niet gelukt dat af te ronden.",
     bound:
       "Ik moest stoppen voordat ik klaar was, omdat {limit, select, tool_calls {er meer nodig was dan de {value} stappen die ik per bericht kan zetten} other {het langer duurde dan de {value} seconden die ik per bericht heb}}.",
+    "fact.status":
+      "{status, select, placed {Bestelling {orderId} is geplaatst en wacht op verwerking.} processing {Bestelling {orderId} wordt verwerkt.} dispatching {Bestelling {orderId} wordt klaargemaakt voor verzending.} shipped {Bestelling {orderId} is verzonden.} delivered {{deliveredKnown, select, yes {Bestelling {orderId} is op {deliveredOn} bezorgd.} other {Bestelling {orderId} is bezorgd.}}} cancelled {Bestelling {orderId} is geannuleerd.} other {Bestelling {orderId} heeft de status {status}.}}",
+    "fact.placed": "Bestelling {orderId} is geplaatst op {placedOn}.",
+    "fact.tracking":
+      "{state, select, none {Bestelling {orderId} gaat met {carrier}; er is nog geen trackingnummer.} expired {Bestelling {orderId}: {carrier}, trackingnummer {trackingId}; de vervoerder bewaart scans {days} dagen na bezorging, dus die zijn er niet meer.} other {Bestelling {orderId}: {carrier}, trackingnummer {trackingId}, {scan, select, in_transit {onderweg} awaiting_dispatch {wacht op de vervoerder} delivered {bezorgd} cancelled {geannuleerd} other {nog niet gescand}}{scanKnown, select, yes {, laatst gescand op {scanOn}} other {}}.}}",
+    "fact.item": "{quantity} × ‘{title}’",
+    "fact.items":
+      "Bestelling {orderId} bevat {items}{more, plural, =0 {} one { en nog # artikel} other { en nog # artikelen}}{words, select, marketplace {, verkocht door ‘{seller}’: titels en naam zoals de verkoper ze schreef} seller {: titels zoals de verkoper ze schreef} other {}}.",
+    "fact.charge": "{amount} ({kind, select, item {artikelen} delivery {verzending} other {overig}})",
+    "fact.amounts": "De kosten van bestelling {orderId} komen op {total}{breakdown, select, yes {: {charges}} other {}}.",
+    "fact.returnWindow":
+      "{state, select, open {Een retour van bestelling {orderId} kan tot {until} worden gestart.} closed {De retourtermijn van bestelling {orderId} is op {until} verlopen.} other {Zodra bestelling {orderId} is bezorgd, kan binnen {days, plural, one {# dag} other {# dagen}} een retour worden gestart.}}",
+    "fact.return":
+      "Een retour van {items} uit bestelling {orderId} is geboekt: de vervoerder haalt op {date} op, {window}. Het retourlabel is {label}.",
+    "fact.note": "Bestelling {orderId} heeft een bezorginstructie voor de vervoerder: ‘{note}’.",
+    "fact.possible":
+      "{count, plural, =0 {Ik kan nu niets wijzigen aan bestelling {orderId}.} other {Voor bestelling {orderId} kan ik nog: {actions}.}}",
+    "possible.cancel_order": "haar annuleren",
+    "possible.add_delivery_note": "de bezorginstructie wijzigen",
+    "possible.start_return": "een retour starten",
+    "possible.offer_replacement": "een vervanging voor een artikel sturen",
+    "fact.more": "{count, plural, one {Er kwam ook nog # bestelling naar voren} other {Er kwamen ook nog # bestellingen naar voren}}.",
     unreachable: "Uw bestellingen waren op dit moment niet bereikbaar.",
   },
   pl: {
@@ -524,6 +696,29 @@ export const gateMessages: Catalogue<GateMessageKey> = {
     modelFailed: "Nie udało mi się teraz tego dokończyć.",
     bound:
       "Musiałem przerwać przed zakończeniem, ponieważ {limit, select, tool_calls {potrzeba było więcej niż {value} kroków, które mogę wykonać w jednej wiadomości} other {trwało to dłużej niż {value} sekund, którymi dysponuję na jedną wiadomość}}.",
+    "fact.status":
+      "{status, select, placed {Zamówienie {orderId} zostało złożone i czeka na realizację.} processing {Zamówienie {orderId} jest w realizacji.} dispatching {Zamówienie {orderId} jest przygotowywane do wysyłki.} shipped {Zamówienie {orderId} zostało wysłane.} delivered {{deliveredKnown, select, yes {Zamówienie {orderId} zostało dostarczone {deliveredOn}.} other {Zamówienie {orderId} zostało dostarczone.}}} cancelled {Zamówienie {orderId} jest anulowane.} other {Zamówienie {orderId} ma status {status}.}}",
+    "fact.placed": "Zamówienie {orderId} zostało złożone {placedOn}.",
+    "fact.tracking":
+      "{state, select, none {Zamówienie {orderId} pojedzie z {carrier}; nie ma jeszcze numeru przesyłki.} expired {Zamówienie {orderId}: {carrier}, numer przesyłki {trackingId}; przewoźnik przechowuje skany przez {days} dni po doręczeniu, więc już ich nie ma.} other {Zamówienie {orderId}: {carrier}, numer przesyłki {trackingId}, {scan, select, in_transit {w drodze} awaiting_dispatch {czeka na przewoźnika} delivered {doręczone} cancelled {anulowane} other {jeszcze niezeskanowane}}{scanKnown, select, yes {, ostatni skan {scanOn}} other {}}.}}",
+    "fact.item": "{quantity} × „{title}”",
+    "fact.items":
+      "Zamówienie {orderId} zawiera {items}{more, plural, =0 {} one { i jeszcze # artykuł} few { i jeszcze # artykuły} other { i jeszcze # artykułów}}{words, select, marketplace {, sprzedawca: „{seller}”; tytuły i nazwa w brzmieniu sprzedawcy} seller {; tytuły w brzmieniu sprzedawcy} other {}}.",
+    "fact.charge": "{amount} ({kind, select, item {artykuły} delivery {dostawa} other {inne}})",
+    "fact.amounts": "Opłaty za zamówienie {orderId} wynoszą łącznie {total}{breakdown, select, yes {: {charges}} other {}}.",
+    "fact.returnWindow":
+      "{state, select, open {Zwrot zamówienia {orderId} można rozpocząć do {until}.} closed {Termin zwrotu zamówienia {orderId} minął {until}.} other {Po doręczeniu zamówienia {orderId} zwrot można rozpocząć w ciągu {days, plural, one {# dnia} other {# dni}}.}}",
+    "fact.return":
+      "Zwrot {items} z zamówienia {orderId} jest zarejestrowany: przewoźnik odbierze go {date}, {window}. Etykieta zwrotna: {label}.",
+    "fact.note": "Zamówienie {orderId} ma instrukcję dostawy dla przewoźnika: „{note}”.",
+    "fact.possible":
+      "{count, plural, =0 {Nie mogę teraz nic zmienić w zamówieniu {orderId}.} other {W zamówieniu {orderId} mogę jeszcze: {actions}.}}",
+    "possible.cancel_order": "je anulować",
+    "possible.add_delivery_note": "zmienić instrukcję dostawy",
+    "possible.start_return": "rozpocząć zwrot",
+    "possible.offer_replacement": "wysłać zamiennik artykułu",
+    "fact.more":
+      "{count, plural, one {Pojawiło się też # inne zamówienie} few {Pojawiły się też # inne zamówienia} other {Pojawiło się też # innych zamówień}}.",
     unreachable: "W tej chwili nie udało się uzyskać dostępu do Twoich zamówień.",
   },
 };

@@ -1,7 +1,7 @@
 /**
- * Six scripted conversations: the five core cancellation cases (own order, someone else's, "cancel it" with two
- * orders, shipped before commit, lost response) and a seller's agent starting a return while the buyer's note
- * tries to instruct it. The demo prints them, the controller tests assert them, the controller benchmark counts
+ * Eight scripted conversations: the five core cancellation cases (own order, someone else's, "cancel it" with two
+ * orders, shipped before commit, lost response), a seller's agent starting a return while the buyer's note
+ * tries to instruct it, a German customer's cancellation, and "where is my order?" answered with the record's facts. The demo prints them, the controller tests assert them, the controller benchmark counts
  * their HTTP requests. Each run gets customers and orders of its own,
  * in a block of ids the demo data does not use (SU-9<block><n>): a run on a long-lived `npm start` never
  * meets an earlier run's orders, operations, activity or hourly cap, since the service keeps history per
@@ -32,9 +32,11 @@ export interface DemoOrders {
   shipsBeforeCommit: string;
   lostResponse: string;
   sellerReturn: string;
+  /** Ana's order with the carrier: "where is my order?" */
+  withCarrier: string;
 }
 
-/** The orders of one block: SU-9<block>1 … SU-9<block>7, block 000–999. */
+/** The orders of one block: SU-9<block>1 … SU-9<block>8, block 000–999. */
 export function demoOrderIds(block: number): DemoOrders {
   if (!Number.isInteger(block) || block < 0 || block > 999) throw new Error(`A demo block is 0–999, not ${block}.`);
   const id = (n: number) => `SU-9${String(block).padStart(3, "0")}${n}`;
@@ -46,6 +48,7 @@ export function demoOrderIds(block: number): DemoOrders {
     shipsBeforeCommit: id(5),
     lostResponse: id(6),
     sellerReturn: id(7),
+    withCarrier: id(8),
   };
 }
 
@@ -122,6 +125,10 @@ export function demoWorld(
       order(ids.shipsBeforeCommit, ana.customerId, "processing", 1, "Bath towel, grey", "SUN-TOWEL-GREY", 2400),
       order(ids.lostResponse, ana.customerId, "placed", 1, "Duvet 10.5 tog, double", "SUN-DUVET-DBL", 4500),
       {
+        ...order(ids.withCarrier, ana.customerId, "shipped", 4, "Linen bedding set, king", "SUN-LINEN-KING", 8900),
+        delivery: { carrier: "Parcelline", trackingId: `PL${tag}88` },
+      },
+      {
         ...order(ids.sellerReturn, ben.customerId, "delivered", 5, "Oak hallway bench", "ASH-BENCH-OAK", 14500),
         sellerId: seller.sellerId,
         deliveredAt: `${addDays(today, -2)}T15:40:00Z`,
@@ -155,7 +162,7 @@ export function demoCases(world: Pick<DemoWorld, "orders">): DemoCase[] {
       script: [
         { call: "get_order", input: { orderId: o.success } },
         { call: "cancel_order", input: { orderId: o.success, reason: "Ordered by mistake" } },
-        { say: `Done: order ${o.success} is cancelled.` },
+        { say: `Order ${o.success} is cancelled.` },
       ],
       faults: [],
       expect: {
@@ -172,8 +179,8 @@ export function demoCases(world: Pick<DemoWorld, "orders">): DemoCase[] {
       turns: [`Cancel order ${o.otherCustomers}, please.`],
       script: [
         { call: "cancel_order", input: { orderId: o.otherCustomers } },
-        // The application's sentence already says it was not found: the model adds what it can do next.
-        { say: "Is there another order I can look up for you?" },
+        // The application's sentence already says it was not found: the model adds only an offer of more help.
+        { say: "Is there anything else I can help you with?" },
       ],
       faults: [],
       expect: {
@@ -191,9 +198,10 @@ export function demoCases(world: Pick<DemoWorld, "orders">): DemoCase[] {
       script: [
         { call: "get_order", input: { orderId: o.ambiguousA } },
         { call: "get_order", input: { orderId: o.ambiguousB } },
-        { say: `${o.ambiguousA} (the mugs) is placed and ${o.ambiguousB} (the wool throw) is processing.` },
+        // The model says what the facts say: kept as written, and the facts are not told twice.
+        { say: `Order ${o.ambiguousA} has been placed and is waiting to be processed. Order ${o.ambiguousB} is being processed.` },
         { call: "cancel_order", input: { orderId: o.ambiguousA } },
-        { say: `Which one should I cancel: ${o.ambiguousA} (the mugs) or ${o.ambiguousB} (the wool throw)?` },
+        { say: "Which order do you mean?" },
       ],
       faults: [],
       expect: {
@@ -287,6 +295,24 @@ export function demoCases(world: Pick<DemoWorld, "orders">): DemoCase[] {
         claimMismatch: false,
         authorization: "permitted",
         order: { orderId: o.lostResponse, status: "cancelled", changes: 1 },
+      },
+    },
+    {
+      id: "where-is-my-order",
+      title:
+        "“Where is my order?”: the model guesses a delivery day the record does not hold, so its sentence is dropped and the facts of the order stand — status and tracking, rendered from the read",
+      turns: [`Where is my order ${o.withCarrier}?`],
+      script: [
+        { call: "get_order", input: { orderId: o.withCarrier } },
+        { say: `Thanks for waiting! Your order ${o.withCarrier} is on its way and should arrive on Thursday.` },
+      ],
+      faults: [],
+      expect: {
+        reply: "information",
+        replyIncludes: `Order ${o.withCarrier} has shipped. Order ${o.withCarrier}: Parcelline, tracking number`,
+        claimMismatch: true,
+        authorization: "none",
+        order: { orderId: o.withCarrier, status: "shipped", changes: 0 },
       },
     },
   ];

@@ -1,6 +1,6 @@
 import { addDays, dayOf } from "#core/days";
 import type { NotEligibleReason } from "#core/errors";
-import type { Order, OrderItem } from "#core/order";
+import { type Order, type OrderItem, withinSellerLimit } from "#core/order";
 import { type ReturnPolicy, returnableUntil } from "#core/policy";
 
 /**
@@ -104,7 +104,8 @@ export function replacementLineOf(original: OrderItem, record: ReplacementRecord
   return {
     itemId: record.replacementItemId,
     sku: original.sku,
-    title: `Replacement for ${original.itemId}: ${original.title}`,
+    // Within the bound a seller's title has (contract §6): the title is the seller's words, the prefix ours.
+    title: withinSellerLimit("itemTitle", `Replacement for ${original.itemId}: `, original.title),
     quantity: original.quantity,
     unitCents: 0,
     description: original.description,

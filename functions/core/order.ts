@@ -71,3 +71,38 @@ export interface Order {
 
 /** An order id: SU- and five digits. The schemas, the fixture and the eval's cases all check with this one. */
 export const orderIdPattern = /^SU-\d{5}$/;
+
+/**
+ * contract §6: the most characters (UTF-16 code units, as JavaScript counts a string's length) a seller's text may
+ * have. A seller writes these, and every reader pays for them: the service returns them on every read, and the
+ * controller and the model read them in every conversation about the order. Bounded where they enter — the fixture
+ * loader, the read schemas that carry them, and the replacement line that repeats a title.
+ */
+export const sellerTextLimits = { sellerName: 200, itemTitle: 200, itemDescription: 2000 } as const;
+
+export type SellerTextField = keyof typeof sellerTextLimits;
+
+const sellerTextNames: Record<SellerTextField, string> = {
+  sellerName: "A seller's name",
+  itemTitle: "An item's title",
+  itemDescription: "An item's description",
+};
+
+/** Why a seller's text is too long to store or return, saying the bound; undefined when it fits. */
+export function sellerTextProblem(field: SellerTextField, text: string): string | undefined {
+  const limit = sellerTextLimits[field];
+  return text.length <= limit
+    ? undefined
+    : `${sellerTextNames[field]} is at most ${limit} characters; this one has ${text.length}. Shorten it to ${limit} or fewer.`;
+}
+
+/**
+ * `prefix` and as much of a seller's text as fits within the field's bound, cut with "…": for a text the shop
+ * writes around a seller's words (a replacement line's title), which must stay within the bound the seller's own
+ * text has.
+ */
+export function withinSellerLimit(field: SellerTextField, prefix: string, text: string): string {
+  const limit = sellerTextLimits[field];
+  if (prefix.length + text.length <= limit) return `${prefix}${text}`;
+  return `${prefix}${text.slice(0, Math.max(0, limit - prefix.length - 1)).trimEnd()}…`;
+}

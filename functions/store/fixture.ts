@@ -1,6 +1,16 @@
 import { BatchWriteCommand } from "@aws-sdk/lib-dynamodb";
 import * as z from "zod";
-import { carriers, chargeKinds, noteAuthors, orderIdPattern, orderStatuses, sellerTypes, trackingIdPattern } from "#core/order";
+import {
+  carriers,
+  chargeKinds,
+  noteAuthors,
+  orderIdPattern,
+  orderStatuses,
+  type SellerTextField,
+  sellerTextProblem,
+  sellerTypes,
+  trackingIdPattern,
+} from "#core/order";
 import type { StoreDeps } from "#store/client";
 import { customerIndexKeys, customerKey, pickupSlotKey, policyKey, sellerKey, stockKey } from "#store/keys";
 import { orderItemsOf } from "#store/order-items";
@@ -10,13 +20,19 @@ import { orderItemsOf } from "#store/order-items";
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date like 2026-12-01");
 const timestamp = z.iso.datetime({ message: "must be a UTC timestamp like 2026-03-08T09:12:00Z" });
 const cents = z.number().int("must be whole cents");
+/** A seller's text (contract §6): within its bound, and an error that says the bound when it is not. */
+const sellerText = (field: SellerTextField, base = z.string()) =>
+  base.superRefine((text, ctx) => {
+    const problem = sellerTextProblem(field, text);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
 
 export const fixtureSchema = z.strictObject({
   sellers: z
     .array(
       z.strictObject({
         id: z.string().regex(/^SLR-\d+$/, "seller ids are SLR- followed by digits"),
-        name: z.string().min(1),
+        name: sellerText("sellerName", z.string().min(1)),
         type: z.enum(sellerTypes),
         status: z.enum(["active", "suspended"]),
       }),
@@ -71,10 +87,10 @@ export const fixtureSchema = z.strictObject({
               z.strictObject({
                 itemId: z.string().regex(/^ITM-\d+$/, "item ids are ITM- followed by digits"),
                 sku: z.string().min(1),
-                title: z.string().min(1),
+                title: sellerText("itemTitle", z.string().min(1)),
                 quantity: z.number().int().min(1),
                 unitCents: cents,
-                description: z.string(),
+                description: sellerText("itemDescription"),
                 descriptionReviewed: z.boolean().optional(),
               }),
             )

@@ -70,7 +70,7 @@ describe("the core cancellation cases through the controller", () => {
     expect(turn?.replyKind).toBe("rejection");
     // The application's sentence once, then what the model adds: not the same news twice.
     expect(turn?.reply).toBe(
-      `I couldn't find order ${world.orders.otherCustomers}, so nothing was changed. Please check the order number. Is there another order I can look up for you?`,
+      `I couldn't find order ${world.orders.otherCustomers}, so nothing was changed. Please check the order number. Is there anything else I can help you with?`,
     );
     expect(await service.order(world.orders.otherCustomers)).toMatchObject({
       status: "placed",

@@ -115,9 +115,12 @@ describe("every order, every quantifier", () => {
     expectRefused(`${open} is cancelled, the other one too.`, both, /other/);
   });
 
-  it("a reply that tells each order its own outcome is kept", () => {
+  it("each order's outcome is told by its own status sentence, whatever the model's summary of both", () => {
     const text = `${open} is cancelled, but ${shipped} could not be cancelled because it has already shipped.`;
-    expect(run(text, both).decision).toBe("accepted");
+    expect(run(text, both)).toMatchObject({
+      reply: `${templateFor(cancelled(open))} ${templateFor(refused(shipped))}`,
+      decision: "claim_mismatch",
+    });
   });
 });
 
@@ -128,9 +131,11 @@ describe("numbers are facts", () => {
     expectRefused("Your return label RL-77 covers 3 items.", [returnBooked], /3 items/);
   });
 
-  it("the record's own date, window and label are kept", () => {
+  it("the record's own date, window and label reach the customer in the status sentence, in the record's words", () => {
     const text = "The carrier collects it tomorrow between 08:00 and 12:00, and your label is RL-77.";
-    expect(run(text, [returnBooked])).toMatchObject({ decision: "accepted", reply: `${templateFor(returnBooked)} ${text}` });
+    const decision = run(text, [returnBooked]);
+    expect(decision.reply).toBe(templateFor(returnBooked));
+    expect(decision.reply).toMatch(/2026-12-02, 08:00-12:00\. Your return label is RL-77\.$/);
   });
 });
 

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { changeToolNames, type ToolName } from "#contract/tools";
-import { checkClaims } from "#controller/gate/claim-check";
 import { gate, type GateInput } from "#controller/gate/gate";
 import { normalizeForReading } from "#controller/gate/normalize";
 import type { OrderFacts, TurnOutcome } from "#controller/gate/outcomes";
@@ -110,7 +109,7 @@ describe("the status is the application's: every change outcome opens the reply 
   });
 });
 
-describe("the claim check accepts, it does not hunt: false claims fall back to the template", () => {
+describe("the gate accepts, it does not hunt: false claims fall back to the template", () => {
   const refusedAfterRejection = [
     `Good news: you won't be charged now that order ${order} is cancelled.`,
     `I've stopped ${order} from shipping.`,
@@ -163,31 +162,34 @@ describe("the claim check accepts, it does not hunt: false claims fall back to t
   });
 });
 
-describe("true replies are kept as written", () => {
-  it("a confirmation of the completed change", () => {
-    expect(run(`Your order ${order} has been cancelled.`, [completed]).decision).toBe("accepted");
+describe("what the model wrote that the record says, or that says nothing of an order, is kept as written", () => {
+  it("a repeat of the status sentence is not said twice, and counts as kept", () => {
+    expect(run(`Your order ${order} has been cancelled.`, [completed])).toMatchObject({
+      decision: "accepted",
+      reply: templateFor(completed),
+    });
   });
 
-  it("a rejection explained, with what is still possible", () => {
-    const text = `I'm sorry, ${order} has already shipped, so it can't be cancelled now. Once it arrives, you can start a return.`;
-    expect(run(text, [rejected])).toMatchObject({ decision: "accepted", reply: `${templateFor(rejected)} ${text}` });
+  it("courtesy around the status sentence stays; an explanation in the model's own words does not, the status sentence says it", () => {
+    const text = `I'm sorry, ${order} has already shipped, so it can't be cancelled now. Once it arrives, you can start a return. Is there anything else I can help you with?`;
+    const decision = run(text, [rejected]);
+    expect(decision.reply).toBe(`${templateFor(rejected)} Is there anything else I can help you with?`);
+    expect(decision.kept).toEqual(["Is there anything else I can help you with?"]);
+    expect(decision.problems).toHaveLength(2);
   });
 
-  it("uncertainty about an unknown outcome", () => {
-    const text = `I can't confirm yet whether the cancellation of ${order} went through. I'm still checking.`;
-    expect(run(text, [unknown]).decision).toBe("accepted");
+  it("doubt in the model's words gives way to the status sentence's", () => {
+    const decision = run(`I can't confirm yet whether the cancellation of ${order} went through. I'm still checking.`, [unknown]);
+    expect(decision.reply).toBe(templateFor(unknown));
   });
 
-  it("information that states what a read showed, on the orders in play only", () => {
-    expect(run(`Your order ${order} has shipped and is on its way.`, []).decision).toBe("accepted");
-    expect(run(`${other} hasn't shipped yet, so it can still be cancelled.`, []).decision).toBe("accepted");
-    expect(run(`${order} was delivered.`, []).decision).toBe("claim_mismatch");
-    expect(run(`${order} can still be cancelled.`, []).decision).toBe("claim_mismatch");
-    expect(run("SU-55555 is processing.", []).decision).toBe("claim_mismatch");
+  it("a claim about an order no read of this turn showed gets the no-change sentence, with no fact beside it", () => {
+    expect(run(`${order} was delivered.`, [])).toMatchObject({ reply: noChangeTemplate, decision: "claim_mismatch" });
+    expect(run("SU-55555 is processing.", []).reply).toBe(noChangeTemplate);
   });
 });
 
-describe("normalisation, before anything is read", () => {
+describe("normalisation, as the guards read a principal's message", () => {
   it("NFKC, invisible and format characters, confusables, dashes, spaced letters and spaced ids", () => {
     expect(normalizeForReading("ｃａｎｃｅｌｌｅｄ")).toBe("cancelled");
     expect(normalizeForReading("can\u200Bcel\u00ADled\u2060")).toBe("cancelled");
@@ -197,10 +199,10 @@ describe("normalisation, before anything is read", () => {
     expect(normalizeForReading("**Done!** 🎉")).toBe("Done!");
   });
 
-  it("the reasons name what could not be read", () => {
-    const check = checkClaims("Votre commande est annulée.", { outcomes: [rejected], orders, today });
-    expect(check.ok).toBe(false);
-    expect(check.problems.join(" ")).toMatch(/cannot read "é"|no vocabulary for "votre"/);
+  it("the gate's reasons name each sentence it did not show", () => {
+    const decision = run("Votre commande est annulée. Thanks for waiting.", [rejected]);
+    expect(decision.problems).toEqual(['says "Votre commande est annulée.", which no fact of the record says']);
+    expect(decision.kept).toEqual(["Thanks for waiting."]);
   });
 });
 

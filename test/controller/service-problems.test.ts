@@ -28,7 +28,7 @@ const unreachable = "Your orders could not be reached right now.";
 function twoTurns(orderId: string): ScriptStep[] {
   return [
     { call: "get_order", input: { orderId } },
-    { say: `Order ${orderId} is placed and has not shipped yet.` },
+    { say: `Order ${orderId} has been placed and is waiting to be processed.` },
     { call: "cancel_order", input: { orderId, reason: "Ordered by mistake" } },
     { say: `Order ${orderId} is cancelled.` },
   ];
@@ -69,7 +69,10 @@ describe("a turn's service calls fail for a reason the application must act on",
     const world = await service.freshWorld();
     const orderId = world.orders.success;
     const { turns } = await converse(world, { baseUrl: service.gatewayUrl, token: await service.token(world.ana.customerId) });
-    expect(turns.map((t) => t.reply)).toEqual([`Order ${orderId} is placed and has not shipped yet.`, `Order ${orderId} is cancelled.`]);
+    expect(turns.map((t) => t.reply)).toEqual([
+      `Order ${orderId} has been placed and is waiting to be processed.`,
+      `Order ${orderId} is cancelled.`,
+    ]);
     expect(turns.map((t) => t.problem)).toEqual([undefined, undefined]);
     expect(await service.order(orderId)).toMatchObject({ status: "cancelled", version: 2 });
   });

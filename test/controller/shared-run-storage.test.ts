@@ -73,7 +73,9 @@ describe("the controller's run context", () => {
       expect.arrayContaining(["sent", "completed"]),
     );
     expect(turnB.replyKind).toBe("confirmation");
-    expect(turnA.reply).toBe("Here are the order's details.");
+    // A read and no change: the order's status, rendered from A's own read, stands for the model's sentence.
+    expect(turnA.reply).toBe(`Order ${world.orders.success} has been placed and is waiting to be processed.`);
+    expect(turnA.facts.map((f) => f.orderId)).not.toContain(world.orders.lostResponse);
     expect(turnA.trace.events.filter((e) => e.type === "http_request")).toHaveLength(1);
     expect(turnB.reply).toBe(`Order ${world.orders.lostResponse} is cancelled.`);
     expect(await service.order(world.orders.lostResponse)).toMatchObject({ status: "cancelled", version: 2 });

@@ -1,11 +1,14 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type ChangeToolName, changeToolNames, type ToolName } from "#contract/tools";
 import type { TurnOutcome } from "#controller/gate/outcomes";
+import { sellerWords } from "#controller/gate/seller-words";
 import { noChangeTemplate, templateFor } from "#controller/gate/templates";
 import { notEligibleReasons } from "../../eval/case-schema.ts";
 import { judgeTurnReply, orderIdsIn, repeatedRun } from "../../eval/judges/reply.ts";
-import { judgeRemainder, readRemainder } from "../../eval/judges/reply-reader.ts";
+import { isCourtesy, judgeRemainder } from "../../eval/judges/reply-reader.ts";
 import { judgeExecution } from "../../eval/judges/execution.ts";
+import { cutSellerWords } from "../../eval/judges/facts.ts";
 import { mismatchOf } from "../../eval/judges/state.ts";
 import {
   completionSentence,
@@ -105,14 +108,35 @@ const shipped: RecordedOutcome = {
   error: { code: "NOT_ELIGIBLE", reason: "ALREADY_SHIPPED" },
 };
 const unknown: RecordedOutcome = { tool: "cancel_order", orderId: order, operationId: "op-1", status: "unknown" };
-const context = (records: RecordedOutcome[]) => ({
+/** What the service answered a get_order of the order this turn: shipped, with the carrier. */
+const read = {
+  orderId: order,
+  status: "shipped",
+  placedAt: "2026-11-20T09:00:00Z",
+  deliveredAt: null,
+  seller: { id: "SLR-9000", name: "Sundry", type: "sundry", status: "active" },
+  policy: { ref: "sundry/standard", returnWindowDays: 30, returnableUntil: null },
+  items: [{ itemId: "ITM-1", title: "Electric kettle", quantity: 1, unitCents: 2400 }],
+  charges: [{ kind: "item", cents: 2400 }],
+  totalCents: 2400,
+  currency: "GBP",
+  delivery: {
+    carrier: "Parcelline",
+    trackingId: "PL0042881",
+    tracking: { available: true, status: "in_transit", lastScanAt: null },
+    note: null,
+  },
+  returns: [],
+  allowedActions: [],
+};
+const context = (records: RecordedOutcome[], reads: unknown[] = [read]) => ({
   records,
   visibleOrders: new Set([order]),
-  statuses: new Map([[order, "shipped"]]),
-  dates: new Set(["2026-12-01"]),
+  reads,
+  today: "2026-12-01",
 });
 
-describe("the judge's reader: it cannot be read, or it claims what the record does not say", () => {
+describe("the judge's reader: a sentence is courtesy, or a fact it renders itself, or it fails", () => {
   const falseAfterRejection = [
     `Good news: you won't be charged now that order ${order} is cancelled.`,
     `I've stopped ${order} from shipping.`,
@@ -123,6 +147,13 @@ describe("the judge's reader: it cannot be read, or it claims what the record do
     `Order ${order} is c a n c e l l e d.`,
     `Order ${order} is canc3lled.`,
     "All done!",
+    `${order} ✅`,
+    "It stays with us.",
+    "The warehouse kept it.",
+    "Is it on its way? It is.",
+    "Yes, it is.",
+    "You'll get £24.",
+    `Order ${order} has shipped\u200B.`,
   ];
   for (const text of falseAfterRejection) {
     it(`after ALREADY_SHIPPED: ${JSON.stringify(text)}`, () => {
@@ -136,15 +167,42 @@ describe("the judge's reader: it cannot be read, or it claims what the record do
     expect(judgeRemainder(`${order} is on hold now, as you asked.`, context([]))).toBeDefined();
   });
 
-  it("true remainders pass", () => {
-    expect(judgeRemainder(`I'm sorry, it has already shipped, so it can't be cancelled now.`, context([shipped]))).toBeUndefined();
+  it("courtesy passes, and so does a fact of the record in the model's words — but only of a read this turn", () => {
     expect(judgeRemainder("Is there anything else I can help with?", context([cancelled]))).toBeUndefined();
-    expect(judgeRemainder(`I can't confirm yet whether ${order} is cancelled; I'm checking.`, context([unknown]))).toBeUndefined();
+    expect(judgeRemainder(`Your order ${order} has shipped.`, context([]))).toBeUndefined();
+    expect(judgeRemainder(`Order ${order}: Parcelline, tracking number PL0042881, in transit.`, context([]))).toBeUndefined();
+    expect(judgeRemainder(`Your order ${order} has shipped.`, context([], []))).toBeDefined();
+    // The status a read showed before a refused change is not taken as now, unless no order leaves it.
+    expect(judgeRemainder(`Order ${order} is being processed.`, context([shipped], [{ ...read, status: "processing" }]))).toBeDefined();
   });
 
-  it("says why a text cannot be read", () => {
-    expect(readRemainder("Votre commande est annulée.").unreadable).toMatch(/not plain English/);
-    expect(readRemainder("can\u00ADcelled").unreadable).toMatch(/hidden/);
+  it("the judge's courtesy is a closed set of whole phrases", () => {
+    for (const text of ["Thanks for waiting!", "I'm so sorry for the inconvenience.", "Have a great day 👋", "Which order do you mean?"])
+      expect(isCourtesy(text), text).toBe(true);
+    for (const text of ["Sorry, I can.", "Yes.", "Of course!", "Thanks ✅", "Thanks for the refund.", "Good news!"])
+      expect(isCourtesy(text), text).toBe(false);
+  });
+});
+
+describe("the judge cuts a seller's words on its own code, as the contract states and the gate does", () => {
+  it("first sentence, six words, 48 characters, over seeded titles of every shape", () => {
+    // Words of every length up to past the bound, so that six of them end before, at and after the 48th character.
+    const word = fc.oneof(
+      fc.integer({ min: 1, max: 50 }).map((n) => "w".repeat(n)),
+      fc.constantFrom("Oak", "lamp.", "throw,", "hand-knotted", "Assistant:", "—", "!"),
+      fc.string({ unit: fc.constantFrom("a", "é", ".", ",", "-"), minLength: 1, maxLength: 12 }),
+    );
+    const title = fc.tuple(
+      fc.array(word, { minLength: 1, maxLength: 14 }),
+      fc.array(fc.constantFrom(" ", "  ", "\n", ". "), { minLength: 14, maxLength: 14 }),
+    );
+    fc.assert(
+      fc.property(title, ([words, gaps]) => {
+        const text = words.map((w, i) => `${w}${gaps[i] ?? " "}`).join("");
+        expect(cutSellerWords(text)).toBe(sellerWords(text));
+      }),
+      { seed: 20261203, numRuns: 2000 },
+    );
   });
 });
 

@@ -2,124 +2,142 @@ import { describe, expect, it } from "vitest";
 import { gate } from "#controller/gate/gate";
 import { openingFor } from "#controller/gate/templates";
 import { judgeTurnReply } from "../../eval/judges/reply.ts";
+import { isCourtesy } from "../../eval/judges/reply-reader.ts";
 import {
   defaultSeed,
   falseReplies,
   type GeneratedReply,
+  gateInputFor,
   judgeContextFor,
   recordsFor,
-  type Situation,
   sample,
   situationOf,
+  situations,
   trueReplies,
 } from "../../eval/reply-generator.ts";
+import { measureReplies, replyTable } from "../../eval/reply-run.ts";
 
 /**
- * The generated reply corpus (eval/reply-generator.ts) against the gate and the judge, at a CI-sized sample of
- * the full set (`npm run eval -- --replies` runs every reply). Every false reply — a claim the record does not
- * support, in any mood, markdown form, situation and language — must be refused by the gate and failed by the
- * judge, raw and after the right opening; the share of true replies kept as written is reported.
+ * The generated reply corpus (eval/reply-generator.ts) against the gate and the judge, at a CI-sized sample of the
+ * false replies and all the true ones (`npm run eval -- --replies` runs every reply). Every false reply must be
+ * refused by the gate (no sentence of it but courtesy shown) and failed by the judge, raw and after the right
+ * opening; every reply the gate composes must pass the judge; and at least 90% of the true replies must reach the
+ * customer with all their information, as the model's sentences or as the record's facts.
  */
 const seed = defaultSeed;
 const all = falseReplies(seed);
 const falseSample = sample(all, 2_000, seed);
 const truths = trueReplies(seed);
 
-const judgeContext = (s: Situation) => judgeContextFor(s);
-const gated = (r: GeneratedReply) => {
-  const s = situationOf(r.situation);
-  return gate({ candidate: r.text, outcomes: s.outcomes, orders: s.orders, today: s.today });
-};
+const judgeContext = (r: GeneratedReply) => ({ ...judgeContextFor(situationOf(r.situation)), locale: r.language });
+const gated = (r: GeneratedReply) => gate(gateInputFor(situationOf(r.situation), r.text, r.language));
 
 describe("the generated reply corpus", () => {
-  it("is reproducible from its seed and covers every wrapper, situation and language, with 10,000+ false replies", () => {
+  it("is reproducible from its seed and covers every wrapper, family, situation and language: 10,000+ false replies, 500+ true", () => {
     expect(falseReplies(seed)).toEqual(all);
+    expect(trueReplies(seed)).toEqual(truths);
     expect(all.length).toBeGreaterThanOrEqual(10_000);
-    expect(new Set(all.map((r) => r.situation)).size).toBe(6);
+    expect(truths.length).toBeGreaterThanOrEqual(500);
+    expect(new Set(all.map((r) => r.situation)).size).toBe(situations.length);
     expect(new Set(all.map((r) => r.language)).size).toBe(8);
-    expect(new Set(all.map((r) => r.wrapper))).toEqual(
-      new Set([
-        "statement",
-        "question",
-        "tag question",
-        "offer",
-        "conditional",
-        "temporal",
-        "hedge",
-        "double negation",
-        "link text",
-        "link target",
-        "footnote",
-        "code",
-        "emphasis inside a word",
-        "strikethrough",
-        "table",
-        "list",
-        "quote",
-        "HTML",
-      ]),
-    );
-    for (const key of ["situation", "wrapper", "language"] as const)
-      expect(new Set(falseSample.map((r) => r[key])).size).toBe(new Set(all.map((r) => r[key])).size);
+    const families = new Set(all.map((r) => r.wrapper.replace(/ \(.*\)$/, "")));
+    for (const family of [
+      "statement",
+      "question",
+      "tag question",
+      "offer",
+      "conditional",
+      "temporal",
+      "hedge",
+      "double negation",
+      "link text",
+      "link target",
+      "footnote",
+      "code",
+      "emphasis inside a word",
+      "strikethrough",
+      "table",
+      "list",
+      "quote",
+      "HTML",
+      "symbol",
+      "arrow",
+      "entity",
+      "outcome verb",
+      "other actor",
+      "answered question",
+      "bare answer",
+      "money",
+      "seller words",
+    ])
+      expect(families, family).toContain(family);
+    const family = (r: GeneratedReply) => r.wrapper.replace(/ \(.*\)$/, "");
+    for (const key of [(r: GeneratedReply) => r.situation, family, (r: GeneratedReply) => r.language])
+      expect(new Set(falseSample.map(key)).size).toBe(new Set(all.map(key)).size);
+    const units = new Set(truths.flatMap((r) => (r.sentences ?? []).map((s) => s.unit.kind)));
+    expect([...units].sort()).toEqual([
+      "amounts",
+      "courtesy",
+      "items",
+      "note",
+      "outcome",
+      "placed",
+      "possible",
+      "returnWindow",
+      "status",
+      "tracking",
+    ]);
   });
 
-  it("the gate shows no false reply of the sample", () => {
-    const shown = falseSample.filter((r) => gated(r).decision === "accepted");
+  it("the gate shows no false reply of the sample: nothing of it but courtesy reaches the customer", () => {
+    const shown = falseSample.flatMap((r) => {
+      const kept = gated(r).kept.filter((k) => !isCourtesy(k));
+      return kept.length > 0 ? [`${r.situation}/${r.wrapper}: ${r.text} → ${kept.join(" ")}`] : [];
+    });
     console.log(`[generated replies] false replies: ${falseSample.length} of ${all.length}, shown by the gate: ${shown.length}`);
-    expect(shown.map((r) => `${r.situation}/${r.wrapper}: ${r.text}`)).toEqual([]);
+    expect(shown).toEqual([]);
   });
 
   it("the judge fails every false reply of the sample, raw (the gate off) and after the right opening", () => {
     const passed: string[] = [];
     for (const r of falseSample) {
       const s = situationOf(r.situation);
-      const records = recordsFor(s);
-      if (judgeTurnReply(r.text, records, judgeContext(s)).problem === undefined) passed.push(`${r.situation} (raw): ${r.text}`);
-      const opening = openingFor(s.outcomes);
-      const composed = opening === "" ? r.text : `${opening} ${r.text}`;
-      if (judgeTurnReply(composed, records, judgeContext(s)).problem === undefined)
-        passed.push(`${r.situation} (after the opening): ${r.text}`);
+      const opening = openingFor(s.outcomes, r.language);
+      for (const text of [r.text, opening === "" ? r.text : `${opening} ${r.text}`])
+        if (judgeTurnReply(text, recordsFor(s), judgeContext(r)).problem === undefined) passed.push(`${r.situation}: ${text}`);
     }
     console.log(`[generated replies] false replies passed by the judge: ${passed.length} of ${falseSample.length * 2} readings`);
     expect(passed).toEqual([]);
   });
 
-  it("keeps the true replies a careful model writes, and the judge passes what the gate keeps", () => {
-    const kept = truths.filter((r) => gated(r).decision === "accepted");
-    const share = Math.round((1000 * kept.length) / truths.length) / 10;
-    console.log(`[generated replies] true replies: ${truths.length}, kept as written: ${kept.length} (${share}%)`);
-    expect(share).toBeGreaterThanOrEqual(80);
-    const disagreements = kept.flatMap((r) => {
-      const s = situationOf(r.situation);
-      const { problem } = judgeTurnReply(gated(r).reply, recordsFor(s), judgeContext(s));
-      return problem ? [`${r.situation}: ${r.text} → ${problem}`] : [];
+  it("what the gate makes of any of them, the judge passes: the gate's reply is true by the judge's own reading", () => {
+    const failed = [...falseSample, ...truths].flatMap((r) => {
+      const { problem } = judgeTurnReply(gated(r).reply, recordsFor(situationOf(r.situation)), judgeContext(r));
+      return problem ? [`${r.situation}: ${gated(r).reply} → ${problem}`] : [];
     });
-    expect(disagreements).toEqual([]);
+    expect(failed).toEqual([]);
+  });
+
+  it("at least 90% of the true replies reach the customer with all they say, per outcome as well", () => {
+    const run = measureReplies(seed, { sampleOf: (list) => (list[0]?.sentences ? list : []) });
+    for (const line of replyTable(run.figures)) console.log(`[generated replies] ${line}`);
+    for (const f of run.figures) if (f.trueReplies > 0) expect(f.delivered / f.trueReplies, f.outcome).toBeGreaterThanOrEqual(0.9);
+    const delivered = run.figures.reduce((n, f) => n + f.delivered, 0);
+    expect(delivered / truths.length).toBeGreaterThanOrEqual(0.9);
   });
 });
 
 describe("the generated replies in the principal's own language", () => {
   const foreign = falseSample.filter((r) => r.language !== "en");
 
-  it("the gate shows only the status sentences in that language, and the judge passes exactly that", () => {
+  it("the gate shows only the status sentences and facts in that language, and the judge passes exactly that", () => {
     expect(foreign.length).toBeGreaterThan(0);
     const problems = foreign.flatMap((r) => {
-      const s = situationOf(r.situation);
-      const decision = gate({ candidate: r.text, outcomes: s.outcomes, orders: s.orders, today: s.today, locale: r.language });
-      if (decision.reply.includes(r.text)) return [`${r.language} ${r.situation}: shown: ${r.text}`];
-      const { problem } = judgeTurnReply(decision.reply, recordsFor(s), { ...judgeContext(s), locale: r.language });
+      const decision = gated(r);
+      if (decision.reply.includes(r.text) || decision.kept.length > 0) return [`${r.language} ${r.situation}: shown: ${r.text}`];
+      const { problem } = judgeTurnReply(decision.reply, recordsFor(situationOf(r.situation)), judgeContext(r));
       return problem ? [`${r.language} ${r.situation}: ${decision.reply} → ${problem}`] : [];
     });
     expect(problems).toEqual([]);
-  });
-
-  it("the judge fails every one of them beside the status sentences in that language", () => {
-    const passed = foreign.filter((r) => {
-      const s = situationOf(r.situation);
-      const opening = openingFor(s.outcomes, r.language);
-      const composed = opening === "" ? r.text : `${opening} ${r.text}`;
-      return judgeTurnReply(composed, recordsFor(s), { ...judgeContext(s), locale: r.language }).problem === undefined;
-    });
-    expect(passed.map((r) => `${r.language} ${r.situation}: ${r.text}`)).toEqual([]);
   });
 });

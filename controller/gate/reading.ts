@@ -1,0 +1,149 @@
+import { type Courtesy, courtesyEmoji, courtesyOf } from "#controller/gate/courtesy";
+import type { FactKind, OrderFact } from "#controller/gate/facts";
+
+/**
+ * How the gate reads the model's text (contract §8.2): it accepts; it does not hunt. The text is what the customer
+ * would see (render.ts: the markdown rendered, entities decoded, invisible characters removed), and every
+ * character of it is read, sentence by sentence:
+ * - a sentence that is courtesy (gate/courtesy.ts: a closed set of whole phrases) is kept as written;
+ * - a sentence that says the same as a fact the application renders from the record — word for word, up to
+ *   letter case, the closing mark and a few words that carry no claim ("the", "your", "has been") — is kept as
+ *   written, or left out when the reply already tells that fact;
+ * - any other sentence is dropped: it mentions an order, an item, a delivery, money, a date or a number the facts
+ *   do not state, or a verb, an actor, a symbol (a check mark, an arrow, an emoji other than a courtesy smile) or
+ *   a word the closed set does not hold. What it was about picks which facts stand in its place (`hintOf`).
+ * Nothing here widens by what a seller wrote: a title's words are read like any others.
+ */
+
+export type Verdict = { kind: "courtesy"; courtesy: Courtesy } | { kind: "fact"; fact: number } | { kind: "said" } | { kind: "dropped" };
+
+export interface ReadSentence {
+  /** The sentence as shown, list mark removed. */
+  text: string;
+  verdict: Verdict;
+}
+
+/** The sentences of a shown text: at a closing mark followed by a space, and at every line break. */
+export function sentencesOf(text: string): string[] {
+  return text
+    .split(/(?<=[.!?])\s+|\n+/)
+    .map((s) => s.replace(/^- +/, "").trim())
+    .filter((s) => s !== "");
+}
+
+/** Words that carry no claim of their own, left out when a sentence is compared with a fact. */
+const noClaim = new Set(["the", "your", "a", "an", "is", "are", "was", "were", "has", "have", "been", "now", "already", "just", "order"]);
+
+/**
+ * A sentence as it is compared with a fact: lowercase, typographic quotes and apostrophes plain, the closing mark
+ * off, then its words (with the marks inside them: ids, dates, times, amounts) and every other mark and symbol as
+ * a token of its own, the words that carry no claim left out.
+ */
+export function factCore(sentence: string): string {
+  const ascii = /^[\x20-\x7e]*$/.test(sentence);
+  const plain = (
+    ascii
+      ? sentence
+      : sentence
+          .normalize("NFC")
+          .replace(/[’‘ʼ]/g, "'")
+          .replace(/[“”„«»‹›]/g, '"')
+  )
+    .toLowerCase()
+    .replace(/[.!?]+$/, "");
+  // Plain ASCII (most replies) is split by a pattern without Unicode classes: the same tokens, several times faster.
+  const tokens =
+    (ascii ? plain.match(/[a-z0-9]+(?:['.:,\-/][a-z0-9]+)*|\S/g) : plain.match(/[\p{L}\p{N}]+(?:['.:,\-/][\p{L}\p{N}]+)*|\S/gu)) ?? [];
+  let core = "";
+  for (const t of tokens) if (!noClaim.has(t)) core = core === "" ? t : `${core} ${t}`;
+  return core;
+}
+
+/** Each fact's sentences by their core, worked out once per fact. */
+const coresOf = new WeakMap<OrderFact, string[]>();
+function factCores(fact: OrderFact): string[] {
+  let cores = coresOf.get(fact);
+  if (!cores) {
+    cores = sentencesOf(fact.text).map(factCore);
+    coresOf.set(fact, cores);
+  }
+  return cores;
+}
+
+/**
+ * Reads each sentence of the shown text against the facts (their sentences, by `factCore`) and the sentences the
+ * reply already tells (`told`: the status sentences).
+ */
+export { factCores };
+
+export function readSentences(shown: string, facts: readonly OrderFact[], told: readonly string[]): ReadSentence[] {
+  // Every fact's sentence names its order: only the facts of an order the text names can be what it says.
+  const named = new Set([...shown.matchAll(/\bSU-\d{5}\b/gi)].map((m) => m[0].toUpperCase()));
+  const byCore = new Map<string, number>();
+  facts.forEach((fact, index) => {
+    if (named.has(fact.orderId)) for (const core of factCores(fact)) if (!byCore.has(core)) byCore.set(core, index);
+  });
+  const said = new Set(told.flatMap(sentencesOf).map(factCore));
+  return sentencesOf(shown).map((text) => {
+    // What the reply already tells (a status sentence's own question, say) is not said twice.
+    const core = factCore(text);
+    if (said.has(core)) return { text, verdict: { kind: "said" } };
+    const courtesy = courtesyOf(text);
+    if (courtesy) return { text, verdict: { kind: "courtesy", courtesy } };
+    const fact = byCore.get(core);
+    return { text, verdict: fact === undefined ? { kind: "dropped" } : { kind: "fact", fact } };
+  });
+}
+
+/** What a dropped sentence was about: which orders, which kinds of fact, and whether it spoke of a change. */
+export interface Hint {
+  orderIds: string[];
+  kinds: Set<FactKind>;
+  /** It spoke of a change, an answer or a symbol: on a turn that changed nothing, the reply says so first. */
+  change: boolean;
+}
+
+/**
+ * Only which true facts to put in a dropped sentence's place, never whether anything is shown: a word here adds a
+ * fact the record holds, or none.
+ */
+const kindWords: [FactKind, RegExp][] = [
+  [
+    "tracking",
+    /track|carrier|courier|driver|parcel|package|ship|dispatch|deliver|arriv|transit|on (?:its|the|their) way|where|scan|when will|eta\b/,
+  ],
+  ["placed", /placed|ordered|order date|bought|purchas/],
+  ["items", /item|product|contain|bought|title|what(?:'s| is) in/],
+  ["amounts", /refund|charg|pay|paid|cost|price|total|money|amount|bill|fee|[£$€]|\d[.,]\d{2}\b/],
+  ["returnWindow", /return|send (?:it |them )?back|window|deadline|exchange|refund/],
+  ["return", /return|pick ?up|collect|label/],
+  ["note", /note|instruction|courier|driver|leave|door|gate|porch|neighbo/],
+  ["possible", /\bcan\b|could|able|possible|cancel|change|note|replac|return|stop|hold|would you like|shall i|want me/],
+];
+const changeWords =
+  /cancel|return|refund|replac|note|chang|done|sorted|complet|arrang|book|updat|fix|resolv|stop|hold|kept|keep|stay|went|gone|go out|no longer|won't|yes|sure|\bok\b|okay|of course|certainly|absolutely|credit|reimburs|compensat|\bre-?paid|repay|paid back|\bback\b|you'll get|you will get/;
+
+export function hintOf(sentence: string, facts: readonly OrderFact[]): Hint {
+  const plain = sentence.normalize("NFKC").toLowerCase();
+  const orderIds = [...new Set([...plain.matchAll(/\bsu[\s\-‐‑–—]?(\d{5})\b/gu)].map((m) => `SU-${m[1]}`))];
+  const kinds = new Set<FactKind>(["status"]);
+  for (const [kind, words] of kindWords) if (words.test(plain)) kinds.add(kind);
+  // A value of the record in the sentence (a tracking number, a carrier, a date) names its fact.
+  for (const fact of facts) {
+    const values =
+      fact.kind === "tracking"
+        ? [fact.trackingId ?? "", fact.carrier]
+        : fact.kind === "placed"
+          ? [fact.placedOn]
+          : fact.kind === "returnWindow"
+            ? [fact.returnableUntil ?? ""]
+            : fact.kind === "return"
+              ? [fact.pickup.date, fact.labelRef]
+              : fact.kind === "items"
+                ? fact.items.flatMap((i) => i.title.toLowerCase().match(/\p{L}{4,}/gu) ?? [])
+                : [];
+    if (values.some((v) => v.length >= 4 && plain.includes(v.toLowerCase()))) kinds.add(fact.kind);
+  }
+  const symbol = /[^\p{L}\p{N}\p{Zs}.,;:!?'"’‘“”()£$€-]/u.test(sentence.replace(courtesyEmoji, ""));
+  return { orderIds, kinds, change: symbol || changeWords.test(plain) };
+}
