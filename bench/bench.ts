@@ -81,7 +81,7 @@ const sections: Section[] = [
   {
     name: "reads",
     dynamo: true,
-    title: "Reads: get_order and search_orders through their handlers, against a plain GetItem",
+    title: "Reads: get_order and search_orders through their handlers, against a plain read of one order",
     run: () => benchReads({ calls, endpoint }),
   },
   {

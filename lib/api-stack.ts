@@ -27,7 +27,7 @@ import {
 import { type DeployedTool, deployedTools as registry } from "#deploy/tool-functions";
 import { type Scope, scopes as orderScopes } from "#core/principal";
 import type { UserPoolKind } from "#service/pre-token-generation";
-import { ordersTable, tableEnv } from "#store/table-design";
+import { isOrderIndex, orderIndexAt, orderIndexStepEnv, ordersTable, tableEnv } from "#store/table-design";
 import { type ApiAuth, endpointScopes, mcpAuthEnv } from "#runtime/oauth-resource";
 import { confirmationKeyEnv, unconfirmedChangesEnv } from "#runtime/mcp-confirmation-settings";
 import { publicUrlEnv } from "#service/openapi";
@@ -256,6 +256,10 @@ export class ApiStack extends Stack {
     const indexNames = new Set<string>(ordersTable.indexes.map((i) => i.indexName));
     const unknown = (tool.access.ordersIndexes ?? []).filter((name) => !indexNames.has(name));
     if (unknown.length) throw new Error(`Tool ${tool.name} queries ${unknown.join(", ")}, which the orders table does not have.`);
+    // While the orders table's indexes move to the summary ones (context orderIndexStep), the function queries, and
+    // may query, the index each of its searches has at that step; it is told the step.
+    const step = config.orderIndexStep;
+    const indexes = (tool.access.ordersIndexes ?? []).map((name) => (isOrderIndex(name) ? orderIndexAt(name, step).indexName : name));
 
     const fn = new ToolFunction(this, `Tool${pascal(tool.name)}`, {
       ...this.commonFunctionProps,
@@ -268,6 +272,7 @@ export class ApiStack extends Stack {
       environment: {
         [tableEnv.orders]: tables.orders.tableName,
         [tableEnv.idempotency]: tables.idempotency.tableName,
+        ...(step !== undefined && indexes.length ? { [orderIndexStepEnv]: String(step) } : {}),
         // Every call counts against the caller's budget, reads too; only changes count against the caps.
         ORDER_TOOLS_REQUEST_BUDGET: String(config.requestBudget),
         ...(tool.kind === "change"
@@ -282,7 +287,7 @@ export class ApiStack extends Stack {
     fn.grantTable(tables.orders, {
       actions: tool.access.orders,
       keyedWrites: tool.access.ordersWrites,
-      indexes: tool.access.ordersIndexes ?? [],
+      indexes,
     });
     fn.grantTable(tables.idempotency, { actions: tool.access.idempotency });
     this.addFunctionRoutes(pascal(tool.name), fn.function, tool.routes, { kind: "scope", scope: tool.scope });
@@ -503,8 +508,9 @@ export class ApiStack extends Stack {
                 "mcp-session-id",
                 "last-event-id",
               ],
-              // A browser client must read the 401's challenge to find where to sign in.
-              exposeHeaders: ["www-authenticate"],
+              // A browser client must read the 401's challenge to find where to sign in, a refusal's Retry-After to
+              // know when to try again (contract §3), and Idempotent-Replayed to tell a replay from a first answer (§4).
+              exposeHeaders: ["www-authenticate", "retry-after", "idempotent-replayed"],
               maxAge: Duration.hours(1),
             },
           }

@@ -37,6 +37,7 @@ export function buildOrderTools(app: App, options: { tools?: readonly DeployedTo
     ...env,
     description: `order-tools (${config.stage}) stateful: orders and idempotency tables, alarm topic`,
     deletionProtection: config.deletionProtection,
+    ...(config.orderIndexStep !== undefined ? { orderIndexStep: config.orderIndexStep } : {}),
     ...(config.alarmTopicArn ? { alarmTopicArn: config.alarmTopicArn } : {}),
     alarmEmails: config.alarmEmails,
     customerManagedKey: config.customerManagedKey,

@@ -3,6 +3,7 @@ import type { Node } from "constructs";
 import { defaultHourlyCap, defaultSellerHourlyCap, defaultSupportHourlyCap } from "#store/hourly-cap";
 import { defaultRequestBudget } from "#store/request-budget";
 import { type UnconfirmedChanges, unconfirmedChangesFrom, unconfirmedChangesSettings } from "#runtime/mcp-confirmation-settings";
+import { orderIndexSteps } from "#store/table-design";
 
 /**
  * What a function traces beyond Lambda's own segments (context `tracer`; docs/operations.md, "Traces"):
@@ -32,6 +33,12 @@ export interface OrderToolsConfig {
   production: boolean;
   /** Table deletion protection, and RETAIN for tables and log groups. Off only for throw-away stages. */
   deletionProtection: boolean;
+  /**
+   * Context `orderIndexStep` (0–12): one step of moving a deployed orders table from the previous layout's order
+   * indexes to the summary ones, one GSI per table update (`ordersTableAt`; docs/deploy.md, "Moving a table to the
+   * split order layout"). Absent: the table as designed now.
+   */
+  orderIndexStep?: number;
   /** POWERTOOLS_LOG_LEVEL for every function. */
   logLevel: LogLevel;
   /** ORDER_TOOLS_HOURLY_CAP (contract §7): per-customer changes per rolling hour; 0 turns the cap off. */
@@ -391,6 +398,13 @@ export function readConfig(node: Node): OrderToolsConfig {
     );
   }
 
+  const orderIndexStep = read(node, "orderIndexStep") === undefined ? undefined : int(node, "orderIndexStep", 0, 0);
+  if (orderIndexStep !== undefined && orderIndexStep > orderIndexSteps) {
+    throw new Error(
+      `Context orderIndexStep must be a whole number from 0 to ${orderIndexSteps} (docs/deploy.md, "Moving a table to the split order layout"), not ${orderIndexStep}.`,
+    );
+  }
+
   const production = bool(node, "production", productionStage.test(stage));
   // Callback URLs matter only for the user pools made here; with an existing provider there are none to register.
   const cognito = !issuer;
@@ -420,6 +434,7 @@ export function readConfig(node: Node): OrderToolsConfig {
     stage,
     production,
     deletionProtection: bool(node, "deletionProtection", true),
+    ...(orderIndexStep !== undefined ? { orderIndexStep } : {}),
     logLevel: logLevel as LogLevel,
     hourlyCap: int(node, "hourlyCap", defaultHourlyCap, 0),
     supportHourlyCap: int(node, "supportHourlyCap", defaultSupportHourlyCap, 0),

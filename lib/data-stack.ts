@@ -8,11 +8,21 @@ import { type ITopic, Topic } from "aws-cdk-lib/aws-sns";
 import { EmailSubscription } from "aws-cdk-lib/aws-sns-subscriptions";
 import { NagSuppressions } from "cdk-nag";
 import type { Construct } from "constructs";
-import { type IndexDesign, type TableDesign, idempotencyTable, ordersTable } from "#store/table-design";
+import {
+  type IndexDesign,
+  type TableDesign,
+  idempotencyTable,
+  maxProjectedAttributes,
+  ordersTable,
+  ordersTableAt,
+  projectedAttributes,
+} from "#store/table-design";
 
 export interface DataStackProps extends StackProps {
   /** Table deletion protection and RETAIN on stack deletion; off only for throw-away stages. */
   deletionProtection: boolean;
+  /** A step of moving the orders table's indexes to the summary ones (`ordersTableAt`); absent: as designed now. */
+  orderIndexStep?: number;
   /** An SNS topic of your own for every alarm; without it this stack creates one. */
   alarmTopicArn?: string;
   /** Subscribed by email to the topic this stack creates. */
@@ -64,6 +74,12 @@ export class DataStack extends Stack {
     const alarmTopic = this.alarmTopic;
 
     const build = (design: TableDesign, purpose: string): Table => {
+      // DynamoDB would refuse the table (or the update adding an index) at deploy time; CDK's own check counts each
+      // attribute name once, so it is checked here as DynamoDB counts.
+      if (projectedAttributes(design) > maxProjectedAttributes)
+        throw new Error(
+          `The ${purpose} table's indexes would project ${projectedAttributes(design)} attributes, counted once per index; DynamoDB allows ${maxProjectedAttributes}.`,
+        );
       // Every key attribute in the design is a string (ids, `TYPE#id` keys, ISO timestamps), hence STRING throughout.
       const table = new Table(this, design.id, {
         partitionKey: { name: design.partitionKey, type: AttributeType.STRING },
@@ -99,7 +115,7 @@ export class DataStack extends Stack {
       return table;
     };
 
-    this.ordersTable = build(ordersTable, "orders");
+    this.ordersTable = build(props.orderIndexStep === undefined ? ordersTable : ordersTableAt(props.orderIndexStep), "orders");
     this.idempotencyTable = build(idempotencyTable, "idempotency");
   }
 

@@ -1,7 +1,10 @@
-import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import type { OrderWriter } from "#controller/http/faults";
+import { linesOf, replacementsOf } from "#core/item-eligibility";
+import type { Charge, OrderItem } from "#core/order";
 import type { StoreDeps } from "#store/client";
-import { deliveredIndexKey, orderKey } from "#store/keys";
+import { deliveredIndexKey, orderContentKey, orderKey } from "#store/keys";
+import { contentAttributes, orderOf, readStoredOrder, summaryOf } from "#store/order-items";
 import { sellerIndexes } from "#store/table-design";
 
 /** Fields the order system may move on its own; keys and derived index attributes are not among them. */
@@ -10,8 +13,10 @@ const settable = new Set(["status", "deliveredAt", "deliveryNote", "delivery", "
 /**
  * The set_before_dispatch fault's writer (contract §8.3): the order system changes a stored order between the
  * model's proposal and the controller's write. The fields are set and the version goes up by one, in one
- * conditional update, as any change by the order system would. Setting deliveredAt moves the order in the
- * seller's delivered-month index too, as every writer of deliveredAt must (functions/store/table-design.ts).
+ * transaction, as any change by the order system would: on the order's state item, and for its lines or charges on
+ * its content item too, with the search summary the state keeps of them (functions/store/order-items.ts). Setting
+ * deliveredAt moves the order in the seller's delivered-month index too, as every writer of deliveredAt must
+ * (functions/store/table-design.ts).
  */
 export function dynamoOrderWriter(deps: Pick<StoreDeps, "doc" | "tables">): OrderWriter {
   return async (orderId, set) => {
@@ -23,37 +28,62 @@ export function dynamoOrderWriter(deps: Pick<StoreDeps, "doc" | "tables">): Orde
           `set_before_dispatch cannot set ${JSON.stringify(name)}; it may set ${[...settable].join(", ")} (the version goes up by itself).`,
         );
     }
-    let index: { set?: [string, string]; remove?: string; sellerId?: string } = {};
-    if (Object.hasOwn(set, "deliveredAt")) {
-      const { Item } = await deps.doc.send(
-        new GetCommand({ TableName: deps.tables.orders, Key: orderKey(orderId), ConsistentRead: true, ProjectionExpression: "sellerId" }),
+    const stored = await readStoredOrder(deps as StoreDeps, orderId, true);
+    const sellerId = typeof stored?.state.sellerId === "string" ? stored.state.sellerId : undefined;
+    if (!stored || !sellerId) throw new Error(`set_before_dispatch: order ${orderId} is not stored, or has no seller.`);
+    // Lines and charges are the content item's; an order still in the previous layout keeps them on its one item.
+    const split = stored.content !== stored.state;
+    const toContent = split ? fields.filter(([name]) => contentAttributes.includes(name as never)) : [];
+    const toState: Record<string, unknown> = Object.fromEntries(fields.filter((field) => !toContent.includes(field)));
+    if (toContent.length) {
+      const order = orderOf(stored);
+      const items = (set.items as OrderItem[] | undefined) ?? order.items;
+      Object.assign(
+        toState,
+        summaryOf(linesOf(items, replacementsOf(stored.state)), (set.charges as Charge[] | undefined) ?? order.charges),
       );
-      const sellerId = typeof Item?.sellerId === "string" ? Item.sellerId : undefined;
-      if (!sellerId) throw new Error(`set_before_dispatch: order ${orderId} is not stored, or has no seller.`);
-      const deliveredAt = typeof set.deliveredAt === "string" ? set.deliveredAt : null;
-      const key = Object.entries(deliveredIndexKey({ sellerId, deliveredAt }))[0];
-      index = key ? { set: key, sellerId } : { remove: sellerIndexes.delivered.partitionKey, sellerId };
     }
-    const sets = [...fields.map((_, i) => `#f${i} = :v${i}`), "#version = #version + :one", ...(index.set ? ["#index = :index"] : [])];
+    let removed: string | undefined;
+    if (Object.hasOwn(set, "deliveredAt")) {
+      const key = Object.entries(
+        deliveredIndexKey({ sellerId, deliveredAt: typeof set.deliveredAt === "string" ? set.deliveredAt : null }),
+      )[0];
+      if (key) toState[key[0]] = key[1];
+      else removed = sellerIndexes.delivered.partitionKey;
+    }
     await deps.doc.send(
-      new UpdateCommand({
-        TableName: deps.tables.orders,
-        Key: orderKey(orderId),
-        UpdateExpression: `SET ${sets.join(", ")}${index.remove ? " REMOVE #index" : ""}`,
-        ConditionExpression: index.sellerId ? "attribute_exists(#version) AND #seller = :seller" : "attribute_exists(#version)",
-        ExpressionAttributeNames: {
-          ...Object.fromEntries(fields.map(([name], i) => [`#f${i}`, name])),
-          "#version": "version",
-          ...(index.set || index.remove ? { "#index": index.set?.[0] ?? (index.remove as string) } : {}),
-          ...(index.sellerId ? { "#seller": "sellerId" } : {}),
-        },
-        ExpressionAttributeValues: {
-          ...Object.fromEntries(fields.map(([, value], i) => [`:v${i}`, value])),
-          ":one": 1,
-          ...(index.set ? { ":index": index.set[1] } : {}),
-          ...(index.sellerId ? { ":seller": index.sellerId } : {}),
-        },
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: deps.tables.orders,
+              Key: orderKey(orderId),
+              ...setting(Object.entries(toState), ["#version = #version + :one"], removed),
+            },
+          },
+          ...(toContent.length
+            ? [{ Update: { TableName: deps.tables.orders, Key: orderContentKey(orderId), ...setting(toContent, []) } }]
+            : []),
+        ],
       }),
     );
+  };
+}
+
+/** An update of an existing item setting `fields` (and `extra` clauses), removing `removed`. */
+function setting(fields: [string, unknown][], extra: string[], removed?: string) {
+  return {
+    UpdateExpression: `SET ${[...fields.map((_, i) => `#f${i} = :v${i}`), ...extra].join(", ")}${removed ? " REMOVE #removed" : ""}`,
+    ConditionExpression: "attribute_exists(#orderId)",
+    ExpressionAttributeNames: {
+      ...Object.fromEntries(fields.map(([name], i) => [`#f${i}`, name])),
+      "#orderId": "orderId",
+      ...(extra.length ? { "#version": "version" } : {}),
+      ...(removed ? { "#removed": removed } : {}),
+    },
+    ExpressionAttributeValues: {
+      ...Object.fromEntries(fields.map(([, value], i) => [`:v${i}`, value])),
+      ...(extra.length ? { ":one": 1 } : {}),
+    },
   };
 }

@@ -20,7 +20,8 @@ import { InvalidInputError, OrderNotFoundError } from "#core/errors";
 import { defaultPolicies, resolvePolicy, type ReturnPolicy, type Seller, supplementRef } from "#core/policy";
 import { mayAccessOrder, type Principal, principalFromClaims, scopes } from "#core/principal";
 import type { StoreDeps } from "#store/client";
-import { orderKey, policyKey, sellerKey, withoutStoreAttributes } from "#store/keys";
+import { policyKey, sellerKey, withoutStoreAttributes } from "#store/keys";
+import { contentAttributes, orderOf, readStoredOrder } from "#store/order-items";
 import type { ToolHandler } from "#runtime/handler";
 import { errorResponse, type HttpResult, jsonResponse, readBody } from "#runtime/http";
 import { type CallKeys, principalHash, recordCall, requestLogger } from "#runtime/observability";
@@ -48,27 +49,17 @@ export const needsSeller = (tool: ApiShapedTool) => tool === "get_seller" || too
 const splitOff = ["items", "charges", "delivery", "deliveryNote"];
 
 export function apiShapedHandlers(deps: StoreDeps): Record<ApiShapedTool, ToolHandler> {
-  /** The order's attributes `fields` (all when omitted), if the caller may see the order; else ORDER_NOT_FOUND. */
+  /**
+   * The order's attributes `fields` (all when omitted), if the caller may see the order; else ORDER_NOT_FOUND. One
+   * request, as the order system's endpoint would make it: its state item alone when that holds every field asked
+   * for, else one Query of its partition (state and content, functions/store/order-items.ts).
+   */
   async function orderPart(id: string, principal: Principal, fields?: string[]): Promise<Record<string, unknown>> {
-    const projection = fields ? ["customerId", "sellerId", ...fields] : undefined;
-    const { Item } = await deps.doc.send(
-      new GetCommand({
-        TableName: deps.tables.orders,
-        Key: orderKey(id),
-        ConsistentRead: true,
-        ...(projection
-          ? {
-              ProjectionExpression: projection.map((_, i) => `#f${i}`).join(", "),
-              ExpressionAttributeNames: Object.fromEntries(projection.map((f, i) => [`#f${i}`, f])),
-            }
-          : {}),
-      }),
-    );
-    if (!Item || !mayAccessOrder(principal, Item as { customerId: string; sellerId: string })) throw new OrderNotFoundError(id);
-    const part = withoutStoreAttributes(Item);
-    // The seller is read for the access check only; the part holds what was asked for.
-    if (fields && !fields.includes("sellerId")) delete part.sellerId;
-    return part;
+    const withContent = !fields || fields.some((field) => (contentAttributes as readonly string[]).includes(field));
+    const stored = await readStoredOrder(deps, id, withContent);
+    if (!stored || !mayAccessOrder(principal, stored.state as { customerId: string; sellerId: string })) throw new OrderNotFoundError(id);
+    const order: Record<string, unknown> = withContent ? orderOf(stored) : withoutStoreAttributes(stored.state);
+    return fields ? Object.fromEntries(fields.map((field) => [field, order[field]])) : order;
   }
 
   const tool = <S extends z.ZodType>(

@@ -10,6 +10,11 @@
  * Each change runs on a fresh order per call, then once more with the same operationId (the replay). Limits
  * (request budget, hourly caps) off, as the peer has none; then the changes again with them on, for what they
  * add (one UpdateItem per call; a GetItem and a Put in the change's transaction for capped changes).
+ *
+ * The peer runs twice. As the design order-tools replaces: on tables of its own in the previous layout (each order
+ * one ~3 KB item, the order indexes projecting its lines and charges: test/support/previous-layout.ts), the layout
+ * a read-then-write design keeps its orders in. And on the present layout, beside order-tools, to show what the
+ * guarantees themselves cost once the layout is the same.
  */
 import "#bench/support/setup";
 import { pathToFileURL } from "node:url";
@@ -27,8 +32,10 @@ import { CapacityLog, type MeasuredRequest, type Units } from "#bench/support/ca
 import { mean, median, table } from "#bench/support/stats";
 import { readThenWriteHandler } from "#bench/peers/read-then-write";
 import type { StoreDeps } from "#store/client";
-import { loadFixture } from "#store/fixture";
-import { idempotencyTable, ordersTable, type TableDesign } from "#store/table-design";
+import { loadFixture, parseFixture, writeItems } from "#store/fixture";
+import { idempotencyTable, ordersTable, ordersTableAt, type TableDesign } from "#store/table-design";
+import { previousActivityItem, previousLayoutItems } from "#test/support/previous-layout";
+import { migrateLayout } from "#lib/layout-migration";
 import type { ToolHandler } from "#runtime/handler";
 import { createHandler as createAddNote } from "#tools/add-delivery-note";
 import { createHandler as createCancel } from "#tools/cancel-order";
@@ -91,13 +98,18 @@ export async function benchCapacity(options: CapacityBenchOptions = {}): Promise
   const log = options.log ?? console.log;
   await withDynamoDb(options.endpoint, async (endpoint) => {
     const world = await benchTables(endpoint, "capacity", () => benchToday);
+    const previous = ordersTableAt(0);
+    const peerWorld = await benchTables(endpoint, "capacity-peer", () => benchToday, previous);
     try {
       const designs = new Map<string, TableDesign>([
         [world.names.orders, ordersTable],
         [world.names.idempotency, idempotencyTable],
+        [peerWorld.names.orders, previous],
+        [peerWorld.names.idempotency, idempotencyTable],
       ]);
       const capacity = new CapacityLog(world.plain, designs);
       capacity.observe(world.client);
+      capacity.observe(peerWorld.client);
       const observed: StoreDeps = {
         ...world.deps,
         observeClient: (client) => {
@@ -105,6 +117,7 @@ export async function benchCapacity(options: CapacityBenchOptions = {}): Promise
           capacity.observe(client);
         },
       };
+      const peerObserved: StoreDeps = { ...peerWorld.deps, observeClient: capacity.observe };
       // On, as deployed, but never reached: what the limits cost, not what they refuse.
       const limitsOn: StoreDeps = {
         ...observed,
@@ -130,6 +143,8 @@ export async function benchCapacity(options: CapacityBenchOptions = {}): Promise
         limitedNote: series("placed"),
         limitedReturn: series("delivered"),
         limitedReplacement: series("delivered"),
+        splitPeerCancel: series("processing"),
+        splitPeerNote: series("placed"),
       };
       const dedicated = Object.values(orders).flat();
       await loadFixture(world.deps, {
@@ -138,11 +153,16 @@ export async function benchCapacity(options: CapacityBenchOptions = {}): Promise
         pickupSlots: plentifulPickupSlots(),
         stock: plentifulStock(dedicated),
       });
+      // The peer's own orders, as the previous layout stored them, among the same shop's.
+      await writeItems(
+        peerWorld.deps,
+        previousLayoutItems(parseFixture({ ...base, orders: [...base.orders, ...orders.peerCancel, ...orders.peerNote] })),
+      );
       log(
-        `DynamoDB Local ${endpoint}: ${base.orders.length + dedicated.length} orders (the bench's, ~3 KB each as stored), ${calls} calls per row`,
+        `DynamoDB Local ${endpoint}: ${base.orders.length + dedicated.length} orders (the bench's, ~3 KB each: a state and a content item; the peer's own tables hold each as one item, the previous layout), ${calls} calls per row`,
       );
 
-      const scenarios = buildScenarios(base, orders, observed, limitsOn);
+      const scenarios = buildScenarios(base, orders, observed, limitsOn, peerObserved);
       const measured: Measured[] = [];
       for (const scenario of scenarios) {
         const m: Measured = { scenario, calls: [] };
@@ -269,10 +289,78 @@ export async function benchCapacity(options: CapacityBenchOptions = {}): Promise
           ]),
         [0, 1],
       );
+      log("");
+      await migrationCost(endpoint, base, log);
     } finally {
-      await world.drop();
+      await Promise.all([world.drop(), peerWorld.drop()]);
     }
   });
+}
+
+/**
+ * What `npm run migrate-layout` costs per order: the bench's shop written the previous way (each order one item, up
+ * to three `ACTIVITY#` entries for the changes that took it past version 1), on the orders table as designed (the
+ * migration runs once its indexes have moved, docs/deploy.md), migrated whole under the capacity log. Documented
+ * sizing throughout (Local prices transactions and scans otherwise, see the first table).
+ */
+async function migrationCost(endpoint: string, base: BenchFixture, log: (line: string) => void): Promise<void> {
+  const world = await benchTables(endpoint, "capacity-migration", () => benchToday);
+  try {
+    const fixture = parseFixture(base);
+    const actor = { kind: "customer", sub: "bench", customerId: "C-bench" };
+    const history = fixture.orders.flatMap((order) =>
+      Array.from({ length: Math.min(order.version - 1, 3) }, (_, k) =>
+        previousActivityItem(order.id, order.version - k, {
+          at: benchToday.toISOString(),
+          tool: "add_delivery_note",
+          operationId: `op-bench-${order.id}-${k}`,
+          actor,
+          summary: "Delivery note set",
+        }),
+      ),
+    );
+    await writeItems(world.deps, [...previousLayoutItems(fixture), ...history]);
+    const capacity = new CapacityLog(world.plain, new Map([[world.names.orders, ordersTable]]));
+    capacity.observe(world.client);
+    const { result, requests } = await capacity.record(() => migrateLayout(world.deps, { segments: 1 }));
+    const orders = fixture.orders.length;
+    const byKind = new Map<string, { requests: number; read: number; write: number; indexWrite: number }>();
+    for (const r of requests) {
+      const kind = byKind.get(kindOf(r)) ?? { requests: 0, read: 0, write: 0, indexWrite: 0 };
+      byKind.set(kindOf(r), {
+        requests: kind.requests + 1,
+        read: kind.read + r.documented.read,
+        write: kind.write + r.documented.write,
+        indexWrite: kind.indexWrite + r.documented.indexWrite,
+      });
+    }
+    const total = [...byKind.values()].reduce((t, k) => ({
+      requests: t.requests + k.requests,
+      read: t.read + k.read,
+      write: t.write + k.write,
+      indexWrite: t.indexWrite + k.indexWrite,
+    }));
+    const row = (name: string, k: typeof total) => [
+      name,
+      (k.requests / orders).toFixed(2),
+      (k.read / orders).toFixed(2),
+      (k.write / orders).toFixed(2),
+      (k.indexWrite / orders).toFixed(2),
+    ];
+    table(
+      log,
+      ["the layout migration, per order", "requests", "RCU", "WCU table", "WCU indexes"],
+      [...[...byKind].map(([kind, k]) => row(kind, k)), row("all", total)],
+      [0],
+    );
+    const dollars =
+      ((total.read * prices.dynamoReadRequestUnit + (total.write + total.indexWrite) * prices.dynamoWriteRequestUnit) / orders) * 1e6;
+    log(
+      `${orders} orders (${result.split} split, ${result.linked} with ${history.length} earlier history entries linked, ${result.retried} read again), every item of the table scanned once: $${dollars.toFixed(2)} of DynamoDB per million such orders. Documented sizing.`,
+    );
+  } finally {
+    await world.drop();
+  }
 }
 
 /** `PutItem, GetItem, TransactWriteItems` — a call's requests in the order made (refusals marked). */
@@ -285,6 +373,7 @@ function buildScenarios(
   orders: Record<string, BenchFixture["orders"]>,
   deps: StoreDeps,
   limited: StoreDeps,
+  peerDeps: StoreDeps,
 ): Scenario[] {
   const ownerOf = (order: BenchFixture["orders"][number]) => customer(order.customerId);
   const reply = async (handler: ToolHandler, order: BenchFixture["orders"][number], body: unknown) => {
@@ -363,8 +452,11 @@ function buildScenarios(
   change("add_delivery_note", createAddNote(deps), orders.note!, note);
   change("start_return", createStartReturn(deps), orders.ret!, ret);
   change("offer_replacement", createOfferReplacement(deps), orders.replacement!, replacement);
-  change("peer: cancel_order", readThenWriteHandler(deps, "cancel_order"), orders.peerCancel!, cancel);
-  change("peer: add_delivery_note", readThenWriteHandler(deps, "add_delivery_note"), orders.peerNote!, note);
+  // The peer as the design replaced (the previous layout, its own tables), then on the layout order-tools has now.
+  change("peer: cancel_order", readThenWriteHandler(peerDeps, "cancel_order"), orders.peerCancel!, cancel);
+  change("peer: add_delivery_note", readThenWriteHandler(peerDeps, "add_delivery_note"), orders.peerNote!, note);
+  change("peer, split layout: cancel_order", readThenWriteHandler(deps, "cancel_order"), orders.splitPeerCancel!, cancel);
+  change("peer, split layout: add_delivery_note", readThenWriteHandler(deps, "add_delivery_note"), orders.splitPeerNote!, note);
 
   // The changes with the limits on: the request budget on every call, the hourly cap on the capped ones.
   change("cancel_order, limits on", createCancel(limited), orders.limitedCancel!, cancel);

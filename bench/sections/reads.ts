@@ -3,20 +3,28 @@
  * run's DynamoDB Local (its own when run alone), on tables of their own loaded with a realistic fixture (2,000
  * sellers with supplements, 600 raw orders of ~68 fields each). For each it prints DynamoDB requests per call
  * (counted by SDK middleware on every client), result bytes against the raw stored orders' bytes, and p50/p95 latency over ≥ 200 calls next to a
- * plain GetItem p50 measured in the same run.
+ * plain read's p50 measured in the same run (one consistent Query of one order's partition, get_order's own read).
  *
  * DynamoDB Local runs on this machine, so absolute times are local round trips plus handler work; the ratios
- * to a plain GetItem are the figures that carry over.
+ * to a plain read are the figures that carry over.
  */
 import "#bench/support/setup";
 import { pathToFileURL } from "node:url";
-import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { benchFixture, benchToday, chooser } from "#bench/support/bench-orders";
 import { mean, p50, p95, table, times, utf8Bytes as bytes } from "#bench/support/stats";
-import { benchTables, callHandler as call, type Caller, customer, type Endpoint, support, withDynamoDb } from "#bench/support/bench-world";
+import {
+  benchTables,
+  callHandler as call,
+  type Caller,
+  customer,
+  type Endpoint,
+  orderQuery,
+  support,
+  withDynamoDb,
+} from "#bench/support/bench-world";
 import { documentClient } from "#store/client";
 import { loadFixture } from "#store/fixture";
-import { orderKey, withoutStoreAttributes } from "#store/keys";
+import { readOrder } from "#store/order-items";
 import type { ToolHandler } from "#runtime/handler";
 import { createHandler as createGetOrder } from "#tools/get-order";
 import { createHandler as createSearchOrders } from "#tools/search-orders";
@@ -45,12 +53,11 @@ export async function benchReads(options: ReadBenchOptions = {}): Promise<void> 
         `DynamoDB Local ${endpoint}: loaded ${fixture.sellers.length} sellers, ${fixture.policies.length} supplements, ${fixture.customers.length} customers, ${fixture.orders.length} orders in ${((performance.now() - loadStarted) / 1000).toFixed(1)} s`,
       );
 
-      // Every order as stored (minus the store's keys): the raw payload the tools trim.
+      // Every order as stored (its state and content, minus the store's keys): the raw payload the tools trim.
       const raw = new Map<string, number>();
       const fields: number[] = [];
       for (const order of fixture.orders) {
-        const { Item } = await deps.doc.send(new GetCommand({ TableName: tables.orders, Key: orderKey(order.id) }));
-        const stored = withoutStoreAttributes(Item ?? {});
+        const stored: Record<string, unknown> = (await readOrder(deps, order.id)) ?? {};
         raw.set(order.id, bytes(JSON.stringify(stored)));
         fields.push(Object.keys(stored).length - 1 + Object.keys((stored.internal ?? {}) as object).length);
       }
@@ -65,19 +72,19 @@ export async function benchReads(options: ReadBenchOptions = {}): Promise<void> 
       const busyCustomers = [...ordersOf.entries()].filter(([, orders]) => orders.length >= 2).map(([id]) => id);
       const emails = new Map(fixture.customers.map((c) => [c.id, c.email]));
 
-      // The baseline: a plain consistent GetItem of one order (as get_order's own read is), on a client of its
-      // own so the counter sees only the tools' requests. Each series interleaves it with the handler's calls,
-      // so both meet the same JVM, cache and machine state; the warm-up lets DynamoDB Local's JIT settle first.
+      // The baseline: a plain consistent read of one order as stored, the request get_order makes (one Query of its
+      // partition: its state and content items), on a client of its own so the counter sees only the tools'
+      // requests. Each series interleaves it with the handler's calls, so both meet the same JVM, cache and machine
+      // state; the warm-up lets DynamoDB Local's JIT settle first.
       const plainDoc = documentClient(world.plain);
-      const plainGetItem = () =>
-        plainDoc.send(new GetCommand({ TableName: tables.orders, Key: orderKey(pick(orderIds)), ConsistentRead: true }));
-      for (let i = 0; i < 500; i++) await plainGetItem();
+      const plainRead = () => plainDoc.send(orderQuery(tables.orders, pick(orderIds)));
+      for (let i = 0; i < 500; i++) await plainRead();
 
       const rows: Row[] = [];
       /** `next` gives each call's caller and arguments. */
       const run = async (name: string, handler: ToolHandler, next: () => { caller: Caller; body: Record<string, unknown> }) => {
         counter.reset();
-        const series = await measure(calls, plainGetItem, async () => {
+        const series = await measure(calls, plainRead, async () => {
           const { caller, body } = next();
           const reply = await call(handler, caller, body);
           if (reply.statusCode !== 200) throw new Error(`${name}: HTTP ${reply.statusCode} ${reply.body}`);
@@ -102,7 +109,7 @@ export async function benchReads(options: ReadBenchOptions = {}): Promise<void> 
       // get_order, cold: a fresh handler and seller cache per call, so the seller is read every time.
       {
         counter.reset();
-        const series = await measure(calls, plainGetItem, async () => {
+        const series = await measure(calls, plainRead, async () => {
           const reply = await call(createGetOrder({ ...deps }), staff, { orderId: pick(orderIds) });
           const id = (JSON.parse(reply.body) as { orderId: string }).orderId;
           return { bytes: bytes(reply.body), raw: raw.get(id) ?? 0 };
@@ -127,7 +134,7 @@ export async function benchReads(options: ReadBenchOptions = {}): Promise<void> 
 
       const plainMs = rows.flatMap((r) => r.series.plainMs);
       log(
-        `plain GetItem (consistent, one order), interleaved with every series: p50 ${p50(plainMs).toFixed(2)} ms, p95 ${p95(plainMs).toFixed(2)} ms over ${plainMs.length} calls\n`,
+        `plain read (one consistent Query of one order's partition: state and content), interleaved with every series: p50 ${p50(plainMs).toFixed(2)} ms, p95 ${p95(plainMs).toFixed(2)} ms over ${plainMs.length} calls\n`,
       );
       table(
         log,
@@ -140,9 +147,9 @@ export async function benchReads(options: ReadBenchOptions = {}): Promise<void> 
           "result/raw",
           "p50 ms",
           "p95 ms",
-          "GetItem p50",
-          "p50/GetItem",
-          "p95/GetItem p50",
+          "read p50",
+          "p50/read",
+          "p95/read p50",
         ],
         rows.map((r) => [
           r.name,
@@ -160,7 +167,7 @@ export async function benchReads(options: ReadBenchOptions = {}): Promise<void> 
         [0, 2],
       );
       log(
-        `\n${calls} calls per row, each paired with a plain GetItem (its p50 is the row's "GetItem p50"). "raw B": the stored order(s) the result describes, as JSON without the store's keys (for a search: the orders returned).`,
+        `\n${calls} calls per row, each paired with a plain read of one order (its p50 is the row's "read p50"). "raw B": the stored order(s) the result describes, as JSON without the store's keys (for a search: the orders returned).`,
       );
     } finally {
       await world.drop();
@@ -172,7 +179,7 @@ export async function benchReads(options: ReadBenchOptions = {}): Promise<void> 
 
 interface Series {
   ms: number[];
-  /** The paired plain GetItem calls. */
+  /** The paired plain reads. */
   plainMs: number[];
   bytes: number[];
   raw: number[];

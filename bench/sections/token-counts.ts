@@ -7,14 +7,13 @@
  */
 import "#bench/support/setup";
 import { pathToFileURL } from "node:url";
-import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { benchFixture, benchToday, chooser } from "#bench/support/bench-orders";
 import { apiShapedHandlers, apiShapedTools, needsSeller } from "#bench/peers/api-shaped";
 import { mean, p50, p95, table, times, utf8Bytes } from "#bench/support/stats";
 import { tokenEncoding, tokensOf } from "#bench/support/token-encoding";
 import { benchTables, callHandler, customer, type Endpoint, withDynamoDb } from "#bench/support/bench-world";
 import { loadFixture } from "#store/fixture";
-import { orderKey, withoutStoreAttributes } from "#store/keys";
+import { readOrder } from "#store/order-items";
 import { createHandler as createGetOrder } from "#tools/get-order";
 import { createHandler as createSearchOrders } from "#tools/search-orders";
 
@@ -49,8 +48,7 @@ export async function benchTokens(options: TokenBenchOptions = {}): Promise<void
 
       const rawText = new Map<string, string>();
       for (const order of fixture.orders) {
-        const { Item } = await world.deps.doc.send(new GetCommand({ TableName: world.names.orders, Key: orderKey(order.id) }));
-        rawText.set(order.id, JSON.stringify(withoutStoreAttributes(Item ?? {})));
+        rawText.set(order.id, JSON.stringify((await readOrder(world.deps, order.id)) ?? {}));
       }
 
       const ours = payloads();

@@ -2,6 +2,7 @@
  * The bench's data, deterministic (seeded) so every run measures the same orders: ~2,000 sellers with
  * supplements, customers, and orders whose raw payload has ~68 fields, like the order system's.
  */
+import { carriers } from "#core/order";
 import { seededRandom } from "#local/seeded-random";
 
 /** "Today" for every fixture and every handler's clock, so each run reads and changes the same data the same way. */
@@ -142,7 +143,8 @@ export function benchOrder(
       ...(rnd() < 0.05 ? [{ kind: "delivery", cents: 995 }] : []),
     ],
     delivery: {
-      carrier: pick(["Parcelline", "Swiftpost", "Northway"]),
+      // The shop's carriers are a closed set the fixture loader checks.
+      carrier: pick(carriers),
       trackingId: order.status === "placed" ? null : `PL${int(1_000_000, 9_999_999)}`,
     },
     deliveryNote: rnd() < 0.2 ? "Please leave with the neighbour at number 12 if nobody answers." : null,

@@ -4,11 +4,14 @@
  * observed, and callers for the handlers.
  */
 import { DeleteTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { apiGatewayEvent, lambdaContext } from "#local/lambda-context";
-import { createTables, localClientConfig } from "#local/create-tables";
+import { createTable, localClientConfig } from "#local/create-tables";
 import { startDynamoDbLocal } from "#local/dynamodb-local";
 import { RequestLog } from "#bench/support/requests";
 import { documentClient, type StoreDeps, type TableNames } from "#store/client";
+import { orderKey, orderSortKeyPrefix } from "#store/keys";
+import { idempotencyTable, ordersTable, type TableDesign } from "#store/table-design";
 import type { ToolHandler } from "#runtime/handler";
 
 /** The request budget and hourly caps, all off: a benchmark sends far more than one caller may per minute or hour. */
@@ -40,8 +43,16 @@ export interface BenchTables {
 
 let tableSets = 0;
 
-/** A fresh pair of tables named after `label`, with the limits off and `now` as the store's clock. */
-export async function benchTables(endpoint: string, label: string, now: () => Date = () => new Date()): Promise<BenchTables> {
+/**
+ * A fresh pair of tables named after `label`, with the limits off and `now` as the store's clock; the orders table
+ * as designed now, or as `ordersDesign` (the previous layout's, for the peer that stands for the design replaced).
+ */
+export async function benchTables(
+  endpoint: string,
+  label: string,
+  now: () => Date = () => new Date(),
+  ordersDesign: TableDesign = ordersTable,
+): Promise<BenchTables> {
   const suffix = `${label}-${process.pid}-${tableSets++}`;
   const names = { orders: `bench-orders-${suffix}`, idempotency: `bench-idempotency-${suffix}` };
   const clientConfig = localClientConfig(endpoint);
@@ -49,7 +60,7 @@ export async function benchTables(endpoint: string, label: string, now: () => Da
   const client = new DynamoDBClient({ ...clientConfig, maxAttempts: 1 });
   requests.observe(client);
   const plain = new DynamoDBClient({ ...clientConfig, maxAttempts: 1 });
-  await createTables(plain, names);
+  await Promise.all([createTable(plain, ordersDesign, names.orders), createTable(plain, idempotencyTable, names.idempotency)]);
   const deps: StoreDeps = {
     doc: documentClient(client),
     tables: names,
@@ -74,6 +85,15 @@ export async function benchTables(endpoint: string, label: string, now: () => Da
     },
   };
 }
+
+/** One consistent read of an order as stored: its partition's state and content items, as get_order reads them. */
+export const orderQuery = (TableName: string, orderId: string) =>
+  new QueryCommand({
+    TableName,
+    KeyConditionExpression: "PK = :pk AND begins_with(SK, :order)",
+    ExpressionAttributeValues: { ":pk": orderKey(orderId).PK, ":order": orderSortKeyPrefix },
+    ConsistentRead: true,
+  });
 
 // ——— calling a handler as API Gateway does ———
 

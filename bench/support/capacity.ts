@@ -7,9 +7,9 @@
  *   before and just after the request (read-only, so they change nothing the call meets): "DynamoDB read and
  *   write operations" and "Item sizes and formats" in the Amazon DynamoDB Developer Guide, and its rules for
  *   global secondary index writes. Reads: the item size rounded up to 4 KB, one unit strongly consistent, half
- *   eventually consistent, a missing item the minimum; BatchGetItem item by item; Query the sum of the items it
- *   evaluates (before any filter), rounded up once. Writes: the larger of the item before and after, rounded up to
- *   1 KB, at least one unit; a conditional write that fails costs the same, by the existing item. Transactional
+ *   eventually consistent, a missing item the minimum; BatchGetItem item by item; Query and Scan the sum of the
+ *   items they evaluate (before any filter), rounded up once. Writes: the larger of the item before and after,
+ *   rounded up to 1 KB, at least one unit; a conditional write that fails costs the same, by the existing item. Transactional
  *   writes: two units per item per KB, for every item of the transaction (ConditionCheck included: AWS's pages do
  *   not say so in as many words; measured against DynamoDB it costs 2 WCU, martinhicks.dev, "What a conditional
  *   DynamoDB transaction actually costs"). Index writes: none when the write changes neither the index's key nor
@@ -19,7 +19,14 @@
  * The section says, request kind by request kind, where the two agree (DynamoDB Local reports that kind
  * faithfully, and its figure is used) and where they do not (the documented one is used).
  */
-import { type AttributeValue, type ConsumedCapacity, type DynamoDBClient, GetItemCommand, QueryCommand } from "@aws-sdk/client-dynamodb";
+import {
+  type AttributeValue,
+  type ConsumedCapacity,
+  type DynamoDBClient,
+  GetItemCommand,
+  QueryCommand,
+  ScanCommand,
+} from "@aws-sdk/client-dynamodb";
 import type { TableDesign } from "#store/table-design";
 
 type Item = Record<string, AttributeValue>;
@@ -276,6 +283,21 @@ export class CapacityLog {
             ExpressionAttributeValues: Object.keys(keyValues).length ? keyValues : undefined,
           } as never),
         );
+        const bytes = (page.Items ?? []).reduce((sum, item) => sum + itemSize(item), 0);
+        return { read: units(bytes, 4 * KB) * factor(input.ConsistentRead) };
+      }
+      case "Scan": {
+        // The same page without its filter or projection: every item it reads, as a Query's (the layout migration's).
+        const {
+          FilterExpression,
+          ProjectionExpression,
+          Select,
+          ReturnConsumedCapacity,
+          ExpressionAttributeNames,
+          ExpressionAttributeValues,
+          ...rest
+        } = input;
+        const page = await this.plain.send(new ScanCommand(rest as never));
         const bytes = (page.Items ?? []).reduce((sum, item) => sum + itemSize(item), 0);
         return { read: units(bytes, 4 * KB) * factor(input.ConsistentRead) };
       }

@@ -77,16 +77,20 @@ export interface Refusal {
  */
 export interface OrderChange {
   orderId: string;
-  /** The caller's expectedVersion. When absent, one consistent read supplies the version to condition on. */
+  /** The caller's expectedVersion. When absent, the version read is the one the write is conditioned on. */
   expectedVersion?: number;
   /** Counts against the customer's hourly cap on cancellations, returns and replacements (contract §7). */
   capped?: boolean;
-  /** Read the order before planning even when expectedVersion is given (the plan needs its seller or items). */
+  /**
+   * The plan needs the order itself (its lines, its seller): it is read whole and given to the plan. Otherwise the
+   * store reads only what the write is conditioned on, and the plan gets no order.
+   */
   readsOrder?: boolean;
   rule: StatusRule;
   /**
-   * `order` is the order as read, and only when the caller may access it. `replans` counts the times a linked
-   * write asked to plan again within this operation. A plan may need I/O (a policy, pickup slots): it may be async.
+   * `order` is the order as read, only for a change that `readsOrder` and only when the caller may access it.
+   * `replans` counts the times a linked write asked to plan again within this operation. A plan may need I/O (a
+   * policy, pickup slots): it may be async.
    */
   plan(input: {
     committedVersion: number;

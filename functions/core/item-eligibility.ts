@@ -1,6 +1,6 @@
 import { addDays, dayOf } from "#core/days";
 import type { NotEligibleReason } from "#core/errors";
-import type { Order, OrderItem } from "#core/order";
+import { type Order, type OrderItem, withinSellerLimit } from "#core/order";
 import { type ReturnPolicy, returnableUntil } from "#core/policy";
 
 /**
@@ -92,6 +92,43 @@ export const replacementForAttribute = "replacementFor";
 /** Whether a line was added by offer_replacement: such a line is neither replaced nor returned through the tools. */
 export function isReplacementLine(item: OrderItem): boolean {
   return typeof (item as OrderItem & { [replacementForAttribute]?: unknown })[replacementForAttribute] === "string";
+}
+
+/**
+ * The line a replacement adds to the order: the same product and quantity as the line it replaces, as a new line at
+ * no charge, so every view of the order's items shows what is on its way. `replacementFor` links it to that line.
+ * It is made from the replacement record and never stored: the order's own lines are written once, and a
+ * replacement adds only its record to the order's state.
+ */
+export function replacementLineOf(original: OrderItem, record: ReplacementRecord): OrderItem & { replacementFor: string } {
+  return {
+    itemId: record.replacementItemId,
+    sku: original.sku,
+    // Within the bound a seller's title has (contract §6): the title is the seller's words, the prefix ours.
+    title: withinSellerLimit("itemTitle", `Replacement for ${original.itemId}: `, original.title),
+    quantity: original.quantity,
+    unitCents: 0,
+    description: original.description,
+    ...(original.descriptionReviewed !== undefined ? { descriptionReviewed: original.descriptionReviewed } : {}),
+    replacementFor: original.itemId,
+  };
+}
+
+/**
+ * The order's lines: its own, then one per replacement in the order they were made. Lines a store kept with the
+ * order before replacement lines were derived (marked `replacementFor`) are left out and made again from their
+ * records, so either way each appears once.
+ */
+export function linesOf(items: readonly OrderItem[], replacements: readonly ReplacementRecord[]): OrderItem[] {
+  const own = items.filter((item) => !isReplacementLine(item));
+  const byId = new Map(own.map((item) => [item.itemId, item]));
+  return [
+    ...own,
+    ...replacements.flatMap((record) => {
+      const original = byId.get(record.itemId);
+      return original ? [replacementLineOf(original, record)] : [];
+    }),
+  ];
 }
 
 /** Items that have not been returned and are not replacement lines: what start_return can still take. */

@@ -7,13 +7,12 @@ import {
   offerReplacementIneligibility,
   type ReplacementRecord,
   replacedItemIdsAttribute,
-  replacementForAttribute,
   replacementsOf,
   returnedItemIdsAttribute,
   storedIds,
   unknownItems,
 } from "#core/item-eligibility";
-import { type Order, type OrderItem, withinSellerLimit } from "#core/order";
+import type { Order, OrderItem } from "#core/order";
 import type { ReturnPolicy } from "#core/policy";
 
 export const replacementReasons = ["damaged", "missing", "wrong_item"] as const;
@@ -44,8 +43,8 @@ export interface ReplacementStore {
  * (itemId, replacementItemId, sku) and the order's new version.
  * Primary course: the order is delivered, at expectedVersion, within the policy window, the item is on it,
  * neither replaced nor being returned, the seller is active and the item's SKU has its quantity in stock →
- * the stock goes down by that quantity, and the order gets a replacement line (a new item at no charge) and a
- * replacement record.
+ * the stock goes down by that quantity, and the order gets a replacement record, which every read of it shows as
+ * a replacement line (a new item at no charge).
  * Alternatives: seller suspended → SELLER_SUSPENDED (start_return still works); not enough stock →
  * OUT_OF_STOCK; a replacement line → REPLACEMENT_LINE (a person handles it); replaced before → ITEM_ALREADY_REPLACED; being returned → ITEM_ALREADY_RETURNED; not on the
  * order → UNKNOWN_ITEM; not delivered → NOT_DELIVERED (cancelled → ALREADY_CANCELLED); window over →
@@ -67,21 +66,15 @@ export function offerReplacement(input: OfferReplacementInput, store: Replacemen
         const ineligible = offerReplacementIneligibility(current, input.itemId, policy, today);
         return ineligible && new NotEligibleError(ineligible.message, ineligible.reason, current.status);
       };
-      // Items are only ever appended to an order: an index found in the read still names the item at the write.
-      const index = order.items.findIndex((item) => item.itemId === input.itemId);
+      // The order's own lines are written once, and a replacement line exists only as a record in the order's state,
+      // which the write holds to the version it read: a line that is not a replacement line at the read is none at the
+      // write. The rules a change in between could break are conditions of the write all the same.
       const conditions = (p: ConditionParts) => [
         `${p.name("deliveredAt")} >= ${p.value(earliestOpenDelivery(policy, today))}`,
-        ...(index >= 0
-          ? [
-              `${p.name("items")}[${index}].${p.name("itemId")} = ${p.value(input.itemId)}`,
-              // A replacement line is never replaced through the tools: a condition of the write, not only of the plan.
-              `attribute_not_exists(${p.name("items")}[${index}].${p.name(replacementForAttribute)})`,
-            ]
-          : []),
         `NOT contains(${p.name(replacedItemIdsAttribute)}, ${p.value(input.itemId)})`,
         `NOT contains(${p.name(returnedItemIdsAttribute)}, ${p.value(input.itemId)})`,
       ];
-      const item = order.items[index];
+      const item = order.items.find((line) => line.itemId === input.itemId);
       if (!item) {
         const unknown = unknownItems(order, [input.itemId]);
         return {
@@ -105,22 +98,10 @@ export function offerReplacement(input: OfferReplacementInput, store: Replacemen
         reason: input.reason,
         createdAt: now.toISOString(),
       };
-      // The replacement line: the same product and quantity as a new line at no charge, so every view of the
-      // order's items shows what is on its way. `replacementFor` links it to the line it replaces.
-      const line: OrderItem & { replacementFor: string } = {
-        itemId: replacementItemId,
-        sku: item.sku,
-        title: withinSellerLimit("itemTitle", `Replacement for ${item.itemId}: `, item.title),
-        quantity: item.quantity,
-        unitCents: 0,
-        description: item.description,
-        ...(item.descriptionReviewed !== undefined ? { descriptionReviewed: item.descriptionReviewed } : {}),
-        replacementFor: item.itemId,
-      };
       return {
-        // Whole lists from the read: the write is conditioned on the version it was read at.
+        // Whole lists from the read: the write is conditioned on the version it was read at. The replacement line
+        // itself is made from the record wherever the order is read (`linesOf`), never stored.
         set: {
-          items: [...order.items, line],
           replacements: [...replacementsOf(order), record],
           [replacedItemIdsAttribute]: [...storedIds(order, replacedItemIdsAttribute), item.itemId],
         },

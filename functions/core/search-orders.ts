@@ -1,6 +1,5 @@
 import { addDays } from "#core/days";
 import { InvalidInputError } from "#core/errors";
-import { totalCents } from "#core/get-order";
 import type { Order, OrderStatus } from "#core/order";
 import { mayAccessOrder, type Principal } from "#core/principal";
 
@@ -43,10 +42,11 @@ export function orderIdDigits(value: string): string {
   return value.replace(/^SU-/, "");
 }
 
-/** The stored fields a search result is made from (the indexes project exactly these). */
+/** The stored fields a search result is made from (the indexes project these). */
 export type OrderSummaryRecord = Pick<Order, "orderId" | "customerId" | "sellerId" | "status" | "placedAt" | "deliveredAt" | "currency"> & {
-  items: { title: string }[];
-  charges: { cents: number }[];
+  /** The first three lines' titles, as `itemTitles` in the result. */
+  itemTitles: string[];
+  totalCents: number;
   /** Denormalised onto the order when it is written; the seller is read only when it is missing. */
   sellerName?: string;
 };
@@ -201,8 +201,8 @@ async function summaryOf(source: OrderSearchSource, order: OrderSummaryRecord): 
     placedAt: order.placedAt,
     deliveredAt: order.deliveredAt ?? null,
     sellerName: order.sellerName ?? (await source.sellerName(order.sellerId)) ?? order.sellerId,
-    itemTitles: order.items.slice(0, 3).map((item) => item.title),
-    totalCents: totalCents(order),
+    itemTitles: order.itemTitles.slice(0, 3),
+    totalCents: order.totalCents,
     currency: order.currency,
   };
 }

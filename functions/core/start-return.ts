@@ -5,7 +5,6 @@ import { InvalidInputError, NoPickupSlotError, NotEligibleError, OrderNotFoundEr
 import {
   earliestOpenDelivery,
   type ReturnRecord,
-  replacementForAttribute,
   returnedItemIdsAttribute,
   returnsOf,
   startReturnIneligibility,
@@ -94,19 +93,12 @@ export function startReturn(input: StartReturnInput, store: ReturnStore): OrderC
         const ineligible = startReturnIneligibility(current, input.itemIds, policy, today);
         return ineligible && new NotEligibleError(ineligible.message, ineligible.reason, current.status);
       };
-      // Lines are only ever appended to an order: an index found in the read still names the item at the write
-      // (and the write's condition checks that it does).
-      const onOrder = input.itemIds
-        .map((id) => ({ id, index: order.items.findIndex((item) => item.itemId === id) }))
-        .filter((i) => i.index >= 0);
+      // The order's own lines are written once, and a replacement line exists only as a record in the order's state,
+      // which the write holds to the version it read: whether an item is on the order, and whether it is a
+      // replacement line, cannot change before the write. What a change in between could break is a condition.
       const conditions = (p: ConditionParts) => [
         // Within the window: delivered on or after today − window days (a timestamp sorts after its own day).
         `${p.name("deliveredAt")} >= ${p.value(earliestOpenDelivery(policy, today))}`,
-        ...onOrder.flatMap(({ id, index }) => [
-          `${p.name("items")}[${index}].${p.name("itemId")} = ${p.value(id)}`,
-          // A replacement line is never returned through the tools: a condition of the write, not only of the plan.
-          `attribute_not_exists(${p.name("items")}[${index}].${p.name(replacementForAttribute)})`,
-        ]),
         ...input.itemIds.map((id) => `NOT contains(${p.name(returnedItemIdsAttribute)}, ${p.value(id)})`),
       ];
 

@@ -40,7 +40,7 @@ const any = "*";
  * a wildcard for the variable part, so a prefix renamed there is renamed in the grants.
  */
 export const keyPatterns = {
-  /** `ORDER#<orderId>`: the order item and its activity entries, which share its partition. */
+  /** `ORDER#<orderId>`: the order's state item, which every change updates (its content item is written once, by the order system). */
   order: orderKey(any).PK,
   /** `OPERATION#<sub>#<operationId>`: operation records. */
   operation: operationKey(any, any).PK,
@@ -98,9 +98,11 @@ export function readAccess(options: {
 }
 
 /**
- * A changing tool (`#store/operations`): one transaction that updates the order, puts its operation record and
- * activity entry and, when a cap is on, replaces the actor's cap item; a plain put of the operation record for
- * a rejection; plus the request budget and Powertools' idempotency records.
+ * A changing tool (`#store/operations`): one transaction that updates the order's state, puts its operation record
+ * (which is also the order's history entry) and, when a cap is on, replaces the actor's cap item; a rejection
+ * decided before the write (a proposal made against another version than the one read, a plan's refusal) recorded
+ * in one transaction with a ConditionCheck of the order, or one found by the write recorded with a plain put; plus
+ * the request budget and Powertools' idempotency records.
  */
 export function changeAccess(options: {
   orders: readonly ReadAction[];
@@ -109,8 +111,6 @@ export function changeAccess(options: {
    * under RATE# too); every change counts against support's.
    */
   capsCustomers: boolean;
-  /** Plans may refuse for a reason outside the order: the rejection is recorded beside a ConditionCheck of the order. */
-  refuses?: boolean;
   /** Writes to other items that join the order's transaction (slots, stock, the seller check). */
   linked?: KeyedWrites;
 }): TableAccess {
@@ -120,9 +120,9 @@ export function changeAccess(options: {
       requestBudgetWrites,
       {
         "dynamodb:UpdateItem": [keyPatterns.order],
-        "dynamodb:PutItem": [keyPatterns.order, keyPatterns.operation, options.capsCustomers ? keyPatterns.rate : keyPatterns.supportRate],
+        "dynamodb:PutItem": [keyPatterns.operation, options.capsCustomers ? keyPatterns.rate : keyPatterns.supportRate],
       },
-      options.refuses ? { "dynamodb:ConditionCheckItem": [keyPatterns.order] } : {},
+      { "dynamodb:ConditionCheckItem": [keyPatterns.order] },
       options.linked ?? {},
     ),
     idempotency: idempotencyActions,

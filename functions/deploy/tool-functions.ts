@@ -1,5 +1,6 @@
 import { type ToolDefinition, type ToolName, toolPath, tools } from "#contract/tools";
 import { type TableAccess, changeAccess, keyPatterns, readAccess } from "#deploy/access";
+import { customerIndex, idDigitsIndexes, sellerIndexes } from "#store/table-design";
 
 /**
  * The deployment manifest of the tools: for each tool of the contract (functions/contract/tools.ts), the function
@@ -33,51 +34,59 @@ export const toolFunctions = {
     // GetItem: a full id. Query: the indexes below, never the table. BatchGetItem: a seller's name, only if an order lacks it.
     access: readAccess({
       orders: ["dynamodb:GetItem", "dynamodb:BatchGetItem"],
-      ordersIndexes: ["byCustomer", "byEmail", "byIdDigits1to3", "byIdDigits2to4", "byIdDigits3to5", "bySellerPlaced", "bySellerDelivered"],
+      ordersIndexes: [
+        customerIndex.indexName,
+        "byEmail",
+        ...idDigitsIndexes.map((index) => index.indexName),
+        ...Object.values(sellerIndexes).map((index) => index.indexName),
+      ],
     }),
   },
   get_order: {
     entry: "functions/tools/get-order.ts",
     routes: [post("get_order")],
-    // GetItem: the order. BatchGetItem: seller, supplement and default policies, cached for 60 s.
-    access: readAccess({ orders: ["dynamodb:GetItem", "dynamodb:BatchGetItem"] }),
+    // Query: the order's partition (its state and content, functions/store/order-items.ts). BatchGetItem: seller,
+    // supplement and default policies, cached for 60 s.
+    access: readAccess({ orders: ["dynamodb:Query", "dynamodb:BatchGetItem"] }),
   },
   cancel_order: {
     entry: "functions/tools/cancel-order.ts",
     routes: [post("cancel_order")],
-    // GetItem: the order, when no expectedVersion is given, and the actor's cap.
+    // GetItem: the order's state (its version and last change) and the actor's cap. ConditionCheckItem: the order,
+    // when the proposal was made against another version than the one read.
     access: changeAccess({ orders: ["dynamodb:GetItem"], capsCustomers: true }),
   },
   add_delivery_note: {
     entry: "functions/tools/add-delivery-note.ts",
     routes: [post("add_delivery_note")],
-    // expectedVersion is required, so the change itself reads nothing first; GetItem serves the reuse diagnosis
-    // and support's cap. Customers' notes are not capped (contract §7).
+    // GetItem: the order's state (its version and last change), the reuse diagnosis and support's cap. Customers'
+    // notes are not capped (contract §7). ConditionCheckItem: the order, when the proposal was made against another
+    // version than the one read.
     access: changeAccess({ orders: ["dynamodb:GetItem"], capsCustomers: false }),
   },
   start_return: {
     entry: "functions/tools/start-return.ts",
     routes: [post("start_return")],
-    // GetItem: the order (its seller and items) and the reuse diagnosis. BatchGetItem: seller and policies
-    // (cached 60 s). Query: the pickup slots' own partition, no index. UpdateItem: order and slot.
-    // ConditionCheckItem: the order, when the return is refused for want of a slot or an unknown item.
+    // Query: the order's partition (its state, seller and items) and the pickup slots' own partition, no index.
+    // GetItem: the reuse diagnosis and the actor's cap. BatchGetItem: seller and policies (cached 60 s).
+    // UpdateItem: order and slot. ConditionCheckItem: the order, when the return is refused for want of a slot or
+    // an unknown item, or made against another version than the one read.
     access: changeAccess({
       orders: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query"],
       capsCustomers: true,
-      refuses: true,
       linked: { "dynamodb:UpdateItem": [keyPatterns.pickupSlots] },
     }),
   },
   offer_replacement: {
     entry: "functions/tools/offer-replacement.ts",
     routes: [post("offer_replacement")],
-    // GetItem: the order (its seller and the item's SKU) and the reuse diagnosis. BatchGetItem: seller and
-    // policies (cached 60 s). UpdateItem: order and stock. ConditionCheckItem: the seller is active; the order,
-    // when an unknown item is refused.
+    // Query: the order's partition (its state, seller and the item's SKU). GetItem: the reuse diagnosis and the
+    // actor's cap. BatchGetItem: seller and policies (cached 60 s). UpdateItem: order and stock.
+    // ConditionCheckItem: the seller is active; the order, when an unknown item is refused or the proposal was made
+    // against another version than the one read.
     access: changeAccess({
-      orders: ["dynamodb:GetItem", "dynamodb:BatchGetItem"],
+      orders: ["dynamodb:GetItem", "dynamodb:BatchGetItem", "dynamodb:Query"],
       capsCustomers: true,
-      refuses: true,
       linked: { "dynamodb:UpdateItem": [keyPatterns.stock], "dynamodb:ConditionCheckItem": [keyPatterns.seller] },
     }),
   },

@@ -2,7 +2,7 @@ import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { clientConfigFromEnv, documentClient, type StoreDeps, type TableNames } from "#store/client";
 import { hourlyCapFromEnv, sellerHourlyCapFromEnv, supportHourlyCapFromEnv } from "#store/hourly-cap";
 import { requestBudgetFromEnv } from "#store/request-budget";
-import { tableEnv } from "#store/table-design";
+import { orderIndexStepEnv, orderIndexSteps, tableEnv } from "#store/table-design";
 import { traceClient } from "#runtime/tracing";
 
 /**
@@ -17,6 +17,20 @@ export function tableNamesFromEnv(env: NodeJS.ProcessEnv = process.env): TableNa
   }
   return { orders, idempotency };
 }
+
+/** The step of the order index move the stack was deployed at (`orderIndexStepEnv`), or undefined when unset. */
+export function orderIndexStepFromEnv(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const value = env[orderIndexStepEnv];
+  if (value === undefined || value === "") return undefined;
+  const step = Number(value);
+  if (!/^\d+$/.test(value) || step > orderIndexSteps)
+    throw new Error(
+      `${orderIndexStepEnv} is a whole number from 0 to ${orderIndexSteps} (the stack's context orderIndexStep), not "${value}".`,
+    );
+  return step;
+}
+
+const withOrderIndexStep = (orderIndexStep: number | undefined) => (orderIndexStep === undefined ? {} : { orderIndexStep });
 
 let cached: StoreDeps | undefined;
 
@@ -35,6 +49,7 @@ export function depsFromEnv(): StoreDeps {
     supportHourlyCap: supportHourlyCapFromEnv(),
     sellerHourlyCap: sellerHourlyCapFromEnv(),
     requestBudget: requestBudgetFromEnv(),
+    ...withOrderIndexStep(orderIndexStepFromEnv()),
     observeClient: traceClient,
   };
   return cached;

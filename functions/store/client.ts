@@ -26,6 +26,11 @@ export interface StoreDeps {
   sellerHourlyCap?: number;
   /** Requests (any tool) one principal may send per minute; 0 or absent: no budget. */
   requestBudget?: number;
+  /**
+   * The step a deployed orders table is at while its indexes move to the summary ones (`ordersTableAt`,
+   * docs/deploy.md); absent: the table as designed. Searches query the index each search has at that step.
+   */
+  orderIndexStep?: number;
   /** Called with every client the store makes for itself, so tests and benchmarks can count or fault requests. */
   observeClient?: (client: DynamoDBClient) => void;
 }

@@ -12,7 +12,8 @@ import {
   trackingIdPattern,
 } from "#core/order";
 import type { StoreDeps } from "#store/client";
-import { customerIndexKeys, customerKey, orderIndexKeys, orderKey, pickupSlotKey, policyKey, sellerKey, stockKey } from "#store/keys";
+import { customerIndexKeys, customerKey, pickupSlotKey, policyKey, sellerKey, stockKey } from "#store/keys";
+import { orderItemsOf } from "#store/order-items";
 
 /** contract §6: the fixture format the seeder loads. Strict, so a misspelt field is named rather than dropped. */
 
@@ -150,24 +151,8 @@ export function fixtureItems(fixture: Fixture): Record<string, unknown>[] {
     ...fixture.customers.map((c) => ({ ...customerKey(c.id), ...customerIndexKeys(c), entity: "customer", ...c })),
     ...fixture.stock.map((s) => ({ ...stockKey(s.sku), entity: "stock", ...s })),
     ...fixture.pickupSlots.map((p) => ({ ...pickupSlotKey(p.date, p.window), entity: "pickupSlot", ...p })),
-    ...fixture.orders.map(({ id, ...order }) => {
-      const seller = sellers.get(order.sellerId);
-      return {
-        ...orderKey(id),
-        ...orderIndexKeys({
-          customerId: order.customerId,
-          sellerId: order.sellerId,
-          placedAt: order.placedAt,
-          deliveredAt: order.deliveredAt,
-          orderId: id,
-        }),
-        entity: "order",
-        orderId: id,
-        ...order,
-        // Denormalised for search results; the seller's status is always read live.
-        sellerName: seller?.name,
-      };
-    }),
+    // Each order as its state and its content item (functions/store/order-items.ts).
+    ...fixture.orders.flatMap(({ id, ...order }) => orderItemsOf({ orderId: id, ...order }, sellers.get(order.sellerId)?.name)),
   ];
 }
 

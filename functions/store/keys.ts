@@ -3,14 +3,22 @@
  * builds a PK or SK by hand.
  */
 
-import { idDigitsIndexes, ordersTable, sellerIndexes } from "#store/table-design";
+import { idDigitsIndexes, ordersTable, previousOrderIndexes, sellerIndexes } from "#store/table-design";
 
 export interface ItemKey {
   PK: string;
   SK: string;
 }
 
+/**
+ * An order is two items in its own partition (functions/store/order-items.ts): its state, which every change
+ * writes, under the key the order has always had, and its content, written once, under a sort key that begins the
+ * same way, so that one Query (`begins_with(SK, "ORDER")`) reads both and nothing else of the partition.
+ */
 export const orderKey = (orderId: string): ItemKey => ({ PK: `ORDER#${orderId}`, SK: "ORDER" });
+export const orderContentKey = (orderId: string): ItemKey => ({ PK: orderKey(orderId).PK, SK: "ORDER#CONTENT" });
+/** What both of an order's sort keys begin with, and no other sort key of its partition does. */
+export const orderSortKeyPrefix = "ORDER";
 export const customerKey = (customerId: string): ItemKey => ({ PK: `CUSTOMER#${customerId}`, SK: "CUSTOMER" });
 export const sellerKey = (sellerId: string): ItemKey => ({ PK: `SELLER#${sellerId}`, SK: "SELLER" });
 export const policyKey = (ref: string): ItemKey => ({ PK: `POLICY#${ref}`, SK: "POLICY" });
@@ -32,8 +40,10 @@ export const sellerRateKey = (sellerId: string, sub: string): ItemKey => ({ PK: 
 export const budgetKey = (sub: string, minute: string): ItemKey => ({ PK: `BUDGET#${sub}`, SK: minute });
 
 /**
- * One activity entry per committed order version, under the order's own partition. The version is padded so
- * the entries sort in commit order.
+ * The previous layout's activity entries: one per committed order version, under the order's own partition, the
+ * version padded so the entries sort in commit order. Changes no longer write them (the operation record of a
+ * change holds its entry, functions/store/operations.ts); those already written stay, linked into the order's
+ * history by the layout migration (lib/layout-migration.ts).
  */
 export const activityPrefix = "ACTIVITY#";
 export const activityKey = (orderId: string, version: number): ItemKey => ({
@@ -55,7 +65,7 @@ export const operationKey = (sub: string, operationId: string): ItemKey => ({
 });
 
 /**
- * GSI keys an order carries: the byCustomer index lists a customer's orders newest first; the id-digits
+ * GSI keys an order carries: the customer index (byCustomerSummary) lists a customer's orders newest first; the id-digits
  * indexes find it by any three consecutive digits of its id; the seller indexes list its seller's orders by
  * month placed and, once delivered, by month delivered. Every writer of a new order spreads these.
  */
@@ -89,7 +99,7 @@ export const deliveredIndexKey = (order: {
     ? { [sellerIndexes.delivered.partitionKey]: sellerOrdersPartition(order.sellerId, "delivered", monthOf(order.deliveredAt)) }
     : {};
 
-/** The byCustomer partition of one customer's orders. */
+/** The customer index partition of one customer's orders. */
 export const customerOrdersPartition = (customerId: string) => `CUSTOMER#${customerId}`;
 
 /** The partition of the id-digits indexes that holds orders with these three digits at the index's position. */
@@ -112,16 +122,30 @@ export const customerIndexKeys = (customer: { email: string }) => ({
 });
 
 /**
+ * The links of an order's history (functions/store/operations.ts): its state item names the item of its last change
+ * (`lastChange`), and each change's item the one before it (`previous`), each as that item's key.
+ */
+export const historyLinks = { last: "lastChange", previous: "previous" } as const;
+
+/**
  * Attributes the store keeps for itself, never part of a domain object: the table's and every index's keys
- * (derived from the table design, so a new index cannot leak), the entity tag and the TTL.
+ * (derived from the table design, so a new index cannot leak), the entity tag, the TTL, the history's links, and
+ * the search summary an order's state item carries for the indexes (`orderSummaryAttributes`' own two).
  */
 export const storeAttributes: readonly string[] = [
   ...new Set([
     ordersTable.partitionKey,
     ordersTable.sortKey,
-    ...ordersTable.indexes.flatMap((index) => [index.partitionKey, index.sortKey]),
+    ...[...ordersTable.indexes, ...previousOrderIndexes].flatMap((index) => [
+      index.partitionKey,
+      ...(index.sortKey ? [index.sortKey] : []),
+    ]),
     "entity",
     ordersTable.timeToLiveAttribute,
+    historyLinks.last,
+    historyLinks.previous,
+    "itemTitles",
+    "totalCents",
   ]),
 ];
 

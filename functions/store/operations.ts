@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { TransactionCanceledException } from "@aws-sdk/client-dynamodb";
-import { GetCommand, PutCommand, QueryCommand, TransactWriteCommand, type TransactWriteCommandInput } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, PutCommand, TransactWriteCommand, type TransactWriteCommandInput } from "@aws-sdk/lib-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";
 import type { ChangePlan, Json, LinkedWrite, OrderChange, Refusal } from "#core/change";
 import {
@@ -19,9 +19,13 @@ import { actorOf, mayAccessOrder, ownershipOf, type Principal } from "#core/prin
 import type { StoreDeps } from "#store/client";
 import { Expression } from "#store/expression";
 import { reserveCapSlot } from "#store/hourly-cap";
-import { activityKey, activityPrefix, operationKey, orderKey, withoutStoreAttributes } from "#store/keys";
+import { historyLinks, type ItemKey, operationKey, orderKey, withoutStoreAttributes } from "#store/keys";
+import { lastChangeOf, linkOf, orderOf, readStoredOrder, type StoredOrder, summaryChangeOf } from "#store/order-items";
 
-/** Operation records outlive Powertools' own records so a late retry still finds its outcome (contract §4: ≥ 7 days). */
+/**
+ * A rejection's record outlives Powertools' own record so a late retry still finds its outcome (contract §4: ≥ 7
+ * days). A completed change's record is kept for good: it is the order's history (see `commitTransaction`).
+ */
 export const operationRecordDays = 30;
 const maxVersionRetries = 3;
 const maxConflictRetries = 4;
@@ -56,6 +60,8 @@ export interface OperationRecord {
   body: Json;
   actor: ReturnType<typeof actorOf>;
   recordedAt: string;
+  /** A completed change's entry in the order's history: what changed, in a line, and its details. */
+  activity?: ChangePlan["activity"];
 }
 
 /** The fingerprint of a request: which tool, with which validated arguments. */
@@ -76,9 +82,10 @@ function plain<T>(value: T): T {
 
 function recordItem(
   op: OperationContext,
-  record: Omit<OperationRecord, "tool" | "operationId" | "fingerprint" | "actor" | "recordedAt">,
+  record: Omit<OperationRecord, "tool" | "operationId" | "fingerprint" | "actor" | "recordedAt"> & { previous?: ItemKey },
   now: Date,
 ) {
+  const { previous, ...outcome } = record;
   return plain({
     ...operationKey(op.principal.sub, op.operationId),
     entity: "operation",
@@ -87,8 +94,10 @@ function recordItem(
     fingerprint: op.fingerprint,
     actor: actorOf(op.principal),
     recordedAt: now.toISOString(),
-    expiresAt: Math.floor(now.getTime() / 1000) + operationRecordDays * 86_400,
-    ...record,
+    // A completed change's record is the order's history and is never deleted; a rejection's is kept 30 days.
+    ...(record.status === "rejected" ? { expiresAt: Math.floor(now.getTime() / 1000) + operationRecordDays * 86_400 } : {}),
+    ...outcome,
+    ...(previous ? { [historyLinks.previous]: previous } : {}),
     // Kept as JSON text: a DynamoDB map does not keep key order, and a replay must be the same body.
     body: JSON.stringify(record.body),
   });
@@ -138,12 +147,6 @@ async function recordRejection(deps: StoreDeps, op: OperationContext, orderId: s
     throw err;
   }
   return { tool: op.tool, httpStatus: error.httpStatus, body };
-}
-
-/** The order as stored, without the store's own attributes; consistent, since a write conditions on its version. */
-export async function readOrder(deps: StoreDeps, orderId: string): Promise<Order | undefined> {
-  const { Item } = await deps.doc.send(new GetCommand({ TableName: deps.tables.orders, Key: orderKey(orderId), ConsistentRead: true }));
-  return Item ? (withoutStoreAttributes(Item) as unknown as Order) : undefined;
 }
 
 type Attempt =
@@ -203,25 +206,27 @@ export async function commitOrderChange(deps: StoreDeps, op: OperationContext, c
 
 async function attemptChange(deps: StoreDeps, op: OperationContext, change: OrderChange, replans: number): Promise<Attempt> {
   const now = deps.now();
-  const reads = change.expectedVersion === undefined || change.readsOrder;
-  // The order (when the change needs it) and the actor's hourly allowance are read side by side.
+  // Every change reads the order's state: the version to condition on, and the last change its record links back
+  // to (the order's history, see commitTransaction). With its content only when the plan needs the order's lines
+  // or seller (`readsOrder`). The actor's hourly allowance is read side by side.
   const [read, capSlot] = await Promise.all([
-    reads ? readOrder(deps, change.orderId) : undefined,
+    readStoredOrder(deps, change.orderId, change.readsOrder === true),
     reserveCapSlot(deps, op.principal, now, change.capped === true),
   ]);
   // The write below re-checks everything; an order the caller cannot see still goes through it, so that
   // an operation already recorded under this id is found rather than answered afresh. The plan never sees it.
-  const order = read && mayAccessOrder(op.principal, read) ? read : undefined;
+  const stored = read && mayAccessOrder(op.principal, read.state as Pick<Order, "customerId" | "sellerId">) ? read : undefined;
   // Whatever the plan computes from the order as read is written only under the version it was read at, never
   // under the caller's expectedVersion alone: a change that lands in between must fail this write, not be
-  // overwritten by it. Without a read (the plan needs nothing from the order) the expectedVersion is the condition.
-  const version = order ? order.version : (change.expectedVersion ?? 0);
+  // overwritten by it. An order the caller cannot see is conditioned on the expectedVersion, and fails on ownership.
+  const version = stored ? Number(stored.state.version) : (change.expectedVersion ?? 0);
+  const order = stored && change.readsOrder ? orderOf(stored) : undefined;
   const plan = await change.plan({ committedVersion: version + 1, now, order, replans });
-  const attempt: AttemptContext = { deps, op, change, version, plan, now, expr: new Expression() };
+  const attempt: AttemptContext = { deps, op, change, version, plan, now, expr: new Expression(), stored, order };
 
   // The proposal was made against another version than the one read: stale (or ahead of the order), so the
   // answer is VERSION_CONFLICT — unless the order itself is ineligible, which the same checked write tells.
-  if (order !== undefined && change.expectedVersion !== undefined && change.expectedVersion !== version) {
+  if (stored !== undefined && change.expectedVersion !== undefined && change.expectedVersion !== version) {
     return send(attempt, refusalTransaction(attempt, new VersionConflictError(change.orderId, change.expectedVersion, version)));
   }
   if ("refusal" in plan) return send(attempt, refusalTransaction(attempt, plan.refusal));
@@ -238,6 +243,10 @@ interface AttemptContext {
   plan: ChangePlan | Refusal;
   now: Date;
   expr: Expression;
+  /** The order's items as read, when the caller may access it. */
+  stored?: StoredOrder;
+  /** The order as read, when the plan needs it (`readsOrder`). */
+  order?: Order;
 }
 
 type TransactItem = NonNullable<TransactWriteCommandInput["TransactItems"]>[number];
@@ -246,7 +255,7 @@ type TransactItem = NonNullable<TransactWriteCommandInput["TransactItems"]>[numb
  * One item of the transaction, with what it is there for: a failed transaction's cancellation reasons come
  * back in the items' order, and each is read by the role of the item it belongs to.
  */
-type Part = { item: TransactItem } & ({ role: "order" | "record" | "activity" | "cap" } | { role: "linked"; write: LinkedWrite });
+type Part = { item: TransactItem } & ({ role: "order" | "record" | "cap" } | { role: "linked"; write: LinkedWrite });
 
 /** A transaction to send, and the outcome its operation record holds: the answer when it commits. */
 interface Transaction {
@@ -255,13 +264,17 @@ interface Transaction {
 }
 
 /** What the order must be for the write: ownership first (a customer's by customerId, a seller's by sellerId, support any), then eligibility and version. */
-function orderConditions({ op, change, version, plan, expr }: AttemptContext): string {
+function orderConditions({ op, change, version, plan, expr, stored }: AttemptContext): string {
   const owner = ownershipOf(op.principal);
+  const lastChange = stored && lastChangeOf(stored.state);
   return [
     "attribute_exists(PK)",
     ...(owner ? [expr.equals(owner.attribute, owner.value)] : []),
     expr.oneOf("status", change.rule.allowedStatuses),
     expr.equals("version", version),
+    // The last change as read, which this change's record names as the one before: the layout migration links an
+    // order's older history without changing its version, and a change must not cut that link off.
+    ...(stored ? [lastChange ? expr.equals(historyLinks.last, lastChange) : `attribute_not_exists(${expr.name(historyLinks.last)})`] : []),
     ...(("conditions" in plan && plan.conditions?.(expr)) || []),
   ].join(" AND ");
 }
@@ -305,15 +318,24 @@ function refusalTransaction(attempt: AttemptContext, refusal: ToolError): Transa
   return { parts, outcome };
 }
 
-/** The change itself: the order update, its operation record, its activity entry, the plan's linked writes and the cap's slot. */
+/**
+ * The change itself: the update of the order's state, its operation record, the plan's linked writes and the cap's
+ * slot. The record of a completed change is also the order's history entry (who, which tool, what changed): the
+ * state names it as its last change, and it names the change before (the state's last change as read, which the
+ * write is conditioned on, with the version). So the history costs no item of its own in the transaction, the
+ * state item stays the same size however often it changes, and the history is read from the state back
+ * (`readActivity`).
+ */
 function commitTransaction(attempt: AttemptContext, plan: ChangePlan, capSlot: TransactItem["Put"] | undefined): Transaction {
-  const { deps, op, change, version, now, expr } = attempt;
+  const { deps, op, change, version, now, expr, stored, order } = attempt;
   const committedVersion = version + 1;
   const conditions = orderConditions(attempt);
+  const record = operationKey(op.principal.sub, op.operationId);
+  const set = { ...plan.set, ...(order ? summaryChangeOf(order, plan.set) : {}), [historyLinks.last]: record };
   const sets = [
     `${expr.name("version")} = ${expr.value(committedVersion)}`,
     `${expr.name("updatedAt")} = ${expr.value(now.toISOString())}`,
-    ...Object.entries(plan.set).map(([attribute, value]) => `${expr.name(attribute)} = ${expr.value(value)}`),
+    ...Object.entries(set).map(([attribute, value]) => `${expr.name(attribute)} = ${expr.value(value)}`),
   ];
   const body: Json = plain({
     operationId: op.operationId,
@@ -322,19 +344,7 @@ function commitTransaction(attempt: AttemptContext, plan: ChangePlan, capSlot: T
     orderVersion: committedVersion,
     ...plan.result,
   });
-  // The activity log is one item per committed version under the order's partition, not a list on the order:
-  // the order item stays the same size however often it changes, and each entry is written exactly once.
-  const activity = plain({
-    ...activityKey(change.orderId, committedVersion),
-    entity: "activity",
-    orderId: change.orderId,
-    version: committedVersion,
-    at: now.toISOString(),
-    tool: op.tool,
-    operationId: op.operationId,
-    actor: actorOf(op.principal),
-    ...plan.activity,
-  });
+  const previous = stored && lastChangeOf(stored.state);
   const parts: Part[] = [
     {
       role: "order",
@@ -349,11 +359,15 @@ function commitTransaction(attempt: AttemptContext, plan: ChangePlan, capSlot: T
         },
       },
     },
-    recordPart(attempt, { status: "completed", orderId: change.orderId, orderVersion: committedVersion, httpStatus: 200, body }),
-    // Unconditioned on purpose: the order's own condition (this exact version) already makes this the one
-    // commit of that version, so an entry found under the key can only be left from before the order was
-    // loaded again (a re-seeded fixture); it describes a history that no longer exists and is replaced.
-    { role: "activity", item: { Put: { TableName: deps.tables.orders, Item: activity } } },
+    recordPart(attempt, {
+      status: "completed",
+      orderId: change.orderId,
+      orderVersion: committedVersion,
+      httpStatus: 200,
+      body,
+      activity: plan.activity,
+      ...(previous ? { previous } : {}),
+    }),
     ...(plan.linkedWrites ?? []).map((write): Part => ({ role: "linked", write, item: linkedItem(deps, write) })),
     ...(capSlot ? [{ role: "cap" as const, item: { Put: capSlot } }] : []),
   ];
@@ -403,7 +417,7 @@ function linkedItem(deps: StoreDeps, { write }: LinkedWrite): TransactItem {
 const itemTooLarge = /item size (to update )?has exceeded the maximum allowed size/i;
 
 /** Why the transaction was cancelled, read part by part: the record first, then the order (ownership first), then the rest. */
-function diagnose({ op, change, version, plan }: AttemptContext, parts: Part[], err: TransactionCanceledException): Attempt {
+function diagnose({ op, change, version, plan, stored }: AttemptContext, parts: Part[], err: TransactionCanceledException): Attempt {
   const reasons = err.CancellationReasons ?? [];
   const reasonOf = (role: Part["role"]) => reasons[parts.findIndex((p) => p.role === role)];
   const failed = (reason: (typeof reasons)[number] | undefined) => reason?.Code === "ConditionalCheckFailed";
@@ -417,7 +431,9 @@ function diagnose({ op, change, version, plan }: AttemptContext, parts: Part[], 
   if (reasons.some((r) => r.Code === "TransactionConflict")) return { kind: "retry", reason: "conflict" };
   const orderReason = reasonOf("order");
   if (failed(orderReason)) {
-    const order = current(orderReason) as Order | undefined;
+    const state = current(orderReason);
+    // The order's state as it is now, with its content as read (which does not change) for the plan's explanation.
+    const order = state && (orderOf({ state, ...(stored?.content ? { content: stored.content } : {}) }) as Order);
     if (!order || !mayAccessOrder(op.principal, order))
       return { kind: "rejected", error: new OrderNotFoundError(change.orderId, op.principal.kind) };
     const planned = plan.explain?.(order);
@@ -430,6 +446,9 @@ function diagnose({ op, change, version, plan }: AttemptContext, parts: Part[], 
       if (change.expectedVersion === undefined || order.version === change.expectedVersion) return { kind: "retry", reason: "version" };
       return { kind: "rejected", error: new VersionConflictError(change.orderId, change.expectedVersion, order.version) };
     }
+    // The same version, but the history was linked anew in between (the layout migration): read it again.
+    if (stored && JSON.stringify(lastChangeOf(state ?? {})) !== JSON.stringify(lastChangeOf(stored.state)))
+      return { kind: "retry", reason: "version" };
     throw new InternalError(
       `Order ${change.orderId} refused the change for a reason not yet explained; the outcome is unknown — ask get_operation_status with the same operationId.`,
       { cause: { reasons: reasons.map((r) => r.Code ?? "None") } },
@@ -454,22 +473,30 @@ function diagnose({ op, change, version, plan }: AttemptContext, parts: Part[], 
   );
 }
 
-/** The order's activity log, oldest first: one entry per committed version (see attemptChange). */
+/**
+ * The order's history, oldest first: one entry per version a change committed ({orderId, version, at, tool,
+ * operationId, actor, summary, …details}), read from its state's last change back, one item at a time (see
+ * commitTransaction). Entries written by the previous layout (`ACTIVITY#` items) are in the same chain once the
+ * layout migration has linked them.
+ */
 export async function readActivity(deps: StoreDeps, orderId: string): Promise<Record<string, unknown>[]> {
   const entries: Record<string, unknown>[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await deps.doc.send(
-      new QueryCommand({
-        TableName: deps.tables.orders,
-        KeyConditionExpression: "PK = :pk AND begins_with(SK, :activity)",
-        ExpressionAttributeValues: { ":pk": orderKey(orderId).PK, ":activity": activityPrefix },
-        ConsistentRead: true,
-        ...(ExclusiveStartKey ? { ExclusiveStartKey } : {}),
-      }),
-    );
-    entries.push(...(page.Items ?? []).map((item) => withoutStoreAttributes(item)));
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return entries;
+  const read = (Key: ItemKey) => deps.doc.send(new GetCommand({ TableName: deps.tables.orders, Key, ConsistentRead: true }));
+  const seen = new Set<string>();
+  let link = lastChangeOf((await read(orderKey(orderId))).Item ?? {});
+  while (link && !seen.has(`${link.PK}\u0000${link.SK}`)) {
+    seen.add(`${link.PK}\u0000${link.SK}`);
+    const { Item } = await read(link);
+    if (!Item) break;
+    entries.push(historyEntryOf(Item));
+    link = linkOf(Item[historyLinks.previous]);
+  }
+  return entries.reverse();
+}
+
+/** One history entry in one shape, from a change's operation record or from a previous layout's activity item. */
+function historyEntryOf(item: Record<string, unknown>): Record<string, unknown> {
+  if (item.entity !== "operation") return withoutStoreAttributes(item);
+  const { orderId, orderVersion, recordedAt, tool, operationId, actor, activity } = item;
+  return { orderId, version: orderVersion, at: recordedAt, tool, operationId, actor, ...(activity as Record<string, unknown>) };
 }

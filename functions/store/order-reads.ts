@@ -23,17 +23,27 @@ import {
   orderKey,
   sellerOrdersPartition,
 } from "#store/keys";
-import { readOrder } from "#store/operations";
+import { readOrder, summaryOf } from "#store/order-items";
+import type { Charge, OrderItem } from "#core/order";
 import { sellerWithPolicy } from "#store/sellers";
-import { idDigitsIndexes, orderSummaryAttributes, sellerIndexes } from "#store/table-design";
+import {
+  customerIndex,
+  type IndexDesign,
+  idDigitsIndexes,
+  orderIndexAt,
+  orderSummaryAttributes,
+  previousLayoutSummaryAttributes,
+  sellerIndexes,
+} from "#store/table-design";
 
 /** Items per Query page: a customer's orders, or one id-digits partition (≤ 100 orders), in one request. */
 const pageSize = 100;
 
 /**
- * get_order against the store. Warm, one request: a consistent GetItem of the order (its version is what the
- * next change will be conditioned on), with the seller and its resolved policy from sellerWithPolicy's 60 s
- * cache. Cold, two sequential: then one BatchGetItem fetches seller, supplement and defaults.
+ * get_order against the store. Warm, one request: a consistent Query of the order's partition, which reads its
+ * state and its content (functions/store/order-items.ts; its version is what the next change will be conditioned
+ * on), with the seller and its resolved policy from sellerWithPolicy's 60 s cache. Cold, two sequential: then one
+ * BatchGetItem fetches seller, supplement and defaults.
  */
 export async function getOrderFromStore(deps: StoreDeps, input: GetOrderInput, principal: Principal): Promise<{ body: Json }> {
   return { body: (await getOrder(orderReader(deps), input, principal, deps.now())) as unknown as Json };
@@ -53,7 +63,12 @@ export function orderReader(deps: StoreDeps): OrderReader {
 
 export function orderSearchSource(deps: StoreDeps): OrderSearchSource {
   const summary = new Expression();
-  const projection = orderSummaryAttributes.map((attribute) => summary.name(attribute)).join(", ");
+  const projection = [...orderSummaryAttributes, ...previousLayoutSummaryAttributes].map((attribute) => summary.name(attribute)).join(", ");
+  /** What a Query of an index may ask for: what the index projects (a previous one, while a table moves, projects less). */
+  const projectionOf = (index: IndexDesign) => {
+    const names = new Expression();
+    return { ProjectionExpression: (index.projection as readonly string[]).map((a) => names.name(a)).join(", "), names: names.names };
+  };
 
   /** Newest-first pages of one index partition, placed days narrowed by the sort key where given. */
   function queryIndex(
@@ -64,6 +79,9 @@ export function orderSearchSource(deps: StoreDeps): OrderSearchSource {
     firstPage = pageSize,
   ): OrderStream {
     const expr = new Expression();
+    // While a deployed table moves to the summary indexes, the one this search has at that step (table-design.ts).
+    const index = orderIndexAt(indexName, deps.orderIndexStep);
+    const { ProjectionExpression, names } = projectionOf(index);
     const keyCondition = [`${expr.name(partitionKey)} = ${expr.value(partition)}`];
     // GSI1SK is <placedAt>#<orderId>: every key of day `to` sorts below the day after it.
     if (placed) keyCondition.push(`${expr.name("GSI1SK")} BETWEEN ${expr.value(placed.from)} AND ${expr.value(addDays(placed.to, 1))}`);
@@ -71,10 +89,10 @@ export function orderSearchSource(deps: StoreDeps): OrderSearchSource {
       deps,
       {
         TableName: deps.tables.orders,
-        IndexName: indexName,
+        IndexName: index.indexName,
         KeyConditionExpression: keyCondition.join(" AND "),
-        ProjectionExpression: projection,
-        ExpressionAttributeNames: { ...expr.names, ...summary.names },
+        ProjectionExpression,
+        ExpressionAttributeNames: { ...expr.names, ...names },
         ExpressionAttributeValues: expr.values,
         ScanIndexForward: false,
       },
@@ -92,7 +110,7 @@ export function orderSearchSource(deps: StoreDeps): OrderSearchSource {
           ExpressionAttributeNames: summary.names,
         }),
       );
-      return Item as OrderSummaryRecord | undefined;
+      return Item && summaryRecordOf(Item);
     },
     async customerIdsWithEmail(email) {
       const expr = new Expression();
@@ -107,7 +125,7 @@ export function orderSearchSource(deps: StoreDeps): OrderSearchSource {
       return (Items ?? []).map((item) => customerIdOfKey(item as { PK: string }));
     },
     ordersOfCustomer: (customerId, placed, exactly) =>
-      queryIndex("byCustomer", "GSI1PK", customerOrdersPartition(customerId), placed, exactly),
+      queryIndex(customerIndex.indexName, customerIndex.partitionKey, customerOrdersPartition(customerId), placed, exactly),
     ordersWithIdDigits(digits, placed) {
       // A fragment of n digits can start at positions 0 … 5 − n; its first three digits are the partition there.
       return idDigitsIndexes
@@ -132,6 +150,17 @@ export function orderSearchSource(deps: StoreDeps): OrderSearchSource {
 }
 
 /**
+ * A search result's record from an index entry (or the state item): its summary as stored, or for an order still in
+ * the previous layout, made from the lines and charges it holds.
+ */
+function summaryRecordOf(item: Record<string, unknown>): OrderSummaryRecord {
+  const { items, charges, ...record } = item;
+  return (
+    Array.isArray(record.itemTitles) ? record : { ...record, ...summaryOf((items ?? []) as OrderItem[], (charges ?? []) as Charge[]) }
+  ) as OrderSummaryRecord;
+}
+
+/**
  * The items of a Query, page after page, fetched only as they are consumed: `firstPage` items in the first
  * request (what the consumer is known to need), then full pages.
  */
@@ -140,7 +169,7 @@ async function* queryPages(deps: StoreDeps, input: QueryCommandInput, firstPage:
   let Limit = firstPage;
   do {
     const page = await deps.doc.send(new QueryCommand({ ...input, Limit, ...(ExclusiveStartKey ? { ExclusiveStartKey } : {}) }));
-    for (const item of page.Items ?? []) yield item as OrderSummaryRecord;
+    for (const item of page.Items ?? []) yield summaryRecordOf(item);
     ExclusiveStartKey = page.LastEvaluatedKey;
     Limit = pageSize;
   } while (ExclusiveStartKey);

@@ -194,7 +194,7 @@ describe("POST /v1/mcp and its OAuth metadata, deployed with the stack's user po
       expect(api.Properties.CorsConfiguration).toMatchObject({
         AllowOrigins: ["https://app.example.com"],
         AllowHeaders: expect.arrayContaining(["authorization", "mcp-protocol-version", "mcp-method", "mcp-name"]),
-        ExposeHeaders: ["www-authenticate"],
+        ExposeHeaders: ["www-authenticate", "retry-after", "idempotent-replayed"],
       });
     }
   });

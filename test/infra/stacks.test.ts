@@ -1,14 +1,27 @@
 import { App } from "aws-cdk-lib";
-import { Match } from "aws-cdk-lib/assertions";
+import { Match, Template } from "aws-cdk-lib/assertions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readAccess } from "#deploy/access";
 import { cognitoAuthorizationServerRoutes, type ServiceRoute, serviceFunctions, toolFunctionEnv } from "#deploy/service-functions";
 import { type DeployedTool, deployedToolNamed, deployedTools as tools } from "#deploy/tool-functions";
 import { hourlyCapFromEnv, sellerHourlyCapFromEnv, supportHourlyCapFromEnv } from "#store/hourly-cap";
 import { requestBudgetFromEnv } from "#store/request-budget";
-import { type IndexDesign, ordersTable, tableDesigns } from "#store/table-design";
+import { orderIndexStepFromEnv } from "#runtime/deps";
+import {
+  type IndexDesign,
+  maxProjectedAttributes,
+  orderIndexAt,
+  orderIndexStepEnv,
+  orderIndexSteps,
+  ordersTable,
+  ordersTableAt,
+  previousOrderIndexes,
+  projectedAttributes,
+  tableDesigns,
+} from "#store/table-design";
 import { handler as openApiHandler, publicUrlEnv } from "#service/openapi";
 import { buildOrderTools } from "#lib/app";
+import { DataStack } from "#lib/data-stack";
 import {
   asList,
   type DynamoGrant,
@@ -60,7 +73,8 @@ afterAll(removeSynthesizedOutput);
 
 const routeKeys = (owner: { routes: readonly Pick<ServiceRoute, "method" | "path">[] }) => owner.routes.map((r) => `${r.method} ${r.path}`);
 const roleOf = (fn: { properties: Record<string, any> }) => fn.properties.Role["Fn::GetAtt"][0] as string;
-const indexNames = ordersTable.indexes.map((index) => index.indexName);
+// The indexes as designed, and the previous layout's, which a function deployed at a step of the index move may query.
+const indexNames = [...ordersTable.indexes, ...previousOrderIndexes].map((index) => index.indexName);
 const grantsOf = (synth: Synthesized, fn: { properties: Record<string, any> }) =>
   dynamoGrantsOf(synth.apiTemplate, roleOf(fn), tableArnNames(synth, indexNames));
 const byKey = (grants: DynamoGrant[]) =>
@@ -178,7 +192,7 @@ describe("the functions come from the tool registry", () => {
       name: "lookup_by_customer",
       scope: "orders:read",
       routes: [{ method: "GET", path: "/v1/customers/{customerId}/orders" }],
-      access: readAccess({ orders: [], ordersIndexes: ["byCustomer"] }),
+      access: readAccess({ orders: [], ordersIndexes: ["byCustomerSummary"] }),
     };
     const grown = synthesize({ tools: [...tools, lookup] });
     const fn = toolFunctions(grown.apiTemplate).get("lookup_by_customer");
@@ -198,7 +212,7 @@ describe("the functions come from the tool registry", () => {
     // Query on the index only, not the table; and the request budget's counter.
     expect(byKey(grantsOf(grown, fn!))).toEqual([
       { resource: "orders", action: "dynamodb:UpdateItem", leadingKeys: ["BUDGET#*"] },
-      { resource: "orders/index/byCustomer", action: "dynamodb:Query" },
+      { resource: "orders/index/byCustomerSummary", action: "dynamodb:Query" },
     ]);
   });
 
@@ -335,23 +349,26 @@ const expectedWrites: Record<string, DynamoGrant[]> = {
   search_orders: [budget],
   get_order: [budget],
   get_operation_status: [budget],
+  // A change puts no item under the order's key: its history entry is its operation record.
   cancel_order: [
     { resource: "orders", action: "dynamodb:UpdateItem", leadingKeys: ["BUDGET#*", "ORDER#*"] },
-    { resource: "orders", action: "dynamodb:PutItem", leadingKeys: ["OPERATION#*#*", "ORDER#*", "RATE#*"] },
+    { resource: "orders", action: "dynamodb:PutItem", leadingKeys: ["OPERATION#*#*", "RATE#*"] },
+    { resource: "orders", action: "dynamodb:ConditionCheckItem", leadingKeys: ["ORDER#*"] },
   ],
   // Customers' notes are not capped: only support's cap item.
   add_delivery_note: [
     { resource: "orders", action: "dynamodb:UpdateItem", leadingKeys: ["BUDGET#*", "ORDER#*"] },
-    { resource: "orders", action: "dynamodb:PutItem", leadingKeys: ["OPERATION#*#*", "ORDER#*", "RATE#SUPPORT#*"] },
+    { resource: "orders", action: "dynamodb:PutItem", leadingKeys: ["OPERATION#*#*", "RATE#SUPPORT#*"] },
+    { resource: "orders", action: "dynamodb:ConditionCheckItem", leadingKeys: ["ORDER#*"] },
   ],
   start_return: [
     { resource: "orders", action: "dynamodb:UpdateItem", leadingKeys: ["BUDGET#*", "ORDER#*", "PICKUP"] },
-    { resource: "orders", action: "dynamodb:PutItem", leadingKeys: ["OPERATION#*#*", "ORDER#*", "RATE#*"] },
+    { resource: "orders", action: "dynamodb:PutItem", leadingKeys: ["OPERATION#*#*", "RATE#*"] },
     { resource: "orders", action: "dynamodb:ConditionCheckItem", leadingKeys: ["ORDER#*"] },
   ],
   offer_replacement: [
     { resource: "orders", action: "dynamodb:UpdateItem", leadingKeys: ["BUDGET#*", "ORDER#*", "STOCK#*"] },
-    { resource: "orders", action: "dynamodb:PutItem", leadingKeys: ["OPERATION#*#*", "ORDER#*", "RATE#*"] },
+    { resource: "orders", action: "dynamodb:PutItem", leadingKeys: ["OPERATION#*#*", "RATE#*"] },
     { resource: "orders", action: "dynamodb:ConditionCheckItem", leadingKeys: ["ORDER#*", "SELLER#*"] },
   ],
 };
@@ -413,9 +430,15 @@ describe("least privilege", () => {
         .map((g) => g.resource)
         .sort(),
     ).toEqual(
-      ["byCustomer", "byEmail", "byIdDigits1to3", "byIdDigits2to4", "byIdDigits3to5", "bySellerDelivered", "bySellerPlaced"].map(
-        (i) => `orders/index/${i}`,
-      ),
+      [
+        "byCustomerSummary",
+        "byEmail",
+        "byIdDigits1to3Summary",
+        "byIdDigits2to4Summary",
+        "byIdDigits3to5Summary",
+        "bySellerDeliveredSummary",
+        "bySellerPlacedSummary",
+      ].map((i) => `orders/index/${i}`),
     );
   });
 
@@ -489,6 +512,90 @@ describe("tables", () => {
         },
       });
     }
+  });
+
+  it("orderIndexStep moves a deployed orders table from the previous order indexes to the summary ones, one GSI per update, within DynamoDB's projection limit", () => {
+    // CloudFormation creates or deletes one GSI per table update: each step differs from the one before by exactly one.
+    const steps = Array.from(
+      { length: orderIndexSteps + 1 },
+      (_, step) => new Map(ordersTableAt(step).indexes.map((i) => [i.indexName, i])),
+    );
+    expect([...steps[0]!.keys()].sort()).toEqual(["byEmail", ...previousOrderIndexes.map((i) => i.indexName)].sort());
+    expect([...steps[orderIndexSteps]!.values()]).toEqual(expect.arrayContaining([...ordersTable.indexes]));
+    expect(steps[orderIndexSteps]!.size).toBe(ordersTable.indexes.length);
+    for (let step = 1; step <= orderIndexSteps; step++) {
+      const [before, after] = [steps[step - 1]!, steps[step]!];
+      const added = [...after.keys()].filter((name) => !before.has(name));
+      const removed = [...before.keys()].filter((name) => !after.has(name));
+      expect(added.length + removed.length, `step ${step}`).toBe(1);
+      // An index kept from one step to the next is left exactly as it was.
+      for (const [name, index] of after) if (before.has(name)) expect(index, `${name} at step ${step}`).toEqual(before.get(name));
+    }
+    // DynamoDB counts an attribute once per index projecting it, 100 at most; all twelve order indexes at once would be 132.
+    for (let step = 0; step <= orderIndexSteps; step++)
+      expect(projectedAttributes(ordersTableAt(step)), `step ${step}`).toBeLessThanOrEqual(maxProjectedAttributes);
+    expect(projectedAttributes({ ...ordersTable, indexes: [...ordersTable.indexes, ...previousOrderIndexes] })).toBeGreaterThan(
+      maxProjectedAttributes,
+    );
+    expect(() => ordersTableAt(orderIndexSteps + 1)).toThrow(/from 0 to 12/);
+
+    // A deploy updates the data stack before the API stack: every index a search queries at a step is in the table at
+    // that step and at the next, whose table update lands while the functions still query the step before's.
+    const searched = ordersTable.indexes.map((i) => i.indexName).filter((name) => name !== "byEmail");
+    for (let step = 0; step <= orderIndexSteps; step++)
+      for (const name of searched) {
+        const queried = orderIndexAt(name, step).indexName;
+        expect(steps[step]!.has(queried), `${queried} at step ${step}`).toBe(true);
+        if (step < orderIndexSteps) expect(steps[step + 1]!.has(queried), `${queried} at step ${step + 1}`).toBe(true);
+      }
+    expect(searched.map((name) => orderIndexAt(name, 0).indexName)).toEqual(previousOrderIndexes.map((i) => i.indexName));
+    expect(searched.map((name) => orderIndexAt(name, orderIndexSteps).indexName)).toEqual(searched);
+    expect(searched.map((name) => orderIndexAt(name, undefined).indexName)).toEqual(searched);
+
+    // The data stack builds the step's indexes, and by default the table as designed.
+    const gsis = (template: Template) =>
+      Object.values(resourcesOf(template, "AWS::DynamoDB::Table"))
+        .flatMap((t) => t.Properties.GlobalSecondaryIndexes ?? [])
+        .map((i: { IndexName: string }) => i.IndexName)
+        .sort();
+    const data = new DataStack(new App(), "Data", { deletionProtection: true, orderIndexStep: 7 });
+    expect(gsis(Template.fromStack(data))).toEqual([...steps[7]!.keys()].sort());
+    expect(gsis(withCognito().dataTemplate)).toEqual([...steps[orderIndexSteps]!.keys()].sort());
+  });
+
+  it("deploys search_orders at a step of the index move told the step and allowed the indexes its searches have then; other functions untold", () => {
+    const at = (synth: Synthesized) => {
+      const functions = toolFunctions(synth.apiTemplate);
+      const search = functions.get("search_orders")!;
+      const queried = grantsOf(synth, search)
+        .filter((g) => g.action === "dynamodb:Query")
+        .map((g) => g.resource.replace("orders/index/", ""))
+        .sort();
+      const told = [...functions].filter(([, fn]) => fn.properties.Environment.Variables[orderIndexStepEnv] !== undefined);
+      return { queried, told: told.map(([name, fn]) => [name, fn.properties.Environment.Variables[orderIndexStepEnv]]) };
+    };
+    expect(at(synthesized({ context: { orderIndexStep: "3" } }))).toEqual({
+      // Steps 1 and 3 added the customer's and the first id-digits summary indexes; the rest are still the previous ones.
+      queried: [
+        "byCustomerSummary",
+        "byEmail",
+        "byIdDigits1to3Summary",
+        "byIdDigits2to4",
+        "byIdDigits3to5",
+        "bySellerDelivered",
+        "bySellerPlaced",
+      ],
+      told: [["search_orders", "3"]],
+    });
+    expect(at(withCognito()).told).toEqual([]);
+    expect(() => synthesize({ context: { orderIndexStep: "13" } })).toThrow(/orderIndexStep must be a whole number from 0 to 12/);
+    // The function reads the step as it was deployed; unset, the table as designed; anything else stops it at start.
+    expect(orderIndexStepFromEnv({ [orderIndexStepEnv]: "3" })).toBe(3);
+    expect(orderIndexStepFromEnv({})).toBeUndefined();
+    for (const bad of ["13", "-1", "2.5", "three"])
+      expect(() => orderIndexStepFromEnv({ [orderIndexStepEnv]: bad }), bad).toThrow(
+        `ORDER_TOOLS_ORDER_INDEX_STEP is a whole number from 0 to 12 (the stack's context orderIndexStep), not "${bad}".`,
+      );
   });
 
   it("drops deletion protection and retention when deletionProtection=false, for throw-away stages", () => {
@@ -841,6 +948,17 @@ describe("MCP's browser origins and the OpenAPI document's server", () => {
       });
       expect(api.Properties.CorsConfiguration.AllowHeaders).toEqual(
         expect.arrayContaining(["authorization", "content-type", "mcp-protocol-version"]),
+      );
+    }
+  });
+
+  it("lets a browser of an allowed origin read the headers a tool's answer carries: Retry-After and Idempotent-Replayed", () => {
+    // A browser hides every response header but the CORS-safelisted ones unless the API exposes it: without these, a
+    // page could not tell when to retry a 429 or an OPERATION_IN_PROGRESS (contract §3), nor a replay (§4).
+    const synth = withOptions();
+    for (const api of Object.values(resourcesOf(synth.apiTemplate, "AWS::ApiGatewayV2::Api"))) {
+      expect(api.Properties.CorsConfiguration.ExposeHeaders).toEqual(
+        expect.arrayContaining(["www-authenticate", "retry-after", "idempotent-replayed"]),
       );
     }
   });

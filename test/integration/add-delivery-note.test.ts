@@ -43,8 +43,9 @@ describe("add_delivery_note", () => {
       orderVersion: 2,
       body: reply.body,
     });
-    // No read before the write: Powertools' put, the transaction, Powertools' completion.
-    expect(requests).toEqual({ PutItemCommand: 1, TransactWriteItemsCommand: 1, UpdateItemCommand: 1 });
+    // Powertools' put, the order's state read (the last change its record links back to), the transaction,
+    // Powertools' completion.
+    expect(requests).toEqual({ PutItemCommand: 1, GetItemCommand: 1, TransactWriteItemsCommand: 1, UpdateItemCommand: 1 });
   });
 
   it("a duplicate request replays the first outcome with Idempotent-Replayed and changes nothing more", async () => {

@@ -45,8 +45,9 @@ describe("cancel_order", () => {
       httpStatus: 200,
       body: reply.body,
     });
-    // With expectedVersion: Powertools' in-progress put, one transaction, Powertools' completion update.
-    expect(requests).toEqual({ PutItemCommand: 1, TransactWriteItemsCommand: 1, UpdateItemCommand: 1 });
+    // With expectedVersion: Powertools' in-progress put, the order's state read (the last change its record links
+    // back to), one transaction, Powertools' completion update.
+    expect(requests).toEqual({ PutItemCommand: 1, GetItemCommand: 1, TransactWriteItemsCommand: 1, UpdateItemCommand: 1 });
   });
 
   it("without expectedVersion one consistent read supplies the version for the conditional write", async () => {

@@ -93,12 +93,12 @@ describe("offer_replacement", () => {
       httpStatus: 200,
       body: reply.body,
     });
-    // Powertools' put; the order read (seller and SKU); seller + policies (one BatchGet, then cached); one
-    // transaction (order, operation record, seller check, stock); Powertools' completion.
+    // Powertools' put; the order read (one Query of its partition: seller and SKU); seller + policies (one
+    // BatchGet, then cached); one transaction (order, operation record, seller check, stock); Powertools' completion.
     expect(requests).toEqual({
       BatchGetItemCommand: 1,
-      GetItemCommand: 1,
       PutItemCommand: 1,
+      QueryCommand: 1,
       TransactWriteItemsCommand: 1,
       UpdateItemCommand: 1,
     });

@@ -171,6 +171,55 @@ describe("the runbook: what happened to operation X?", () => {
     expect(powertools && unmarshall(powertools)).toMatchObject({ status: "COMPLETED", tool: "cancel_order" });
   });
 
+  it("step 6's walk reads the order's history newest first, from its state item back through each change's record", async () => {
+    const token = await signDevToken(principalClaims({ customer: "C-1001" }));
+    const walk = codeBlock(operationSection, "Item.lastChange.M");
+    // The walk as written: the state item's key, where its link is, each entry's fields, and where the next link is.
+    const stateKey = /--key "(\{\\"PK\\".*?\})"/.exec(walk)?.[1];
+    const [first, next] = [...walk.matchAll(/--query '(Item\.\w+\.M)'/g)].map((m) => m[1] as string);
+    const fields = /--query 'Item\.\[(.*?)\]'/.exec(walk)?.[1]?.split(", ");
+    expect([stateKey, first, next, fields]).not.toContain(undefined);
+    /** The runbook's `--query` paths, read on an item as the AWS CLI gets it: `a.N || b.N` is the first that is there. */
+    const at = (item: Record<string, AttributeValue>, path: string): unknown =>
+      path
+        .split(" || ")
+        .map((one) => one.split(".").reduce<unknown>((v, part) => (v as Record<string, unknown> | undefined)?.[part], { Item: item }))
+        .find((v) => v !== undefined);
+    const get = async (key: unknown) =>
+      (
+        await deps.client.send(
+          new GetItemCommand({ TableName: deps.tables.orders, Key: key as Record<string, AttributeValue>, ConsistentRead: true }),
+        )
+      ).Item!;
+
+    const orderId = "SU-10001";
+    const operationIds = ["op-runbook-walk-0001", "op-runbook-walk-0002"];
+    for (const operationId of operationIds) {
+      const version = Number((await get({ PK: { S: `ORDER#${orderId}` }, SK: { S: "ORDER" } })).version?.N);
+      const reply = await post(
+        "/v1/tools/add_delivery_note",
+        { operationId, orderId, expectedVersion: version, deliveryNote: `Porch ${version}` },
+        token,
+        formatTraceparent({ traceId: newTraceId(), parentId: newSpanId(), sampled: true }),
+      );
+      expect(reply.status).toBe(200);
+    }
+    const key = JSON.parse(stateKey!.replaceAll('\\"', '"').replace("$ORDER_ID", orderId));
+    const lines: unknown[][] = [];
+    for (let link = at(await get(key), first!); link !== undefined; ) {
+      const entry = await get(link);
+      lines.push(fields!.map((field) => at(entry, `Item.${field}`)));
+      link = at(entry, next!);
+    }
+    const current = Number((await get(key)).version?.N);
+    // Newest first: the two notes just made, then the note the first test made (version 2), and nothing before it.
+    expect(lines.map(([version, when, tool, operationId]) => [version, typeof when, tool, operationId])).toEqual([
+      [String(current), "string", "add_delivery_note", operationIds[1]],
+      [String(current - 1), "string", "add_delivery_note", operationIds[0]],
+      ["2", "string", "add_delivery_note", "op-runbook-note-0001"],
+    ]);
+  });
+
   it("the query reads the log as CloudWatch would: nothing for an operation nobody sent, and the error line of a failed call beside its call line", async () => {
     const lines = await logLines(4);
     const asWritten = query(codeBlock(operationSection, 'filter operationId = "<operationId>"'), "What happened to operation X");

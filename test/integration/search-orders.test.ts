@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { searchOrdersOutput } from "#contract/read-schemas";
+import { customerIndex } from "#store/table-design";
 import { createHandler } from "#tools/search-orders";
 import { testFixture } from "#test/support/test-shop";
 import { type Caller, customer, newWorld, support, type World } from "#test/support/world";
@@ -268,7 +269,7 @@ describe("search_orders reads a customer's partition only as far as the answer n
       (next, context) => async (args) => {
         const result = await next(args);
         const input = args.input as { IndexName?: string; Limit?: number };
-        if (context.commandName === "QueryCommand" && input.IndexName === "byCustomer") {
+        if (context.commandName === "QueryCommand" && input.IndexName === customerIndex.indexName) {
           queries.push({
             index: input.IndexName,
             limit: input.Limit,
@@ -296,16 +297,16 @@ describe("search_orders reads a customer's partition only as far as the answer n
     const byEmail = await find(dee, { email: "dee@example.com", limit: 5 });
     expect(byEmail.ids).toEqual(["SU-60149", "SU-60148", "SU-60147", "SU-60146", "SU-60145"]);
     expect(byEmail.truncated).toBe(true);
-    expect(byEmail.queries).toEqual([{ index: "byCustomer", limit: 6, items: 6 }]);
+    expect(byEmail.queries).toEqual([{ index: customerIndex.indexName, limit: 6, items: 6 }]);
 
     const bySupport = await find(support("S-7"), { email: "dee@example.com" });
     expect(bySupport.ids).toHaveLength(10);
-    expect(bySupport.queries).toEqual([{ index: "byCustomer", limit: 11, items: 11 }]);
+    expect(bySupport.queries).toEqual([{ index: customerIndex.indexName, limit: 11, items: 11 }]);
 
     const byDays = await find(dee, { dateRange: { dateField: "placed", from: "2026-05-01", to: "2026-05-04" }, limit: 20 });
     expect(byDays.ids).toEqual(["SU-60003", "SU-60002", "SU-60001", "SU-60000"]);
     expect(byDays.truncated).toBe(false);
-    expect(byDays.queries).toEqual([{ index: "byCustomer", limit: 21, items: 4 }]);
+    expect(byDays.queries).toEqual([{ index: customerIndex.indexName, limit: 21, items: 4 }]);
   });
 
   it("a filter the index cannot apply (delivered days) still pages on, in full pages, until it has enough", async () => {

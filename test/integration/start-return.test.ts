@@ -82,13 +82,12 @@ describe("start_return", () => {
       httpStatus: 200,
       body: reply.body,
     });
-    // Powertools' put; the order read; seller + policies (one BatchGet, then cached); one Query of the slots;
-    // one transaction (order, operation record, slot); Powertools' completion.
+    // Powertools' put; the order read (one Query of its partition); seller + policies (one BatchGet, then
+    // cached); one Query of the slots; one transaction (order, operation record, slot); Powertools' completion.
     expect(requests).toEqual({
       BatchGetItemCommand: 1,
-      GetItemCommand: 1,
       PutItemCommand: 1,
-      QueryCommand: 1,
+      QueryCommand: 2,
       TransactWriteItemsCommand: 1,
       UpdateItemCommand: 1,
     });
@@ -118,8 +117,8 @@ describe("start_return", () => {
     expect(await slotCapacity(world, day(3))).toBe(0);
     expect(await slotCapacity(world, day(4))).toBe(4);
     expect(await world.operation(ana, operationId)).toMatchObject({ status: "completed", orderVersion: 4, body: reply.body });
-    // Warm: the seller and policy come from the 60 s cache, so no BatchGet.
-    expect(requests).toEqual({ GetItemCommand: 1, PutItemCommand: 1, QueryCommand: 1, TransactWriteItemsCommand: 1, UpdateItemCommand: 1 });
+    // Warm: the seller and policy come from the 60 s cache, so no BatchGet; the order and the slots, a Query each.
+    expect(requests).toEqual({ PutItemCommand: 1, QueryCommand: 2, TransactWriteItemsCommand: 1, UpdateItemCommand: 1 });
   });
 
   it("a pickupDate with capacity is booked on that date", async () => {
@@ -243,7 +242,7 @@ describe("start_return", () => {
     expect(await slots()).toEqual(before);
     expect(await world.operation(ana, operationId)).toMatchObject({ status: "rejected", httpStatus: 409, body: reply.body });
     // Refused without reading slots: the rejection is recorded in one transaction with a check of the order.
-    expect(requests).toEqual({ GetItemCommand: 1, PutItemCommand: 1, TransactWriteItemsCommand: 1, UpdateItemCommand: 1 });
+    expect(requests).toEqual({ PutItemCommand: 1, QueryCommand: 1, TransactWriteItemsCommand: 1, UpdateItemCommand: 1 });
   });
 
   it("an item already returned is ITEM_ALREADY_RETURNED, naming the item, the return and its date; the other item is not returned either", async () => {

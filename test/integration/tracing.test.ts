@@ -118,12 +118,14 @@ describe("traces (contract §8.1; docs/operations.md, Traces)", { timeout: 60_00
     });
     expect(call?.fault).toBeUndefined();
     const dynamodb = subsegmentsOf(traceId).filter((s) => s.namespace === "aws" && s.name === "DynamoDB");
-    // The request budget's counter, Powertools' in-progress record, the transaction, Powertools' completed record.
-    expect(dynamodb.map((s) => s.aws.operation)).toEqual(["UpdateItem", "PutItem", "TransactWriteItems", "UpdateItem"]);
+    // The request budget's counter, Powertools' in-progress record, the order's state, the transaction, Powertools'
+    // completed record.
+    expect(dynamodb.map((s) => s.aws.operation)).toEqual(["UpdateItem", "PutItem", "GetItem", "TransactWriteItems", "UpdateItem"]);
     expect(dynamodb.every((s) => s.parent_id === call?.id)).toBe(true);
     expect(dynamodb.map((s) => s.aws.table_name)).toEqual([
       world.names.orders,
       world.names.idempotency,
+      world.names.orders,
       undefined,
       world.names.idempotency,
     ]);

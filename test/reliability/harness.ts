@@ -6,12 +6,13 @@
  */
 import { randomUUID } from "node:crypto";
 import { DynamoDBClient, type DynamoDBClientConfig } from "@aws-sdk/client-dynamodb";
-import { type DynamoDBDocumentClient, GetCommand, QueryCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
+import { type DynamoDBDocumentClient, GetCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { apiGatewayEvent, lambdaContext } from "#local/lambda-context";
 import { createTables, localClientConfig, type TableNames } from "#local/create-tables";
 import { documentClient, type StoreDeps } from "#store/client";
 import { loadFixture } from "#store/fixture";
 import { operationKey, orderKey, pickupSlotKey, stockKey } from "#store/keys";
+import { readActivity } from "#store/operations";
 import { createHandler as createNote } from "#tools/add-delivery-note";
 import { createHandler as createCancel } from "#tools/cancel-order";
 import { createHandler as createStatus } from "#tools/get-operation-status";
@@ -297,29 +298,11 @@ export async function reliabilityWorld(endpoint: string, fixture: FixtureInput, 
 export type World = Awaited<ReturnType<typeof reliabilityWorld>>;
 
 /**
- * An order's activity log, in whichever shape the store keeps it: separate items under the order's partition
- * (SK beginning ACTIVITY#) or, as before, a list on the order. Both are read and merged, so the invariants
- * hold for either.
+ * An order's history as the store keeps it: one entry per version a change committed, read from the order's state
+ * back through each change's operation record (`readActivity`), so the invariants hold for what the service reads.
  */
 export async function activityOf(doc: DynamoDBDocumentClient, names: TableNames, orderId: string): Promise<Record<string, any>[]> {
-  const entries: Record<string, any>[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await doc.send(
-      new QueryCommand({
-        TableName: names.orders,
-        KeyConditionExpression: "PK = :pk AND begins_with(SK, :activity)",
-        ExpressionAttributeValues: { ":pk": orderKey(orderId).PK, ":activity": "ACTIVITY#" },
-        ConsistentRead: true,
-        ...(ExclusiveStartKey ? { ExclusiveStartKey } : {}),
-      }),
-    );
-    entries.push(...(page.Items ?? []));
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  const order = (await doc.send(new GetCommand({ TableName: names.orders, Key: orderKey(orderId), ConsistentRead: true }))).Item;
-  if (Array.isArray(order?.activity)) entries.push(...(order.activity as Record<string, any>[]));
-  return entries;
+  return readActivity({ doc, tables: names, now: () => new Date(), clientConfig: {} }, orderId);
 }
 
 export async function scanAll(doc: DynamoDBDocumentClient, TableName: string): Promise<Record<string, any>[]> {

@@ -57,7 +57,7 @@ const allowed: Record<string, readonly string[]> = {
     "functions/tools",
   ],
   examples: ["controller", "local", "functions/core", "functions/contract", "functions/store"],
-  scripts: ["controller", "functions/contract", "local"],
+  scripts: ["controller", "functions/contract", "functions/store", "lib", "local"],
 };
 
 /**

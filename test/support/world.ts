@@ -7,6 +7,7 @@ import { documentClient, type StoreDeps } from "#store/client";
 import { loadFixture } from "#store/fixture";
 import { operationKey, orderKey } from "#store/keys";
 import { readActivity } from "#store/operations";
+import { orderOf, readStoredOrder } from "#store/order-items";
 import type { ToolHandler } from "#runtime/handler";
 import { testFixture } from "#test/support/test-shop";
 import type { Caller } from "#test/support/callers";
@@ -85,15 +86,20 @@ export async function newWorld(fixture: unknown = testFixture()) {
     };
   }
 
-  /** The stored order item as it is, without its activity log (see `order`). */
+  /** The order's state item as it is, without its content or history (see `order`). */
   async function orderItem(orderId: string): Promise<Record<string, any> | undefined> {
     return (await deps.doc.send(new GetCommand({ TableName: names.orders, Key: orderKey(orderId), ConsistentRead: true }))).Item;
   }
 
-  /** The stored order item, with `activity` read from its activity items (one per committed version). */
+  /**
+   * The stored order: its state item as it is, with the lines (replacement lines made from their records), charges
+   * and internal fields of its content item, and `activity`, its history (one entry per committed version).
+   */
   async function order(orderId: string): Promise<Record<string, any> | undefined> {
-    const [item, activity] = await Promise.all([orderItem(orderId), readActivity(deps, orderId)]);
-    return item && { ...item, activity };
+    const [stored, activity] = await Promise.all([readStoredOrder(deps, orderId, true), readActivity(deps, orderId)]);
+    if (!stored) return undefined;
+    const { items, charges, internal } = orderOf(stored);
+    return { ...stored.state, items, charges, internal, activity };
   }
 
   async function operation(caller: Caller, operationId: string): Promise<Record<string, any> | undefined> {

@@ -35,16 +35,32 @@ describe("fixture validation", () => {
     );
   });
 
-  it("stores orders with their keys and index keys, keeping internal fields for the store only", () => {
-    const items = fixtureItems(parseFixture(testFixture()));
-    const order = items.find((i) => i.PK === "ORDER#SU-10001");
-    expect(order).toMatchObject({
+  it("stores each order as two items: its state with the index keys and the search summary, its content with the lines, charges and internal fields", () => {
+    const fixture = parseFixture(testFixture());
+    const items = fixtureItems(fixture);
+    const [state, content, ...more] = items.filter((i) => i.PK === "ORDER#SU-10001");
+    expect(more).toEqual([]);
+    const placed = fixture.orders.find((o) => o.id === "SU-10001")!;
+    expect(state).toMatchObject({
       SK: "ORDER",
       GSI1PK: "CUSTOMER#C-1001",
       GSI1SK: "2026-11-20T09:12:00Z#SU-10001",
       orderId: "SU-10001",
+      status: placed.status,
+      version: placed.version,
       sellerName: "Ashcombe Furniture",
-      internal: { warehouseRoutingCode: "W3-B" },
+      itemTitles: placed.items.slice(0, 3).map((i) => i.title),
+      totalCents: placed.charges.reduce((sum, c) => sum + c.cents, 0),
+    });
+    for (const attribute of ["items", "charges", "internal"]) expect(state).not.toHaveProperty(attribute);
+    expect(content).toEqual({
+      PK: "ORDER#SU-10001",
+      SK: "ORDER#CONTENT",
+      entity: "orderContent",
+      orderId: "SU-10001",
+      items: placed.items,
+      charges: placed.charges,
+      internal: placed.internal,
     });
     expect(items.find((i) => i.PK === "CUSTOMER#C-2002")).toMatchObject({ GSI2PK: "EMAIL#ben@example.com" });
   });

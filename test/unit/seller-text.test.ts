@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { toolJsonSchema } from "#contract/json-schema";
 import { getOrderOutput, searchOrdersOutput } from "#contract/read-schemas";
+import { linesOf } from "#core/item-eligibility";
 import { sellerTextLimits, withinSellerLimit } from "#core/order";
 import { parseFixture } from "#store/fixture";
 import { testFixture } from "#test/support/test-shop";
@@ -91,6 +92,20 @@ describe("text the shop writes around a seller's stays within the bound", () => 
         else expect(line.endsWith("…")).toBe(true);
       }),
       { seed: 20261201, numRuns: 500 },
+    );
+  });
+
+  it("the line a replacement adds to an order, made from its record wherever the order is read, is cut the same way", () => {
+    fc.assert(
+      // size "max": titles of every length up to the bound, most of them long enough to be cut.
+      fc.property(fc.string({ minLength: 1, maxLength: sellerTextLimits.itemTitle, size: "max" }), (title) => {
+        const line = { itemId: "ITM-1", sku: "SKU-1", title, quantity: 1, unitCents: 100, description: "d" };
+        const record = { itemId: "ITM-1", replacementItemId: "ITM-2", sku: "SKU-1", reason: "damaged", createdAt: "2026-12-01T10:00:00Z" };
+        const [, replacement] = linesOf([line], [record]);
+        expect(replacement?.title).toBe(withinSellerLimit("itemTitle", "Replacement for ITM-1: ", title));
+        expect(replacement?.title.length).toBeLessThanOrEqual(sellerTextLimits.itemTitle);
+      }),
+      { seed: 20261203, numRuns: 300 },
     );
   });
 });

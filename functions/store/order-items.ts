@@ -1,0 +1,150 @@
+import { GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { linesOf, replacementsOf } from "#core/item-eligibility";
+import type { Charge, Order, OrderItem } from "#core/order";
+import type { StoreDeps } from "#store/client";
+import {
+  historyLinks,
+  type ItemKey,
+  orderContentKey,
+  orderIndexKeys,
+  orderKey,
+  orderSortKeyPrefix,
+  withoutStoreAttributes,
+} from "#store/keys";
+
+/**
+ * How one order is stored: two items in its own partition.
+ *
+ * - **State** (`ORDER#<id>` / `ORDER`): what changes — status, version, updatedAt, deliveredAt, delivery, the
+ *   note and who wrote it, a cancellation, returns and replacements with the item ids they took — with who may see
+ *   it (customerId, sellerId), the index keys, the summary a search shows (`orderSummaryAttributes`: sellerName,
+ *   itemTitles, totalCents and the rest) and the link to its last change. A change's transaction writes this item and no other
+ *   of the order's, so what it pays for the order is this item's few hundred bytes, and an index entry is as small.
+ * - **Content** (`ORDER#<id>` / `ORDER#CONTENT`): what does not change once the order is placed — its lines with
+ *   their descriptions and the seller's text, its charges, the order system's internal fields — written once with
+ *   the order. A replacement adds a record to the state, and the line it adds is made from it (`linesOf`).
+ *
+ * One strongly consistent Query of the partition (sort key beginning `ORDER`) reads both in one request. An order
+ * still in the previous layout is one item holding everything, under the state's key and with no content item: it
+ * reads the same, and the layout migration (lib/layout-migration.ts) splits it.
+ */
+
+/** The attributes the content item holds, and the state item never does once split. */
+export const contentAttributes = ["items", "charges", "internal"] as const;
+
+/** An order as written by whoever places it (the fixture loader, the order system): contract §6's fields. */
+export type NewOrder = Pick<
+  Order,
+  | "orderId"
+  | "customerId"
+  | "sellerId"
+  | "status"
+  | "version"
+  | "placedAt"
+  | "deliveredAt"
+  | "currency"
+  | "items"
+  | "charges"
+  | "delivery"
+  | "deliveryNote"
+  | "deliveryNoteBy"
+  | "internal"
+>;
+
+/** What an order's state item keeps for the indexes: the first three lines' titles and the total. */
+export function summaryOf(lines: readonly Pick<OrderItem, "title">[], charges: readonly Pick<Charge, "cents">[]) {
+  return { itemTitles: lines.slice(0, 3).map((line) => line.title), totalCents: charges.reduce((sum, charge) => sum + charge.cents, 0) };
+}
+
+/**
+ * The two items of a new order. `sellerName` is denormalised for search results (the seller's status is always
+ * read live).
+ */
+export function orderItemsOf(order: NewOrder, sellerName: string | undefined): [Record<string, unknown>, Record<string, unknown>] {
+  const { items, charges, internal, ...state } = order;
+  return [
+    {
+      ...orderKey(order.orderId),
+      ...orderIndexKeys(order),
+      entity: "order",
+      ...state,
+      ...(sellerName !== undefined ? { sellerName } : {}),
+      ...summaryOf(items, charges),
+    },
+    { ...orderContentKey(order.orderId), entity: "orderContent", orderId: order.orderId, items, charges, internal },
+  ];
+}
+
+/** The order's items as stored: its state, and its content unless only the state was read. */
+export interface StoredOrder {
+  state: Record<string, unknown>;
+  /** The content item, or for an order in the previous layout the state item itself (it holds the content). */
+  content?: Record<string, unknown>;
+}
+
+const isPreviousLayout = (state: Record<string, unknown>) => Array.isArray(state.items);
+
+/**
+ * Reads an order, consistently (a change conditions on the version read): with its content, one Query of its
+ * partition; without, one GetItem of its state. Undefined when there is no such order.
+ */
+export async function readStoredOrder(deps: StoreDeps, orderId: string, withContent: boolean): Promise<StoredOrder | undefined> {
+  if (!withContent) {
+    const { Item } = await deps.doc.send(new GetCommand({ TableName: deps.tables.orders, Key: orderKey(orderId), ConsistentRead: true }));
+    return Item ? { state: Item } : undefined;
+  }
+  const { Items = [] } = await deps.doc.send(
+    new QueryCommand({
+      TableName: deps.tables.orders,
+      KeyConditionExpression: "PK = :pk AND begins_with(SK, :order)",
+      ExpressionAttributeValues: { ":pk": orderKey(orderId).PK, ":order": orderSortKeyPrefix },
+      ConsistentRead: true,
+    }),
+  );
+  const state = Items.find((item) => item.SK === orderKey(orderId).SK);
+  if (!state) return undefined;
+  const content = isPreviousLayout(state) ? state : Items.find((item) => item.SK === orderContentKey(orderId).SK);
+  return { state, ...(content ? { content } : {}) };
+}
+
+/**
+ * The order as the domain sees it, from its stored items: the state's fields, the content's lines (with the
+ * replacement lines made from the state's records), charges and internal fields, without the store's own
+ * attributes.
+ */
+export function orderOf({ state, content }: StoredOrder): Order {
+  const order = withoutStoreAttributes(state);
+  const items = Array.isArray(content?.items) ? (content.items as OrderItem[]) : [];
+  return {
+    ...order,
+    items: linesOf(items, replacementsOf(state)),
+    charges: Array.isArray(content?.charges) ? (content.charges as Charge[]) : [],
+    internal: (content?.internal as Record<string, unknown> | undefined) ?? {},
+  } as Order;
+}
+
+/** The order with its content, or undefined when there is none. */
+export async function readOrder(deps: StoreDeps, orderId: string): Promise<Order | undefined> {
+  const stored = await readStoredOrder(deps, orderId, true);
+  return stored && orderOf(stored);
+}
+
+/**
+ * What a change setting `set` on the order moves in its state item's summary: the titles, when a replacement adds
+ * a line among the first three. Empty when nothing moves (so no index entry is rewritten for it).
+ */
+export function summaryChangeOf(order: Order, set: Record<string, unknown>): Record<string, unknown> {
+  if (!("replacements" in set)) return {};
+  const before = summaryOf(order.items, order.charges).itemTitles;
+  const after = summaryOf(linesOf(order.items, replacementsOf(set)), order.charges).itemTitles;
+  return JSON.stringify(before) === JSON.stringify(after) ? {} : { itemTitles: after };
+}
+
+/** A history link as stored (an item's key), or undefined where there is none. */
+export function linkOf(value: unknown): ItemKey | undefined {
+  const link = value as Partial<ItemKey> | undefined;
+  return typeof link?.PK === "string" && typeof link.SK === "string" ? { PK: link.PK, SK: link.SK } : undefined;
+}
+
+/** The key of the item of the order's last change, if a change has been made since it was written. */
+export const lastChangeOf = (state: Record<string, unknown>) => linkOf(state[historyLinks.last]);
