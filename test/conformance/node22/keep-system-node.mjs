@@ -7,7 +7,7 @@
 import { lstatSync, readlinkSync, rmSync } from "node:fs";
 import { join } from "node:path";
 
-const repository = join(import.meta.dirname, "..", "..");
+const repository = join(import.meta.dirname, "..", "..", "..");
 for (const base of [repository, import.meta.dirname]) {
   const link = join(base, "node_modules", ".bin", "node");
   try {
