@@ -36,13 +36,7 @@ import { TraceRecorder, type TurnTrace } from "#controller/trace/record";
 import { acquireTurnLease, ConversationBusyError, withTurnLease } from "#controller/turn/lease";
 import type { TurnProblem } from "#controller/outcomes";
 
-export type { ConfirmationPolicy } from "#controller/changes/change-path";
 export type { ControllerOptions } from "#controller/options";
-export { outcomeOf } from "#controller/changes/intent-views";
-export { defaultLimits, type Limits } from "#controller/turn/model-turn";
-export { defaultReconcile, type ReconcileOptions } from "#controller/changes/reconcile";
-export { ConfirmationError } from "#controller/changes/settlement";
-export { type ProblemCode, problemCodes, type TurnProblem } from "#controller/outcomes";
 
 export interface ConversationOptions {
   /** The principal's language for this conversation (BCP 47; en, de, fr, es, it, pt, nl or pl). Default: the controller's. */
@@ -85,8 +79,6 @@ export interface TurnResult {
   problem?: TurnProblem;
   trace: TurnTrace;
 }
-
-export type { PendingConfirmation } from "#controller/guard/confirmation";
 
 /** The system prompt for today and a customer; `systemPromptFor` makes it for any day and principal. */
 export const defaultSystemPrompt = (now = new Date(), principal: PrincipalKind = "customer") =>

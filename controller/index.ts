@@ -14,22 +14,20 @@
 
 // The controller, its conversations and what a turn returns
 export {
-  ConfirmationError,
-  type ConfirmationPolicy,
   Controller,
-  type ControllerOptions,
   Conversation,
   type ConversationOptions,
   createController,
-  defaultLimits,
-  defaultReconcile,
   defaultSystemPrompt,
-  type Limits,
-  type PendingConfirmation,
-  type ReconcileOptions,
   type TurnOptions,
   type TurnResult,
 } from "#controller/controller";
+export type { ControllerOptions } from "#controller/options";
+export type { ConfirmationPolicy } from "#controller/changes/change-path";
+export { ConfirmationError } from "#controller/changes/settlement";
+export type { PendingConfirmation } from "#controller/guard/confirmation";
+export { defaultLimits, type Limits } from "#controller/turn/model-turn";
+export { defaultReconcile, type ReconcileOptions } from "#controller/changes/reconcile";
 export type { ApplicationTrace } from "#controller/http/trace-context";
 export type { Fetch } from "#controller/http/faults";
 export type { ServiceOptions } from "#controller/http/service-client";

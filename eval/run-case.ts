@@ -1,4 +1,5 @@
-import { type ControllerOptions, createController, type ReconcileOptions, type TurnResult } from "#controller/controller";
+import type { ReconcileOptions } from "#controller/changes/reconcile";
+import { type ControllerOptions, createController, type TurnResult } from "#controller/controller";
 import { MemoryIntentStore } from "#controller/intents/memory";
 import { traceCollector, type TurnTrace } from "#controller/trace/record";
 import type { ScriptStep } from "#controller/model/scripted";

@@ -234,7 +234,8 @@ export async function benchController(options: ControllerBenchOptions = {}): Pro
  */
 function guardP50(runs: number): number {
   const times: number[] = [];
-  const text = "The floor lamp on SU-61201 arrived broken, please return it, collected tomorrow. I'm keeping the spare bulb.";
+  // In the closed form, so the decision is "dispatch": a request sentence naming the item, the reason and the day.
+  const text = "Please return the floor lamp on SU-61201 because it arrived broken, collected tomorrow.";
   const input = (): ProvenanceInput => {
     const message = readMessage(text);
     return {
