@@ -196,7 +196,9 @@ export async function benchController(options: ControllerBenchOptions = {}): Pro
     log(
       `\nWhat the provenance control adds per change (memory store, p50 of the turn): ${(on - off).toFixed(2)} ms (${on.toFixed(2)} with it, ${off.toFixed(2)} without). A change it holds and the principal confirms with confirm(): ${held.toFixed(2)} ms for both calls (+${(held - off).toFixed(2)} ms against no control), the principal's reading time not counted.`,
     );
-    log(`The provenance decision alone (taint, the closed form, every argument traced), p50 per proposal: ${guardP50(calls).toFixed(3)} ms.`);
+    log(
+      `The provenance decision alone (taint, the closed form, every argument traced), p50 per proposal: ${guardP50(calls).toFixed(3)} ms.`,
+    );
     log(
       `\n"turn": the customer's message to the gated reply (two scripted model steps, validation, guard, intent writes, the HTTP call, the gate). "dispatch overhead": from the validated proposal to the recorded outcome, minus the HTTP round trip — the controller's own work per change, intent writes included (3 per change: persisted, sent, completed).\n`,
     );
