@@ -90,7 +90,9 @@ await withDynamoDb(undefined, async (endpoint) => {
       bb: ordersIn(base, fresh, taken, status, calls),
     });
     const changes = { cancel: series("processing"), note: series("placed"), ret: series("delivered"), replacement: series("delivered") };
-    const dedicated = Object.values(changes).flatMap((s) => [...s.b, ...s.a, ...s.bb]);
+    // Orders no side reads before its row: what a function meets the first time it reads an order.
+    const unread = series("delivered");
+    const dedicated = [...Object.values(changes), unread].flatMap((s) => [...s.b, ...s.a, ...s.bb]);
     const fixture = {
       ...base,
       orders: [...base.orders, ...dedicated],
@@ -184,7 +186,11 @@ await withDynamoDb(undefined, async (endpoint) => {
         (r) => ({ orderId: id2(r) }),
       ),
     );
+    await row("get_order (an order not read before)", (side, r) =>
+      callHandler(handlers[side]["get-order"], staff, { orderId: (unread[side][r] as BenchOrder).id }),
+    );
     const id3 = perRound(() => pick(orderIds));
+    // A function of its own each call: nothing kept from an earlier one, neither the seller nor an order's content.
     await row("get_order (seller not cached)", (side, r) =>
       callHandler(makersOf[side]["get-order"]({ ...depsOf[side] }), staff, { orderId: id3(r) }),
     );

@@ -58,17 +58,25 @@ export function dynamoOrderWriter(deps: Pick<StoreDeps, "doc" | "tables">): Orde
             Update: {
               TableName: deps.tables.orders,
               Key: orderKey(orderId),
-              ...setting(Object.entries(toState), ["#version = #version + :one"], removed),
+              ...setting(
+                Object.entries(toState),
+                ["#version = #version + :one", ...(toContent.length ? [raiseContentVersion] : [])],
+                removed,
+              ),
             },
           },
+          // The content's version goes up on both items at once, so a function holding the content it read
+          // before reads it again (functions/store/order-items.ts).
           ...(toContent.length
-            ? [{ Update: { TableName: deps.tables.orders, Key: orderContentKey(orderId), ...setting(toContent, []) } }]
+            ? [{ Update: { TableName: deps.tables.orders, Key: orderContentKey(orderId), ...setting(toContent, [raiseContentVersion]) } }]
             : []),
         ],
       }),
     );
   };
 }
+
+const raiseContentVersion = "#contentVersion = if_not_exists(#contentVersion, :zero) + :one";
 
 /** An update of an existing item setting `fields` (and `extra` clauses), removing `removed`. */
 function setting(fields: [string, unknown][], extra: string[], removed?: string) {
@@ -78,12 +86,14 @@ function setting(fields: [string, unknown][], extra: string[], removed?: string)
     ExpressionAttributeNames: {
       ...Object.fromEntries(fields.map(([name], i) => [`#f${i}`, name])),
       "#orderId": "orderId",
-      ...(extra.length ? { "#version": "version" } : {}),
+      ...(extra.some((clause) => clause.includes("#version")) ? { "#version": "version" } : {}),
+      ...(extra.includes(raiseContentVersion) ? { "#contentVersion": "contentVersion" } : {}),
       ...(removed ? { "#removed": removed } : {}),
     },
     ExpressionAttributeValues: {
       ...Object.fromEntries(fields.map(([, value], i) => [`:v${i}`, value])),
       ...(extra.length ? { ":one": 1 } : {}),
+      ...(extra.includes(raiseContentVersion) ? { ":zero": 0 } : {}),
     },
   };
 }

@@ -45,9 +45,10 @@ export const toolFunctions = {
   get_order: {
     entry: "functions/tools/get-order.ts",
     routes: [post("get_order")],
-    // Query: the order's partition (its state and content, functions/store/order-items.ts). BatchGetItem: seller,
-    // supplement and default policies, cached for 60 s.
-    access: readAccess({ orders: ["dynamodb:Query", "dynamodb:BatchGetItem"] }),
+    // Query: the order's partition (its state and content, functions/store/order-items.ts). GetItem: its state
+    // alone, when the function holds its content at the version the state names. BatchGetItem: seller, supplement
+    // and default policies, cached for 60 s.
+    access: readAccess({ orders: ["dynamodb:Query", "dynamodb:GetItem", "dynamodb:BatchGetItem"] }),
   },
   cancel_order: {
     entry: "functions/tools/cancel-order.ts",

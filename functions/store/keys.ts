@@ -129,8 +129,9 @@ export const historyLinks = { last: "lastChange", previous: "previous" } as cons
 
 /**
  * Attributes the store keeps for itself, never part of a domain object: the table's and every index's keys
- * (derived from the table design, so a new index cannot leak), the entity tag, the TTL, the history's links, and
- * the search summary an order's state item carries for the indexes (`orderSummaryAttributes`' own two).
+ * (derived from the table design, so a new index cannot leak), the entity tag, the TTL, the history's links, the
+ * search summary an order's state item carries for the indexes (`orderSummaryAttributes`' own two) and the version
+ * of its content (`contentVersion`, functions/store/order-items.ts).
  */
 export const storeAttributes: readonly string[] = [
   ...new Set([
@@ -146,6 +147,7 @@ export const storeAttributes: readonly string[] = [
     historyLinks.previous,
     "itemTitles",
     "totalCents",
+    "contentVersion",
   ]),
 ];
 

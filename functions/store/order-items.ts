@@ -1,4 +1,5 @@
 import { GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { LRUCache } from "lru-cache";
 import { linesOf, replacementsOf } from "#core/item-eligibility";
 import type { Charge, Order, OrderItem } from "#core/order";
 import type { StoreDeps } from "#store/client";
@@ -27,6 +28,13 @@ import {
  * One strongly consistent Query of the partition (sort key beginning `ORDER`) reads both in one request. An order
  * still in the previous layout is one item holding everything, under the state's key and with no content item: it
  * reads the same, and the layout migration (lib/layout-migration.ts) splits it.
+ *
+ * **Content version.** Both items carry `contentVersion` (absent reads as 0). Whoever rewrites an order's content
+ * (its lines, charges or internal fields) raises it by one on both items in the same transaction, as
+ * local/order-writer.ts does; a change never touches the content, so it never moves. An execution environment keeps
+ * the content it has read, by order id and with its version (`contentCache`), so a later read of that order is one
+ * consistent GetItem of the state: the cached content is used when the state names its version, and the partition
+ * is queried again when it names another.
  */
 
 /** The attributes the content item holds, and the state item never does once split. */
@@ -84,14 +92,64 @@ export interface StoredOrder {
 
 const isPreviousLayout = (state: Record<string, unknown>) => Array.isArray(state.items);
 
+/** The version of an order's content an item names: 0 where none is written (an order never rewritten). */
+export const contentVersionOf = (item: Record<string, unknown>) => (typeof item.contentVersion === "number" ? item.contentVersion : 0);
+
 /**
- * Reads an order, consistently (a change conditions on the version read): with its content, one Query of its
- * partition; without, one GetItem of its state. Undefined when there is no such order.
+ * The bounds of the content kept per execution environment: the least recently used goes first past `maxBytes`
+ * (its JSON size; ~2.5 KB an order, so ~6,000 orders in 16 MB of a function's 512 MB), and an entry is read again
+ * after `ttlMs` whatever its version, so a writer that failed to raise the version is seen within that time.
+ */
+export const contentCache = { maxBytes: 16 * 1024 * 1024, ttlMs: 10 * 60_000 } as const;
+
+interface CachedContent {
+  version: number;
+  content: Record<string, unknown>;
+}
+
+const contentCaches = new WeakMap<StoreDeps, LRUCache<string, CachedContent>>();
+
+function contentCacheOf(deps: StoreDeps): LRUCache<string, CachedContent> {
+  let cache = contentCaches.get(deps);
+  if (!cache) {
+    cache = new LRUCache<string, CachedContent>({
+      maxSize: contentCache.maxBytes,
+      sizeCalculation: (entry) => Math.max(1, JSON.stringify(entry.content).length),
+      ttl: contentCache.ttlMs,
+      // The clock of the store's deps (a test's, or the wall clock), so the bound is the same one the service keeps.
+      perf: { now: () => deps.now().getTime() },
+    });
+    contentCaches.set(deps, cache);
+  }
+  return cache;
+}
+
+/** A copy no caller can change: the cached content is shared by every read of the order in this environment. */
+function frozen<T>(value: T): T {
+  if (value && typeof value === "object" && !Object.isFrozen(value)) {
+    for (const inner of Object.values(value)) frozen(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/**
+ * Reads an order, consistently (a change conditions on the version read). Without its content, one GetItem of its
+ * state. With it: one GetItem of the state when this environment holds the content at the version the state names,
+ * otherwise one Query of its partition (and the content is kept). Undefined when there is no such order.
  */
 export async function readStoredOrder(deps: StoreDeps, orderId: string, withContent: boolean): Promise<StoredOrder | undefined> {
-  if (!withContent) {
+  const cache = contentCacheOf(deps);
+  const cached = withContent ? cache.get(orderId) : undefined;
+  if (!withContent || cached) {
     const { Item } = await deps.doc.send(new GetCommand({ TableName: deps.tables.orders, Key: orderKey(orderId), ConsistentRead: true }));
-    return Item ? { state: Item } : undefined;
+    if (!Item) {
+      cache.delete(orderId);
+      return undefined;
+    }
+    if (!withContent) return { state: Item };
+    if (isPreviousLayout(Item)) return { state: Item, content: Item };
+    if (cached && cached.version === contentVersionOf(Item)) return { state: Item, content: cached.content };
   }
   const { Items = [] } = await deps.doc.send(
     new QueryCommand({
@@ -103,8 +161,15 @@ export async function readStoredOrder(deps: StoreDeps, orderId: string, withCont
   );
   const state = Items.find((item) => item.SK === orderKey(orderId).SK);
   if (!state) return undefined;
-  const content = isPreviousLayout(state) ? state : Items.find((item) => item.SK === orderContentKey(orderId).SK);
-  return { state, ...(content ? { content } : {}) };
+  if (isPreviousLayout(state)) return { state, content: state };
+  const content = Items.find((item) => item.SK === orderContentKey(orderId).SK);
+  if (!content) return { state };
+  // Kept only when both items name the same version: one Query reads both as of one moment, so they do unless a
+  // writer failed to raise both.
+  if (contentVersionOf(content) === contentVersionOf(state)) {
+    cache.set(orderId, { version: contentVersionOf(state), content: frozen(content) });
+  }
+  return { state, content };
 }
 
 /**
