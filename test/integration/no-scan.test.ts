@@ -145,7 +145,7 @@ describe("no tool ever issues a Scan, or a request its deployed role is not gran
       expect(scans).toEqual([]);
       expect(asked.filter((request) => !allowed(access, request, world.names))).toEqual([]);
       // Every request counted was checked against the grants (a transaction is one request and several actions).
-    expect(asked.length).toBeGreaterThanOrEqual(world.counter.total);
+      expect(asked.length).toBeGreaterThanOrEqual(world.counter.total);
       // The samples reached the store: they were not all refused before any request.
       expect(world.counter.total).toBeGreaterThan(0);
       expect(statuses).not.toContain(500);
