@@ -4,7 +4,7 @@ import { linesOf, replacementsOf } from "#core/item-eligibility";
 import type { Charge, OrderItem } from "#core/order";
 import type { StoreDeps } from "#store/client";
 import { activityPrefix, historyLinks, type ItemKey, orderContentKey, orderKey } from "#store/keys";
-import { contentAttributes, lastChangeOf, linkOf, summaryOf } from "#store/order-items";
+import { contentAttributes, lastChangeOf, linkOf, placedContentVersion, summaryOf } from "#store/order-items";
 
 /**
  * The layout migration: moves an orders table written by the previous layout to the present one, in place, while
@@ -134,28 +134,37 @@ async function split(deps: StoreDeps, orderId: string, state: Record<string, unk
   // Replacement lines were stored among the lines then; now they are made from the state's records.
   const own = linesOf(items, []);
   const summary = summaryOf(linesOf(own, replacementsOf(state)), charges);
+  const internal = state.internal ?? {};
+  // The version an order placed now with this content would have (functions/store/order-items.ts).
+  const contentVersion = placedContentVersion({ items: own, charges, internal });
   await deps.doc.send(
     new TransactWriteCommand({
       TransactItems: [
         {
           Put: {
             TableName: deps.tables.orders,
-            Item: { ...orderContentKey(orderId), entity: "orderContent", orderId, items: own, charges, internal: state.internal ?? {} },
+            Item: { ...orderContentKey(orderId), entity: "orderContent", orderId, items: own, charges, internal, contentVersion },
           },
         },
         {
           Update: {
             TableName: deps.tables.orders,
             Key: orderKey(orderId),
-            UpdateExpression: `SET #itemTitles = :itemTitles, #totalCents = :totalCents REMOVE ${contentAttributes.map((a) => `#${a}`).join(", ")}`,
+            UpdateExpression: `SET #itemTitles = :itemTitles, #totalCents = :totalCents, #contentVersion = :contentVersion REMOVE ${contentAttributes.map((a) => `#${a}`).join(", ")}`,
             ConditionExpression: "#version = :version AND attribute_exists(#items)",
             ExpressionAttributeNames: {
               "#itemTitles": "itemTitles",
               "#totalCents": "totalCents",
+              "#contentVersion": "contentVersion",
               "#version": "version",
               ...Object.fromEntries(contentAttributes.map((a) => [`#${a}`, a])),
             },
-            ExpressionAttributeValues: { ":itemTitles": summary.itemTitles, ":totalCents": summary.totalCents, ":version": state.version },
+            ExpressionAttributeValues: {
+              ":itemTitles": summary.itemTitles,
+              ":totalCents": summary.totalCents,
+              ":contentVersion": contentVersion,
+              ":version": state.version,
+            },
           },
         },
       ],

@@ -1,5 +1,6 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { KMSClient } from "@aws-sdk/client-kms";
+import { canonicalJson } from "#core/canonical-json";
 
 /**
  * The `requestState` of an MCP confirmation (contract §2.1): what the server hands the client with its question
@@ -100,17 +101,6 @@ const prefix = "v1.";
 const utf8 = new TextEncoder();
 const base64url = (bytes: Uint8Array | string) => Buffer.from(bytes).toString("base64url");
 const canonicalBase64url = /^[A-Za-z0-9_-]+$/;
-
-/** The JSON of a value with every object's keys sorted, so the same arguments in any key order digest alike. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value !== null && typeof value === "object")
-    return `{${Object.keys(value)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`)
-      .join(",")}}`;
-  return JSON.stringify(value) ?? "null";
-}
 
 /** A digest of a call's arguments, exactly as sent (operationId included), in any key order. */
 export function argumentsDigest(args: unknown): string {

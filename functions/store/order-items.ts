@@ -1,5 +1,7 @@
+import { createHash } from "node:crypto";
 import { GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { LRUCache } from "lru-cache";
+import { canonicalJson } from "#core/canonical-json";
 import { linesOf, replacementsOf } from "#core/item-eligibility";
 import type { Charge, Order, OrderItem } from "#core/order";
 import type { StoreDeps } from "#store/client";
@@ -29,9 +31,10 @@ import {
  * still in the previous layout is one item holding everything, under the state's key and with no content item: it
  * reads the same, and the layout migration (lib/layout-migration.ts) splits it.
  *
- * **Content version.** Both items carry `contentVersion` (absent reads as 0). Whoever rewrites an order's content
- * (its lines, charges or internal fields) raises it by one on both items in the same transaction, as
- * local/order-writer.ts does; a change never touches the content, so it never moves. An execution environment keeps
+ * **Content version.** Both items carry `contentVersion` (absent, in an order the layout migration split, reads as
+ * 0; an order is placed with one made from its content). Whoever rewrites an order's content (its lines, charges or
+ * internal fields) raises it by one on both items in the same transaction, as local/order-writer.ts does; a change
+ * never touches the content, so it never moves. An execution environment keeps
  * the content it has read, by order id and with its version (`contentCache`), so a later read of that order is one
  * consistent GetItem of the state: the cached content is used when the state names its version, and the partition
  * is queried again when it names another.
@@ -70,6 +73,7 @@ export function summaryOf(lines: readonly Pick<OrderItem, "title">[], charges: r
  */
 export function orderItemsOf(order: NewOrder, sellerName: string | undefined): [Record<string, unknown>, Record<string, unknown>] {
   const { items, charges, internal, ...state } = order;
+  const contentVersion = placedContentVersion({ items, charges, internal });
   return [
     {
       ...orderKey(order.orderId),
@@ -78,9 +82,20 @@ export function orderItemsOf(order: NewOrder, sellerName: string | undefined): [
       ...state,
       ...(sellerName !== undefined ? { sellerName } : {}),
       ...summaryOf(items, charges),
+      contentVersion,
     },
-    { ...orderContentKey(order.orderId), entity: "orderContent", orderId: order.orderId, items, charges, internal },
+    { ...orderContentKey(order.orderId), entity: "orderContent", orderId: order.orderId, items, charges, internal, contentVersion },
   ];
+}
+
+/**
+ * The content version an order is placed with (and the layout migration gives the content it splits off): a number
+ * made from its content (48 bits of the SHA-256 of its JSON, keys sorted, as DynamoDB keeps no order of a map's
+ * keys), so an order placed again under the same id with other lines (a fixture loaded again into a running stack)
+ * names another version, and one placed again with the same lines the same one.
+ */
+export function placedContentVersion(content: Record<string, unknown>): number {
+  return Number.parseInt(createHash("sha256").update(canonicalJson(content)).digest("hex").slice(0, 12), 16);
 }
 
 /** The order's items as stored: its state, and its content unless only the state was read. */

@@ -40,8 +40,9 @@ import {
 const pageSize = 100;
 
 /**
- * get_order against the store. Warm, one request: a consistent Query of the order's partition, which reads its
- * state and its content (functions/store/order-items.ts; its version is what the next change will be conditioned
+ * get_order against the store. Warm, one request: a consistent GetItem of the order's state when this function
+ * holds its content from an earlier read, otherwise a consistent Query of its partition, which reads its state and
+ * its content (functions/store/order-items.ts; the state's version is what the next change will be conditioned
  * on), with the seller and its resolved policy from sellerWithPolicy's 60 s cache. Cold, two sequential: then one
  * BatchGetItem fetches seller, supplement and defaults.
  */

@@ -3,8 +3,10 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { dynamoOrderWriter } from "#local/order-writer";
 import type { StoreDeps } from "#store/client";
 import { orderContentKey, orderKey } from "#store/keys";
+import { loadFixture } from "#store/fixture";
 import { contentCache, readStoredOrder } from "#store/order-items";
 import { createHandler } from "#tools/get-order";
+import { testFixture } from "#test/support/test-shop";
 import { customer, newWorld, type World } from "#test/support/world";
 
 const ana = customer("C-1001");
@@ -42,10 +44,16 @@ describe("an order's content, kept between reads", () => {
   it("lines the order system rewrites are read at once: the version it raised on both items names new content", async () => {
     const first = await world.call(getOrder, ana, { orderId: "SU-10005" });
     const lines = (await world.order("SU-10005"))?.items as Record<string, unknown>[];
+    const versions = async () =>
+      Promise.all(
+        [orderKey("SU-10005"), orderContentKey("SU-10005")].map(
+          async (Key) => (await world.deps.doc.send(new GetCommand({ TableName: world.names.orders, Key }))).Item?.contentVersion,
+        ),
+      );
+    const [placed] = await versions();
+    expect(placed).toEqual(expect.any(Number));
     await dynamoOrderWriter(world.deps)("SU-10005", { items: [{ ...lines[0], title: "Ashcombe 5-Shelf Unit, Walnut" }] });
-    for (const key of [orderKey("SU-10005"), orderContentKey("SU-10005")]) {
-      expect((await world.deps.doc.send(new GetCommand({ TableName: world.names.orders, Key: key }))).Item?.contentVersion).toBe(1);
-    }
+    expect(await versions()).toEqual([placed + 1, placed + 1]);
     world.counter.reset();
 
     // The state, which names another version than the one held, then the partition.
@@ -92,6 +100,18 @@ describe("an order's content, kept between reads", () => {
     }).toThrow(TypeError);
     const again = (await readStoredOrder(deps, "SU-10005", true))?.content?.items as { title: string }[] | undefined;
     expect(again?.[0]?.title).toBe("Ashcombe 4-Shelf Unit, Oak");
+  });
+
+  it("an order placed again under its id with other lines (a fixture loaded again) is read with the new lines", async () => {
+    await world.call(getOrder, ana, { orderId: "SU-10005" });
+    const fixture = testFixture() as { orders: Record<string, any>[] };
+    const order = fixture.orders.find((o) => o.id === "SU-10005") as Record<string, any>;
+    order.items = [{ ...order.items[0], title: "Placed again: Ashcombe Bench" }];
+    await loadFixture(world.deps, { ...fixture, orders: [order] });
+    world.counter.reset();
+
+    expect(titles((await world.call(getOrder, ana, { orderId: "SU-10005" })).body)).toEqual(["Placed again: Ashcombe Bench"]);
+    expect(world.counter.snapshot()).toEqual({ GetItemCommand: 1, QueryCommand: 1 });
   });
 
   it("an order deleted after its content was read is not found", async () => {

@@ -61,7 +61,18 @@ describe("fixture validation", () => {
       items: placed.items,
       charges: placed.charges,
       internal: placed.internal,
+      contentVersion: state?.contentVersion,
     });
+    // Both name the version of the content they were placed with, one made from it: the same content, the same one.
+    expect(state?.contentVersion).toEqual(expect.any(Number));
+    const again = fixtureItems(parseFixture(testFixture())).find((i) => i.PK === "ORDER#SU-10001" && i.SK === "ORDER#CONTENT");
+    expect(again?.contentVersion).toBe(state?.contentVersion);
+    const changed = testFixture() as { orders: Record<string, any>[] };
+    const order = changed.orders.find((o) => o.id === "SU-10001") as Record<string, any>;
+    order.items = [{ ...order.items[0], title: `${order.items[0].title}, in walnut` }];
+    const other = fixtureItems(parseFixture(changed)).find((i) => i.PK === "ORDER#SU-10001" && i.SK === "ORDER#CONTENT");
+    expect(other?.contentVersion).toEqual(expect.any(Number));
+    expect(other?.contentVersion).not.toBe(state?.contentVersion);
     expect(items.find((i) => i.PK === "CUSTOMER#C-2002")).toMatchObject({ GSI2PK: "EMAIL#ben@example.com" });
   });
 });
