@@ -65,6 +65,8 @@ const samples: Record<string, () => Sample[]> = {
   ],
   get_order: () => [
     { caller: ana, body: { orderId: "SU-30001" } },
+    // Read again: the function holds the order's content now, and reads its state alone.
+    { caller: ana, body: { orderId: "SU-30001" } },
     { caller: ana, body: { orderId: "SU-30007" } },
     { caller: staff, body: { orderId: "SU-30004" } },
     { caller: staff, body: { orderId: "SU-99999" } },
