@@ -28,6 +28,6 @@ const notes: Readonly<Record<string, string>> = {
 };
 
 /** The controller's sentence for a service error's code, or undefined for a code it does not know. */
-export function errorNoteFor(code: string, _error?: Readonly<Record<string, unknown>>): string | undefined {
+export function errorNoteFor(code: string): string | undefined {
   return notes[code];
 }

@@ -134,7 +134,7 @@ export function forModel(body: unknown, principal: PrincipalKind): { body: unkno
   const walk = (value: unknown, key: string, path: string, around: Around): unknown => {
     if (typeof value === "string") {
       const placed = placement(key, value, around, principal);
-      if (placed === "application") return errorNoteFor(String(around.holder.code), around.holder);
+      if (placed === "application") return errorNoteFor(String(around.holder.code));
       if (placed !== "foreign") return escapeFrames(value);
       foreign.push({ path, origin: originOf(key, around) });
       return datamarked(escapeFrames(value));

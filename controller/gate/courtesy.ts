@@ -1,3 +1,5 @@
+import { courtesyEmoji } from "#controller/text/small-words";
+
 /**
  * The model's sentences the gate shows as they are without a fact behind them (contract §8.2): courtesy, and
  * nothing else. A closed set of whole phrases, not of words — "sorry" and "I can" are each harmless, "Sorry, I
@@ -77,8 +79,6 @@ const phrases = (templates: readonly string[]) => new Set(templates.flatMap(expa
 const openingPhrases = phrases(opening);
 const closingPhrases = phrases(closing);
 
-/** Emoji that say only friendliness; any other symbol in a sentence makes it a claim. */
-export const courtesyEmoji = /(?:🙂|😊|😀|👋|🙏)\uFE0F?/gu;
 const trailingCourtesyEmoji = new RegExp(`(?:\\s*(?:${courtesyEmoji.source}))+$`, "u");
 
 export type Courtesy = "opening" | "closing";

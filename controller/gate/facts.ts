@@ -88,20 +88,6 @@ function placed(fact: NewFact, orderId: string): OrderFact {
   return new PlacedFact({ ...fields, orderId, shown: false }, text) as unknown as OrderFact;
 }
 
-/** The order the kinds of one order's facts are told in. */
-export const factKinds: readonly FactKind[] = [
-  "outcome",
-  "status",
-  "placed",
-  "tracking",
-  "items",
-  "amounts",
-  "returnWindow",
-  "return",
-  "note",
-  "possible",
-];
-
 export interface FactsInput {
   outcomes: readonly TurnOutcome[];
   orders: readonly OrderFacts[];
@@ -116,7 +102,7 @@ const onOrder = (o: TurnOutcome) => o.kind !== "clarification" && o.kind !== "aw
 
 /**
  * Every fact of the orders this turn read or changed, by order (the changed ones first, then the read ones in the
- * order they came up), each order's in the order of `factKinds`. None is marked shown: the gate decides that.
+ * order they came up), each order's in this order: outcome, status, placed, tracking, items, amounts, returnWindow, return, note, possible. None is marked shown: the gate decides that.
  */
 export function turnFacts(input: FactsInput): OrderFact[] {
   const outcomes = composeOutcomes(input.outcomes).filter(onOrder);

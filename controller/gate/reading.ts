@@ -1,4 +1,5 @@
-import { type Courtesy, courtesyEmoji, courtesyOf } from "#controller/gate/courtesy";
+import { type Courtesy, courtesyOf } from "#controller/gate/courtesy";
+import { courtesyEmoji } from "#controller/text/small-words";
 import type { FactKind, OrderFact } from "#controller/gate/facts";
 
 /**
@@ -145,5 +146,6 @@ export function hintOf(sentence: string, facts: readonly OrderFact[]): Hint {
     if (values.some((v) => v.length >= 4 && plain.includes(v.toLowerCase()))) kinds.add(fact.kind);
   }
   const symbol = /[^\p{L}\p{N}\p{Zs}.,;:!?'"’‘“”()£$€-]/u.test(sentence.replace(courtesyEmoji, ""));
-  return { orderIds, kinds, change: symbol || changeWords.test(plain) };
+  // Money on a turn that changed nothing is a change the customer may think was made ("You will receive £24.00").
+  return { orderIds, kinds, change: symbol || kinds.has("amounts") || changeWords.test(plain) };
 }

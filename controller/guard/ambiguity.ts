@@ -52,14 +52,3 @@ export function ambiguityGuard(input: AmbiguityInput): GuardDecision {
   if (input.incomplete) return "unplaced";
   return "single_order";
 }
-
-/** Order ids a text names: SU-12345 in any spacing, hyphen or width. */
-export function orderIdsMentioned(text: string): string[] {
-  return [
-    ...new Set(
-      orderReferences(text)
-        .filter((r) => r.kind === "id")
-        .map((r) => r.ref),
-    ),
-  ];
-}

@@ -2,6 +2,7 @@ import type { ChangeToolName } from "#contract/tools";
 import { normalizeShown } from "#controller/text/normalize";
 import { type AnswerWords, answerWords } from "#controller/i18n/answers";
 import type { Locale } from "#controller/i18n/locale";
+import { courtesyEmoji } from "#controller/text/small-words";
 
 /**
  * A typed answer to the application's question about a held change (contract §8.5), read in the principal's words:
@@ -42,7 +43,7 @@ type Category = "yes" | "no" | "courtesy" | "filler" | ChangeToolName;
 
 const yesSigns = /[👍✅✔☑👌]/u;
 const noSigns = /[👎❌✖🚫]/u;
-const courtesySigns = /[🙏🙂😊😀🙌]/u;
+const courtesySign = new RegExp(`^(?:${courtesyEmoji.source})$`, "u");
 
 /** A text as answers are read: normalised as the gate reads shown text, lowercase, hyphens and apostrophes plain. */
 const readAnswerText = (text: string) =>
@@ -100,7 +101,7 @@ export function readAnswer(message: string, locale: Locale): AnswerReading {
   for (const sign of message.match(/\p{Extended_Pictographic}/gu) ?? []) {
     if (yesSigns.test(sign)) reading.affirmatives += 1;
     else if (noSigns.test(sign)) reading.negatives += 1;
-    else if (!courtesySigns.test(sign)) reading.other.push(sign);
+    else if (!courtesySign.test(sign)) reading.other.push(sign);
   }
   // Punctuation between words separates nothing an answer says: "No, wait" is the phrase "no wait".
   let text = readAnswerText(message.replace(/[\u{FE0F}\u{200D}]/gu, "")).replace(/[,;:.!…]+/g, " ");

@@ -156,10 +156,15 @@ export const changeForms: Record<ChangeToolName, ChangeForm> = {
   cancel_order: {
     // "Cancel <order>", and the one deadline that urges rather than defers: "before it ships".
     requestForm: ({ target, word }) =>
-      `cancel (?<target>${target})(?:, the ${word}(?: ${word}){0,3}?)?(?: before it (?:ships|is shipped|'s shipped|gets shipped|is dispatched|goes out))?`,
+      `cancel (?<target>${target})(?:, the (?<about>${word}(?: ${word}){0,3}?))?(?: before it (?:ships|is shipped|'s shipped|gets shipped|is dispatched|goes out))?`,
     // A cancellation's reason is one line the seller reads: it may be the model's summary of the request, but it
     // never carries data (an e-mail, an id, a number, a link) the principal did not write in this message.
-    formValues: ({ request, untraced, foreignData }) => {
+    formValues: ({ request, form, untraced, namedItems, foreignData }) => {
+      // "Cancel SU-10234, the one not shipped" is not the order's name for itself: the words must be an item's title.
+      if (form.items !== undefined && namedItems() === undefined)
+        untraced(
+          `the words after the order (${form.items.flatMap((i) => (i.kind === "words" ? i.words : [])).join(" ")}) are not one of its items`,
+        );
       const foreign = typeof request.reason === "string" ? foreignData(request.reason) : [];
       if (foreign.length > 0)
         untraced(`the cancellation reason carries data the principal did not write (${foreign.slice(0, 6).join(", ")})`);

@@ -36,7 +36,7 @@ export class PrincipalMessage {
     return this.once("dataTokens", () => dataTokensIn(this.reading));
   }
 
-  /** The orders it refers to, by full id or fragment, and whether each is chosen or excluded. */
+  /** The orders it refers to, by full id or fragment. */
   get orderReferences(): readonly OrderReference[] {
     return this.once("orderReferences", () => referencesIn(this.reading));
   }

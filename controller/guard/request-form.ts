@@ -11,6 +11,7 @@ import {
 export type { FormRequest, ItemReference, ReturnReason } from "#controller/guard/change-forms";
 import { addDays } from "#core/days";
 import { normalizeShown } from "#controller/text/normalize";
+import { courtesyEmoji } from "#controller/text/small-words";
 
 /**
  * The closed form of a request (contract §8.5): on a clean context in English, a change goes out without a question
@@ -100,7 +101,7 @@ const reasonClause = `(?:${subject} (?<state>${reasonPhrases.map(([, p]) => `(?:
 const opener = String.raw`(?:(?:hi|hello|hey|ok|okay|right|so|then|and),? )?(?:(?:i'm|i am) [\w.+-]+@[\w-]+(?:\.[\w-]+)+,? )?`;
 const lead = `(?:(?:please|kindly),? )?(?:(?<ask>(?:can|could|would|will) you) (?:please |kindly |just )?|i'?d like (?:you )?to |i would like (?:you )?to |i want (?:you )?to |i need you to )?(?:please |kindly )?`;
 /** After a request: "now", "right away"; whom it is for when staff or a seller ask ("for the customer"); courtesy. */
-const tail = `(?: (?:now|right away|asap|straight away))?(?: for (?:the customer|the buyer|[a-z]+))?(?:,? please)?(?:,? (?:thanks|thank you)(?: very much| so much)?)?`;
+const tail = `(?: (?:now|right away|asap|straight away))?(?: for (?:the customer|the buyer|me|us|her|him|them))?(?:,? please)?(?:,? (?:thanks|thank you)(?: very much| so much)?)?`;
 
 /**
  * The ways a note request names its note. Its text is taken out of the message first and stands here as `⟨note⟩`:
@@ -132,7 +133,6 @@ const thanks =
   /^(?:thanks|thank you|many thanks|thanks a lot|thanks in advance|thank you very much|thank you so much|cheers|much appreciated)$/;
 /** "I'm ana@example.com": who is writing, which asks for nothing. */
 const identity = /^(?:i'm|i am|this is|my e-?mail is) [\w.+-]+@[\w-]+(?:\.[\w-]+)+$/;
-const courtesyEmoji = /[🙏🙂😊👍😀]/gu;
 
 const compiled = Object.fromEntries(
   (Object.entries(changeForms) as [ChangeToolName, ChangeForm][]).map(([tool, { requestForm }]) => [
@@ -162,7 +162,9 @@ const noteAfter =
  */
 export function readRequestForm(message: string, today: string): RequestForm {
   // A note's text is data the carrier reads, not sentences: it is taken out first, and only its place is read.
-  const { text, note } = withoutNote(readingForForm(message));
+  const reading = readingForForm(message);
+  if (reading.sign) return { closed: false, why: signProblem(reading.sign) };
+  const { text, note } = withoutNote(reading.text);
   const refused = characterProblem(text);
   if (refused) return { closed: false, why: refused };
   const forms: string[] = [];
@@ -202,26 +204,33 @@ export function readRequestForm(message: string, today: string): RequestForm {
 
 /** An answer to "which order?" in the closed form: only an order reference, with courtesy ("SU-10234, please"). */
 export function readOrderAnswer(message: string): { orderIds: string[]; fragments: string[] } | undefined {
-  const text = readingForForm(message);
-  if (characterProblem(text)) return undefined;
+  const { text, sign } = readingForForm(message);
+  if (sign || characterProblem(text)) return undefined;
   const match = text.replace(/[.!]+$/, "").match(answerForm);
   return match?.groups?.ref ? referencesOf(match.groups.ref) : undefined;
 }
 
 // ——— reading ———
 
-/** The message as the form reads it: normalised as the gate reads shown text (no markdown taken out), lowercase. */
-function readingForForm(message: string): string {
-  return (
-    normalizeShown(message.replace(courtesyEmoji, " "))
-      .toLowerCase()
-      .replace(/[ \t]+/g, " ")
-      // "It's broken" is "it is broken": a pronoun's contraction, not a possessive ("SU-70030's vase").
-      .replace(/\b(it|that|this|they|there|she|he)'s\b/g, "$1 is")
-      .replace(/\b(they|you|we)'re\b/g, "$1 are")
-      .trim()
-  );
+/**
+ * The message as the form reads it: normalised as the gate reads shown text (no markdown taken out), lowercase; and
+ * the first pictograph in it that is not a courtesy emoji. The normalising takes pictographs out, so one is looked
+ * for first: "🚫 Cancel SU-10234." is not "Cancel SU-10234.".
+ */
+function readingForForm(message: string): { text: string; sign?: string } {
+  const bare = message.replace(courtesyEmoji, " ");
+  const sign = bare.match(/\p{Extended_Pictographic}/u)?.[0];
+  const text = normalizeShown(bare)
+    .toLowerCase()
+    .replace(/[ \t]+/g, " ")
+    // "It's broken" is "it is broken": a pronoun's contraction, not a possessive ("SU-70030's vase").
+    .replace(/\b(it|that|this|they|there|she|he)'s\b/g, "$1 is")
+    .replace(/\b(they|you|we)'re\b/g, "$1 are")
+    .trim();
+  return sign ? { text, sign } : { text };
 }
+
+const signProblem = (sign: string) => `it holds ${JSON.stringify(sign)}, which no request in the closed form holds`;
 
 /**
  * The message with a note's text taken out and `⟨note⟩` in its place: the quoted whole right after a note word (its
@@ -394,6 +403,9 @@ function requestOf(
     if (reason) request.reason = reason;
     if (g.day) request.pickupDate = dayOf(g.day, today);
   }
+  // "Cancel SU-10670, the kettle": the words after the order name one of its items (guard/change-forms.ts checks
+  // them against the order), or the request is not the form.
+  if (tool === "cancel_order" && g.about) request.items = [{ kind: "words", words: contentWords(g.about) }];
   if (tool === "add_delivery_note") {
     if (note === undefined) return undefined;
     request.note = note.trim();

@@ -11,15 +11,8 @@ export interface OrderReference {
   /** `SU-12345` for a full id; the digits for a fragment. */
   ref: string;
   kind: "id" | "fragment";
-  /** "keep SU-10311", "not SU-10311", "except SU-10311": named, but not chosen for the change. */
-  excluded: boolean;
-  /** A fragment right after an order word ("order 884", "#884", "ending 884"). */
-  cued: boolean;
 }
 
-const excluding =
-  /\b(?:keep|keeping|not|don't|dont|do not|except|excluding|apart from|other than|but not|instead of|rather than|never mind)\W+(?:\w+\W+){0,2}$/;
-const orderCue = /(?:\border|\borders|#|\bsu|\bending(?: in)?|\bends(?: in| with)?|\bnumber|\bno\.?|\bref(?:erence)?|\bid)\W*$/;
 const notAnOrder =
   /\b(?:flat|apartment|apt|unit|house|floor|room|suite|building|block|street|st|road|rd|lane|ln|avenue|ave|box|postcode|post code|zip|phone|tel|mobile|call|item|itm|qty|quantity|size|pack|page|bus|gate|code|pin|door|plot|x)\W*$|[£$€]\s*$/;
 
@@ -37,16 +30,13 @@ export function orderReferences(message: string): OrderReference[] {
 export function referencesIn(text: string): OrderReference[] {
   const refs: OrderReference[] = [];
   for (const m of text.matchAll(/\bsu-(\d{5})\b|(?<![\d.,:-])(\d{3,5})(?![\d.,:]\d|\d)/g)) {
-    const before = text.slice(Math.max(0, (m.index ?? 0) - 40), m.index);
-    const excluded = excluding.test(before);
     if (m[1]) {
-      refs.push({ ref: `SU-${m[1]}`, kind: "id", excluded, cued: true });
+      refs.push({ ref: `SU-${m[1]}`, kind: "id" });
       continue;
     }
     const digits = m[2] as string;
-    if (notAnOrder.test(before)) continue;
-    if (digits.length === 5) refs.push({ ref: `SU-${digits}`, kind: "id", excluded, cued: true });
-    else refs.push({ ref: digits, kind: "fragment", excluded, cued: orderCue.test(before) });
+    if (notAnOrder.test(text.slice(Math.max(0, (m.index ?? 0) - 40), m.index))) continue;
+    refs.push(digits.length === 5 ? { ref: `SU-${digits}`, kind: "id" } : { ref: digits, kind: "fragment" });
   }
   return refs;
 }

@@ -221,6 +221,11 @@ describe("a question the model answers itself, and a bare yes, are claims", () =
   it(`"You'll get £24" on a turn that changed nothing`, () => {
     expectNotShown("You'll get £24.", [], "You'll get");
     expectNotShown("You'll get £24 back.", [rejected], "You'll get");
+    // Money said in any words: the reply opens by saying nothing changed, whatever else it tells.
+    const decision = run(`You will receive £24.00 within 5 days. Order ${shipped} is on its way.`, [], afterReads(shippedOrder));
+    expect(decision.reply).toMatch(/^I haven't changed anything on your orders\./);
+    expect(decision.reply).not.toContain("receive");
+    expect(decision.reply).not.toContain("5 days");
   });
 });
 
@@ -246,6 +251,7 @@ describe("true replies reach the customer: as the model's sentence, or as the re
     expect(decision.reply).toContain(`Order ${shipped} has shipped.`);
     expect(decision.reply).toContain("PL0042881");
     expect(decision.reply).not.toContain("Thursday");
+    expect(decision.reply).not.toContain("I haven't changed anything");
   });
 
   it("a shipped order explained with the words of the gate's own rejection sentence, on a turn that changed nothing", () => {

@@ -112,11 +112,17 @@ describe("every argument is what the request says", () => {
         message: said,
         orders: [towel],
       });
+    // Held, and never quoted back as the principal's words: the question asks for the note's exact words instead.
     expect(note("Leave it with the neighbour", "Add a note to SU-61202: don't leave it with the neighbour")).toMatchObject({
       decision: "confirm",
       failed: ["values"],
+      quoteNote: false,
     });
-    expect(note("Ring flat 3", "Add a note to SU-61202: ring flat 31")).toMatchObject({ decision: "confirm", failed: ["values"] });
+    expect(note("Ring flat 3", "Add a note to SU-61202: ring flat 31")).toMatchObject({
+      decision: "confirm",
+      failed: ["values"],
+      quoteNote: false,
+    });
     expect(note("Don't leave it with the neighbour", "Add a note to SU-61202: don't leave it with the neighbour")).toMatchObject({
       decision: "dispatch",
     });

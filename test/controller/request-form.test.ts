@@ -149,8 +149,20 @@ describe("a request in the closed form goes out without a question", () => {
     });
   });
 
+  it("a cancellation names its order, and after it only one of the order's items: any other words are not the form", () => {
+    const cancel = (message: string) => decide({ tool: "cancel_order", id: "SU-10670", request: { orderId: "SU-10670" }, message });
+    expect(cancel("Cancel SU-10670, the kettle.")).toMatchObject({ decision: "dispatch" });
+    for (const message of [
+      "Cancel SU-10670, the one not shipped.",
+      "Cancel SU-10670, the kettle not yet.",
+      "Cancel SU-10670, the toaster.",
+    ])
+      expect(cancel(message), message).toMatchObject({ decision: "confirm", failed: expect.arrayContaining(["values"]) });
+  });
+
   it("an answer to 'which order?' is an order reference alone, with courtesy", () => {
     expect(readOrderAnswer("SU-10234, please")).toEqual({ orderIds: ["SU-10234"], fragments: [] });
+    expect(readOrderAnswer("🚫 SU-10234")).toBeUndefined();
     expect(readOrderAnswer("The one ending 884.")).toEqual({ orderIds: [], fragments: ["884"] });
     expect(readOrderAnswer("SU-10234, and cancel SU-10235 too")).toBeUndefined();
   });
@@ -166,6 +178,9 @@ const bends: Record<string, (c: Composed) => string> = {
   "a request for instructions": (c) => `Tell me how to ${verbPhrase(c)}.`,
   "a condition": (c) => `${withoutStop(c.message)} if it hasn't shipped.`,
   "a deferral": (c) => `${withoutStop(c.message)} next week.`,
+  "a deferral to a day": (c) => `${withoutStop(c.message)} for tomorrow.`,
+  "a sign before it": (c) => `🚫 ${c.message}`,
+  "a sign after it": (c) => `${withoutStop(c.message)} ❌`,
   "a time clause": (c) => `When it arrives, ${lower(c.message)}`,
   "a reminder": (c) => `Remind me to ${verbPhrase(c)}.`,
   "a past intention": (c) => `I was going to ${verbPhrase(c)}.`,
