@@ -18,7 +18,7 @@ const settable = new Set(["status", "deliveredAt", "deliveryNote", "delivery", "
  * deliveredAt moves the order in the seller's delivered-month index too, as every writer of deliveredAt must
  * (functions/store/table-design.ts).
  */
-export function dynamoOrderWriter(deps: Pick<StoreDeps, "doc" | "tables">): OrderWriter {
+export function dynamoOrderWriter(deps: StoreDeps): OrderWriter {
   return async (orderId, set) => {
     const fields = Object.entries(set);
     if (fields.length === 0) throw new Error("set_before_dispatch needs at least one field in `set`.");
@@ -28,7 +28,7 @@ export function dynamoOrderWriter(deps: Pick<StoreDeps, "doc" | "tables">): Orde
           `set_before_dispatch cannot set ${JSON.stringify(name)}; it may set ${[...settable].join(", ")} (the version goes up by itself).`,
         );
     }
-    const stored = await readStoredOrder(deps as StoreDeps, orderId, true);
+    const stored = await readStoredOrder(deps, orderId, true);
     const sellerId = typeof stored?.state.sellerId === "string" ? stored.state.sellerId : undefined;
     if (!stored || !sellerId) throw new Error(`set_before_dispatch: order ${orderId} is not stored, or has no seller.`);
     // Lines and charges are the content item's; an order still in the previous layout keeps them on its one item.
