@@ -58,17 +58,21 @@ export function dynamoOrderWriter(deps: StoreDeps): OrderWriter {
             Update: {
               TableName: deps.tables.orders,
               Key: orderKey(orderId),
-              ...setting(
-                Object.entries(toState),
-                ["#version = #version + :one", ...(toContent.length ? [raiseContentVersion] : [])],
-                removed,
-              ),
+              ...setting(Object.entries(toState), { version: true, contentVersion: toContent.length > 0 }, removed),
             },
           },
           // The content's version goes up on both items at once, so a function holding the content it read
           // before reads it again (functions/store/order-items.ts).
           ...(toContent.length
-            ? [{ Update: { TableName: deps.tables.orders, Key: orderContentKey(orderId), ...setting(toContent, [raiseContentVersion]) } }]
+            ? [
+                {
+                  Update: {
+                    TableName: deps.tables.orders,
+                    Key: orderContentKey(orderId),
+                    ...setting(toContent, { version: false, contentVersion: true }),
+                  },
+                },
+              ]
             : []),
         ],
       }),
@@ -76,24 +80,33 @@ export function dynamoOrderWriter(deps: StoreDeps): OrderWriter {
   };
 }
 
-const raiseContentVersion = "#contentVersion = if_not_exists(#contentVersion, :zero) + :one";
+/** Which versions an update raises by one: the order's (a change) and its content's (on both items). */
+interface Raises {
+  version: boolean;
+  contentVersion: boolean;
+}
 
-/** An update of an existing item setting `fields` (and `extra` clauses), removing `removed`. */
-function setting(fields: [string, unknown][], extra: string[], removed?: string) {
+/** An update of an existing item setting `fields` and raising the versions `raises` names, removing `removed`. */
+function setting(fields: [string, unknown][], raises: Raises, removed?: string) {
+  const clauses = [
+    ...fields.map((_, i) => `#f${i} = :v${i}`),
+    ...(raises.version ? ["#version = #version + :one"] : []),
+    ...(raises.contentVersion ? ["#contentVersion = if_not_exists(#contentVersion, :zero) + :one"] : []),
+  ];
   return {
-    UpdateExpression: `SET ${[...fields.map((_, i) => `#f${i} = :v${i}`), ...extra].join(", ")}${removed ? " REMOVE #removed" : ""}`,
+    UpdateExpression: `SET ${clauses.join(", ")}${removed ? " REMOVE #removed" : ""}`,
     ConditionExpression: "attribute_exists(#orderId)",
     ExpressionAttributeNames: {
       ...Object.fromEntries(fields.map(([name], i) => [`#f${i}`, name])),
       "#orderId": "orderId",
-      ...(extra.some((clause) => clause.includes("#version")) ? { "#version": "version" } : {}),
-      ...(extra.includes(raiseContentVersion) ? { "#contentVersion": "contentVersion" } : {}),
+      ...(raises.version ? { "#version": "version" } : {}),
+      ...(raises.contentVersion ? { "#contentVersion": "contentVersion" } : {}),
       ...(removed ? { "#removed": removed } : {}),
     },
     ExpressionAttributeValues: {
       ...Object.fromEntries(fields.map(([, value], i) => [`:v${i}`, value])),
-      ...(extra.length ? { ":one": 1 } : {}),
-      ...(extra.includes(raiseContentVersion) ? { ":zero": 0 } : {}),
+      ...(raises.version || raises.contentVersion ? { ":one": 1 } : {}),
+      ...(raises.contentVersion ? { ":zero": 0 } : {}),
     },
   };
 }
