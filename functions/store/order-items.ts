@@ -108,7 +108,7 @@ export interface StoredOrder {
 const isPreviousLayout = (state: Record<string, unknown>) => Array.isArray(state.items);
 
 /** The version of an order's content an item names: 0 where none is written (an order never rewritten). */
-export const contentVersionOf = (item: Record<string, unknown>) => (typeof item.contentVersion === "number" ? item.contentVersion : 0);
+const contentVersionOf = (item: Record<string, unknown>) => (typeof item.contentVersion === "number" ? item.contentVersion : 0);
 
 /**
  * The bounds of the content kept per execution environment: the least recently used goes first past `maxBytes`
@@ -131,6 +131,8 @@ function contentCacheOf(deps: StoreDeps): LRUCache<string, CachedContent> {
       maxSize: contentCache.maxBytes,
       sizeCalculation: (entry) => Math.max(1, JSON.stringify(entry.content).length),
       ttl: contentCache.ttlMs,
+      // The clock is read at each staleness check, rather than kept for a millisecond by a timer set per check.
+      ttlResolution: 0,
       // The clock of the store's deps (a test's, or the wall clock), so the bound is the same one the service keeps.
       perf: { now: () => deps.now().getTime() },
     });
@@ -154,17 +156,22 @@ function frozen<T>(value: T): T {
  * otherwise one Query of its partition (and the content is kept). Undefined when there is no such order.
  */
 export async function readStoredOrder(deps: StoreDeps, orderId: string, withContent: boolean): Promise<StoredOrder | undefined> {
+  const getState = async () =>
+    (await deps.doc.send(new GetCommand({ TableName: deps.tables.orders, Key: orderKey(orderId), ConsistentRead: true }))).Item;
+  if (!withContent) {
+    const state = await getState();
+    return state && { state };
+  }
   const cache = contentCacheOf(deps);
-  const cached = withContent ? cache.get(orderId) : undefined;
-  if (!withContent || cached) {
-    const { Item } = await deps.doc.send(new GetCommand({ TableName: deps.tables.orders, Key: orderKey(orderId), ConsistentRead: true }));
-    if (!Item) {
+  const cached = cache.get(orderId);
+  if (cached) {
+    const state = await getState();
+    if (!state) {
       cache.delete(orderId);
       return undefined;
     }
-    if (!withContent) return { state: Item };
-    if (isPreviousLayout(Item)) return { state: Item, content: Item };
-    if (cached && cached.version === contentVersionOf(Item)) return { state: Item, content: cached.content };
+    if (isPreviousLayout(state)) return { state, content: state };
+    if (cached.version === contentVersionOf(state)) return { state, content: cached.content };
   }
   const { Items = [] } = await deps.doc.send(
     new QueryCommand({
@@ -179,8 +186,9 @@ export async function readStoredOrder(deps: StoreDeps, orderId: string, withCont
   if (isPreviousLayout(state)) return { state, content: state };
   const content = Items.find((item) => item.SK === orderContentKey(orderId).SK);
   if (!content) return { state };
-  // Kept only when both items name the same version: one Query reads both as of one moment, so they do unless a
-  // writer failed to raise both.
+  // Kept only when both items name the same version. A Query gives no snapshot across items (it can read one item
+  // before a transaction and the other after it), so this check is what keeps a half-read change out of the cache;
+  // a writer raises the version on both items in one transaction.
   if (contentVersionOf(content) === contentVersionOf(state)) {
     cache.set(orderId, { version: contentVersionOf(state), content: frozen(content) });
   }
