@@ -31,13 +31,14 @@ import {
  * still in the previous layout is one item holding everything, under the state's key and with no content item: it
  * reads the same, and the layout migration (lib/layout-migration.ts) splits it.
  *
- * **Content version.** Both items carry `contentVersion` (absent, in an order the layout migration split, reads as
- * 0; an order is placed with one made from its content). Whoever rewrites an order's content (its lines, charges or
- * internal fields) raises it by one on both items in the same transaction, as local/order-writer.ts does; a change
- * never touches the content, so it never moves. An execution environment keeps
- * the content it has read, by order id and with its version (`contentCache`), so a later read of that order is one
- * consistent GetItem of the state: the cached content is used when the state names its version, and the partition
- * is queried again when it names another.
+ * **Content version.** Both items carry `contentVersion`: an order is placed with one made from its content, and the
+ * layout migration gives an order it splits one made the same way (it is absent, and reads as 0, only in an order
+ * split by an earlier run of the migration, before it wrote versions). Whoever rewrites an order's content (its
+ * lines, charges or internal fields) raises it by one on both items in the same transaction, as local/order-writer.ts
+ * does; a change never touches the content, so it never moves. An execution environment keeps the content it has
+ * read, by order id and with its version (`contentCache`), so a later read of that order is one consistent GetItem of
+ * the state: the cached content is used when the state names its version, and the partition is queried again when it
+ * names another.
  */
 
 /** The attributes the content item holds, and the state item never does once split. */
@@ -107,7 +108,7 @@ export interface StoredOrder {
 
 const isPreviousLayout = (state: Record<string, unknown>) => Array.isArray(state.items);
 
-/** The version of an order's content an item names: 0 where none is written (an order never rewritten). */
+/** The version of an order's content an item names: 0 where none is written (split by an earlier layout migration). */
 const contentVersionOf = (item: Record<string, unknown>) => (typeof item.contentVersion === "number" ? item.contentVersion : 0);
 
 /**
