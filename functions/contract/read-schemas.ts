@@ -20,6 +20,7 @@ import {
   sellerTypes,
   trackingIdPattern,
 } from "#core/order";
+import { sellerStatuses } from "#core/policy";
 import { maxDateRangeDays, type OrderSummary, type SearchOrdersInput, type SearchOrdersOutput } from "#core/search-orders";
 
 /**
@@ -290,7 +291,7 @@ export const getOrderOutput = /* @__PURE__ */ schema(() =>
             .enum(sellerTypes)
             .check(z.meta({ description: "sundry: sold by Sundry itself; marketplace: sold by a third-party seller." })),
           status: z
-            .enum(["active", "suspended"])
+            .enum(sellerStatuses)
             .check(z.meta({ description: "A suspended seller's orders can still be returned, but not replaced." })),
         })
         .check(z.meta({ description: "Who sold the order." })),
