@@ -168,7 +168,11 @@ const currency = /* @__PURE__ */ schema(() =>
   z.string().check(z.regex(/^[A-Z]{3}$/), z.meta({ description: "ISO 4217 currency code.", examples: ["GBP"] })),
 );
 const status = /* @__PURE__ */ schema(() => z.enum(orderStatuses).check(z.meta({ description: "The order's status now." })));
-/** A seller's text, within its bound (contract §6): a longer one is refused with the bound, never passed on. */
+/**
+ * A seller's text, within its bound (contract §6): the bound is published (`maxLength`) and is held where the text
+ * enters (the fixture); the service does not check stored text again when it reads it, so a longer one a writer put
+ * in the table directly is returned as stored. Parsing with this schema (a client's check) names the bound.
+ */
 const sellerText = (field: SellerTextField, description: string) =>
   z
     .string()
