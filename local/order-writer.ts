@@ -18,7 +18,7 @@ const settable = new Set(["status", "deliveredAt", "deliveryNote", "delivery", "
  * deliveredAt moves the order in the seller's delivered-month index too, as every writer of deliveredAt must
  * (functions/store/table-design.ts).
  */
-export function dynamoOrderWriter(deps: Pick<StoreDeps, "doc" | "tables">): OrderWriter {
+export function dynamoOrderWriter(deps: StoreDeps): OrderWriter {
   return async (orderId, set) => {
     const fields = Object.entries(set);
     if (fields.length === 0) throw new Error("set_before_dispatch needs at least one field in `set`.");
@@ -28,7 +28,7 @@ export function dynamoOrderWriter(deps: Pick<StoreDeps, "doc" | "tables">): Orde
           `set_before_dispatch cannot set ${JSON.stringify(name)}; it may set ${[...settable].join(", ")} (the version goes up by itself).`,
         );
     }
-    const stored = await readStoredOrder(deps as StoreDeps, orderId, true);
+    const stored = await readStoredOrder(deps, orderId, true);
     const sellerId = typeof stored?.state.sellerId === "string" ? stored.state.sellerId : undefined;
     if (!stored || !sellerId) throw new Error(`set_before_dispatch: order ${orderId} is not stored, or has no seller.`);
     // Lines and charges are the content item's; an order still in the previous layout keeps them on its one item.
@@ -58,17 +58,21 @@ export function dynamoOrderWriter(deps: Pick<StoreDeps, "doc" | "tables">): Orde
             Update: {
               TableName: deps.tables.orders,
               Key: orderKey(orderId),
-              ...setting(
-                Object.entries(toState),
-                ["#version = #version + :one", ...(toContent.length ? [raiseContentVersion] : [])],
-                removed,
-              ),
+              ...setting(Object.entries(toState), { version: true, contentVersion: toContent.length > 0 }, removed),
             },
           },
           // The content's version goes up on both items at once, so a function holding the content it read
           // before reads it again (functions/store/order-items.ts).
           ...(toContent.length
-            ? [{ Update: { TableName: deps.tables.orders, Key: orderContentKey(orderId), ...setting(toContent, [raiseContentVersion]) } }]
+            ? [
+                {
+                  Update: {
+                    TableName: deps.tables.orders,
+                    Key: orderContentKey(orderId),
+                    ...setting(toContent, { version: false, contentVersion: true }),
+                  },
+                },
+              ]
             : []),
         ],
       }),
@@ -76,24 +80,33 @@ export function dynamoOrderWriter(deps: Pick<StoreDeps, "doc" | "tables">): Orde
   };
 }
 
-const raiseContentVersion = "#contentVersion = if_not_exists(#contentVersion, :zero) + :one";
+/** Which versions an update raises by one: the order's (a change) and its content's (on both items). */
+interface Raises {
+  version: boolean;
+  contentVersion: boolean;
+}
 
-/** An update of an existing item setting `fields` (and `extra` clauses), removing `removed`. */
-function setting(fields: [string, unknown][], extra: string[], removed?: string) {
+/** An update of an existing item setting `fields` and raising the versions `raises` names, removing `removed`. */
+function setting(fields: [string, unknown][], raises: Raises, removed?: string) {
+  const clauses = [
+    ...fields.map((_, i) => `#f${i} = :v${i}`),
+    ...(raises.version ? ["#version = #version + :one"] : []),
+    ...(raises.contentVersion ? ["#contentVersion = if_not_exists(#contentVersion, :zero) + :one"] : []),
+  ];
   return {
-    UpdateExpression: `SET ${[...fields.map((_, i) => `#f${i} = :v${i}`), ...extra].join(", ")}${removed ? " REMOVE #removed" : ""}`,
+    UpdateExpression: `SET ${clauses.join(", ")}${removed ? " REMOVE #removed" : ""}`,
     ConditionExpression: "attribute_exists(#orderId)",
     ExpressionAttributeNames: {
       ...Object.fromEntries(fields.map(([name], i) => [`#f${i}`, name])),
       "#orderId": "orderId",
-      ...(extra.some((clause) => clause.includes("#version")) ? { "#version": "version" } : {}),
-      ...(extra.includes(raiseContentVersion) ? { "#contentVersion": "contentVersion" } : {}),
+      ...(raises.version ? { "#version": "version" } : {}),
+      ...(raises.contentVersion ? { "#contentVersion": "contentVersion" } : {}),
       ...(removed ? { "#removed": removed } : {}),
     },
     ExpressionAttributeValues: {
       ...Object.fromEntries(fields.map(([, value], i) => [`:v${i}`, value])),
-      ...(extra.length ? { ":one": 1 } : {}),
-      ...(extra.includes(raiseContentVersion) ? { ":zero": 0 } : {}),
+      ...(raises.version || raises.contentVersion ? { ":one": 1 } : {}),
+      ...(raises.contentVersion ? { ":zero": 0 } : {}),
     },
   };
 }

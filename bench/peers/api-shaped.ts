@@ -52,7 +52,8 @@ export function apiShapedHandlers(deps: StoreDeps): Record<ApiShapedTool, ToolHa
   /**
    * The order's attributes `fields` (all when omitted), if the caller may see the order; else ORDER_NOT_FOUND. One
    * request, as the order system's endpoint would make it: its state item alone when that holds every field asked
-   * for, else one Query of its partition (state and content, functions/store/order-items.ts).
+   * for, else the order read as get_order reads it (functions/store/order-items.ts): one GetItem of its state when
+   * this environment holds its content at the version the state names, one Query of its partition when not.
    */
   async function orderPart(id: string, principal: Principal, fields?: string[]): Promise<Record<string, unknown>> {
     const withContent = !fields || fields.some((field) => (contentAttributes as readonly string[]).includes(field));

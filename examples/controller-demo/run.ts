@@ -20,7 +20,7 @@ import { orderKey } from "#store/keys";
 /** A running service and direct access to its tables (for seeding, the set_before_dispatch fault and checks). */
 export interface DemoStack {
   gatewayUrl: string;
-  deps: Pick<StoreDeps, "doc" | "tables">;
+  deps: StoreDeps;
 }
 
 export interface CaseRun {
@@ -55,7 +55,7 @@ export function demoVerdict(demoCase: DemoCase, run: CaseRun): string[] {
 }
 
 export async function seedDemoWorld(stack: DemoStack, world: DemoWorld): Promise<void> {
-  await writeFixture(stack.deps as StoreDeps, world.fixture);
+  await writeFixture(stack.deps, world.fixture);
 }
 
 /**

@@ -1,7 +1,6 @@
 import { addDays } from "#core/days";
 import { type DemoStack, storedOrder } from "#examples/controller-demo/run";
 import { principalClaims, signDevToken } from "#local/dev-auth";
-import type { StoreDeps } from "#store/client";
 import { parseFixture, writeFixture } from "#store/fixture";
 
 /**
@@ -69,7 +68,7 @@ export async function seedExampleShop(stack: DemoStack, random = Math.random): P
       own(id(3), "Electric kettle"),
     ],
   });
-  await writeFixture(stack.deps as StoreDeps, fixture);
+  await writeFixture(stack.deps, fixture);
   const token = await signDevToken(principalClaims({ customer: customerId }));
   return { customerId, token, lamp: id(1), towel: id(2), kettle: id(3), block };
 }

@@ -20,6 +20,7 @@ import {
   sellerTypes,
   trackingIdPattern,
 } from "#core/order";
+import { sellerStatuses } from "#core/policy";
 import { maxDateRangeDays, type OrderSummary, type SearchOrdersInput, type SearchOrdersOutput } from "#core/search-orders";
 
 /**
@@ -167,7 +168,11 @@ const currency = /* @__PURE__ */ schema(() =>
   z.string().check(z.regex(/^[A-Z]{3}$/), z.meta({ description: "ISO 4217 currency code.", examples: ["GBP"] })),
 );
 const status = /* @__PURE__ */ schema(() => z.enum(orderStatuses).check(z.meta({ description: "The order's status now." })));
-/** A seller's text, within its bound (contract §6): a longer one is refused with the bound, never passed on. */
+/**
+ * A seller's text, within its bound (contract §6): the bound is published (`maxLength`) and is held where the text
+ * enters (the fixture); the service does not check stored text again when it reads it, so a longer one a writer put
+ * in the table directly is returned as stored. Parsing with this schema (a client's check) names the bound.
+ */
 const sellerText = (field: SellerTextField, description: string) =>
   z
     .string()
@@ -290,7 +295,7 @@ export const getOrderOutput = /* @__PURE__ */ schema(() =>
             .enum(sellerTypes)
             .check(z.meta({ description: "sundry: sold by Sundry itself; marketplace: sold by a third-party seller." })),
           status: z
-            .enum(["active", "suspended"])
+            .enum(sellerStatuses)
             .check(z.meta({ description: "A suspended seller's orders can still be returned, but not replaced." })),
         })
         .check(z.meta({ description: "Who sold the order." })),

@@ -2,26 +2,16 @@ import { createHash } from "node:crypto";
 import { toolCatalog } from "#contract/json-schema";
 import { modelContext } from "#contract/model-context";
 import { modelTools } from "#contract/model-tools";
+import { canonicalJson } from "#core/canonical-json";
 
 /**
  * The published-tools hash: one sha256 over everything that changes what a model is told — each tool's name,
  * description, input and output JSON Schemas and annotations as the catalogue publishes them; the tools as the
  * controller rewrites them for a model (no operationId); the controller's system prompt, datamark and frames;
  * and the MCP endpoint's instructions. A change to any of it is a behaviour change: the deploy gate refuses it
- * until a live model run over the evaluation cases has measured it (eval/baseline.json keeps the hash it saw).
+ * until a live model run over the evaluation cases has measured it (eval/baseline.json keeps the hash it saw). Keys
+ * are sorted at every level (`canonicalJson`), so the hash depends on content only.
  */
-
-/** Keys sorted at every level, so the hash depends on content only. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    return `{${Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
-      .join(",")}}`;
-  }
-  return JSON.stringify(value);
-}
 
 /** What the hash covers, as one JSON value. */
 export function publishedModelSurface() {
@@ -43,5 +33,5 @@ export function publishedModelSurface() {
 
 /** sha256 of the published model surface, as `sha256:<hex>`. */
 export function publishedToolsHash(): string {
-  return `sha256:${createHash("sha256").update(canonical(publishedModelSurface())).digest("hex")}`;
+  return `sha256:${createHash("sha256").update(canonicalJson(publishedModelSurface())).digest("hex")}`;
 }

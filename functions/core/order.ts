@@ -104,5 +104,10 @@ export function sellerTextProblem(field: SellerTextField, text: string): string 
 export function withinSellerLimit(field: SellerTextField, prefix: string, text: string): string {
   const limit = sellerTextLimits[field];
   if (prefix.length + text.length <= limit) return `${prefix}${text}`;
-  return `${prefix}${text.slice(0, Math.max(0, limit - prefix.length - 1)).trimEnd()}…`;
+  let end = Math.max(0, limit - prefix.length - 1);
+  // The bound counts UTF-16 units; a cut after the first half of a surrogate pair would leave half a character.
+  if (isHighSurrogate(text.charCodeAt(end - 1))) end--;
+  return `${prefix}${text.slice(0, end).trimEnd()}…`;
 }
+
+const isHighSurrogate = (unit: number) => unit >= 0xd800 && unit <= 0xdbff;

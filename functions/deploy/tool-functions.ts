@@ -68,8 +68,9 @@ export const toolFunctions = {
   start_return: {
     entry: "functions/tools/start-return.ts",
     routes: [post("start_return")],
-    // Query: the order's partition (its state, seller and items) and the pickup slots' own partition, no index.
-    // GetItem: the reuse diagnosis and the actor's cap. BatchGetItem: seller and policies (cached 60 s).
+    // Query: the order's partition (its state and content, functions/store/order-items.ts) and the pickup slots' own
+    // partition, no index. GetItem: the order's state alone, when the function holds its content at the version the
+    // state names; the reuse diagnosis and the actor's cap. BatchGetItem: seller and policies (cached 60 s).
     // UpdateItem: order and slot. ConditionCheckItem: the order, when the return is refused for want of a slot or
     // an unknown item, or made against another version than the one read.
     access: changeAccess({
@@ -81,8 +82,9 @@ export const toolFunctions = {
   offer_replacement: {
     entry: "functions/tools/offer-replacement.ts",
     routes: [post("offer_replacement")],
-    // Query: the order's partition (its state, seller and the item's SKU). GetItem: the reuse diagnosis and the
-    // actor's cap. BatchGetItem: seller and policies (cached 60 s). UpdateItem: order and stock.
+    // Query: the order's partition (its state and content, with the item's SKU). GetItem: the order's state alone,
+    // when the function holds its content at the version the state names; the reuse diagnosis and the actor's cap.
+    // BatchGetItem: seller and policies (cached 60 s). UpdateItem: order and stock.
     // ConditionCheckItem: the seller is active; the order, when an unknown item is refused or the proposal was made
     // against another version than the one read.
     access: changeAccess({

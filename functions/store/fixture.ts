@@ -11,6 +11,7 @@ import {
   sellerTypes,
   trackingIdPattern,
 } from "#core/order";
+import { sellerStatuses } from "#core/policy";
 import type { StoreDeps } from "#store/client";
 import { customerIndexKeys, customerKey, pickupSlotKey, policyKey, sellerKey, stockKey } from "#store/keys";
 import { orderItemsOf } from "#store/order-items";
@@ -34,7 +35,7 @@ export const fixtureSchema = z.strictObject({
         id: z.string().regex(/^SLR-\d+$/, "seller ids are SLR- followed by digits"),
         name: sellerText("sellerName", z.string().min(1)),
         type: z.enum(sellerTypes),
-        status: z.enum(["active", "suspended"]),
+        status: z.enum(sellerStatuses),
       }),
     )
     .default([]),

@@ -31,13 +31,14 @@ import {
  * still in the previous layout is one item holding everything, under the state's key and with no content item: it
  * reads the same, and the layout migration (lib/layout-migration.ts) splits it.
  *
- * **Content version.** Both items carry `contentVersion` (absent, in an order the layout migration split, reads as
- * 0; an order is placed with one made from its content). Whoever rewrites an order's content (its lines, charges or
- * internal fields) raises it by one on both items in the same transaction, as local/order-writer.ts does; a change
- * never touches the content, so it never moves. An execution environment keeps
- * the content it has read, by order id and with its version (`contentCache`), so a later read of that order is one
- * consistent GetItem of the state: the cached content is used when the state names its version, and the partition
- * is queried again when it names another.
+ * **Content version.** Both items carry `contentVersion`: an order is placed with one made from its content, and the
+ * layout migration gives an order it splits one made the same way (it is absent, and reads as 0, only in an order
+ * split by an earlier run of the migration, before it wrote versions). Whoever rewrites an order's content (its
+ * lines, charges or internal fields) raises it by one on both items in the same transaction, as local/order-writer.ts
+ * does; a change never touches the content, so it never moves. An execution environment keeps the content it has
+ * read, by order id and with its version (`contentCache`), so a later read of that order is one consistent GetItem of
+ * the state: the cached content is used when the state names its version, and the partition is queried again when it
+ * names another.
  */
 
 /** The attributes the content item holds, and the state item never does once split. */
@@ -107,8 +108,8 @@ export interface StoredOrder {
 
 const isPreviousLayout = (state: Record<string, unknown>) => Array.isArray(state.items);
 
-/** The version of an order's content an item names: 0 where none is written (an order never rewritten). */
-export const contentVersionOf = (item: Record<string, unknown>) => (typeof item.contentVersion === "number" ? item.contentVersion : 0);
+/** The version of an order's content an item names: 0 where none is written (split by an earlier layout migration). */
+const contentVersionOf = (item: Record<string, unknown>) => (typeof item.contentVersion === "number" ? item.contentVersion : 0);
 
 /**
  * The bounds of the content kept per execution environment: the least recently used goes first past `maxBytes`
@@ -131,6 +132,8 @@ function contentCacheOf(deps: StoreDeps): LRUCache<string, CachedContent> {
       maxSize: contentCache.maxBytes,
       sizeCalculation: (entry) => Math.max(1, JSON.stringify(entry.content).length),
       ttl: contentCache.ttlMs,
+      // The clock is read at each staleness check, rather than kept for a millisecond by a timer set per check.
+      ttlResolution: 0,
       // The clock of the store's deps (a test's, or the wall clock), so the bound is the same one the service keeps.
       perf: { now: () => deps.now().getTime() },
     });
@@ -154,17 +157,22 @@ function frozen<T>(value: T): T {
  * otherwise one Query of its partition (and the content is kept). Undefined when there is no such order.
  */
 export async function readStoredOrder(deps: StoreDeps, orderId: string, withContent: boolean): Promise<StoredOrder | undefined> {
+  const getState = async () =>
+    (await deps.doc.send(new GetCommand({ TableName: deps.tables.orders, Key: orderKey(orderId), ConsistentRead: true }))).Item;
+  if (!withContent) {
+    const state = await getState();
+    return state && { state };
+  }
   const cache = contentCacheOf(deps);
-  const cached = withContent ? cache.get(orderId) : undefined;
-  if (!withContent || cached) {
-    const { Item } = await deps.doc.send(new GetCommand({ TableName: deps.tables.orders, Key: orderKey(orderId), ConsistentRead: true }));
-    if (!Item) {
+  const cached = cache.get(orderId);
+  if (cached) {
+    const state = await getState();
+    if (!state) {
       cache.delete(orderId);
       return undefined;
     }
-    if (!withContent) return { state: Item };
-    if (isPreviousLayout(Item)) return { state: Item, content: Item };
-    if (cached && cached.version === contentVersionOf(Item)) return { state: Item, content: cached.content };
+    if (isPreviousLayout(state)) return { state, content: state };
+    if (cached.version === contentVersionOf(state)) return { state, content: cached.content };
   }
   const { Items = [] } = await deps.doc.send(
     new QueryCommand({
@@ -179,8 +187,9 @@ export async function readStoredOrder(deps: StoreDeps, orderId: string, withCont
   if (isPreviousLayout(state)) return { state, content: state };
   const content = Items.find((item) => item.SK === orderContentKey(orderId).SK);
   if (!content) return { state };
-  // Kept only when both items name the same version: one Query reads both as of one moment, so they do unless a
-  // writer failed to raise both.
+  // Kept only when both items name the same version. A Query gives no snapshot across items (it can read one item
+  // before a transaction and the other after it), so this check is what keeps a half-read change out of the cache;
+  // a writer raises the version on both items in one transaction.
   if (contentVersionOf(content) === contentVersionOf(state)) {
     cache.set(orderId, { version: contentVersionOf(state), content: frozen(content) });
   }

@@ -81,16 +81,24 @@ describe("the read schemas hold and publish the same bound", () => {
 });
 
 describe("text the shop writes around a seller's stays within the bound", () => {
-  it("a replacement line's title is the prefix and as much of the title as fits, cut with …", () => {
+  it("a replacement line's title is the prefix and as much of the title as fits, cut with … between characters", () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 1, maxLength: sellerTextLimits.itemTitle }), fc.integer({ min: 1, max: 99 }), (title, n) => {
-        const prefix = `Replacement for ITM-${n}: `;
-        const line = withinSellerLimit("itemTitle", prefix, title);
-        expect(line.length).toBeLessThanOrEqual(sellerTextLimits.itemTitle);
-        expect(line.startsWith(prefix)).toBe(true);
-        if (prefix.length + title.length <= sellerTextLimits.itemTitle) expect(line).toBe(`${prefix}${title}`);
-        else expect(line.endsWith("…")).toBe(true);
-      }),
+      // Any code point, those outside the BMP (two UTF-16 units) among them, so a cut can fall inside one; size "max"
+      // makes most titles long enough to be cut.
+      fc.property(
+        fc.string({ unit: "binary", minLength: 1, maxLength: sellerTextLimits.itemTitle, size: "max" }),
+        fc.integer({ min: 1, max: 99 }),
+        (title, n) => {
+          const prefix = `Replacement for ITM-${n}: `;
+          const line = withinSellerLimit("itemTitle", prefix, title);
+          expect(line.length).toBeLessThanOrEqual(sellerTextLimits.itemTitle);
+          expect(line.startsWith(prefix)).toBe(true);
+          // No half of a character is left: in a `u` pattern a surrogate pair is one code point, not a Surrogate.
+          expect(line).not.toMatch(/\p{Surrogate}/u);
+          if (prefix.length + title.length <= sellerTextLimits.itemTitle) expect(line).toBe(`${prefix}${title}`);
+          else expect(line.endsWith("…")).toBe(true);
+        },
+      ),
       { seed: 20261201, numRuns: 500 },
     );
   });

@@ -3,7 +3,6 @@ import { MemoryIntentStore } from "#controller/intents/memory";
 import { type ScriptStep, scriptedModel } from "#controller/model/scripted";
 import type { ControllerOptions } from "#controller/controller";
 import { addDays } from "#core/days";
-import type { StoreDeps } from "#store/client";
 import { parseFixture, writeFixture } from "#store/fixture";
 import { type ServiceWorld, watchedFetch } from "#test/controller/support/service-world";
 
@@ -101,7 +100,7 @@ export async function lampWorld(service: ServiceWorld, options: LampWorldOptions
       },
     ],
   });
-  await writeFixture(service.deps as StoreDeps, fixture);
+  await writeFixture(service.deps, fixture);
   return { customerId, ids };
 }
 
