@@ -14,7 +14,7 @@ import { localeOf } from "#controller/i18n/locale";
 import type { Intent } from "#controller/intents/intent";
 import { MemoryIntentStore } from "#controller/intents/memory";
 import type { IntentStore } from "#controller/intents/store";
-import { heldFields, modelText, outcomeOf } from "#controller/changes/intent-views";
+import { modelText, outcomeOf } from "#controller/changes/intent-views";
 import { type ControllerOptions, checkOptions } from "#controller/options";
 import { IntentLifecycle } from "#controller/changes/lifecycle";
 import { type Conversed, converse, defaultLimits, type Limits, type ModelTurnDeps } from "#controller/turn/model-turn";
@@ -24,6 +24,7 @@ import { noteFault, type Run, runs, type DispatchContext } from "#controller/sta
 import { problemReply, serviceProblem, turnProblem } from "#controller/turn/problem";
 import { type TestSeams, testSeamsOf } from "#controller/seams";
 import {
+  askAgain,
   pendingConfirmations,
   type Settlement,
   settleByButton,
@@ -225,15 +226,9 @@ export class Controller {
    */
   private async resumeOne(intent: Intent, run: Run): Promise<Intent> {
     if (intent.state !== "persisted" || intent.sends > 0) return this.life.drive(intent, run);
-    const state = { ...newConversationState(intent.conversationId), locale: this.locale };
-    const fields = heldFields(state, intent, intent.confirmable !== false, this.life.expiry(), run);
-    run.recorder.add({ type: "confirmation", operationId: intent.operationId, decision: "asked", text: fields.confirmationQuestion });
-    // Turn 0: asked in no turn yet, so the conversation's next turn asks (its number may be the crashed turn's).
-    return this.life.transition(run, intent, "awaiting_confirmation", {
-      ...fields,
-      heldFor: [...(intent.heldFor ?? []), "stale"],
-      turn: 0,
-    });
+    // Held as a turn holds a stale change, in a conversation of no turns yet: turn 0, asked in no turn, so the
+    // conversation's next turn asks (its number may be the crashed turn's).
+    return askAgain(this.life, { ...newConversationState(intent.conversationId), locale: this.locale }, intent, run, "stale");
   }
 
   private applicationTrace(): ApplicationTrace | undefined {

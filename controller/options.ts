@@ -136,8 +136,8 @@ const checks: Record<keyof ControllerOptions, Check> = {
   limits: anObject("an object, { maxToolCalls, maxSeconds }"),
   reconcile: anObject("an object of reconciliation settings (ReconcileOptions)"),
   confirm: ofType(
-    "the changes that always wait for a yes: { cancel_order: true, … }, or a function (tool, request) => boolean",
-    (v) => isObject(v) || isFunction(v),
+    'the changes that always wait for a yes: "all" (every change), { cancel_order: true, … }, or a function (tool, request) => boolean',
+    (v) => v === "all" || isObject(v) || isFunction(v),
   ),
   trace: aFunction("a trace sink, a function called with each turn's trace: traceDirectory(dir) or traceCollector().sink"),
   traceContext: aFunction("a function that returns the application's trace, { traceparent, xrayTraceHeader }"),

@@ -24,8 +24,6 @@ export interface OrderFacts {
   returnWindowDays?: number;
   /** The changing tools get_order said this caller may use on the order now. */
   allowedActions?: string[];
-  /** Amounts a read showed (charges, total), in cents. */
-  amounts?: number[];
   /** Who sold it, as get_order said; a marketplace seller's name and titles are the seller's own words. */
   seller?: { name: string; marketplace: boolean };
   /** The total and each charge, in cents of `currency`. */

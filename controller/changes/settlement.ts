@@ -126,9 +126,10 @@ const heldChange = (intent: Intent) => ({
 
 /**
  * A held change asked about again in this turn, with a new expiry: one the principal has not answered, or a change
- * persisted in an earlier turn and never sent (held now, never sent unseen).
+ * persisted in an earlier turn and never sent (held now, never sent unseen). `Controller.resume` holds such a change
+ * too, in a conversation state of no turns, so the conversation's next turn asks.
  */
-async function askAgain(
+export async function askAgain(
   life: IntentLifecycle,
   state: ConversationState,
   stored: Intent,

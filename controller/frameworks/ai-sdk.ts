@@ -90,31 +90,39 @@ export class AiSdkConversation extends FrameworkConversation {
    */
   async generateText(options: AiSdkGenerateOptions): Promise<AiSdkTurn> {
     const { messages, system, tools: ownTools, stopWhen, ...rest } = options;
+    // Checked before the turn opens: opening holds the conversation's lease, and approval responses are sent as it opens.
+    const applicationTools = checkedOwnTools(ownTools, this.controller.tools);
     const opening = await this.opening(messages);
     const turn = await this.conversation.open(opening.input);
-    const call = (toolCallId: string, name: string, input: unknown): Promise<FrameworkToolResult> =>
-      turn.call({ id: toolCallId, name, input });
-    const tools = { ...checkedOwnTools(ownTools, turn.tools), ...aiSdkTools(turn, opening.settledCalls, call) };
     let result: GenerateTextResult<ToolSet, never>;
+    let approvals: OrderApproval[];
     try {
-      result = (await generateText({
-        ...rest,
-        system: [turn.system, system].filter((s) => typeof s === "string" && s !== "").join("\n\n"),
-        messages: forModel(messages, turn.notes, opening.settledCalls),
-        tools,
-        stopWhen: stopWhen ?? stepCountIs(this.controller.limits.maxToolCalls + 1),
-      } as GenerateTextOptions)) as GenerateTextResult<ToolSet, never>;
-    } catch (error) {
-      // A tool call the controller could not record (its intent store failed) ends the turn, not the model's failure.
+      const call = (toolCallId: string, name: string, input: unknown): Promise<FrameworkToolResult> =>
+        turn.call({ id: toolCallId, name, input });
+      const tools = { ...applicationTools, ...aiSdkTools(turn, opening.settledCalls, call) };
+      try {
+        result = (await generateText({
+          ...rest,
+          system: [turn.system, system].filter((s) => typeof s === "string" && s !== "").join("\n\n"),
+          messages: forModel(messages, turn.notes, opening.settledCalls),
+          tools,
+          stopWhen: stopWhen ?? stepCountIs(this.controller.limits.maxToolCalls + 1),
+        } as GenerateTextOptions)) as GenerateTextResult<ToolSet, never>;
+      } catch (error) {
+        // A tool call the controller could not record (its intent store failed) ends the turn, not the model's failure.
+        if (turn.failure) return turn.abort(turn.failure.error);
+        return {
+          ...(await turn.finish(undefined, { modelFailed: true, failure: describeError(error) })),
+          approvals: [],
+          responseMessages: [],
+        };
+      }
       if (turn.failure) return turn.abort(turn.failure.error);
-      return {
-        ...(await turn.finish(undefined, { modelFailed: true, failure: describeError(error) })),
-        approvals: [],
-        responseMessages: [],
-      };
+      approvals = await approvalsOf(result, turn);
+    } catch (error) {
+      // Whatever throws before the turn is finished ends it (its lease released), or the conversation's next turn waits for ever.
+      return turn.abort(error);
     }
-    if (turn.failure) return turn.abort(turn.failure.error);
-    const approvals = await approvalsOf(result, turn);
     const finished = await turn.finish(result.text);
     return { ...finished, approvals, responseMessages: responseMessages(result, approvals, finished.reply), result };
   }

@@ -88,7 +88,7 @@ export function noteReadResult(
         ...(Array.isArray(order.itemTitles) ? { itemTitles: order.itemTitles.map((t) => bounded(t)) } : {}),
         ...(typeof order.placedAt === "string" ? { placedAt: order.placedAt } : {}),
         ...(order.deliveredAt !== undefined ? { deliveredAt: order.deliveredAt as string | null } : {}),
-        ...(typeof order.totalCents === "number" ? { amounts: [order.totalCents], totalCents: order.totalCents } : {}),
+        ...(typeof order.totalCents === "number" ? { totalCents: order.totalCents } : {}),
         ...(typeof order.currency === "string" ? { currency: order.currency } : {}),
       });
     }
@@ -126,10 +126,6 @@ export function noteReadResult(
       ...(isSellerType((result.seller as Record<string, unknown> | undefined)?.type)
         ? { sellerType: (result.seller as { type: "sundry" | "marketplace" }).type }
         : {}),
-      amounts: [
-        ...charges.map((c) => Number(c.cents)).filter(Number.isFinite),
-        ...(typeof result.totalCents === "number" ? [result.totalCents] : []),
-      ],
       ...(typeof seller.name === "string"
         ? { seller: { name: bounded(seller.name, sellerTextLimits.sellerName), marketplace: seller.type !== "sundry" } }
         : {}),

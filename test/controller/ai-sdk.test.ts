@@ -1,4 +1,4 @@
-import type { ModelMessage } from "ai";
+import { jsonSchema, type ModelMessage, tool } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AiSdkTurn, orderToolsForAiSdk } from "#controller/frameworks/ai-sdk";
 import { scriptedAiSdkModel } from "#controller/frameworks/scripted-models";
@@ -250,7 +250,48 @@ describe("the AI SDK adapter", () => {
     expect(chat.sent()).toHaveLength(1);
     expect(await service.order(chat.ids.towel)).toMatchObject({ status: "cancelled", version: 2 });
   });
+
+  it("an application tool named as an order tool is refused before the turn opens: the approval it came with settles nothing, and the next turn runs", async () => {
+    const chat = await aiSdkChat((ids) => heldCancellation(ids));
+    const first = await chat.say(ask(chat.ids));
+    const approvalId = first.approvals[0]?.approvalId as string;
+    const ownCancel = tool({
+      description: "The shop's own cancellation.",
+      inputSchema: jsonSchema({ type: "object" }),
+      execute: () => "done",
+    });
+    const approved: ModelMessage = { role: "tool", content: [{ type: "tool-approval-response", approvalId, approved: true }] };
+
+    await expect(
+      chat.chat.generateText({ model: chat.model, messages: [...chat.messages, approved], tools: { cancel_order: ownCancel } }),
+    ).rejects.toThrow(new TypeError("tools: cancel_order is an order tool's name; give your own tools other names."));
+    expect(chat.sent()).toEqual([]);
+    expect(await service.order(chat.ids.towel)).toMatchObject({ status: "placed", version: 1 });
+    expect((await chat.intents()).map((i) => [i.state, i.sends])).toEqual([["awaiting_confirmation", 0]]);
+
+    // The refused call held no lease and left no turn open: the same approval, without the clash, is the next turn.
+    const second = await within(5_000, chat.answer(approvalId, true));
+    expect(second.reply).toMatch(new RegExp(`^Order ${chat.ids.towel} is cancelled\\.`));
+    expect(chat.sent()).toHaveLength(1);
+    expect(await service.order(chat.ids.towel)).toMatchObject({ status: "cancelled", version: 2 });
+  });
 });
+
+/** `turn`, or a failure naming the wait: a turn left open would keep the conversation's next one waiting for ever. */
+async function within<T>(ms: number, turn: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`the turn did not finish within ${ms} ms: an earlier turn still holds the conversation`)),
+      ms,
+    );
+  });
+  try {
+    return await Promise.race([turn, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 function approvalRequests(message: ModelMessage): { approvalId: string; toolCallId: string }[] {
   if (message.role !== "assistant" || typeof message.content === "string") return [];

@@ -151,6 +151,26 @@ describe("confirmation policy: cancel_order asks first, and the intent waits per
     expect(second.trace.events.find((e) => e.type === "confirmation")).toMatchObject({ decision: "confirm", via: "message" });
   });
 
+  it('confirm: "all" holds even a request in the closed form on a clean context: asked, nothing sent, the order as it was', async () => {
+    const world = await service.freshWorld();
+    const orderId = world.orders.success;
+    const { controller, fetch } = await controllerFor(
+      world,
+      [{ call: "cancel_order", input: { orderId } }, { say: `I've cancelled ${orderId}.` }],
+      { confirm: "all" },
+    );
+    const turn = await controller.conversation("confirm-all").turn(`Please cancel ${orderId}`);
+
+    expect(turn.reply).toBe(`Shall I cancel order ${orderId}? Reply yes to confirm.`);
+    expect(turn.replyKind).toBe("confirmation_request");
+    expect(turn.outcomes.map((o) => o.kind)).toEqual(["awaiting_confirmation"]);
+    expect(fetch.requests).toEqual([]);
+    expect(await controller.store.forConversation("confirm-all")).toEqual([
+      expect.objectContaining({ tool: "cancel_order", state: "awaiting_confirmation", heldFor: ["policy"], sends: 0 }),
+    ]);
+    expect(await service.order(orderId)).toMatchObject({ status: "placed", version: 1 });
+  });
+
   it("a no declines the held change: nothing sent, and the model may not claim otherwise", async () => {
     const world = await service.freshWorld();
     const orderId = world.orders.success;

@@ -82,11 +82,20 @@ describe("createController's options", () => {
       'createController: trace must be a trace sink, a function called with each turn\'s trace: traceDirectory(dir) or traceCollector().sink, not ".data/traces".',
     );
     expect(create({ service, model, confirm: true })).toThrow(
-      /^createController: confirm must be the changes that always wait for a yes: .*, not true\.$/,
+      'createController: confirm must be the changes that always wait for a yes: "all" (every change), { cancel_order: true, … }, or a function (tool, request) => boolean, not true.',
+    );
+    expect(create({ service, model, confirm: "some" })).toThrow(
+      /^createController: confirm must be .*"all" \(every change\).*, not "some"\.$/,
     );
     expect(create({ service, model, limits: 8 })).toThrow(
       "createController: limits must be an object, { maxToolCalls, maxSeconds }, not 8.",
     );
+  });
+
+  it('confirm takes "all", a record of tools, or a function', () => {
+    expect(create({ service, model, confirm: "all" })).not.toThrow();
+    expect(create({ service, model, confirm: { cancel_order: true } })).not.toThrow();
+    expect(create({ service, model, confirm: () => true })).not.toThrow();
   });
 
   it("not an object at all", () => {
