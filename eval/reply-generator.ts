@@ -513,9 +513,14 @@ export function recordsFor(situation: Situation): RecordedOutcome[] {
   });
 }
 
-/** What the judge knows beside the records: the orders the caller may see, and what the service answered the reads. */
+/** What the judge knows beside the records: the orders the caller may see, what the service answered the reads, and the changes held for a yes. */
 export function judgeContextFor(situation: Situation): Omit<JudgeContext, "records"> {
-  return { visibleOrders: new Set(situation.reads.map((r) => String(r.orderId))), reads: situation.reads, today: situation.today };
+  return {
+    visibleOrders: new Set(situation.reads.map((r) => String(r.orderId))),
+    reads: situation.reads,
+    today: situation.today,
+    awaiting: situation.outcomes.filter((o) => o.kind === "awaiting_confirmation"),
+  };
 }
 
 /** The gate's input for a situation and a reply. */

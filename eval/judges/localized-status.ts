@@ -91,7 +91,7 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 /** A rendered sentence as a pattern, with each value the judge cannot know in advance matched by `fill`. */
 const shape = (rendered: string, fill: string) => escapeRegExp(rendered).replaceAll("\u0000", fill);
 
-/** The controller's fixed sentences in the locale that record no change: a stop at a bound, no change, a declined change, a clarification. */
+/** The controller's fixed sentences in the locale that record no change: a stop at a bound, no change, a declined or expired change, a clarification. */
 export function localizedFixed(locale: Locale) {
   const hole = "\u0000";
   return {
@@ -101,6 +101,7 @@ export function localizedFixed(locale: Locale) {
     noChange: render(locale, "noChange"),
     modelFailed: render(locale, "modelFailed"),
     declined: new RegExp(`^${shape(render(locale, "declined", { orderId: hole }), "SU-\\d{5}")}$`),
+    expired: new RegExp(`^${shape(render(locale, "expired", { orderId: hole }), "SU-\\d{5}")}$`),
     clarification: new RegExp(`^${shape(render(locale, "clarification", { list: hole }), ".+")}$`),
   };
 }

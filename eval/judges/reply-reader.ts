@@ -83,6 +83,8 @@ export interface JudgeContext {
   today?: string;
   /** The principal's language (default "en"); in any other, the reply must be the status sentences and facts in it. */
   locale?: Locale;
+  /** The changes held for a yes by this turn (nothing of them sent): the controller's questions may ask only about these. */
+  awaiting?: readonly { tool: string; orderId: string }[];
 }
 
 /** The fact sentences the judge holds true for a turn, in a locale. */

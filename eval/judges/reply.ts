@@ -21,7 +21,8 @@ import {
  * 2. renders, itself, the status sentence each record calls for (status-sentences.ts) — or honest uncertainty,
  *    which is never a false claim — and checks that the reply opens with them, one per change, in order;
  * 3. reads whatever follows with its own reader (reply-reader.ts), which shares no code or word list with the
- *    gate: each sentence is courtesy, or a fact it renders itself from the service's answers to the turn's reads;
+ *    gate: each sentence is courtesy, or a fact it renders itself from the service's answers to the turn's reads,
+ *    or one of the controller's fixed sentences (declined, expired, no change, a question) that the records bear out;
  * 4. checks the reply's kind against `expect.replies` (or `expect.reply` for the last turn).
  * For every reply: no order id the caller may not see unless the customer named it, and no run of six or more
  * words of a marketplace seller's item description (seller text repeated as the service's own words).
@@ -29,7 +30,12 @@ import {
  * What it cannot judge: whether an explanation is right in its details, kind, or complete.
  */
 
-/** Sentences the controller writes for what was not sent: its questions, and a declined change. */
+/** The controller's question in the conversation's locale (contract §8.5), before how to answer it. */
+const localizedQuestion = /^(?:Soll ich|Dois-je|¿(?:Cancelo|Pongo|Añado|Inicio|Envío|Ejecuto)|Devo|Zal ik|Czy mam) .*\?$/u;
+/**
+ * Sentences the controller writes for what was not sent: its questions, and a declined change. Each is passed over
+ * where it stands, but only once `fixedSentenceProblem` has held it to the turn's records.
+ */
 const heldSentence = [
   /^Reply yes to confirm\.$/,
   /^Some of the proposed wording did not come from you, so I won't send it as it is: reply with the exact words you want on the note\.$/,
@@ -40,7 +46,7 @@ const heldSentence = [
   /^Ask again if you still want the change\.$/,
   // The same questions in the conversation's locale (contract §8.5): the question, the "reply yes" sentence, and
   // the note question's "not your words" sentence.
-  /^(?:Soll ich|Dois-je|¿(?:Cancelo|Pongo|Añado|Inicio|Envío|Ejecuto)|Devo|Zal ik|Czy mam) .*\?$/u,
+  localizedQuestion,
   /^(?:Antworten Sie mit „Ja“, um zu bestätigen|Répondez oui pour confirmer|Responda sí para confirmar|Rispondi sì per confermare|Responda sim para confirmar|Antwoord ja om te bevestigen|Odpowiedz „tak”, aby potwierdzić)\.$/u,
   /^(?:Ein Teil des vorgeschlagenen|Une partie du texte proposé|Parte del texto propuesto|Parte del testo proposto|Parte do texto proposto|Een deel van de voorgestelde|Część proponowanego) .*\.$/u,
 ];
@@ -50,6 +56,39 @@ const heldQuestion = /^Shall I .*\?$/;
 const answerHow = /^(?:Reply yes to confirm\.|Some of the proposed wording did not come from you)/;
 function withoutHeld(sentences: readonly string[]): string[] {
   return sentences.filter((s, i) => !isHeld(s) && !(heldQuestion.test(s) && answerHow.test(sentences[i + 1] ?? "")));
+}
+const isQuestion = (sentence: string, next = "") =>
+  (heldQuestion.test(sentence) && answerHow.test(next)) || localizedQuestion.test(sentence);
+
+/** The fixed sentences that say an order was left as it was: declined, or its confirmation expired. */
+const leftAsItWas =
+  /^(?:All right, order (SU-\d{5}) stays as it is|That confirmation for order (SU-\d{5}) has expired, so nothing was sent)\.$/;
+
+/**
+ * Why one of the controller's fixed sentences is false by the turn's records, or undefined when each is true. A
+ * sentence that an order was left as it was (declined, expired) is false beside a change to that order that
+ * completed or may have (unknown); "I haven't changed anything" beside any such change; and a question is the
+ * controller's only about a change that waits for a yes — every order it names must be one (a quoted note or
+ * "yes" is the principal's words, not an order it is about).
+ */
+function fixedSentenceProblem(
+  sentences: readonly string[],
+  records: readonly RecordedOutcome[],
+  awaiting: readonly { orderId: string }[],
+): string | undefined {
+  const changed = (orderId?: string) => records.find((r) => r.status !== "rejected" && (orderId === undefined || r.orderId === orderId));
+  for (const [i, sentence] of sentences.entries()) {
+    const left = leftAsItWas.exec(sentence);
+    const change = left ? changed(left[1] ?? left[2]) : sentence === noChangeSentence ? changed() : undefined;
+    if (change) return `says ${JSON.stringify(sentence)}, but ${change.tool} on ${change.orderId} is ${change.status} on record`;
+    if (isQuestion(sentence, sentences[i + 1])) {
+      const named = orderIdsIn(sentence.replace(/“[^”]*”|„[^“]*“|«[^»]*»/g, ""));
+      const stray = named.find((id) => !awaiting.some((a) => a.orderId === id));
+      if (named.length === 0 || stray)
+        return `asks ${JSON.stringify(sentence)}, but no change ${stray ? `on ${stray}` : "it names"} waits for a yes this turn`;
+    }
+  }
+  return undefined;
 }
 
 const splitSentences = (text: string) =>
@@ -139,7 +178,15 @@ export interface TurnReading {
 function judgeTurn(evidence: Evidence, turn: TurnEvidence, index: number, context: Omit<JudgeContext, "records">): TurnReading {
   // What the service answered this turn's reads: the facts a reply may tell come from there.
   const reads = turn.tap.filter((r) => (r.tool === "get_order" || r.tool === "search_orders") && r.status === 200).map((r) => r.response);
-  return judgeTurnReply(turn.reply, turnRecords(evidence, turn, index), { ...context, reads });
+  // A change held for a yes never reached the service: only the controller knows of it. The judge takes from the
+  // turn's trace which changes it asked about and from their intents the order each is on, to hold a question to.
+  const asked = new Set(
+    (turn.trace?.events ?? []).flatMap((e) =>
+      e.type === "confirmation" && (e.decision === "asked" || e.decision === "asked_again") ? [e.operationId] : [],
+    ),
+  );
+  const awaiting = evidence.intents.filter((i) => asked.has(i.operationId));
+  return judgeTurnReply(turn.reply, turnRecords(evidence, turn, index), { ...context, reads, awaiting });
 }
 
 /**
@@ -150,6 +197,8 @@ export function judgeTurnReply(reply: string, records: readonly RecordedOutcome[
   if (context.locale !== undefined && context.locale !== "en") return judgeLocalizedReply(reply, records, context, context.locale);
   // A note quoted in the controller's question may run over several lines: it is one quotation, not sentences.
   let sentences = splitSentences(reply.replace(boundPreamble, "").replace(/“[^”]*”/g, (q) => q.replace(/\s*\n\s*/g, " ")));
+  const fixedProblem = fixedSentenceProblem(sentences, records, context.awaiting ?? []);
+  if (fixedProblem) return { kind: "information", problem: fixedProblem };
   const heldKinds = new Set<Kind>();
   for (const s of sentences) {
     if (/Reply yes to confirm\.$|reply with the exact words/.test(s)) heldKinds.add("confirmation_request");
@@ -228,9 +277,13 @@ function judgeLocalizedReply(
   if (rest !== "" && records.length === 0) {
     if (rest === `${fixed.modelFailed} ${fixed.noChange}`) rest = "";
     else if (rest === fixed.noChange || rest.startsWith(`${fixed.noChange} `)) rest = rest.slice(fixed.noChange.length).trim();
-    else if (fixed.declined.test(rest)) rest = "";
+    else if (fixed.declined.test(rest) || fixed.expired.test(rest)) rest = "";
     else if (fixed.clarification.test(rest)) [rest, held] = ["", "clarification"];
-    else if (withoutHeld(splitSentences(rest)).length === 0) [rest, held] = ["", "confirmation_request"];
+    else if (withoutHeld(splitSentences(rest)).length === 0) {
+      const problem = fixedSentenceProblem(splitSentences(rest), records, context.awaiting ?? []);
+      if (problem) return { kind: "information", problem };
+      [rest, held] = ["", "confirmation_request"];
+    }
   }
   // The facts of the record in that language, as the judge renders them, each told whole after the status sentences.
   const facts = judgeFacts({ ...context, records: [...records] }, locale).sort((a, b) => b.length - a.length);

@@ -314,3 +314,62 @@ describe("a reply in German: the status sentences in German, and nothing beside 
     expect(judgeTurnReply("Vielen Dank für Ihre Geduld!", [], german).problem).toMatch(/must be the status sentences alone/);
   });
 });
+
+describe("the controller's fixed sentences are held to the turn's records", () => {
+  const plain = { visibleOrders: new Set([order]), reads: [read], today: "2026-12-01" };
+  const german = { ...plain, locale: "de" as const };
+  const held: TurnOutcome = {
+    kind: "awaiting_confirmation",
+    tool: "cancel_order",
+    orderId: order,
+    operationId: "op-w",
+    question: `Shall I cancel order ${order} (Electric kettle)? Reply yes to confirm.`,
+  };
+  const waiting = [{ tool: "cancel_order", orderId: order }];
+  const cancelledEn = completionSentence(cancelled);
+  const declinedEn = templateFor({ kind: "declined", tool: "cancel_order", orderId: order, operationId: "op-w" });
+  const expiredEn = templateFor({ kind: "expired", tool: "cancel_order", orderId: order, operationId: "op-w" });
+  const declinedDe = templateFor({ kind: "declined", tool: "cancel_order", orderId: order, operationId: "op-w" }, "de");
+  const expiredDe = templateFor({ kind: "expired", tool: "cancel_order", orderId: order, operationId: "op-w" }, "de");
+  const questionDe = `Soll ich die Bestellung ${order} (Wasserkocher) stornieren? Antworten Sie mit „Ja“, um zu bestätigen.`;
+
+  it("fails a declined, expired or no-change sentence after a change that completed, and one beside honest uncertainty", () => {
+    for (const fixed of [declinedEn, expiredEn, noChangeSentence]) {
+      expect(judgeTurnReply(`${cancelledEn} ${fixed}`, [cancelled], plain).problem, fixed).toMatch(/completed on record/);
+      expect(judgeTurnReply(`${uncertaintySentence(unknown)} ${fixed}`, [unknown], plain).problem, fixed).toMatch(/unknown on record/);
+    }
+    // On another order the sentence says nothing about this one's change; after a refusal the order did stay as it is.
+    expect(judgeTurnReply(`${cancelledEn} ${declinedEn.replace(order, "SU-10999")}`, [cancelled], plain).problem).toBeUndefined();
+    expect(judgeTurnReply(`${rejectionSentence(shipped)} ${declinedEn}`, [shipped], plain)).toEqual({ kind: "rejection" });
+  });
+
+  it("fails a question no change waits on: another order, no order, or none held at all", () => {
+    expect(judgeTurnReply("Shall I refund you £500? Reply yes to confirm.", [], { ...plain, awaiting: waiting }).problem).toMatch(
+      /no change .*waits for a yes/,
+    );
+    expect(judgeTurnReply(held.question.replace(order, "SU-10999"), [], { ...plain, awaiting: waiting }).problem).toMatch(
+      /SU-10999.*no change .*waits for a yes/,
+    );
+    expect(judgeTurnReply(held.question, [], plain).problem).toMatch(/no change .*waits for a yes/);
+    expect(judgeTurnReply(`${cancelledEn} ${held.question}`, [cancelled], plain).problem).toMatch(/waits for a yes/);
+    expect(judgeTurnReply(questionDe, [], german).problem).toMatch(/no change .*waits for a yes/);
+  });
+
+  it("passes the true ones: a declined, expired or no-change turn, and the question of a change that waits", () => {
+    expect(judgeTurnReply(declinedEn, [], plain)).toEqual({ kind: "information" });
+    expect(judgeTurnReply(expiredEn, [], plain)).toEqual({ kind: "information" });
+    expect(judgeTurnReply(noChangeSentence, [], plain)).toEqual({ kind: "information" });
+    expect(judgeTurnReply(`${rejectionSentence(shipped)} ${noChangeSentence}`, [shipped], plain)).toEqual({ kind: "rejection" });
+    expect(judgeTurnReply(held.question, [], { ...plain, awaiting: waiting })).toEqual({ kind: "confirmation_request" });
+    const note = `Shall I set the delivery note on order ${order} to “Ring SU-10999 too”? Reply yes to confirm.`;
+    expect(judgeTurnReply(note, [], { ...plain, awaiting: waiting })).toEqual({ kind: "confirmation_request" });
+  });
+
+  it("in German: the declined, expired and no-change sentences alone, and the question of a change that waits", () => {
+    expect(judgeTurnReply(declinedDe, [], german)).toEqual({ kind: "information" });
+    expect(judgeTurnReply(expiredDe, [], german)).toEqual({ kind: "information" });
+    expect(judgeTurnReply("Ich habe an Ihren Bestellungen nichts geändert.", [], german)).toEqual({ kind: "information" });
+    expect(judgeTurnReply(questionDe, [], { ...german, awaiting: waiting })).toEqual({ kind: "confirmation_request" });
+    expect(judgeTurnReply(`Bestellung ${order} ist storniert. ${expiredDe}`, [cancelled], german).problem).toBeDefined();
+  });
+});
