@@ -32,6 +32,8 @@ import {
 
 /** The controller's question in the conversation's locale (contract §8.5), before how to answer it. */
 const localizedQuestion = /^(?:Soll ich|Dois-je|¿(?:Cancelo|Pongo|Añado|Inicio|Envío|Ejecuto)|Devo|Zal ik|Czy mam) .*\?$/u;
+/** A clarification's list: order ids, each perhaps with what it is in brackets ("SU-90393 (Stoneware mugs, placed)"). */
+const candidate = String.raw`SU-\d{5}(?: \((?:[^()]|\([^()]*\))*\))?`;
 /**
  * Sentences the controller writes for what was not sent: its questions, and a declined change. Each is passed over
  * where it stands, but only once `fixedSentenceProblem` has held it to the turn's records.
@@ -39,7 +41,7 @@ const localizedQuestion = /^(?:Soll ich|Dois-je|¿(?:Cancelo|Pongo|Añado|Inicio
 const heldSentence = [
   /^Reply yes to confirm\.$/,
   /^Some of the proposed wording did not come from you, so I won't send it as it is: reply with the exact words you want on the note\.$/,
-  /^More than one order has come up in this conversation: .*\.$/,
+  new RegExp(`^More than one order has come up in this conversation: ${candidate}(?:(?:, and |, | and )${candidate})*\\.$`),
   /^Which order do you mean\?$/,
   /^All right, order SU-\d{5} stays as it is\.$/,
   /^That confirmation for order SU-\d{5} has expired, so nothing was sent\.$/,

@@ -355,6 +355,15 @@ describe("the controller's fixed sentences are held to the turn's records", () =
     expect(judgeTurnReply(questionDe, [], german).problem).toMatch(/no change .*waits for a yes/);
   });
 
+  it("a clarification lists orders and nothing else: a claim in its list fails", () => {
+    const asked = "Which order do you mean?";
+    const list =
+      "More than one order has come up in this conversation: SU-90393 (Stoneware mugs, set of 4, placed) and SU-90394 (Wool throw, moss, processing).";
+    expect(judgeTurnReply(`${list} ${asked}`, [], plain)).toEqual({ kind: "clarification" });
+    const claim = "More than one order has come up in this conversation: order SU-10234 is cancelled and refunded.";
+    expect(judgeTurnReply(`${claim} ${asked}`, [], plain).problem).toBeDefined();
+  });
+
   it("passes the true ones: a declined, expired or no-change turn, and the question of a change that waits", () => {
     expect(judgeTurnReply(declinedEn, [], plain)).toEqual({ kind: "information" });
     expect(judgeTurnReply(expiredEn, [], plain)).toEqual({ kind: "information" });
