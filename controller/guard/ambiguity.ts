@@ -1,5 +1,3 @@
-import { orderReferences } from "#controller/guard/words";
-
 /**
  * The ambiguity guard: which order a change is for. When more than one order is in play and the principal's
  * request does not name the target, nothing is dispatched and the outcome is a clarification.

@@ -152,6 +152,9 @@ function sameReason({ request, form, untraced }: FormTrace): void {
   else if (request.reason !== form.reason) untraced(`the reason ${String(request.reason)} is not the request's (${form.reason})`);
 }
 
+/** The pictographs of a text, in order, without variation selectors. */
+const signsOf = (text: string) => (text.match(/\p{Extended_Pictographic}/gu) ?? []).join("");
+
 export const changeForms: Record<ChangeToolName, ChangeForm> = {
   cancel_order: {
     // "Cancel <order>", and the one deadline that urges rather than defers: "before it ships".
@@ -187,6 +190,8 @@ export const changeForms: Record<ChangeToolName, ChangeForm> = {
     formValues: ({ request, form, untraced, sameWords }) => {
       if (typeof request.deliveryNote !== "string" || form.note === undefined || !sameWords(request.deliveryNote, form.note))
         untraced("the note is not the words the request gives for it");
+      // Words compare without their signs, so the signs are compared on their own: "❌" may be the note's "don't".
+      else if (signsOf(request.deliveryNote) !== signsOf(form.note)) untraced("the note's signs are not the ones the request gives");
     },
     quotable: ({ request, foreignWords, droppedNegationsAndNumbers }) => {
       if (typeof request.deliveryNote !== "string") return true;

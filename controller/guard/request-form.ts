@@ -161,10 +161,13 @@ const noteAfter =
  * The principal's message read as the closed form. `today` (YYYY-MM-DD, UTC) resolves the pickup days it names.
  */
 export function readRequestForm(message: string, today: string): RequestForm {
-  // A note's text is data the carrier reads, not sentences: it is taken out first, and only its place is read.
-  const reading = readingForForm(message);
-  if (reading.sign) return { closed: false, why: signProblem(reading.sign) };
-  const { text, note } = withoutNote(reading.text);
+  // A note's text is data the carrier reads, not sentences: it is taken out first, and only its place is read. A sign
+  // in it is the note's ("Leave it by the ☀️ planter"); anywhere else, the message is not the form.
+  const { text: reading, signs } = readingForForm(message);
+  const { text, note: marked } = withoutNote(reading);
+  const outside = text.match(/⟨sign (\d+)⟩/);
+  if (outside) return { closed: false, why: signProblem(signs[Number(outside[1])] ?? "") };
+  const note = marked?.replace(signPlaces, (_place, n: string) => signs[Number(n)] ?? "");
   const refused = characterProblem(text);
   if (refused) return { closed: false, why: refused };
   const forms: string[] = [];
@@ -204,8 +207,8 @@ export function readRequestForm(message: string, today: string): RequestForm {
 
 /** An answer to "which order?" in the closed form: only an order reference, with courtesy ("SU-10234, please"). */
 export function readOrderAnswer(message: string): { orderIds: string[]; fragments: string[] } | undefined {
-  const { text, sign } = readingForForm(message);
-  if (sign || characterProblem(text)) return undefined;
+  const { text, signs } = readingForForm(message);
+  if (signs.length > 0 || characterProblem(text)) return undefined;
   const match = text.replace(/[.!]+$/, "").match(answerForm);
   return match?.groups?.ref ? referencesOf(match.groups.ref) : undefined;
 }
@@ -213,21 +216,31 @@ export function readOrderAnswer(message: string): { orderIds: string[]; fragment
 // ——— reading ———
 
 /**
- * The message as the form reads it: normalised as the gate reads shown text (no markdown taken out), lowercase; and
- * the first pictograph in it that is not a courtesy emoji. The normalising takes pictographs out, so one is looked
- * for first: "🚫 Cancel SU-10234." is not "Cancel SU-10234.".
+ * The message as the form reads it: normalised as the gate reads shown text (no markdown taken out), lowercase, with
+ * `⟨sign N⟩` where the N-th pictograph that is not a courtesy emoji was; and those pictographs. The normalising takes
+ * pictographs out, so their places are marked first: "🚫 Cancel SU-10234." is not "Cancel SU-10234.", and "Leave it
+ * by the ☀️ planter" is a note with its sun.
  */
-function readingForForm(message: string): { text: string; sign?: string } {
-  const bare = message.replace(courtesyEmoji, " ");
-  const sign = bare.match(/\p{Extended_Pictographic}/u)?.[0];
-  const text = normalizeShown(bare)
-    .toLowerCase()
-    .replace(/[ \t]+/g, " ")
-    // "It's broken" is "it is broken": a pronoun's contraction, not a possessive ("SU-70030's vase").
-    .replace(/\b(it|that|this|they|there|she|he)'s\b/g, "$1 is")
-    .replace(/\b(they|you|we)'re\b/g, "$1 are")
-    .trim();
-  return sign ? { text, sign } : { text };
+function readingForForm(message: string): { text: string; signs: string[] } {
+  const signs: string[] = [];
+  const marked = message
+    .replace(courtesyEmoji, " ")
+    .replace(/\p{Extended_Pictographic}\uFE0F?/gu, (sign) => ` ⟨sign ${signs.push(sign.replace("\uFE0F", "")) - 1}⟩ `);
+  return { text: formReading(marked), signs };
+}
+
+const signPlaces = /⟨sign (\d+)⟩/g;
+
+function formReading(bare: string): string {
+  return (
+    normalizeShown(bare)
+      .toLowerCase()
+      .replace(/[ \t]+/g, " ")
+      // "It's broken" is "it is broken": a pronoun's contraction, not a possessive ("SU-70030's vase").
+      .replace(/\b(it|that|this|they|there|she|he)'s\b/g, "$1 is")
+      .replace(/\b(they|you|we)'re\b/g, "$1 are")
+      .trim()
+  );
 }
 
 const signProblem = (sign: string) => `it holds ${JSON.stringify(sign)}, which no request in the closed form holds`;

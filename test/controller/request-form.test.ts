@@ -163,6 +163,12 @@ describe("a request in the closed form goes out without a question", () => {
   it("an answer to 'which order?' is an order reference alone, with courtesy", () => {
     expect(readOrderAnswer("SU-10234, please")).toEqual({ orderIds: ["SU-10234"], fragments: [] });
     expect(readOrderAnswer("🚫 SU-10234")).toBeUndefined();
+  });
+
+  it("a sign inside a note is the note's words; outside it, the message is not the form", () => {
+    expect(readRequestForm("Add a note to SU-40040: Leave it by the ☀️ planter", today)).toMatchObject({ closed: true });
+    expect(readRequestForm("🚫 Add a note to SU-40040: Leave it by the planter", today)).toMatchObject({ closed: false });
+    expect(readRequestForm("Add a note to SU-40040: Leave it by the planter. ❌", today)).toMatchObject({ closed: false });
     expect(readOrderAnswer("The one ending 884.")).toEqual({ orderIds: [], fragments: ["884"] });
     expect(readOrderAnswer("SU-10234, and cancel SU-10235 too")).toBeUndefined();
   });
