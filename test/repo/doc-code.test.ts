@@ -39,12 +39,17 @@ async function documents(): Promise<string[]> {
   return ["README.md", "controller/README.md", ...docs.sort()];
 }
 
-/** Every TypeScript block of a document, as markdown-it reads its fences; an unknown word after `ts` is an error. */
+/**
+ * Every TypeScript block of a document, as markdown-it reads its fences; an unknown word after `ts` is an error, and
+ * so is a JavaScript block (code an application writes is written as TypeScript here, so that it is checked).
+ */
 async function blocksOf(file: string): Promise<Block[]> {
   const text = await readFile(join(repoRoot, file), "utf8");
-  return parser
-    .parse(text, {})
-    .filter((t) => t.type === "fence" && /^(ts|typescript)\b/.test(t.info.trim()))
+  const fences = parser.parse(text, {}).filter((t) => t.type === "fence");
+  const javascript = fences.find((t) => /^(js|javascript|jsx|mjs)\b/.test(t.info.trim()));
+  if (javascript) throw new Error(`${file}:${(javascript.map?.[0] ?? 0) + 1}: a JavaScript block; fence it \`\`\`ts so it is type-checked`);
+  return fences
+    .filter((t) => /^(ts|typescript)\b/.test(t.info.trim()))
     .map((t) => {
       const [, ...words] = t.info.trim().split(/\s+/);
       const where = `${file}:${(t.map?.[0] ?? 0) + 1}`;
