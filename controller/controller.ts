@@ -4,27 +4,24 @@ import { type ModelTool, modelTools } from "#contract/model-tools";
 import { type ConversationState, newConversationState, noteOrdersIn, principalMessages } from "#controller/state/conversation";
 import type { OrderFact } from "#controller/gate/facts";
 import { type GateDecision, gate } from "#controller/gate/gate";
-import type { ReplyKind, TurnOutcome } from "#controller/outcomes";
-import type { PendingConfirmation } from "#controller/guard/confirmation";
+import type { TurnOutcome } from "#controller/outcomes";
 import { readMessage } from "#controller/guard/message";
-import { beforeDispatchFaults, faultyFetch } from "#controller/http/faults";
-import { type ServiceOptions, ServiceClient } from "#controller/http/service-client";
 import type { Locale } from "#controller/i18n/locale";
 import { localeOf } from "#controller/i18n/locale";
 import type { Intent } from "#controller/intents/intent";
 import { MemoryIntentStore } from "#controller/intents/memory";
 import type { IntentStore } from "#controller/intents/store";
-import { modelText, outcomeOf } from "#controller/changes/intent-views";
+import { modelText } from "#controller/changes/intent-views";
 import { type ControllerOptions, checkOptions } from "#controller/options";
+import { Conversation, type ConversationOptions, type TurnOptions, type TurnResult } from "#controller/conversation";
 import { IntentLifecycle } from "#controller/changes/lifecycle";
 import { type Conversed, converse, defaultLimits, type Limits, type ModelTurnDeps } from "#controller/turn/model-turn";
 import { FrameworkTurn, type SettledByButton } from "#controller/turn/framework-turn";
 import { defaultReconcile, type ReconcileOptions } from "#controller/changes/reconcile";
-import { noteFault, type Run, runs, type DispatchContext } from "#controller/state/run";
+import { type Run, runs, type DispatchContext } from "#controller/state/run";
 import { problemReply, serviceProblem, turnProblem } from "#controller/turn/problem";
-import { type TestSeams, testSeamsOf } from "#controller/seams";
+import { sendHook, serviceClient, testSeamsOf } from "#controller/seams";
 import {
-  askAgain,
   pendingConfirmations,
   type Settlement,
   settleByButton,
@@ -33,53 +30,13 @@ import {
   type TurnDecision,
 } from "#controller/changes/settlement";
 import type { ApplicationTrace } from "#controller/http/trace-context";
-import { TraceRecorder, type TurnTrace } from "#controller/trace/record";
+import { TraceRecorder } from "#controller/trace/record";
 import { acquireTurnLease, ConversationBusyError, withTurnLease } from "#controller/turn/lease";
+import { resume } from "#controller/turn/resume";
 import type { TurnProblem } from "#controller/outcomes";
 
 export type { ControllerOptions } from "#controller/options";
-
-export interface ConversationOptions {
-  /** The principal's language for this conversation (BCP 47; en, de, fr, es, it, pt, nl or pl). Default: the controller's. */
-  locale?: string;
-}
-
-export interface TurnOptions {
-  /** Progress lines as they happen ("Checking…"); never a confirmation. */
-  onProgress?: (text: string) => void;
-  /** The reply, once the gate has passed it. */
-  onReply?: (text: string) => void;
-}
-
-export interface TurnResult {
-  /** What the principal sees. */
-  reply: string;
-  replyKind: ReplyKind;
-  /** The recorded outcomes the gate judged the reply by. */
-  outcomes: TurnOutcome[];
-  /**
-   * The facts of the orders this turn read or changed, rendered from the record (contract §8.2), as data for a card
-   * in the application's UI: each with its kind, its values, its sentence in the principal's language, and whether
-   * the reply's text tells it. Empty when the turn read and changed nothing.
-   */
-  facts: OrderFact[];
-  /**
-   * The changes this turn left waiting for the principal's confirmation, as data to render (a confirm and a decline
-   * button each): settle one with `conversation.confirm(confirmationId)` or `decline(confirmationId)`. After a button
-   * press, the changes still waiting beside the one it settled follow, so their buttons stay.
-   */
-  confirmations: PendingConfirmation[];
-  /** The first of `confirmations`, when there is one. */
-  confirmation?: PendingConfirmation;
-  /**
-   * Set when the turn met something the application must act on (outcomes.ts, contract §8.1): its token
-   * refused (`unauthenticated`, `forbidden`), the service not there or not answering as the contract says
-   * (`unreachable`, `incompatible`), or the model failing (`model_failed`). For the four service codes the reply
-   * says, in the principal's language, that their orders could not be reached right now.
-   */
-  problem?: TurnProblem;
-  trace: TurnTrace;
-}
+export { Conversation, type ConversationOptions, type TurnOptions, type TurnResult } from "#controller/conversation";
 
 /** The system prompt for today and a customer; `systemPromptFor` makes it for any day and principal. */
 export const defaultSystemPrompt = (now = new Date(), principal: PrincipalKind = "customer") =>
@@ -166,69 +123,26 @@ export class Controller {
     return new Conversation(this, current);
   }
 
-  /**
-   * After a restart: finishes every intent the store holds as sent or unknown, each with its own operationId
-   * (reconciled), within one time bound for the whole call. A change persisted and never sent is not sent: it is
-   * held, and the principal's next turn asks about it again.
-   * A conversation whose turn lease another live controller holds is skipped: that controller is driving it.
-   * An intent another controller moved on meanwhile is reloaded and carried on from where it is.
-   */
-  async resume(): Promise<Intent[]> {
-    const settled: Intent[] = [];
-    const deadline = performance.now() + this.limits.maxSeconds * 1000;
-    for (const listed of await this.store.resumable()) {
-      const recorder = new TraceRecorder({
-        kind: "resume",
-        conversationId: listed.conversationId,
-        turn: 0,
-        model: this.options.model.name,
-        now: this.now(),
-        trace: this.applicationTrace(),
-      });
-      const run: Run = {
-        recorder,
-        deadline,
-        progress: (text) => recorder.add({ type: "progress", text }),
-        outcomes: [],
-        settled: new Set(),
-        locale: this.locale,
-        principal: this.principal,
-      };
-      const lease = {
+  /** After a restart: every intent the store holds as sent or unknown finished, one persisted and never sent held (turn/resume.ts). */
+  resume(): Promise<Intent[]> {
+    return resume({
+      life: this.life,
+      maxSeconds: this.limits.maxSeconds,
+      lease: {
         store: this.store,
-        conversationId: listed.conversationId,
         holder: this.holder,
         ttlMs: this.leaseTtlMs(),
         waitMs: 0,
         now: () => this.now().getTime(),
         sleep: this.sleep,
-      };
-      if (!(await acquireTurnLease(lease))) {
-        recorder.add({ type: "lease", decision: "skipped", holder: "another controller" });
-        await this.options.trace?.(recorder.finish());
-        continue;
-      }
-      try {
-        const finished = await runs.run(run, async () => this.resumeOne((await this.life.reload(listed)) ?? listed, run));
-        recorder.trace.outcomes.push(outcomeOf(finished));
-        settled.push(finished);
-      } finally {
-        await this.store.releaseLease(listed.conversationId, this.holder);
-      }
-      await this.options.trace?.(recorder.finish());
-    }
-    return settled;
-  }
-
-  /**
-   * One intent after a restart: a change persisted and never sent is held and asked about at the principal's next
-   * turn — never sent unseen; one that may have left is reconciled.
-   */
-  private async resumeOne(intent: Intent, run: Run): Promise<Intent> {
-    if (intent.state !== "persisted" || intent.sends > 0) return this.life.drive(intent, run);
-    // Held as a turn holds a stale change, in a conversation of no turns yet: turn 0, asked in no turn, so the
-    // conversation's next turn asks (its number may be the crashed turn's).
-    return askAgain(this.life, { ...newConversationState(intent.conversationId), locale: this.locale }, intent, run, "stale");
+      },
+      model: this.options.model.name,
+      now: this.now,
+      applicationTrace: () => this.applicationTrace(),
+      locale: this.locale,
+      principal: this.principal,
+      trace: this.options.trace,
+    });
   }
 
   private applicationTrace(): ApplicationTrace | undefined {
@@ -514,90 +428,8 @@ function withProblem(
   };
 }
 
-/** One conversation with one principal. Turns run one at a time (and, through the lease, one process at a time). */
-export class Conversation {
-  private running: Promise<unknown> = Promise.resolve();
-
-  constructor(
-    private readonly controller: Controller,
-    private readonly current: ConversationState,
-  ) {}
-
-  get id(): string {
-    return this.current.conversationId;
-  }
-
-  /** A copy of the state, for the application to keep between sessions. */
-  state(): ConversationState {
-    return structuredClone(this.current);
-  }
-
-  /** The principal's language. */
-  get locale(): Locale {
-    return this.current.locale ?? "en";
-  }
-
-  /** The principal's next message: runs the turn and resolves with the reply they see. */
-  turn(message: string, options: TurnOptions = {}): Promise<TurnResult> {
-    return this.queue(message, options);
-  }
-
-  /**
-   * The principal confirmed a held change (the application's confirm button): the id a turn returned in
-   * `confirmations`, bound to that exact request. Sends it, and resolves with the reply for its outcome. An id that
-   * names no change waiting in this conversation, or other values than the change's, throws ConfirmationError.
-   */
-  confirm(confirmationId: string, options: TurnOptions = {}): Promise<TurnResult> {
-    return this.queue({ action: "confirm", confirmationId }, options);
-  }
-
-  /**
-   * The principal declined a held change (the decline button): nothing is sent. `reason`, in the principal's words
-   * ("wrong item", "I'll do it myself"), tells the model why at the next turn.
-   */
-  decline(confirmationId: string, options: TurnOptions & { reason?: string } = {}): Promise<TurnResult> {
-    const { reason, ...turnOptions } = options;
-    return this.queue({ action: "decline", confirmationId, ...(reason !== undefined ? { reason } : {}) }, turnOptions);
-  }
-
-  /**
-   * @internal The agent-framework adapters' turn (turn/framework-turn.ts): the next turn of this conversation, opened for a
-   * framework's model by the principal's message or by buttons pressed. It runs after this object's earlier turns,
-   * and the next waits until it is finished or aborted.
-   */
-  open(input: string | readonly Settlement[], options: TurnOptions = {}): Promise<FrameworkTurn<TurnResult>> {
-    const opened = this.running.then(() => this.controller.openTurn(this.current, input, options));
-    this.running = opened.then(
-      (turn) => turn.done,
-      () => undefined,
-    );
-    return opened;
-  }
-
-  private queue(input: string | Settlement, options: TurnOptions): Promise<TurnResult> {
-    const next = this.running.then(() => this.controller.runTurn(this.current, input, options));
-    this.running = next.catch(() => undefined);
-    return next;
-  }
-}
-
 /** A controller, once its options are checked (options.ts): a misconfigured one throws here, naming the option. */
 export function createController(options: ControllerOptions): Controller {
   checkOptions(options);
   return new Controller(options);
-}
-
-/** The service client; with a test's HTTP faults, over a fetch that injects them where the network is. */
-function serviceClient(service: ServiceOptions, faults: TestSeams["faults"]): ServiceClient {
-  const fetch = service.fetch ?? globalThis.fetch;
-  return new ServiceClient({ ...service, fetch: faults?.length ? faultyFetch(fetch, faults, noteFault) : fetch });
-}
-
-/** What runs between persisting an intent and sending it: a test's faults on the stored order, then its hook. */
-function sendHook(seams: TestSeams): (intent: Intent) => Promise<void> {
-  const faultHook = beforeDispatchFaults(seams.faults ?? [], seams.orderWriter);
-  return async (intent) => {
-    await faultHook(intent, noteFault);
-    await seams.beforeDispatch?.(intent);
-  };
 }

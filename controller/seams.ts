@@ -1,6 +1,8 @@
 import type { ProvenanceCount } from "#controller/guard/provenance";
-import type { Fault, OrderWriter } from "#controller/http/faults";
+import { beforeDispatchFaults, type Fault, faultyFetch, type OrderWriter } from "#controller/http/faults";
+import { type ServiceOptions, ServiceClient } from "#controller/http/service-client";
 import type { Intent } from "#controller/intents/intent";
+import { noteFault } from "#controller/state/run";
 
 /**
  * What only tests and the evaluation may set on a controller: injected faults, a hook between persisting an intent
@@ -33,4 +35,19 @@ export function withTestSeams<Options extends object>(options: Options, seams: T
 /** The test seams an options object carries (none: production). */
 export function testSeamsOf(options: object): TestSeams {
   return (options as { [seamsKey]?: TestSeams })[seamsKey] ?? {};
+}
+
+/** The service client; with a test's HTTP faults, over a fetch that injects them where the network is. */
+export function serviceClient(service: ServiceOptions, faults: TestSeams["faults"]): ServiceClient {
+  const fetch = service.fetch ?? globalThis.fetch;
+  return new ServiceClient({ ...service, fetch: faults?.length ? faultyFetch(fetch, faults, noteFault) : fetch });
+}
+
+/** What runs between persisting an intent and sending it: a test's faults on the stored order, then its hook. */
+export function sendHook(seams: TestSeams): (intent: Intent) => Promise<void> {
+  const faultHook = beforeDispatchFaults(seams.faults ?? [], seams.orderWriter);
+  return async (intent) => {
+    await faultHook(intent, noteFault);
+    await seams.beforeDispatch?.(intent);
+  };
 }

@@ -20,10 +20,13 @@ export type TracerSetting = (typeof tracerSettings)[number];
 
 /**
  * Everything a deployment can vary, read once from CDK context (`-c key=value` or cdk.json) and checked,
- * so a typo fails the synth with a message instead of deploying something unintended.
+ * so a typo fails the synth with a message instead of deploying something unintended. This is the reference of the
+ * context keys docs/deploy.md points to: each field names its key (the field's own name unless it says otherwise)
+ * and its default. Two keys are read elsewhere: `bedrockAgentArn` (lib/api-stack.ts; docs/deploy.md, "Bedrock
+ * Agents") and `evalGateOverride` (bin/order-tools.ts).
  */
 export interface OrderToolsConfig {
-  /** Names the stacks (`OrderTools-<stage>-Data`, `OrderTools-<stage>-Api`); lower-case letters, digits, dashes. */
+  /** Names the stacks (`OrderTools-<stage>-Data`, `OrderTools-<stage>-Api`); lower-case letters, digits, dashes. Default `dev`. */
   stage: string;
   /**
    * A production stage: Cognito's redirect URLs must then be given explicitly (no localhost default) and be
@@ -31,7 +34,7 @@ export interface OrderToolsConfig {
    * a dash: `prod-eu`), false otherwise.
    */
   production: boolean;
-  /** Table deletion protection, and RETAIN for tables and log groups. Off only for throw-away stages. */
+  /** DynamoDB and Cognito deletion protection, and RETAIN for tables, user pools and log groups. Default true; false only for throw-away stages. */
   deletionProtection: boolean;
   /**
    * Context `orderIndexStep` (0–12): one step of moving a deployed orders table from the previous layout's order
@@ -39,36 +42,42 @@ export interface OrderToolsConfig {
    * split order layout"). Absent: the table as designed now.
    */
   orderIndexStep?: number;
-  /** POWERTOOLS_LOG_LEVEL for every function. */
+  /** POWERTOOLS_LOG_LEVEL for every function (DEBUG, INFO, WARN, ERROR, CRITICAL, SILENT). Default `INFO`. */
   logLevel: LogLevel;
-  /** ORDER_TOOLS_HOURLY_CAP (contract §7): per-customer changes per rolling hour; 0 turns the cap off. */
+  /** ORDER_TOOLS_HOURLY_CAP (contract §7): per-customer cancellations, returns and replacements per rolling hour; 0 turns the cap off. Default 10. */
   hourlyCap: number;
-  /** ORDER_TOOLS_SUPPORT_HOURLY_CAP: changes per support actor (`sub`) per rolling hour, any changing tool; 0 turns it off. */
+  /** ORDER_TOOLS_SUPPORT_HOURLY_CAP: changes per support actor (`sub`) per rolling hour, any changing tool; 0 turns it off. Default 60. */
   supportHourlyCap: number;
-  /** ORDER_TOOLS_SELLER_HOURLY_CAP: changes per seller actor (seller and `sub`) per rolling hour; 0 turns it off. */
+  /** ORDER_TOOLS_SELLER_HOURLY_CAP: changes per seller actor (seller and `sub`) per rolling hour; 0 turns it off. Default 60. */
   sellerHourlyCap: number;
-  /** ORDER_TOOLS_REQUEST_BUDGET: requests per principal (`sub`) per minute, every tool call; 0 turns it off. */
+  /** ORDER_TOOLS_REQUEST_BUDGET: requests per principal (`sub`) per minute, every tool call; 0 turns it off. Default 120. */
   requestBudget: number;
-  /** An existing identity provider; both or neither. Without them the API stack creates a Cognito user pool. */
+  /**
+   * An existing identity provider, contexts `jwtIssuer` (its https issuer URL) and `jwtAudience` (comma-separated):
+   * both or neither. Without them the API stack creates the three Cognito user pools and their APIs.
+   */
   jwt?: { issuer: string; audience: string[] };
   /**
    * Retention of the log groups whose lines are for day-to-day debugging: the reading tools, MCP, the catalogue,
-   * OpenAPI and the token triggers (context `logRetentionDays`).
+   * OpenAPI and the token triggers (context `logRetentionDays`, default 30 days).
    */
   logRetention: RetentionDays;
-  /** Retention of the changing tools' log groups: one line per change request, who and which operation (`changeLogRetentionDays`). */
+  /** Retention of the changing tools' log groups: one line per change request, who and which operation (`changeLogRetentionDays`, default 365). */
   changeLogRetention: RetentionDays;
-  /** Retention of the APIs' access logs, which hold callers' IP addresses (`accessLogRetentionDays`). */
+  /** Retention of the APIs' access logs, which hold callers' IP addresses (`accessLogRetentionDays`, default 90). */
   accessLogRetention: RetentionDays;
-  /** Default-stage throttling: steady requests per second and burst, for the whole API. */
+  /** `$default` stage throttling of each API, per route: `throttleRateLimit` requests per second (default 50) and `throttleBurstLimit` (100). */
   throttle: { rateLimit: number; burstLimit: number };
   /** An SNS topic of your own that every alarm notifies; without it the data stack creates one. */
   alarmTopicArn?: string;
-  /** Email addresses subscribed to the topic the data stack creates (each must confirm the subscription). */
+  /**
+   * Context `alarmEmail`, comma-separated: addresses subscribed to the topic the data stack creates (each must confirm
+   * the subscription). A production stage needs it or `alarmTopicArn`, not both.
+   */
   alarmEmails: string[];
   /**
    * One customer-managed KMS key (rotated yearly) for both tables, every log group and the alarm topic, instead of
-   * the AWS managed DynamoDB key and the services' own encryption. Context `customerManagedKey`.
+   * the AWS managed DynamoDB key and the services' own encryption. Context `customerManagedKey`, default false.
    */
   customerManagedKey: boolean;
   /**
@@ -95,9 +104,13 @@ export interface OrderToolsConfig {
    * them (annotations, a subsegment per DynamoDB request), at a cold-start cost over budget. Default `lambda`.
    */
   tracer: TracerSetting;
-  /** Run AWS Control Tower's proactive controls (cfn-guard) over the templates at synth; `controlTowerChecks=false` skips them. */
+  /** Run AWS Control Tower's proactive controls (cfn-guard) over the templates at synth (default); `controlTowerChecks=false` skips them. */
   controlTowerChecks: boolean;
-  /** Cognito only: where the customers' hosted sign-in may send an authorization code. */
+  /**
+   * Cognito only: where the customers' hosted sign-in may send an authorization code (comma-separated; https, an
+   * app's own scheme, or http://localhost outside production). Required on a production stage; elsewhere default
+   * `http://localhost:8080/callback`, as for the two below.
+   */
   authCallbackUrls: string[];
   /** Cognito only: where the staff pool's hosted sign-in may send an authorization code. */
   staffAuthCallbackUrls: string[];
@@ -108,7 +121,7 @@ export interface OrderToolsConfig {
    * pool's is the same followed by `-staff`, the sellers' by `-sellers`.
    */
   authDomainPrefix?: string;
-  /** Cognito only: also create a confidential client-credentials app client (in the staff pool) for a support back end. */
+  /** Cognito only: also create a confidential client-credentials app client (in the staff pool) for a support back end. Default false. */
   supportServiceClient: boolean;
   /**
    * Cognito only (context `mcpClients`): the MCP clients (Claude, ChatGPT, VS Code, …) to pre-register an app

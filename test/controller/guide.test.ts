@@ -12,6 +12,7 @@ import { type Gateway, startGateway } from "#local/gateway";
 import { repoRoot } from "#local/stack";
 import { seededLocalTables } from "#test/support/local-tables";
 import { readFileSync } from "node:fs";
+import { demoCases, demoWorld } from "#examples/controller-demo/cases";
 
 /**
  * What docs/controller.md shows a newcomer is what the controller does: its scripted two-turn conversation runs as
@@ -46,8 +47,8 @@ afterAll(async () => gateway?.close());
 
 describe("docs/controller.md, as a newcomer reads it", () => {
   it("its scripted model's two turns run as written against the demo shop, the message of each turn in its comment", async () => {
-    const script = block(section("Scripted models"), "js");
-    const steps = new Function(`return ${/scriptedModel\((\[[\s\S]*\])\)/.exec(script)?.[1]}`)() as ScriptStep[];
+    const script = block(section("Scripted models"), "ts runnable");
+    const steps = new Function(`return ${/scriptedModel\((\[[\s\S]*?\])\);/.exec(script)?.[1]}`)() as ScriptStep[];
     const messages = [...script.matchAll(/\/\/ turn \d: "([^"]+)"/g)].map((m) => m[1] as string);
     expect(messages).toHaveLength(2);
     const controller = createController({ service: { baseUrl: gateway.url, token }, model: scriptedModel(steps) });
@@ -60,6 +61,13 @@ describe("docs/controller.md, as a newcomer reads it", () => {
     }
     // Each turn shows the script's own reply: the gate let every sentence through.
     expect(replies).toEqual(steps.flatMap((step) => ("say" in step ? [step.say] : [])));
+  });
+
+  it("counts the conversations `npm run demo` runs as the demo has them", () => {
+    const words = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
+    const said = /`npm run demo` runs (\w+) scripted conversations/.exec(guide)?.[1];
+    expect(said, "the guide says how many conversations `npm run demo` runs").toBeDefined();
+    expect(words.indexOf(said as string)).toBe(demoCases(demoWorld(0)).length);
   });
 
   it("its problem is the shape, code and message a turn with an expired token returns", async () => {

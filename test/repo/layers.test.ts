@@ -66,7 +66,8 @@ const allowed: Record<string, readonly string[]> = {
  * outcomes.ts); then what a turn works with (intents, the service over HTTP, the trace, the platforms' tool
  * formats, the model's context and the model adapters); the guard that decides whether a change may be sent, and
  * the gate that decides what a reply may say; the conversation's and the running turn's state; what becomes of a
- * change; a turn's steps; and on top the controller, its face and its commands.
+ * change; a turn's steps (resume.ts among them: a restart's); and on top a conversation, the controller that runs
+ * its turns, its face and its commands.
  */
 const controllerAreas = [
   "package-manifest.ts",
@@ -87,6 +88,7 @@ const controllerAreas = [
   "changes",
   "turn",
   "options.ts",
+  "conversation.ts",
   "controller.ts",
   "frameworks",
   "testing.ts",
