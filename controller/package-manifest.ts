@@ -20,7 +20,7 @@ export const controllerPackage = {
   /** No licence has been granted yet: the owners choose one before the first publish. */
   license: "UNLICENSED",
   repository: { type: "git", url: "git+https://github.com/order-tools/order-tools.git", directory: "controller" },
-  engines: { node: ">=20" },
+  engines: { node: ">=22" },
   /** Each subpath an application imports, and the source file built for it. */
   subpaths: {
     "./controller": "controller/index.ts",

@@ -71,7 +71,7 @@ const node = (script: string, env: NodeJS.ProcessEnv = {}, cwd = app) => {
   return spawnSync(process.execPath, ["--input-type=module", "-e", script], {
     cwd,
     encoding: "utf8",
-    env: { ...inherited, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true", ...env },
+    env: { ...inherited, ...env },
     timeout: 60_000,
   });
 };
