@@ -42,6 +42,6 @@ export const controllerPackage = {
     "@aws-sdk/lib-dynamodb": "^3.1169.0",
     "@openai/agents": "^0.20.0",
     ai: "^6.0.333",
-    openai: "^6.49.0",
+    openai: "^7.60.0",
   },
 } as const;

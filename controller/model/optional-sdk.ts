@@ -1,22 +1,52 @@
+import { controllerPackage } from "#controller/package-manifest";
+
 /**
- * The model SDKs are optional peer dependencies of the controller package: an application installs only its own
- * provider's. So no adapter imports its SDK at module load; each one imports it when first asked for a response,
- * and importing the controller works with none of them installed. An SDK that is missing then is named, with the
- * command that installs it, rather than surfacing as a bare module-resolution error.
+ * The SDKs an application brings are optional peer dependencies of the controller package (package-manifest.ts,
+ * with the range of each): an application installs only its own provider's, framework's or store's. So nothing
+ * imports one at module load where a plain import would fail: a model adapter imports its SDK when first asked for
+ * a response, and importing the controller works with none of them installed; a framework adapter or the DynamoDB
+ * store, whose subpath is of no use without its SDK, imports it when the subpath is imported. An SDK missing then is
+ * named, with its range and the command that installs it, rather than surfacing as Node's bare "Cannot find package".
  */
-export class MissingModelSdkError extends Error {
+export class MissingPeerError extends Error {
+  /** The range of the package the controller package is tested with, as its manifest declares it. */
+  readonly range: string;
+
   constructor(
     readonly packageName: string,
-    adapter: string,
+    neededBy: string,
   ) {
+    const range = (controllerPackage.optionalPeers as Record<string, string>)[packageName] ?? "latest";
     super(
-      `${adapter} needs the ${packageName} package, which is not installed (it is an optional peer dependency of order-tools): npm install ${packageName}`,
+      `${neededBy} needs the ${packageName} package (${range}), which is not installed (it is an optional peer dependency of order-tools): npm install ${packageName}@${range}`,
     );
+    this.name = "MissingPeerError";
+    this.range = range;
+  }
+}
+
+/** A model adapter's SDK is missing: thrown by its first request. */
+export class MissingModelSdkError extends MissingPeerError {
+  constructor(packageName: string, adapter: string) {
+    super(packageName, adapter);
     this.name = "MissingModelSdkError";
   }
 }
 
-/** `load` must be a literal `() => import("<packageName>")`, so bundlers and the type checker see the import. */
+/**
+ * Imports an optional peer, or throws MissingPeerError naming it, its range and the install command. `load` must
+ * be a literal `() => import("<packageName>")`, so bundlers and the type checker see the import.
+ */
+export async function importOptionalPeer<T>(packageName: string, neededBy: string, load: () => Promise<T>): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    if (isMissing(error, packageName)) throw new MissingPeerError(packageName, neededBy);
+    throw error;
+  }
+}
+
+/** A model adapter's SDK, imported on its first request: as importOptionalPeer, throwing MissingModelSdkError. */
 export async function importModelSdk<T>(packageName: string, adapter: string, load: () => Promise<T>): Promise<T> {
   try {
     return await load();
@@ -26,7 +56,10 @@ export async function importModelSdk<T>(packageName: string, adapter: string, lo
   }
 }
 
-/** Node's ERR_MODULE_NOT_FOUND for this very package (not for something the package itself failed to find). */
+/**
+ * Node's ERR_MODULE_NOT_FOUND for this very package, whether the import named it or a package it imports needs it
+ * (@aws-sdk/lib-dynamodb imports @aws-sdk/client-dynamodb, its own peer) — not for a file a package failed to find.
+ */
 function isMissing(error: unknown, packageName: string): boolean {
   if (!(error instanceof Error) || (error as { code?: unknown }).code !== "ERR_MODULE_NOT_FOUND") return false;
   return new RegExp(`(package|module) '${packageName.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}'`).test(error.message);
