@@ -15,7 +15,7 @@ import {
 } from "#controller/frameworks/adapter";
 import { noteText, principalText } from "#controller/model/types";
 import { ConfirmationError, type Settlement } from "#controller/changes/settlement";
-import { importOptionalPeer } from "#controller/model/optional-sdk";
+import { importOptionalPeer } from "#controller/optional-peers";
 
 // `ai` is an optional peer of the package: without it, importing this subpath names the package and range to install.
 const { generateText, jsonSchema, stepCountIs } = await importOptionalPeer("ai", "order-tools/controller/ai-sdk", () => import("ai"));

@@ -22,7 +22,7 @@ import type { FrameworkToolResult, FrameworkTurn } from "#controller/turn/framew
 import type { PendingConfirmation } from "#controller/guard/confirmation";
 import { type ChatMessage, noteText, principalText } from "#controller/model/types";
 import { ConfirmationError, type Settlement } from "#controller/changes/settlement";
-import { importOptionalPeer } from "#controller/model/optional-sdk";
+import { importOptionalPeer } from "#controller/optional-peers";
 
 // `@openai/agents` is an optional peer of the package: without it, importing this subpath names the package and range to install.
 const {

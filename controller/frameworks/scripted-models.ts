@@ -1,7 +1,7 @@
 import type { Model, ModelRequest, ModelResponse, StreamEvent } from "@openai/agents";
 import type { RecordedModelCall, ScriptedModel } from "@openai/agents/testing";
 import type { LanguageModel } from "ai";
-import { importOptionalPeer } from "#controller/model/optional-sdk";
+import { importOptionalPeer } from "#controller/optional-peers";
 import type { ScriptStep } from "#controller/model/scripted";
 
 /**

@@ -11,7 +11,7 @@ import {
   leaseKey,
   resumablePartition,
 } from "#controller/intents/intent-table";
-import { importOptionalPeer } from "#controller/model/optional-sdk";
+import { importOptionalPeer } from "#controller/optional-peers";
 
 // The AWS SDK's clients are optional peers of the package: without them, importing this subpath names the package
 // and range to install.
