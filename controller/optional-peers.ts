@@ -8,15 +8,18 @@ import { controllerPackage } from "#controller/package-manifest";
  * store, whose subpath is of no use without its SDK, imports it when the subpath is imported. An SDK missing then is
  * named, with its range and the command that installs it, rather than surfacing as Node's bare "Cannot find package".
  */
+/** An optional peer of the package: a name controller/package-manifest.ts gives a range. */
+export type OptionalPeer = keyof typeof controllerPackage.optionalPeers;
+
 export class MissingPeerError extends Error {
   /** The range of the package the controller package is tested with, as its manifest declares it. */
   readonly range: string;
 
   constructor(
-    readonly packageName: string,
+    readonly packageName: OptionalPeer,
     neededBy: string,
   ) {
-    const range = (controllerPackage.optionalPeers as Record<string, string>)[packageName] ?? "latest";
+    const range = controllerPackage.optionalPeers[packageName];
     super(
       `${neededBy} needs the ${packageName} package (${range}), which is not installed (it is an optional peer dependency of order-tools): npm install ${packageName}@${range}`,
     );
@@ -27,7 +30,7 @@ export class MissingPeerError extends Error {
 
 /** A model adapter's SDK is missing: thrown by its first request. */
 export class MissingModelSdkError extends MissingPeerError {
-  constructor(packageName: string, adapter: string) {
+  constructor(packageName: OptionalPeer, adapter: string) {
     super(packageName, adapter);
     this.name = "MissingModelSdkError";
   }
@@ -37,7 +40,7 @@ export class MissingModelSdkError extends MissingPeerError {
  * Imports an optional peer, or throws MissingPeerError naming it, its range and the install command. `load` must
  * be a literal `() => import("<packageName>")`, so bundlers and the type checker see the import.
  */
-export async function importOptionalPeer<T>(packageName: string, neededBy: string, load: () => Promise<T>): Promise<T> {
+export async function importOptionalPeer<T>(packageName: OptionalPeer, neededBy: string, load: () => Promise<T>): Promise<T> {
   try {
     return await load();
   } catch (error) {
@@ -47,7 +50,7 @@ export async function importOptionalPeer<T>(packageName: string, neededBy: strin
 }
 
 /** A model adapter's SDK, imported on its first request: as importOptionalPeer, throwing MissingModelSdkError. */
-export async function importModelSdk<T>(packageName: string, adapter: string, load: () => Promise<T>): Promise<T> {
+export async function importModelSdk<T>(packageName: OptionalPeer, adapter: string, load: () => Promise<T>): Promise<T> {
   try {
     return await load();
   } catch (error) {
