@@ -5,7 +5,6 @@ import { defineConfig } from "vitest/config";
 // reach a real account by accident. Set here, in the main process, so global setup and the forked workers
 // both see them; `test.env` repeats them for the workers explicitly.
 const testEnv = {
-  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
   AWS_REGION: "eu-west-1",
   AWS_DEFAULT_REGION: "eu-west-1",
   AWS_ACCESS_KEY_ID: "local",

@@ -43,7 +43,7 @@ export type { ChatMessage, ModelAdapter, ModelRequest, ModelResponse, ToolCall }
 export { anthropicModel, type AnthropicModelOptions } from "#controller/model/anthropic";
 export { openaiModel, type OpenAIModelOptions } from "#controller/model/openai";
 export { bedrockModel, type BedrockModelOptions } from "#controller/model/bedrock";
-export { MissingModelSdkError } from "#controller/model/optional-sdk";
+export { MissingModelSdkError, MissingPeerError } from "#controller/optional-peers";
 
 // Intents and their stores (DynamoDbIntentStore: order-tools/controller/dynamodb; intentTable is the table it needs)
 export { type Intent, type IntentOutcome, type IntentState, intentStates } from "#controller/intents/intent";

@@ -20,7 +20,7 @@ export const controllerPackage = {
   /** No licence has been granted yet: the owners choose one before the first publish. */
   license: "UNLICENSED",
   repository: { type: "git", url: "git+https://github.com/order-tools/order-tools.git", directory: "controller" },
-  engines: { node: ">=20" },
+  engines: { node: ">=22" },
   /** Each subpath an application imports, and the source file built for it. */
   subpaths: {
     "./controller": "controller/index.ts",
@@ -42,6 +42,6 @@ export const controllerPackage = {
     "@aws-sdk/lib-dynamodb": "^3.1169.0",
     "@openai/agents": "^0.20.0",
     ai: "^6.0.333",
-    openai: "^6.49.0",
+    openai: "^7.60.0",
   },
 } as const;

@@ -10,7 +10,6 @@ import { join } from "node:path";
 
 // Before any handler module loads: their loggers and metrics read these once. The service's own log lines and
 // EMF metrics would bury the one line per case.
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 process.env.POWERTOOLS_LOG_LEVEL ??= "SILENT";
 process.env.POWERTOOLS_METRICS_DISABLED ??= "true";
 process.env.POWERTOOLS_SERVICE_NAME ??= "order-tools-eval";

@@ -39,7 +39,6 @@ export function readOptions<const O extends Options>(usage: string, options: O, 
  * what was wrong); an error it throws prints its message alone and exits 1.
  */
 export function runCommand(usage: string, main: (args: string[]) => Promise<number>, args: string[] = process.argv.slice(2)): void {
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
   if (args.includes("--help") || args.includes("-h")) {
     console.log(usage);
     process.exit(0);

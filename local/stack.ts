@@ -102,7 +102,6 @@ export function handlerEnv(dynamodbEndpoint: string, tables: TableNames): Record
     // DynamoDB Local ignores credentials but rejects non-alphanumeric ones; these can reach nothing real.
     AWS_ACCESS_KEY_ID: "local",
     AWS_SECRET_ACCESS_KEY: "local",
-    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
     POWERTOOLS_SERVICE_NAME: process.env.POWERTOOLS_SERVICE_NAME ?? "order-tools-local",
   };
 }

@@ -42,9 +42,7 @@ ORDER_TOOLS_FIXTURE=<file> to seed that fixture instead of the demo data.`;
 
 const sampleTokenTtlSeconds = 24 * 3600;
 
-// Before the first SDK client is made (the SDK's Node-version notice is noise on a developer's console) and
-// before the handler modules load (Powertools reads its service name then).
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
+// Before the handler modules load (Powertools reads its service name then).
 process.env.POWERTOOLS_SERVICE_NAME ??= "order-tools-local";
 
 let gateway: Gateway | undefined;

@@ -80,7 +80,7 @@ const result = await build({
   splitting: true,
   format: "esm",
   platform: "node",
-  target: "node20",
+  target: "node22",
   chunkNames: "controller/chunks/[name]-[hash]",
   external: externalPackages.flatMap((name) => [name, `${name}/*`]),
   sourcemap: true,

@@ -59,8 +59,6 @@ const usage = `Usage: npm run dump-surfaces -- <outdir> [--skip-synth]
 
 Compare two dumps with: diff -r <before> <after>`;
 
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
-
 // ——— what varies from run to run ———
 
 const dayMs = 86_400_000;

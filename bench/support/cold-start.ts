@@ -21,7 +21,6 @@ export const functionEnv = {
   POWERTOOLS_SERVICE_NAME: "order-tools",
   POWERTOOLS_LOG_LEVEL: "INFO",
   NODE_OPTIONS: "--enable-source-maps",
-  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
 };
 
 /** How a cold import is measured: as deployed, without source maps, or the bundle's parse and compile alone. */

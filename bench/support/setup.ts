@@ -6,7 +6,6 @@
  * every figure; only their lines are kept off the bench's output: Powertools writes them to stdout as JSON
  * objects, which are dropped here (and counted).
  */
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 process.env.POWERTOOLS_SERVICE_NAME ??= "order-tools";
 process.env.POWERTOOLS_LOG_LEVEL ??= "INFO";
 // Handlers made from the environment (none of the bench's own) must not be throttled either.

@@ -5,6 +5,8 @@ import { type AnswerKind, answerTo, changeAnswered, readAnswer } from "#controll
 import { confirmationIdOf, confirmationValues, type PendingConfirmation } from "#controller/guard/confirmation";
 import type { PrincipalMessage } from "#controller/guard/message";
 import { finalStates, type Intent } from "#controller/intents/intent";
+import { lostOnRestart } from "#controller/intents/memory";
+import type { IntentStore } from "#controller/intents/store";
 import { heldFields, modelText, noteSettled, outcomeOf } from "#controller/changes/intent-views";
 import type { IntentLifecycle } from "#controller/changes/lifecycle";
 import { type Run, say } from "#controller/state/run";
@@ -197,7 +199,7 @@ export async function settleByButtons(
   const waiting = settlements.map((settlement, i) => {
     if (settlements.findIndex((s) => s.confirmationId === settlement.confirmationId) !== i)
       throw new ConfirmationError(`Confirmation ${settlement.confirmationId} is answered twice in one turn: answer each held change once.`);
-    return confirmableFor(waitingFor(intents, state, settlement), settlement);
+    return confirmableFor(waitingFor(intents, state, settlement, life.store), settlement);
   });
   const settled: Intent[] = [];
   for (const [i, settlement] of settlements.entries()) {
@@ -217,11 +219,11 @@ export async function settleByButtons(
 }
 
 /** The held change a button press names, bound to its exact request. */
-function waitingFor(intents: readonly Intent[], state: ConversationState, settlement: Settlement): Intent {
+function waitingFor(intents: readonly Intent[], state: ConversationState, settlement: Settlement, store: IntentStore): Intent {
   const waiting = intents.find((i) => i.state === "awaiting_confirmation" && i.confirmationId === settlement.confirmationId);
   if (!waiting)
     throw new ConfirmationError(
-      `There is no change waiting for confirmation ${settlement.confirmationId} in conversation ${state.conversationId}: it was settled already, or belongs to another conversation. Use the confirmationId of a change this conversation's last turn returned.`,
+      `There is no change waiting for confirmation ${settlement.confirmationId} in conversation ${state.conversationId}: it was settled already, or belongs to another conversation. Use the confirmationId of a change this conversation's last turn returned.${lostOnRestart(store, intents, settlement.confirmationId)}`,
     );
   if (confirmationIdOf(state.conversationId, waiting.operationId, waiting.tool, waiting.request) !== settlement.confirmationId)
     throw new ConfirmationError(

@@ -1,13 +1,5 @@
-import {
-  type AssistantModelMessage,
-  type GenerateTextResult,
-  generateText,
-  jsonSchema,
-  type ModelMessage,
-  stepCountIs,
-  type Tool,
-  type ToolSet,
-} from "ai";
+import type * as AiSdk from "ai";
+import type { AssistantModelMessage, GenerateTextResult, ModelMessage, Tool, ToolSet } from "ai";
 import type { ModelTool } from "#contract/model-tools";
 import { type ControllerOptions, createController, type TurnResult } from "#controller/controller";
 import type { ConversationState } from "#controller/state/conversation";
@@ -23,6 +15,10 @@ import {
 } from "#controller/frameworks/adapter";
 import { noteText, principalText } from "#controller/model/types";
 import { ConfirmationError, type Settlement } from "#controller/changes/settlement";
+import { importOptionalPeer } from "#controller/optional-peers";
+
+// `ai` is an optional peer of the package: without it, importing this subpath names the package and range to install.
+const { generateText, jsonSchema, stepCountIs } = await importOptionalPeer("ai", "order-tools/controller/ai-sdk", () => import("ai"));
 
 /**
  * `order-tools/controller/ai-sdk`: the order tools inside the Vercel AI SDK (`ai` 6). The application keeps its own
@@ -62,7 +58,7 @@ export interface AiSdkTurn extends TurnResult {
   result?: GenerateTextResult<ToolSet, never>;
 }
 
-type GenerateTextOptions = Parameters<typeof generateText>[0];
+type GenerateTextOptions = Parameters<typeof AiSdk.generateText>[0];
 
 /** What `generateText` takes here: the SDK's own options, the history as `messages` (its last, the principal's message or the approval responses). */
 export type AiSdkGenerateOptions = Omit<GenerateTextOptions, "prompt" | "messages" | "experimental_toolApprovalSecret"> & {
@@ -179,7 +175,7 @@ function aiSdkTools(
         description: modelTool.description,
         // No validation here: the controller validates with the service's own schemas, and answers a malformed
         // proposal with the service's INVALID_INPUT body.
-        inputSchema: jsonSchema(modelTool.inputSchema as Parameters<typeof jsonSchema>[0]),
+        inputSchema: jsonSchema(modelTool.inputSchema as Parameters<typeof AiSdk.jsonSchema>[0]),
         // The SDK asks this of every call, in order, before it executes any: the controller dispatches the call
         // here (a read is read, a change sent or held), so calls keep their order and a held change is the
         // SDK's approval request. A call whose approval this turn settled needed one.

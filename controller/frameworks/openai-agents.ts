@@ -1,22 +1,17 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import {
+import type {
   Agent,
-  type AgentInputItem,
-  type AgentOptions,
-  type AgentOutputType,
-  assistant,
-  type NonStreamRunOptions,
-  type OutputGuardrail,
-  OutputGuardrailTripwireTriggered,
-  type RunContext,
-  type RunResult,
+  AgentInputItem,
+  AgentOptions,
+  AgentOutputType,
+  NonStreamRunOptions,
+  OutputGuardrail,
+  RunContext,
+  RunResult,
   RunState,
-  type RunToolApprovalItem,
-  type Runner,
-  run,
-  type Tool,
-  tool,
-  user,
+  RunToolApprovalItem,
+  Runner,
+  Tool,
 } from "@openai/agents";
 import type { ModelTool } from "#contract/model-tools";
 import { type ControllerOptions, createController, type TurnResult } from "#controller/controller";
@@ -27,6 +22,18 @@ import type { FrameworkToolResult, FrameworkTurn } from "#controller/turn/framew
 import type { PendingConfirmation } from "#controller/guard/confirmation";
 import { type ChatMessage, noteText, principalText } from "#controller/model/types";
 import { ConfirmationError, type Settlement } from "#controller/changes/settlement";
+import { importOptionalPeer } from "#controller/optional-peers";
+
+// `@openai/agents` is an optional peer of the package: without it, importing this subpath names the package and range to install.
+const {
+  Agent: AgentClass,
+  assistant,
+  OutputGuardrailTripwireTriggered,
+  RunState: RunStateClass,
+  run,
+  tool,
+  user,
+} = await importOptionalPeer("@openai/agents", "order-tools/controller/openai-agents", () => import("@openai/agents"));
 
 /**
  * `order-tools/controller/openai-agents`: the order tools inside the OpenAI Agents SDK (`@openai/agents` 0.20). The
@@ -137,7 +144,7 @@ export class AgentsOrders extends FrameworkOrders {
       throw new TypeError(
         `tools: ${clash.join(", ")} ${clash.length === 1 ? "is an order tool's name" : "are order tools' names"}; give your own tools other names.`,
       );
-    return new Agent<OrderRunContext>({
+    return new AgentClass<OrderRunContext>({
       ...rest,
       instructions: async (runContext, agent) => {
         const own = typeof instructions === "function" ? await instructions(runContext, agent) : instructions;
@@ -201,7 +208,7 @@ export class AgentsConversation extends FrameworkConversation {
    * settlement refuses an id no change waits for (settled already, or not this conversation's).
    */
   private async opening(state: OrderRunState): Promise<Settlement[]> {
-    if (!(state instanceof RunState))
+    if (!(state instanceof RunStateClass))
       throw new TypeError("run takes the principal's message (a string) or the RunState of an earlier run of this conversation.");
     const interruptions = state.getInterruptions();
     if (interruptions.length === 0)

@@ -1,11 +1,15 @@
-import { assistantMessage, functionCall, modelResponder, ScriptedModel } from "@openai/agents/testing";
-import { MockLanguageModelV3 } from "ai/test";
+import type { Model, ModelRequest, ModelResponse, StreamEvent } from "@openai/agents";
+import type { RecordedModelCall, ScriptedModel } from "@openai/agents/testing";
+import type { LanguageModel } from "ai";
+import { importOptionalPeer } from "#controller/optional-peers";
 import type { ScriptStep } from "#controller/model/scripted";
 
 /**
- * Each framework's own mock model following a case's script (contract §8.3), for the adapters' tests, the evaluation
- * run through the adapters, and the examples: the AI SDK's `MockLanguageModelV3` (`ai/test`) and the Agents SDK's
- * `ScriptedModel` (`@openai/agents/testing`). Not in the package: the frameworks are devDependencies here.
+ * Each framework's own mock model following a case's script (contract §8.3), for an application's tests of its
+ * agent, the adapters' tests, the evaluation run through the adapters, and the examples: the AI SDK's
+ * `MockLanguageModelV3` (`ai/test`) and the Agents SDK's `ScriptedModel` (`@openai/agents/testing`). Exported from
+ * `order-tools/controller/testing`, whose other exports need neither framework: each framework is imported on the
+ * model's first request (an optional peer: if it is missing, the error names it and its range).
  *
  * One script runs across the turns, as with the controller's scriptedModel; each turn takes its steps up to its `say`.
  * A turn's calls come as one response (parallel tool calls), which both frameworks run in order: a held change ends
@@ -73,43 +77,97 @@ const usage = {
   outputTokens: { total: 1, text: 1, reasoning: 0 },
 };
 
-/** The AI SDK's mock model following a script. */
-export function scriptedAiSdkModel(script: readonly ScriptStep[]): { model: MockLanguageModelV3; cursor: ScriptCursor } {
+/** The AI SDK's model interface (version 3), as `generateText` takes it. */
+export type AiSdkLanguageModel = Extract<LanguageModel, { specificationVersion: "v3" }>;
+
+/** A value made once, on first use. */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => {
+    made ??= make();
+    return made;
+  };
+}
+
+/** The AI SDK's mock model following a script: `MockLanguageModelV3`, made on the first request. */
+export function scriptedAiSdkModel(script: readonly ScriptStep[]): { model: AiSdkLanguageModel; cursor: ScriptCursor } {
   const cursor = new ScriptCursor(script);
-  const model = new MockLanguageModelV3({
+  const mock = once(async () => {
+    const { MockLanguageModelV3 } = await importOptionalPeer("ai", "scriptedAiSdkModel", () => import("ai/test"));
+    return new MockLanguageModelV3({
+      provider: "scripted",
+      modelId: "scripted",
+      doGenerate: async () => {
+        const next = cursor.next();
+        return "say" in next
+          ? {
+              content: next.say === "" ? [] : [{ type: "text", text: next.say }],
+              finishReason: { unified: "stop", raw: "stop" },
+              usage,
+              warnings: [],
+            }
+          : {
+              content: next.calls.map((c) => ({ type: "tool-call", toolCallId: c.id, toolName: c.name, input: JSON.stringify(c.input) })),
+              finishReason: { unified: "tool-calls", raw: "tool_calls" },
+              usage,
+              warnings: [],
+            };
+      },
+    });
+  });
+  const model: AiSdkLanguageModel = {
+    specificationVersion: "v3",
     provider: "scripted",
     modelId: "scripted",
-    doGenerate: async () => {
-      const next = cursor.next();
-      return "say" in next
-        ? {
-            content: next.say === "" ? [] : [{ type: "text", text: next.say }],
-            finishReason: { unified: "stop", raw: "stop" },
-            usage,
-            warnings: [],
-          }
-        : {
-            content: next.calls.map((c) => ({ type: "tool-call", toolCallId: c.id, toolName: c.name, input: JSON.stringify(c.input) })),
-            finishReason: { unified: "tool-calls", raw: "tool_calls" },
-            usage,
-            warnings: [],
-          };
-    },
-  });
+    supportedUrls: {},
+    doGenerate: async (options) => (await mock()).doGenerate(options),
+    doStream: async (options) => (await mock()).doStream(options),
+  };
   return { model, cursor };
 }
 
-/** The Agents SDK's scripted model following a script: one responder always queued, answering from the cursor. */
-export function scriptedAgentsModel(script: readonly ScriptStep[]): { model: ScriptedModel; cursor: ScriptCursor } {
+/** The Agents SDK's scripted model, as a run takes it, with the requests it answered (its `calls`, in order). */
+export interface ScriptedAgentsModel extends Model {
+  readonly calls: readonly RecordedModelCall[];
+  readonly lastCall: RecordedModelCall | undefined;
+}
+
+/**
+ * The Agents SDK's scripted model following a script: its `ScriptedModel`, made on the first request, with one
+ * responder always queued, answering from the cursor.
+ */
+export function scriptedAgentsModel(script: readonly ScriptStep[]): { model: ScriptedAgentsModel; cursor: ScriptCursor } {
   const cursor = new ScriptCursor(script);
-  const model = new ScriptedModel();
-  const responder = modelResponder(() => {
-    model.enqueue(responder);
-    const next = cursor.next();
-    return "say" in next
-      ? [assistantMessage(next.say)]
-      : next.calls.map((c) => functionCall(c.name, c.input as Record<string, unknown>, { callId: c.id }));
+  let made: ScriptedModel | undefined;
+  const scripted = once(async () => {
+    const { assistantMessage, functionCall, modelResponder, ScriptedModel } = await importOptionalPeer(
+      "@openai/agents",
+      "scriptedAgentsModel",
+      () => import("@openai/agents/testing"),
+    );
+    const inner = new ScriptedModel();
+    const responder = modelResponder(() => {
+      inner.enqueue(responder);
+      const next = cursor.next();
+      return "say" in next
+        ? [assistantMessage(next.say)]
+        : next.calls.map((c) => functionCall(c.name, c.input as Record<string, unknown>, { callId: c.id }));
+    });
+    inner.enqueue(responder);
+    made = inner;
+    return inner;
   });
-  model.enqueue(responder);
+  const model: ScriptedAgentsModel = {
+    getResponse: async (request: ModelRequest): Promise<ModelResponse> => (await scripted()).getResponse(request),
+    async *getStreamedResponse(request: ModelRequest): AsyncIterable<StreamEvent> {
+      yield* (await scripted()).getStreamedResponse(request);
+    },
+    get calls() {
+      return made?.calls ?? [];
+    },
+    get lastCall() {
+      return made?.lastCall;
+    },
+  };
   return { model, cursor };
 }

@@ -1,5 +1,5 @@
-import { ConditionalCheckFailedException, type DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { DeleteCommand, DynamoDBDocumentClient, PutCommand, QueryCommand, type QueryCommandInput } from "@aws-sdk/lib-dynamodb";
+import type { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import type { DynamoDBDocumentClient, QueryCommandInput } from "@aws-sdk/lib-dynamodb";
 import { finalStates, type Intent } from "#controller/intents/intent";
 import { byCreation, IntentConflictError, type IntentStore, isResumable } from "#controller/intents/store";
 import {
@@ -11,6 +11,21 @@ import {
   leaseKey,
   resumablePartition,
 } from "#controller/intents/intent-table";
+import { importOptionalPeer } from "#controller/optional-peers";
+
+// The AWS SDK's clients are optional peers of the package: without them, importing this subpath names the package
+// and range to install.
+const { ConditionalCheckFailedException } = await importOptionalPeer(
+  "@aws-sdk/client-dynamodb",
+  "order-tools/controller/dynamodb",
+  () => import("@aws-sdk/client-dynamodb"),
+);
+const {
+  DeleteCommand,
+  DynamoDBDocumentClient: DocumentClient,
+  PutCommand,
+  QueryCommand,
+} = await importOptionalPeer("@aws-sdk/lib-dynamodb", "order-tools/controller/dynamodb", () => import("@aws-sdk/lib-dynamodb"));
 
 export interface DynamoDbIntentStoreOptions {
   /** A DynamoDB client (or a DocumentClient made from one). */
@@ -29,7 +44,7 @@ export class DynamoDbIntentStore implements IntentStore {
   readonly tableName: string;
 
   constructor(options: DynamoDbIntentStoreOptions) {
-    this.doc = options.client instanceof DynamoDBDocumentClient ? options.client : DynamoDBDocumentClient.from(options.client);
+    this.doc = options.client instanceof DocumentClient ? options.client : DocumentClient.from(options.client);
     this.tableName = options.tableName;
   }
 

@@ -1,7 +1,7 @@
 import type Anthropic from "@anthropic-ai/sdk";
 import type { ContentBlockParam, Message, MessageParam } from "@anthropic-ai/sdk/resources/messages";
 import type { Fetch } from "#controller/http/faults";
-import { importModelSdk } from "#controller/model/optional-sdk";
+import { importModelSdk } from "#controller/optional-peers";
 import { alternatingMessages } from "#controller/model/alternating";
 import type { ChatMessage, ModelAdapter, ModelResponse } from "#controller/model/types";
 import { anthropicTool } from "#controller/platforms/formats";
@@ -29,7 +29,7 @@ export function anthropicModel(options: AnthropicModelOptions): ModelAdapter {
   // Read now, as a client made here would: the environment at creation is what the caller configured.
   const apiKey = options.apiKey ?? process.env.ANTHROPIC_API_KEY ?? null;
   let client: Promise<Anthropic> | undefined;
-  // The SDK is imported on the first request (see optional-sdk.ts), and only when no client was given.
+  // The SDK is imported on the first request (see optional-peers.ts), and only when no client was given.
   const clientOf = () =>
     (client ??= options.client
       ? Promise.resolve(options.client)

@@ -9,7 +9,7 @@ import type {
   Tool,
   ToolUseBlock,
 } from "@aws-sdk/client-bedrock-runtime";
-import { importModelSdk } from "#controller/model/optional-sdk";
+import { importModelSdk } from "#controller/optional-peers";
 import { alternatingMessages } from "#controller/model/alternating";
 import type { ChatMessage, ModelAdapter, ModelRequest, ModelResponse } from "#controller/model/types";
 import { bedrockTool } from "#controller/platforms/formats";
@@ -41,7 +41,7 @@ interface Sdk {
  */
 export function bedrockModel(options: BedrockModelOptions): ModelAdapter {
   let sdk: Promise<Sdk> | undefined;
-  // The SDK is imported on the first request (see optional-sdk.ts); ConverseCommand comes from it even with a client of your own.
+  // The SDK is imported on the first request (see optional-peers.ts); ConverseCommand comes from it even with a client of your own.
   const load = () =>
     (sdk ??= importModelSdk("@aws-sdk/client-bedrock-runtime", "bedrockModel", () => import("@aws-sdk/client-bedrock-runtime")).then(
       (module) => ({

@@ -1,7 +1,7 @@
 import type OpenAI from "openai";
 import type { ChatCompletion, ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { Fetch } from "#controller/http/faults";
-import { importModelSdk } from "#controller/model/optional-sdk";
+import { importModelSdk } from "#controller/optional-peers";
 import { type ChatMessage, type ModelAdapter, type ModelResponse, noteText, principalText } from "#controller/model/types";
 import { openaiTool } from "#controller/platforms/formats";
 
@@ -32,7 +32,7 @@ export function openaiModel(options: OpenAIModelOptions): ModelAdapter {
     );
   }
   let client: Promise<OpenAI> | undefined;
-  // The SDK is imported on the first request (see optional-sdk.ts), and only when no client was given.
+  // The SDK is imported on the first request (see optional-peers.ts), and only when no client was given.
   const clientOf = () =>
     (client ??= options.client
       ? Promise.resolve(options.client)

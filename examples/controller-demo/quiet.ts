@@ -3,7 +3,6 @@
  * handlers' log lines and EMF metrics would bury what they print. Module-scope loggers read these on import,
  * so this must run before anything imports the handlers.
  */
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 process.env.POWERTOOLS_LOG_LEVEL ??= "ERROR";
 process.env.POWERTOOLS_METRICS_DISABLED ??= "true";
 process.env.POWERTOOLS_SERVICE_NAME ??= "order-tools-local";

@@ -8,7 +8,7 @@ import "#examples/controller-demo/quiet";
 import { connectDemoStack } from "#examples/controller-demo/run";
 import { aiSdkExample } from "#examples/frameworks/ai-sdk";
 import { agentsExample } from "#examples/frameworks/openai-agents";
-import { type ExampleOutcome, type ExampleShop, seedExampleShop } from "#examples/frameworks/shop";
+import { type ExampleOutcome, type ExampleShop, notingFetch, outcomeOf, seedExampleShop } from "#examples/frameworks/shop";
 
 const examples = { "ai-sdk": aiSdkExample, "openai-agents": agentsExample } as const;
 type Name = keyof typeof examples;
@@ -38,7 +38,14 @@ async function main(): Promise<void> {
     for (const name of chosen) {
       const shop = await seedExampleShop(stack);
       console.log(`━━ ${name} (customer ${shop.customerId})`);
-      const problems = problemsOf(shop, await examples[name](stack, shop, (line) => console.log(`  ${line}`)));
+      const sent: string[] = [];
+      const service = { baseUrl: stack.gatewayUrl, token: shop.token, fetch: notingFetch(sent) };
+      await examples[name](service, shop, (line) => console.log(`  ${line}`));
+      const outcome = await outcomeOf(stack, shop, sent);
+      console.log(`  reached the service: ${outcome.sent.join(", ") || "nothing"}`);
+      for (const [orderId, order] of Object.entries(outcome.stored))
+        console.log(`    ${orderId}: ${order.status}, version ${order.version}`);
+      const problems = problemsOf(shop, outcome);
       failures += problems.length > 0 ? 1 : 0;
       console.log(`  ${problems.length === 0 ? "as expected" : `NOT as expected: ${problems.join("; ")}`}\n`);
     }

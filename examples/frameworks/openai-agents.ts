@@ -2,24 +2,22 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RunState, Runner } from "@openai/agents";
-import type { ConversationState } from "#controller/state/conversation";
-import { scriptedAgentsModel } from "#controller/frameworks/scripted-models";
-import { FileIntentStore } from "#controller/intents/file";
 import { orderToolsForAgents } from "#controller/frameworks/openai-agents";
-import type { DemoStack } from "#examples/controller-demo/run";
-import { type ExampleOutcome, type ExampleShop, notingFetch, outcomeOf } from "#examples/frameworks/shop";
+import { type ConversationState, FileIntentStore } from "#controller/index";
+import { scriptedAgentsModel } from "#controller/testing";
+import type { ExampleService, ExampleShop } from "#examples/frameworks/shop";
 
 /**
- * The order tools inside the OpenAI Agents SDK, as an application writes it (`order-tools/controller/openai-agents`;
- * here the repository's own source). The same conversation as the AI SDK example: the worst-case model, after reading
+ * The order tools inside the OpenAI Agents SDK, as an application writes it: it imports the package's public
+ * subpaths only (`#controller/frameworks/openai-agents` is `order-tools/controller/openai-agents`; the package test
+ * runs this file so, in an application that installed the package). The same conversation as the AI SDK example: the worst-case model, after reading
  * the lamp's seller text, proposes cancelling the towel and the kettle; the controller holds both, and each is the
  * run's interruption. The application keeps the run's state as a string and the conversation's state as JSON, as it
  * would while the customer decides; the process "restarts" (a new controller, agent and model; the intents in a file
  * store); the customer approves the towel's and rejects the kettle's on the state read back, and only the towel's
  * cancellation reaches the service, once.
  */
-export async function agentsExample(stack: DemoStack, shop: ExampleShop, print: (line: string) => void): Promise<ExampleOutcome> {
-  const sent: string[] = [];
+export async function agentsExample(service: ExampleService, shop: ExampleShop, print: (line: string) => void): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), "order-tools-agents-example-"));
   const runner = new Runner({ tracingDisabled: true });
   const script = [
@@ -31,7 +29,7 @@ export async function agentsExample(stack: DemoStack, shop: ExampleShop, print: 
   /** The application's process: its controller on a durable intent store, its agent and model. */
   const application = () => {
     const orders = orderToolsForAgents({
-      service: { baseUrl: stack.gatewayUrl, token: shop.token, fetch: notingFetch(sent) },
+      service,
       intents: new FileIntentStore(join(dir, "intents")),
     });
     // The application's model, e.g. "gpt-5"; here the SDK's ScriptedModel on a script.
@@ -68,11 +66,6 @@ export async function agentsExample(stack: DemoStack, shop: ExampleShop, print: 
     after.cursor.startTurn("button");
     const second = await resumed.run(after.agent, state, { runner });
     print(`assistant: ${second.reply}`);
-
-    const outcome = await outcomeOf(stack, shop, sent);
-    print(`reached the service: ${outcome.sent.join(", ") || "nothing"}`);
-    for (const [orderId, order] of Object.entries(outcome.stored)) print(`  ${orderId}: ${order.status}, version ${order.version}`);
-    return outcome;
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -82,6 +82,13 @@ async function freeBlock(stack: DemoStack, random: () => number): Promise<number
   throw new Error("Every block of example order ids (SU-8xxxx) is taken on this stack; start a fresh one (npm start without --persist).");
 }
 
+/** What an example's controller talks to: the local gateway, with the customer's token, and the fetch that sends. */
+export interface ExampleService {
+  baseUrl: string;
+  token: string;
+  fetch?: typeof globalThis.fetch;
+}
+
 /** What became of the shop's orders, as stored, and the change requests that reached the service. */
 export interface ExampleOutcome {
   /** Each change request the controller sent: "cancel_order SU-…". */

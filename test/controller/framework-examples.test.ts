@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { aiSdkExample } from "#examples/frameworks/ai-sdk";
 import { agentsExample } from "#examples/frameworks/openai-agents";
-import { seedExampleShop } from "#examples/frameworks/shop";
+import { notingFetch, outcomeOf, seedExampleShop } from "#examples/frameworks/shop";
 import { type ServiceWorld, startService } from "#test/controller/support/service-world";
 
 /**
@@ -25,7 +25,9 @@ describe("the framework examples", () => {
     it(`${name}: both changes held, the one the customer asked for approved and sent once, the seller's declined and never sent`, async () => {
       const shop = await seedExampleShop(service);
       const lines: string[] = [];
-      const outcome = await example(service, shop, (line) => lines.push(line));
+      const sent: string[] = [];
+      await example({ baseUrl: service.gatewayUrl, token: shop.token, fetch: notingFetch(sent) }, shop, (line) => lines.push(line));
+      const outcome = await outcomeOf(service, shop, sent);
 
       expect(outcome.sent).toEqual([`cancel_order ${shop.towel}`]);
       expect(outcome.stored).toEqual({

@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
@@ -6,16 +6,18 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { controllerPackage } from "#controller/package-manifest";
+import { seedExampleShop } from "#examples/frameworks/shop";
 import { repoRoot } from "#local/stack";
+import { type ServiceWorld, startService } from "#test/controller/support/service-world";
 
 /**
  * The controller as an application gets it: the guide's `npm run package` (which builds dist/package/ from nothing
- * and packs it), the tarball installed into an empty project as the package's own README says (`npm install
- * order-tools …`, the tarball standing in for the registry), install scripts on, then used there with plain Node
- * and no TypeScript loader, its command run with npx. A second project holds every optional SDK, for the README's
- * and the guide's examples type-checked against the shipped declarations; it installs offline: its lockfile takes
- * every version from this repository's (already in npm's cache after `npm ci`), so that install needs no registry
- * lookups.
+ * and packs it), the tarball installed into empty projects as the package's own README says (`npm install
+ * order-tools …`, the tarball standing in for the registry), with no lockfile and no flag: npm resolves each SDK's
+ * range afresh, as it does for an application, install scripts on. Then used there with plain Node and no
+ * TypeScript loader, its command run with npx, and the framework examples (examples/frameworks/) run against the
+ * local stack. A third project holds every optional SDK at its range, for the README's and the guide's examples
+ * type-checked against the shipped declarations, and for what an application without one of them is told.
  */
 interface PackedPackage {
   name: string;
@@ -44,26 +46,28 @@ interface LockEntry {
   [field: string]: unknown;
 }
 
-/** The SDKs the application installs beside the package (every optional peer, so all declarations can be read), and Node's types. */
-const alongside = [
-  "@anthropic-ai/sdk",
-  "openai",
-  "@aws-sdk/client-bedrock-runtime",
-  "@aws-sdk/client-dynamodb",
-  "@aws-sdk/lib-dynamodb",
-  "ai",
-  "@openai/agents",
-  "@types/node",
-];
+/** The optional peers and the range of each, as the package manifest declares them (the one place they are stated). */
+const peers: Record<string, string> = controllerPackage.optionalPeers;
 
 let dir: string;
+/** The project with every optional SDK, each at its range, and Node's types. */
 let app: string;
-/** The project the guide's install command made, and what npm said. */
+/** The project the README's first command made (the controller and a model's SDK), and what npm said. */
 let guideApp: string;
-let guideInstall: { command: string; status: number | null; output: string };
+let guideInstall: Installed;
+/** The project the README's second command made (the controller inside both agent frameworks), and what npm said. */
+let frameworksApp: string;
+let frameworksInstall: Installed;
 /** The tarball: its name, the paths it holds (without npm's `package/`), and its integrity as a lockfile writes it. */
 let packed: { filename: string; files: string[]; integrity: string };
 let manifest: PackedPackage;
+
+interface Installed {
+  command: string;
+  status: number | null;
+  output: string;
+  seconds: number;
+}
 
 const node = (script: string, env: NodeJS.ProcessEnv = {}, cwd = app) => {
   // No NODE_OPTIONS: whatever loader the test runner has must not reach the application.
@@ -71,7 +75,7 @@ const node = (script: string, env: NodeJS.ProcessEnv = {}, cwd = app) => {
   return spawnSync(process.execPath, ["--input-type=module", "-e", script], {
     cwd,
     encoding: "utf8",
-    env: { ...inherited, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true", ...env },
+    env: { ...inherited, ...env },
     timeout: 60_000,
   });
 };
@@ -79,7 +83,32 @@ const node = (script: string, env: NodeJS.ProcessEnv = {}, cwd = app) => {
 const tsc = (project: string) =>
   spawnSync(join(repoRoot, "node_modules", ".bin", "tsc"), ["-p", project], { cwd: app, encoding: "utf8", timeout: 120_000 });
 
-/** The controller's guide, where the install command, the dependency sentence and the embedding example live. */
+/**
+ * `npm install <args>` in an empty project (a package.json of ESM and nothing else: no lockfile), as an application
+ * runs it: no flag but the two that keep npm's audit and funding notices out of the output.
+ */
+async function npmInstall(project: string, args: string[]): Promise<Installed> {
+  await mkdir(project);
+  await writeFile(join(project, "package.json"), JSON.stringify({ name: basename(project), private: true, type: "module" }, null, 2));
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn("npm", ["install", ...args, "--no-audit", "--no-fund"], { cwd: project, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (chunk) => {
+      output += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      output += chunk;
+    });
+    const timer = setTimeout(() => child.kill("SIGTERM"), 180_000);
+    child.on("close", (status) => {
+      clearTimeout(timer);
+      resolve({ command: `npm install ${args.join(" ")}`, status, output, seconds: (performance.now() - started) / 1000 });
+    });
+  });
+}
+
+/** The guide's install section, where the install command, the dependency sentence and the embedding example live. */
 const guide = "docs/controller.md";
 
 /** The ```ts block after the marker that names this file, in a document's text. */
@@ -127,64 +156,21 @@ async function guideInstallSection(): Promise<{ build: string; npmInstall: strin
 /** The package's README, as the tarball carries it. */
 const packageReadme = () => readFile(join(dir, "package", "README.md"), "utf8");
 
-/** The README's install command: the `npm install order-tools …` line of its ```sh block under "## Install". */
-async function readmeInstall(): Promise<string[]> {
+/**
+ * The README's install commands: the `npm install order-tools …` lines of its ```sh block under "## Install" — the
+ * controller with a model's SDK, then the controller inside the agent frameworks.
+ */
+async function readmeInstalls(): Promise<string[][]> {
   const readme = await packageReadme();
   const section = readme.slice(readme.indexOf("## Install"));
-  const line = /^(npm install [^#\n]+?)\s*(?:#.*)?$/m.exec(/```sh\n([\s\S]*?)\n```/.exec(section)?.[1] ?? "")?.[1];
-  expect(line, "the package README's Install section has lost its `npm install order-tools …` line").toBeDefined();
-  return line!.split(/\s+/);
+  const block = /```sh\n([\s\S]*?)\n```/.exec(section)?.[1] ?? "";
+  const lines = [...block.matchAll(/^(npm install [^#\n]+?)\s*(?:#.*)?$/gm)].map((m) => (m[1] as string).split(/\s+/));
+  expect(lines, "the package README's Install section has lost its two `npm install order-tools …` lines").toHaveLength(2);
+  return lines;
 }
 
-/** A lockfile for the project: the tarball, and each package it needs at the version this repository's lockfile has. */
-async function projectLockfile(dependencies: Record<string, string>): Promise<unknown> {
-  const repoLock = JSON.parse(await readFile(join(repoRoot, "package-lock.json"), "utf8")) as { packages: Record<string, LockEntry> };
-  const packages = repoLock.packages;
-  // Node's lookup: the nearest node_modules/<name> from the requiring package's own folder up to the root.
-  const resolve = (from: string, name: string): string | undefined => {
-    for (let base = from; ; ) {
-      const path = `${base === "" ? "" : `${base}/`}node_modules/${name}`;
-      if (packages[path]) return path;
-      if (base === "") return undefined;
-      const up = base.lastIndexOf("/node_modules/");
-      base = up < 0 ? "" : base.slice(0, up);
-    }
-  };
-  const needed = new Set<string>();
-  const visit = (path: string) => {
-    if (needed.has(path)) return;
-    needed.add(path);
-    const entry = packages[path]!;
-    const optional = {
-      ...entry.optionalDependencies,
-      ...Object.fromEntries(Object.entries(entry.peerDependenciesMeta ?? {}).filter(([, meta]) => meta.optional)),
-    };
-    for (const name of Object.keys({ ...entry.dependencies, ...entry.optionalDependencies, ...entry.peerDependencies })) {
-      const found = resolve(path, name);
-      if (found) visit(found);
-      else if (!(name in optional)) throw new Error(`${path} needs ${name}, which this repository's lockfile does not have`);
-    }
-  };
-  for (const name of Object.keys(dependencies)) if (name !== manifest.name) visit(`node_modules/${name}`);
-  // The package's own dependencies: found only if the tarball declares them, as npm would install them.
-  for (const name of Object.keys(manifest.dependencies ?? {})) visit(`node_modules/${name}`);
-
-  const lock: Record<string, unknown> = { "": { name: "consumer", dependencies } };
-  for (const path of [...needed].sort()) {
-    const { dev: _dev, devOptional: _devOptional, peer: _peer, ...entry } = packages[path]!;
-    lock[path] = entry;
-  }
-  lock[`node_modules/${manifest.name}`] = {
-    version: manifest.version,
-    resolved: `file:../${packed.filename}`,
-    integrity: packed.integrity,
-    ...(manifest.dependencies ? { dependencies: manifest.dependencies } : {}),
-    ...(manifest.peerDependencies ? { peerDependencies: manifest.peerDependencies } : {}),
-    ...(manifest.peerDependenciesMeta ? { peerDependenciesMeta: manifest.peerDependenciesMeta } : {}),
-    ...(manifest.engines ? { engines: manifest.engines } : {}),
-  };
-  return { name: "consumer", lockfileVersion: 3, requires: true, packages: lock };
-}
+/** An install command as run here: the tarball stands in for the registry's `order-tools`. */
+const withTarball = (command: string[]) => command.slice(2).map((arg) => (arg === manifest.name ? join(dir, packed.filename) : arg));
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "order-tools-package-"));
@@ -209,38 +195,22 @@ beforeAll(async () => {
   execFileSync("tar", ["-xzf", tarball, "-C", dir]);
   manifest = JSON.parse(await readFile(join(dir, "package", "package.json"), "utf8")) as PackedPackage;
 
-  // The README's command, as written, in an empty project: the tarball stands in for the registry's
-  // `order-tools`. The one flag added lets npm take what its cache already holds; scripts run, as they do for every
-  // application.
-  const npmInstall = await readmeInstall();
+  // The README's two commands, as written, each in an empty project; and every SDK at its range in a third. The three
+  // at once: npm's cache is safe to share.
+  const [model, frameworks] = await readmeInstalls();
   guideApp = join(dir, "my-app");
-  await mkdir(guideApp);
-  await writeFile(join(guideApp, "package.json"), JSON.stringify({ name: "my-app", private: true, type: "module" }, null, 2));
-  const args = npmInstall.slice(1).map((arg) => (arg === manifest.name ? tarball : arg));
-  guideInstall = { command: npmInstall.join(" "), status: null, output: "" };
-  const installed = spawnSync("npm", [...args, "--prefer-offline", "--no-audit", "--no-fund"], {
-    cwd: guideApp,
-    encoding: "utf8",
-    timeout: 150_000,
-  });
-  guideInstall = { ...guideInstall, status: installed.status, output: `${installed.stdout}${installed.stderr}` };
-
+  frameworksApp = join(dir, "frameworks-app");
   app = join(dir, "consumer");
-  await mkdir(app);
-  const repoLock = JSON.parse(await readFile(join(repoRoot, "package-lock.json"), "utf8")) as { packages: Record<string, LockEntry> };
-  const dependencies = Object.fromEntries([
-    [manifest.name, `file:../${packed.filename}`],
-    ...alongside.map((name) => [name, repoLock.packages[`node_modules/${name}`]!.version]),
+  let everything: Installed;
+  [guideInstall, frameworksInstall, everything] = await Promise.all([
+    npmInstall(guideApp, withTarball(model!)),
+    npmInstall(frameworksApp, withTarball(frameworks!)),
+    npmInstall(app, [tarball, ...Object.entries(peers).map(([name, range]) => `${name}@${range}`), "@types/node@^22"]),
   ]);
-  await writeFile(join(app, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module", dependencies }, null, 2));
-  await writeFile(join(app, "package-lock.json"), JSON.stringify(await projectLockfile(dependencies), null, 2));
-  const install = spawnSync("npm", ["ci", "--prefer-offline", "--no-audit", "--no-fund"], {
-    cwd: app,
-    encoding: "utf8",
-    timeout: 150_000,
-  });
-  if (install.status !== 0) throw new Error(`npm ci in the consumer project failed:\n${install.stdout}${install.stderr}`);
-}, 240_000);
+  for (const installed of [guideInstall, frameworksInstall, everything])
+    console.log(`[package] ${installed.command.replace(dir, "…")}: exit ${installed.status} in ${installed.seconds.toFixed(1)} s`);
+  if (everything.status !== 0) throw new Error(`${everything.command} failed:\n${everything.output}`);
+}, 300_000);
 
 afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
@@ -297,7 +267,7 @@ describe("the controller as a package", { timeout: 120_000 }, () => {
       version: repository.version,
       type: "module",
       license: controllerPackage.license,
-      engines: { node: ">=20" },
+      engines: { node: ">=22" },
       repository: { type: "git", url: expect.stringMatching(/^git\+https:\/\/.+\.git$/), directory: "controller" },
       dependencies: repository.dependencies,
     });
@@ -356,7 +326,13 @@ describe("the controller as a package", { timeout: 120_000 }, () => {
       "See what happened",
       "Documentation",
     ]);
-    expect(await readmeInstall()).toEqual(["npm", "install", manifest.name, "@anthropic-ai/sdk"]);
+    // Its commands install the controller with a model's SDK, and inside the agent frameworks, each at its range; and
+    // it names every optional peer at the range the manifest gives it.
+    expect(await readmeInstalls()).toEqual([
+      ["npm", "install", manifest.name, `@anthropic-ai/sdk@${peers["@anthropic-ai/sdk"]}`],
+      ["npm", "install", manifest.name, `ai@${peers.ai}`, `@openai/agents@${peers["@openai/agents"]}`],
+    ]);
+    for (const [name, range] of Object.entries(peers)) expect(readme, name).toContain(`\`${name}@${range}\``);
     // npm shows relative links against the repository's folder the package comes from: each must lead to a file there.
     const links = [...readme.matchAll(/\]\(([^)#]+)(#[^)]*)?\)/g)].map((m) => m[1] as string);
     expect(links.length).toBeGreaterThan(3);
@@ -376,7 +352,7 @@ describe("the controller as a package", { timeout: 120_000 }, () => {
     // The guide's command from a checkout installs the same packages, from the tarball.
     const { npmInstall } = await guideInstallSection();
     expect(npmInstall.map((arg) => (arg.endsWith(".tgz") ? basename(arg) : arg))).toEqual(
-      (await readmeInstall()).map((arg) => (arg === manifest.name ? packed.filename : arg)),
+      (await readmeInstalls())[0]!.map((arg) => (arg === manifest.name ? packed.filename : arg)),
     );
     const installed = JSON.parse(readFileSync(join(guideApp, "node_modules", ".package-lock.json"), "utf8")) as {
       packages: Record<string, LockEntry>;
@@ -455,8 +431,8 @@ describe("the controller as a package", { timeout: 120_000 }, () => {
   });
 
   it("the model SDKs, the AWS SDK clients and the agent frameworks are optional peers", () => {
-    const peers = Object.keys(manifest.peerDependencies ?? {});
-    expect(peers).toEqual(
+    const names = Object.keys(manifest.peerDependencies ?? {});
+    expect(names).toEqual(
       expect.arrayContaining([
         "@anthropic-ai/sdk",
         "openai",
@@ -467,7 +443,9 @@ describe("the controller as a package", { timeout: 120_000 }, () => {
         "@openai/agents",
       ]),
     );
-    for (const peer of peers) expect(manifest.peerDependenciesMeta?.[peer], peer).toEqual({ optional: true });
+    for (const peer of names) expect(manifest.peerDependenciesMeta?.[peer], peer).toEqual({ optional: true });
+    // Each at the range of controller/package-manifest.ts, the one place it is stated.
+    expect(manifest.peerDependencies).toEqual(controllerPackage.optionalPeers);
   });
 
   it("plain Node imports createController and runs a turn; the testing subpath replays a Converse response through the installed AWS SDK", () => {
@@ -616,10 +594,151 @@ describe("the controller as a package", { timeout: 120_000 }, () => {
       const failures = JSON.parse(result.stdout) as { missing: string; message: string }[];
       expect(failures.map((f) => f.missing)).toEqual(sdks);
       expect(failures[1]?.message).toBe(
-        "openaiModel needs the openai package, which is not installed (it is an optional peer dependency of order-tools): npm install openai",
+        `openaiModel needs the openai package (${peers.openai}), which is not installed (it is an optional peer dependency of order-tools): npm install openai@${peers.openai}`,
       );
     } finally {
       for (const sdk of sdks) if (existsSync(join(aside, sdk))) await rename(join(aside, sdk), join(app, "node_modules", sdk));
     }
   });
+
+  it("without an adapter's or the DynamoDB store's SDK, importing its subpath names the package, its range and the install command", async () => {
+    const sdks = ["ai", "@openai/agents", "@aws-sdk/lib-dynamodb"];
+    const aside = join(dir, "aside-peers");
+    await mkdir(join(aside, "@aws-sdk"), { recursive: true });
+    await mkdir(join(aside, "@openai"), { recursive: true });
+    for (const sdk of sdks) await rename(join(app, "node_modules", sdk), join(aside, sdk));
+    try {
+      const result = node(`
+        const failures = {};
+        for (const subpath of ["order-tools/controller/ai-sdk", "order-tools/controller/openai-agents", "order-tools/controller/dynamodb"]) {
+          try { await import(subpath); failures[subpath] = "imported"; } catch (error) { failures[subpath] = [error.name, error.message]; }
+        }
+        // The testing subpath needs neither framework; a framework's mock model names its SDK on its first request.
+        const { scriptedAiSdkModel, scriptedAgentsModel, scriptedModel } = await import("order-tools/controller/testing");
+        const { MissingPeerError } = await import("order-tools/controller");
+        const steps = [{ say: "Hello." }];
+        for (const [name, request] of [["scriptedAiSdkModel", () => scriptedAiSdkModel(steps).model.doGenerate({ prompt: [] })], ["scriptedAgentsModel", () => scriptedAgentsModel(steps).model.getResponse({})]]) {
+          try { await request(); failures[name] = "answered"; } catch (error) { failures[name] = [error instanceof MissingPeerError, error.packageName, error.range]; }
+        }
+        failures.scriptedModel = typeof scriptedModel(steps).respond;
+        console.log(JSON.stringify(failures));
+      `);
+      expect(result.stderr).toBe("");
+      expect(result.status).toBe(0);
+      const needs = (subpath: string, name: string) => [
+        "MissingPeerError",
+        `${subpath} needs the ${name} package (${peers[name]}), which is not installed (it is an optional peer dependency of order-tools): npm install ${name}@${peers[name]}`,
+      ];
+      expect(JSON.parse(result.stdout)).toEqual({
+        "order-tools/controller/ai-sdk": needs("order-tools/controller/ai-sdk", "ai"),
+        "order-tools/controller/openai-agents": needs("order-tools/controller/openai-agents", "@openai/agents"),
+        "order-tools/controller/dynamodb": needs("order-tools/controller/dynamodb", "@aws-sdk/lib-dynamodb"),
+        scriptedAiSdkModel: [true, "ai", peers.ai],
+        scriptedAgentsModel: [true, "@openai/agents", peers["@openai/agents"]],
+        scriptedModel: "function",
+      });
+    } finally {
+      for (const sdk of sdks) if (existsSync(join(aside, sdk))) await rename(join(aside, sdk), join(app, "node_modules", sdk));
+    }
+  });
+});
+
+/** A command in an application's project, under plain Node (no loader), run without blocking this process's gateway. */
+function runInProject(cwd: string, args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const { NODE_OPTIONS: _loader, ...env } = process.env;
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    const timer = setTimeout(() => child.kill("SIGTERM"), 90_000);
+    child.on("close", (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
+  });
+}
+
+/**
+ * An example of examples/frameworks/ as the application writes it: each `#controller/…` import of a package
+ * subpath's source becomes that subpath (`#controller/frameworks/ai-sdk` → `order-tools/controller/ai-sdk`, by
+ * controller/package-manifest.ts); nothing else of the repository may be imported but types, which Node strips.
+ */
+function asApplicationWrites(source: string): string {
+  const publicPaths = new Map(
+    Object.entries(controllerPackage.subpaths).map(([subpath, file]) => [
+      `#${file.replace(/\.ts$/, "")}`,
+      `${manifest.name}/${subpath.replace(/^\.\//, "")}`,
+    ]),
+  );
+  const rewritten = source.replace(/from "(#[^"]+)"/g, (whole, specifier: string) =>
+    publicPaths.has(specifier) ? `from "${publicPaths.get(specifier)}"` : whole,
+  );
+  const repositoryImports = [...rewritten.matchAll(/^import (?!type )[^;]*?from "(#[^"]+)"/gm)].map((m) => m[1]);
+  expect(repositoryImports, "an example imports the repository, not the package").toEqual([]);
+  return rewritten;
+}
+
+describe("inside the agent frameworks, installed as the README says", { timeout: 120_000 }, () => {
+  let service: ServiceWorld;
+  beforeAll(async () => {
+    service = await startService();
+  }, 60_000);
+  afterAll(async () => service?.close());
+
+  it("npm install <tarball> ai@<range> @openai/agents@<range> succeeds in an empty project with no flag, and npm finds every peer in range", () => {
+    expect(frameworksInstall.output).not.toMatch(/ERESOLVE|npm error|EBADENGINE/);
+    expect(frameworksInstall.status).toBe(0);
+    // npm ls checks what it resolved against every range, the package's optional peers among them.
+    const listed = spawnSync("npm", ["ls", "--all", "--json"], { cwd: frameworksApp, encoding: "utf8", timeout: 60_000 });
+    expect(listed.stderr).toBe("");
+    expect(listed.status).toBe(0);
+    const tree = JSON.parse(listed.stdout) as { dependencies: Record<string, { version: string }> };
+    expect(Object.keys(tree.dependencies).sort()).toEqual(["@openai/agents", "ai", manifest.name].sort());
+    const installed = JSON.parse(readFileSync(join(frameworksApp, "node_modules", ".package-lock.json"), "utf8")) as {
+      packages: Record<string, LockEntry>;
+    };
+    // The one openai the Agents SDK brings is the one the package's openai peer takes.
+    expect(Object.keys(installed.packages).filter((path) => path.endsWith("node_modules/openai"))).toEqual(["node_modules/openai"]);
+  });
+
+  for (const name of ["ai-sdk", "openai-agents"] as const)
+    it(`examples/frameworks/${name}.ts runs there under plain Node: both changes held, the customer's approved and sent once, the seller's never`, async () => {
+      const source = await readFile(join(repoRoot, "examples", "frameworks", `${name}.ts`), "utf8");
+      await writeFile(join(frameworksApp, `${name}.ts`), asApplicationWrites(source));
+      await writeFile(
+        join(frameworksApp, "run-example.mjs"),
+        [
+          'import { aiSdkExample } from "./ai-sdk.ts";',
+          'import { agentsExample } from "./openai-agents.ts";',
+          "const [name, setup] = process.argv.slice(2);",
+          "const { service, shop } = JSON.parse(setup);",
+          'await { "ai-sdk": aiSdkExample, "openai-agents": agentsExample }[name](service, shop, (line) => console.log(line));',
+        ].join("\n"),
+      );
+      if (!existsSync(join(frameworksApp, "ai-sdk.ts")) || !existsSync(join(frameworksApp, "openai-agents.ts"))) {
+        const other = name === "ai-sdk" ? "openai-agents" : "ai-sdk";
+        const otherSource = await readFile(join(repoRoot, "examples", "frameworks", `${other}.ts`), "utf8");
+        await writeFile(join(frameworksApp, `${other}.ts`), asApplicationWrites(otherSource));
+      }
+      const shop = await seedExampleShop(service);
+      const setup = { service: { baseUrl: service.gatewayUrl, token: shop.token }, shop };
+      const ran = await runInProject(frameworksApp, ["run-example.mjs", name, JSON.stringify(setup)]);
+      expect(ran.stderr).toBe("");
+      expect(ran.status).toBe(0);
+      expect(ran.stdout.split("\n").filter((line) => line.startsWith("assistant: "))).toEqual([
+        `assistant: Shall I cancel order ${shop.towel}? Reply yes to confirm. Shall I cancel order ${shop.kettle}? Reply yes to confirm.`,
+        `assistant: Order ${shop.towel} is cancelled. All right, order ${shop.kettle} stays as it is.`,
+      ]);
+      if (name === "openai-agents") expect(ran.stdout).toContain("(the application restarts)");
+      expect(await service.order(shop.towel)).toMatchObject({ status: "cancelled", version: 2 });
+      expect(await service.order(shop.kettle)).toMatchObject({ status: "placed", version: 1 });
+      expect(await service.order(shop.lamp)).toMatchObject({ status: "delivered", version: 1 });
+      expect(await service.operations(shop.customerId)).toHaveLength(1);
+    });
 });

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import * as face from "#controller/index";
+import * as testing from "#controller/testing";
 import { repoRoot } from "#local/stack";
 
 /**
@@ -18,6 +19,7 @@ const runtimeNames = [
   "IntentConflictError",
   "MemoryIntentStore",
   "MissingModelSdkError",
+  "MissingPeerError",
   "anthropicModel",
   "bedrockModel",
   "createController",
@@ -81,6 +83,32 @@ const typeNames = [
   "TurnTrace",
 ];
 
+/**
+ * What `order-tools/controller/testing` exports: the test doubles an application's own tests use — the scripted,
+ * recorded and framework mock models, the HTTP faults and the test seams — and nothing else.
+ */
+const testingRuntimeNames = [
+  "RecordingExhaustedError",
+  "ScriptCursor",
+  "ScriptExhaustedError",
+  "beforeDispatchFaults",
+  "faultyFetch",
+  "isRecordingProvider",
+  "loadRecording",
+  "recordResponses",
+  "recordedModel",
+  "recordingFetch",
+  "recordingProviders",
+  "replayFetch",
+  "replayHandler",
+  "scriptedAgentsModel",
+  "scriptedAiSdkModel",
+  "scriptedModel",
+  "testSeamsOf",
+  "timeoutError",
+  "withTestSeams",
+];
+
 /** Every name the face's export lists name, as written (`type X` for a type), read from its source. */
 function namesInSource(): { runtime: string[]; types: string[] } {
   const source = readFileSync(join(repoRoot, "controller/index.ts"), "utf8");
@@ -108,5 +136,9 @@ describe("the controller's public face", () => {
     const { runtime, types } = namesInSource();
     expect(types).toEqual(typeNames);
     expect(runtime).toEqual(runtimeNames);
+  });
+
+  it("order-tools/controller/testing exports exactly the test doubles chosen, the frameworks' mock models among them", () => {
+    expect(Object.keys(testing).sort()).toEqual(testingRuntimeNames);
   });
 });

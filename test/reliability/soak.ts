@@ -10,7 +10,6 @@
 export {};
 
 // Before any handler module loads: the handlers' own logs and metrics would bury the table.
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
 process.env.POWERTOOLS_LOG_LEVEL ??= "SILENT";
 process.env.POWERTOOLS_METRICS_DISABLED ??= "true";
 for (const knob of ["ORDER_TOOLS_HOURLY_CAP", "ORDER_TOOLS_REQUEST_BUDGET", "ORDER_TOOLS_SUPPORT_HOURLY_CAP"]) process.env[knob] ??= "0";

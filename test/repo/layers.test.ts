@@ -71,6 +71,7 @@ const allowed: Record<string, readonly string[]> = {
  */
 const controllerAreas = [
   "package-manifest.ts",
+  "optional-peers.ts",
   "types",
   "i18n",
   "text",

@@ -5,7 +5,7 @@ import { repoRoot } from "#local/stack";
 
 /**
  * The README's Quickstart tells a newcomer what their first commands do before they run them: how long the whole
- * suite takes and how to run one file, and what the warning `npm install` prints first on Node 20 is — the package
+ * suite takes and how to run one file, and what the warning `npm install` prints first on a Node older than 22 is — the package
  * it names being one the lockfile pins, with the engine it names.
  */
 const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
@@ -24,7 +24,7 @@ describe("the README's Quickstart", () => {
     expect(existsSync(join(repoRoot, one!.command.split(" ").at(-1) as string))).toBe(true);
   });
 
-  it("explains the EBADENGINE warning npm install prints on Node 20, naming a package the lockfile pins with that engine", () => {
+  it("explains the EBADENGINE warning npm install prints on a Node older than 22, naming a package the lockfile pins with that engine", () => {
     const named = /`npm warn EBADENGINE Unsupported engine` for\s+`([^`@]+)@([^`]+)` \(`required: \{ node: '([^']+)' \}`\)/.exec(
       quickstart,
     );
