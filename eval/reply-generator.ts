@@ -3,7 +3,7 @@ import type { Locale } from "#controller/i18n/locale";
 import { seededRandom } from "#local/seeded-random";
 import type { JudgeContext } from "#eval/judges/reply-reader";
 import type { RecordedOutcome } from "#eval/judges/status-sentences";
-import { bench, kettle, merino, oldLamp, type Situation, situations, throwOrder } from "#eval/reply-records";
+import { bench, kettle, merino, oldLamp, type Situation, situationOf, situations, throwOrder } from "#eval/reply-records";
 
 export { type Situation, situationOf, situations } from "#eval/reply-records";
 
@@ -39,6 +39,8 @@ export interface GeneratedReply {
   wrapper: string;
   language: Locale;
   text: string;
+  /** The person's message the reply answers (a true reply's: what its facts answer), for the gate. */
+  question?: string;
   /** A true reply's sentences, each with what it tells. */
   sentences?: { text: string; unit: Unit }[];
 }
@@ -457,6 +459,27 @@ function toldOf(name: string): Told[] {
   }
 }
 
+/**
+ * The person's message a true reply answers: a careful model tells the facts it was asked for, so each fact the
+ * reply tells was asked ("Where is it?" for its status and tracking), after the request of the turn's change.
+ */
+const askedFor: Record<Exclude<FactKind, "outcome">, string> = {
+  status: "Where is it?",
+  tracking: "Where is it?",
+  placed: "When did I place it?",
+  items: "What did I order?",
+  amounts: "How much did it cost?",
+  returnWindow: "Can I return it?",
+  return: "Can I return it?",
+  note: "What's the delivery note?",
+  possible: "What are my options?",
+};
+function questionOf(situation: string, told: readonly Told[]): string {
+  const request = situationOf(situation).outcomes.length > 0 ? ["Please go ahead with it."] : [];
+  const asked = told.flatMap(([, unit]) => (unit.kind === "courtesy" || unit.kind === "outcome" ? [] : [askedFor[unit.kind]]));
+  return [...request, ...new Set(asked)].join(" ");
+}
+
 /** How a model writes one sentence: as it is, or in its markdown. */
 const trueForms: Record<string, (s: string) => string> = {
   plain: (s) => s,
@@ -481,6 +504,7 @@ export function trueReplies(seed: number): GeneratedReply[] {
       wrapper,
       language: "en",
       text: told.map(([text]) => shape(text)).join(wrapper === "list" ? "\n" : " "),
+      question: questionOf(situation, told),
       sentences: told.map(([text, unit]) => ({ text, unit })),
     });
   for (const situation of situations) {
@@ -524,8 +548,16 @@ export function judgeContextFor(situation: Situation): Omit<JudgeContext, "recor
 }
 
 /** The gate's input for a situation and a reply. */
-export function gateInputFor(situation: Situation, candidate: string, locale: Locale = "en") {
-  return { candidate, outcomes: situation.outcomes, orders: situation.orders, today: situation.today, turn: situation.turn, locale };
+export function gateInputFor(situation: Situation, candidate: string, locale: Locale = "en", question?: string) {
+  return {
+    candidate,
+    outcomes: situation.outcomes,
+    orders: situation.orders,
+    today: situation.today,
+    turn: situation.turn,
+    locale,
+    ...(question !== undefined ? { question } : {}),
+  };
 }
 
 /** The seed `npm test` and `npm run eval -- --replies` use. */

@@ -60,7 +60,7 @@ export interface ReplyRun {
 
 /** The gate-disabled defect (eval/defects.ts) shows the model's text as written, whatever the record says. */
 function gated(r: GeneratedReply, gateDisabled: boolean): GateDecision {
-  const decision = gate(gateInputFor(situationOf(r.situation), r.text, r.language));
+  const decision = gate(gateInputFor(situationOf(r.situation), r.text, r.language, r.question));
   return gateDisabled ? { ...decision, reply: r.text, kept: sentencesOf(renderForCustomer(r.text)), decision: "accepted" } : decision;
 }
 
