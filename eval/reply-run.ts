@@ -14,6 +14,7 @@ import {
   trueReplies,
 } from "#eval/reply-generator";
 import type { OutcomeLabel, Situation } from "#eval/reply-records";
+import { runQuestionSet } from "#eval/reply-questions";
 
 /**
  * The generated reply corpus against the gate and the judge (`npm run eval -- --replies`, contract §8.4; a sample in
@@ -184,5 +185,7 @@ export function runGeneratedReplies(
   out(`replies (seed ${seed}), per outcome:`);
   for (const line of replyTable(figures)) out(`  ${line}`);
   const bad = figures.reduce((n, f) => n + f.shown + f.judgePassed + f.judgeFailsGate, 0);
-  return { pass: bad === 0 };
+  // The gate-disabled defect shows the model's words: the question set measures the gate's own replies.
+  const asked = options.gateDisabled ? { pass: true } : runQuestionSet(seed, out);
+  return { pass: bad === 0 && asked.pass };
 }

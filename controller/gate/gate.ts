@@ -1,6 +1,6 @@
 import { type OrderFact, turnFacts } from "#controller/gate/facts";
 import { composeOutcomes, type ReplyKind, replyKindOfAll, type OrderFacts, type TurnOutcome } from "#controller/outcomes";
-import { askedKinds, askedTopics } from "#controller/gate/asked";
+import { askedTopics, topicFacts } from "#controller/gate/asked";
 import { factCore, factCores, readSentences, sentencesOf, speaksOfChange } from "#controller/gate/reading";
 import { renderForCustomer } from "#controller/gate/render";
 import { boundTemplate, modelFailedTemplate, noChangeFor, openingFor } from "#controller/gate/templates";
@@ -110,7 +110,9 @@ export function gate(input: GateInput): GateDecision {
   if (locale !== "en") {
     // The model's text is not read, so not shown; a turn that changed nothing says so before its facts.
     const shown = asking ? [] : show(facts, answer, new Set(sentencesOf(opening).map(factCore)));
-    const parts = [opening !== "" ? opening : noChangeFor(locale), ...shown.map((f) => f.text), more];
+    // "Nothing changed" stands in for what the model wrote; a turn without its prose and with an answer needs none.
+    const lead = opening !== "" ? opening : candidate !== "" || shown.length === 0 ? noChangeFor(locale) : "";
+    const parts = [lead, ...shown.map((f) => f.text), more];
     const problems = candidate === "" ? [] : [`the gate reads English; the principal's language is ${locale}`];
     return decide(join(parts), "template", [], problems);
   }
@@ -148,7 +150,7 @@ export function gate(input: GateInput): GateDecision {
 /**
  * The facts that answer the person's question (gate/asked.ts), of the orders it is about: those the model opened
  * with get_order this turn, else those its reads showed, at most `summaryOrders`; tracking only until it is
- * delivered (then its status says where it is). An order with no fact of a kind asked gets its status instead. On a turn that changed
+ * delivered (then its status says where it is). A topic the order has no fact of is answered by its status. On a turn that changed
  * something, only a question that names what it asks is answered: the status sentences already say what happened.
  */
 function answerOf(
@@ -160,7 +162,6 @@ function answerOf(
   const topics = askedTopics(input.question ?? "", locale);
   const named = input.question !== undefined && askedTopics(input.question, locale, { orElse: false }).size > 0;
   if (!changedNothing && !named) return { answer: [], more: "" };
-  const kinds = askedKinds(topics);
   const all = ordersOf(facts);
   const opened = all.filter((id) => input.turn !== undefined && input.orders.some((o) => o.orderId === id && o.openedTurn === input.turn));
   const about = (opened.length > 0 ? opened : all).slice(0, summaryOrders);
@@ -169,8 +170,13 @@ function answerOf(
     const own = facts.filter((f) => f.orderId === orderId && f.kind !== "outcome");
     const status = own.find((f): f is Extract<OrderFact, { kind: "status" }> => f.kind === "status");
     const travels = status?.status !== "delivered";
-    const asked = own.filter((f) => kinds.has(f.kind) && (f.kind !== "tracking" || travels));
-    answer.push(...(asked.length > 0 ? asked : status ? [status] : []));
+    const told = new Set<OrderFact>();
+    for (const topic of topics) {
+      const kinds: readonly string[] = topicFacts[topic];
+      const asked = own.filter((f) => kinds.includes(f.kind) && (f.kind !== "tracking" || travels));
+      for (const f of asked.length > 0 ? asked : status ? [status] : []) told.add(f);
+    }
+    answer.push(...own.filter((f) => told.has(f)));
   }
   const count = all.length - about.length;
   const more = changedNothing && opened.length === 0 && count > 0 ? formatMessage(gateMessages, locale, "fact.more", { count }) : "";

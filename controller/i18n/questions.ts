@@ -57,7 +57,7 @@ export const questionWords: Readonly<Record<Locale, Readonly<Record<Topic, reado
   },
   de: {
     where: ["wo", "sendungsverfolgung", "verfolgen", "status", "unterwegs", "wann kommt", "ankommen", "kommt", "versendet", "verschickt"],
-    what: ["was habe ich bestellt", "was habe ich gekauft", "was ist in", "welche artikel", "artikel", "inhalt", "bestellt habe"],
+    what: ["was habe ich bestellt", "was habe ich gekauft", "was ist in", "welche artikel", "artikel", "inhalt", "bestellt", "gekauft"],
     paid: ["wie viel", "wieviel", "kosten", "kostet", "gekostet", "bezahlt", "preis", "betrag", "summe", "gesamt"],
     return: ["zurückgeben", "zurückschicken", "zurücksenden", "rücksendung", "retoure", "rückgabe", "umtauschen"],
     delivered: ["geliefert", "zugestellt", "angekommen", "wann kam", "lieferdatum"],
@@ -131,7 +131,7 @@ export const questionWords: Readonly<Record<Locale, Readonly<Record<Topic, reado
     return: ["zwrócić", "zwrot", "oddać", "odesłać", "zwrotu"],
     delivered: ["dostarczone", "dostarczona", "doręczone", "dotarło", "dotarła", "data dostawy"],
     placed: ["kiedy zamówiłem", "kiedy zamówiłam", "data zamówienia", "złożone"],
-    note: ["notatka", "notatkę", "instrukcja", "instrukcje"],
+    note: ["notatka", "notatkę", "notatki", "notatce", "instrukcja", "instrukcję", "instrukcje", "instrukcji"],
     options: ["co mogę zrobić", "co możecie zrobić", "opcje", "możliwości", "czy mogę jeszcze"],
   },
 };
