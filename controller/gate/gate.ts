@@ -149,8 +149,8 @@ export function gate(input: GateInput): GateDecision {
 
 /**
  * The facts that answer the person's question (gate/asked.ts), of the orders it is about: those the model opened
- * with get_order this turn, else those its reads showed, at most `summaryOrders`; tracking only until it is
- * delivered (then its status says where it is). A topic the order has no fact of is answered by its status. On a turn that changed
+ * with get_order this turn, else those its reads showed, at most `summaryOrders`; tracking only while it
+ * travels (before, and once delivered, its status says where it is). A topic the order has no fact of is answered by its status. On a turn that changed
  * something, only a question that names what it asks is answered: the status sentences already say what happened.
  */
 function answerOf(
@@ -169,7 +169,7 @@ function answerOf(
   for (const orderId of about) {
     const own = facts.filter((f) => f.orderId === orderId && f.kind !== "outcome");
     const status = own.find((f): f is Extract<OrderFact, { kind: "status" }> => f.kind === "status");
-    const travels = status?.status !== "delivered";
+    const travels = status === undefined || status.status === "shipped" || status.status === "dispatching";
     const told = new Set<OrderFact>();
     for (const topic of topics) {
       const kinds: readonly string[] = topicFacts[topic];
