@@ -465,7 +465,7 @@ function toldOf(name: string): Told[] {
  */
 const askedFor: Record<Exclude<FactKind, "outcome">, string> = {
   status: "Where is it?",
-  tracking: "Where is it?",
+  tracking: "Can I track it?",
   placed: "When did I place it?",
   items: "What did I order?",
   amounts: "How much did it cost?",

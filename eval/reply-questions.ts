@@ -15,7 +15,7 @@ import { item, order, today } from "#eval/reply-records";
  * in each of the eight languages, in several phrasings of their own, about an order of every status; the model read
  * the order with get_order and then wrote prose the gate refuses, no prose at all, or true prose (the facts asked,
  * as the application renders them). Per turn it measures:
- * - whether the information asked for is in the reply's text (a fact of the kind asked, of that order, told whole;
+ * - whether the information asked for is in the reply's text (a fact of a kind asked, of that order, told whole;
  *   a question whose kind the order lacks — a return on a cancelled order — is answered by its status);
  * - how many facts the reply's text tells beyond what was asked (at most one may be);
  * - whether the reply shows a false sentence: the judge fails it, or it keeps a sentence of refused prose.
@@ -144,8 +144,11 @@ const answers: Record<Question, FactKind[]> = {
   "when delivered": ["status"],
   "what is the note": ["note"],
 };
-/** The fact that must be told: the first of the question's kinds the order has, else its status. */
-const required = (q: Question, kinds: ReadonlySet<FactKind>): FactKind => (answers[q] as FactKind[]).find((k) => kinds.has(k)) ?? "status";
+/** The facts any one of which answers: the question's kinds the order has, else its status. */
+function required(q: Question, kinds: ReadonlySet<FactKind>): FactKind[] {
+  const has = answers[q].filter((k) => kinds.has(k));
+  return has.length > 0 ? has : ["status"];
+}
 
 const statuses = ["placed", "processing", "dispatching", "shipped", "delivered", "cancelled"] as const;
 type Status = (typeof statuses)[number];
@@ -241,7 +244,7 @@ export function questionTurns(seed: number): QuestionTurn[] {
                 ? undefined
                 : prose === "refused"
                   ? refused[locale]
-                  : [locale === "en" ? "Thanks for waiting." : "", ...facts.filter((f) => f.kind === must).map((f) => f.text)]
+                  : [locale === "en" ? "Thanks for waiting." : "", ...facts.filter((f) => must.includes(f.kind)).map((f) => f.text)]
                       .join(" ")
                       .trim();
             const decision = gate({
@@ -270,15 +273,15 @@ export function questionTurns(seed: number): QuestionTurn[] {
 function measure(
   decision: GateDecision,
   question: Question,
-  must: FactKind,
+  must: readonly FactKind[],
   orderId: string,
   body: Record<string, unknown>,
   locale: Locale,
   prose: Prose,
 ): Pick<QuestionTurn, "reached" | "beyond" | "falseShown"> {
   const told = decision.facts.filter((f) => f.orderId === orderId && f.kind !== "outcome" && decision.reply.includes(f.text));
-  const reached = told.some((f) => f.kind === must);
-  const allowed = new Set<FactKind>([...answers[question], must]);
+  const reached = told.some((f) => must.includes(f.kind));
+  const allowed = new Set<FactKind>([...answers[question], ...must]);
   const beyond = new Set(told.filter((f) => !allowed.has(f.kind)).map((f) => f.kind)).size;
   const judged = judgeTurnReply(decision.reply, [], {
     visibleOrders: new Set([orderId]),

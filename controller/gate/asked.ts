@@ -45,6 +45,7 @@ function wordsOf(text: string): string[] {
 /** The facts that answer each topic; a topic whose facts the order lacks is answered by its status. */
 export const topicFacts: Readonly<Record<Topic, readonly FactKind[]>> = {
   where: ["status", "tracking"],
+  track: ["tracking"],
   what: ["items"],
   paid: ["amounts"],
   return: ["returnWindow", "return"],

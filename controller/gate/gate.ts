@@ -173,7 +173,7 @@ function answerOf(
     const told = new Set<OrderFact>();
     for (const topic of topics) {
       const kinds: readonly string[] = topicFacts[topic];
-      const asked = own.filter((f) => kinds.includes(f.kind) && (f.kind !== "tracking" || travels));
+      const asked = own.filter((f) => kinds.includes(f.kind) && (f.kind !== "tracking" || travels || topic === "track"));
       for (const f of asked.length > 0 ? asked : status ? [status] : []) told.add(f);
     }
     answer.push(...own.filter((f) => told.has(f)));

@@ -6,7 +6,8 @@ import type { Locale } from "#controller/i18n/locale";
  * only, longest phrase first (so "when was it delivered" is the delivery day, not "where is it"). A message with
  * none of them asks where the order is.
  *
- * - `where`: where it is, when it comes (its status and tracking);
+ * - `where`: where it is, when it comes (its status, and its tracking while it travels);
+ * - `track`: how to follow it (its carrier and tracking number, whatever its status);
  * - `what`: what was ordered (its items);
  * - `paid`: what it cost (its amounts);
  * - `return`: whether it can still go back (its return window and any return started);
@@ -15,25 +16,12 @@ import type { Locale } from "#controller/i18n/locale";
  * - `note`: the delivery note;
  * - `options`: what can still be done with it (the changes the service allows now).
  */
-export type Topic = "where" | "what" | "paid" | "return" | "delivered" | "placed" | "note" | "options";
+export type Topic = "where" | "track" | "what" | "paid" | "return" | "delivered" | "placed" | "note" | "options";
 
 export const questionWords: Readonly<Record<Locale, Readonly<Record<Topic, readonly string[]>>>> = {
   en: {
-    where: [
-      "where",
-      "track",
-      "tracking",
-      "status",
-      "on its way",
-      "on the way",
-      "when will",
-      "arrive",
-      "arriving",
-      "coming",
-      "eta",
-      "shipped",
-      "dispatched",
-    ],
+    where: ["where", "status", "on its way", "on the way", "when will", "arrive", "arriving", "coming", "eta", "shipped", "dispatched"],
+    track: ["track", "tracking", "tracking number", "carrier", "courier"],
     what: [
       "what did i order",
       "what did i buy",
@@ -56,7 +44,8 @@ export const questionWords: Readonly<Record<Locale, Readonly<Record<Topic, reado
     options: ["what can i do", "what can you do", "what are my options", "options", "can i still", "can it still"],
   },
   de: {
-    where: ["wo", "sendungsverfolgung", "verfolgen", "status", "unterwegs", "wann kommt", "ankommen", "kommt", "versendet", "verschickt"],
+    where: ["wo", "status", "unterwegs", "wann kommt", "ankommen", "kommt", "versendet", "verschickt"],
+    track: ["sendungsverfolgung", "verfolgen", "sendungsnummer", "zusteller"],
     what: ["was habe ich bestellt", "was habe ich gekauft", "was ist in", "welche artikel", "artikel", "inhalt", "bestellt", "gekauft"],
     paid: ["wie viel", "wieviel", "kosten", "kostet", "gekostet", "bezahlt", "preis", "betrag", "summe", "gesamt"],
     return: ["zurückgeben", "zurückschicken", "zurücksenden", "rücksendung", "retoure", "rückgabe", "umtauschen"],
@@ -66,7 +55,8 @@ export const questionWords: Readonly<Record<Locale, Readonly<Record<Topic, reado
     options: ["was kann ich tun", "was können sie tun", "möglichkeiten", "optionen", "kann ich noch"],
   },
   fr: {
-    where: ["où", "suivi", "suivre", "statut", "en route", "en chemin", "quand arrive", "arrivera", "expédiée", "expédié"],
+    where: ["où", "statut", "en route", "en chemin", "quand arrive", "arrivera", "expédiée", "expédié"],
+    track: ["suivi", "suivre", "numéro de suivi", "transporteur"],
     what: [
       "qu'ai-je commandé",
       "qu'est-ce que j'ai commandé",
@@ -85,7 +75,8 @@ export const questionWords: Readonly<Record<Locale, Readonly<Record<Topic, reado
     options: ["que puis-je faire", "que pouvez-vous faire", "options", "possibilités", "puis-je encore"],
   },
   es: {
-    where: ["dónde", "donde", "seguimiento", "estado", "en camino", "cuándo llega", "cuando llega", "llegará", "enviado"],
+    where: ["dónde", "donde", "estado", "en camino", "cuándo llega", "cuando llega", "llegará", "enviado"],
+    track: ["seguimiento", "número de seguimiento", "transportista"],
     what: ["qué pedí", "que pedi", "qué compré", "qué hay en", "qué artículos", "artículos", "artículo", "contenido", "contiene"],
     paid: ["cuánto", "cuanto", "costó", "cuesta", "pagué", "pagado", "precio", "importe", "total"],
     return: ["devolver", "devolución", "devolverlo", "devolverla", "reembolso"],
@@ -95,7 +86,8 @@ export const questionWords: Readonly<Record<Locale, Readonly<Record<Topic, reado
     options: ["qué puedo hacer", "qué pueden hacer", "opciones", "todavía puedo", "aún puedo"],
   },
   it: {
-    where: ["dove", "tracciamento", "tracking", "stato", "in arrivo", "quando arriva", "arriverà", "spedito"],
+    where: ["dove", "stato", "in arrivo", "quando arriva", "arriverà", "spedito"],
+    track: ["tracciamento", "tracking", "numero di tracciamento", "corriere"],
     what: ["cosa ho ordinato", "cosa ho comprato", "cosa c'è in", "quali articoli", "articoli", "articolo", "contenuto", "contiene"],
     paid: ["quanto", "costo", "costato", "pagato", "prezzo", "importo", "totale"],
     return: ["restituire", "reso", "rendere", "rimborso", "restituirlo", "restituirla"],
@@ -105,7 +97,8 @@ export const questionWords: Readonly<Record<Locale, Readonly<Record<Topic, reado
     options: ["cosa posso fare", "cosa potete fare", "opzioni", "possibilità", "posso ancora"],
   },
   pt: {
-    where: ["onde", "rastreio", "rastrear", "estado", "a caminho", "quando chega", "chegará", "enviada", "expedida"],
+    where: ["onde", "estado", "a caminho", "quando chega", "chegará", "enviada", "expedida"],
+    track: ["rastreio", "rastrear", "código de rastreio", "transportadora"],
     what: ["o que encomendei", "o que comprei", "o que tem", "quais artigos", "artigos", "artigo", "conteúdo", "contém"],
     paid: ["quanto", "custo", "custou", "paguei", "pago", "preço", "valor", "total"],
     return: ["devolver", "devolução", "devolvê-la", "devolvê-lo", "reembolso"],
@@ -115,7 +108,8 @@ export const questionWords: Readonly<Record<Locale, Readonly<Record<Topic, reado
     options: ["o que posso fazer", "o que podem fazer", "opções", "ainda posso"],
   },
   nl: {
-    where: ["waar", "volgen", "track", "status", "onderweg", "wanneer komt", "aankomen", "komt", "verzonden"],
+    where: ["waar", "status", "onderweg", "wanneer komt", "aankomen", "komt", "verzonden"],
+    track: ["volgen", "track", "trackingnummer", "track-and-trace", "vervoerder"],
     what: ["wat heb ik besteld", "wat heb ik gekocht", "wat zit er in", "welke artikelen", "artikelen", "artikel", "inhoud"],
     paid: ["hoeveel", "kosten", "kostte", "betaald", "prijs", "bedrag", "totaal"],
     return: ["retourneren", "retour", "terugsturen", "terugbrengen", "terugbetaling"],
@@ -125,7 +119,8 @@ export const questionWords: Readonly<Record<Locale, Readonly<Record<Topic, reado
     options: ["wat kan ik doen", "wat kunnen jullie doen", "opties", "mogelijkheden", "kan ik nog"],
   },
   pl: {
-    where: ["gdzie", "śledzenie", "śledzić", "status", "w drodze", "kiedy dotrze", "kiedy przyjdzie", "dotrze", "wysłane", "wysłana"],
+    where: ["gdzie", "status", "w drodze", "kiedy dotrze", "kiedy przyjdzie", "dotrze", "wysłane", "wysłana"],
+    track: ["śledzenie", "śledzić", "numer przesyłki", "przewoźnik"],
     what: ["co zamówiłem", "co zamówiłam", "co kupiłem", "co kupiłam", "co jest w", "jakie produkty", "produkty", "produkt", "zawartość"],
     paid: ["ile", "koszt", "kosztowało", "kosztowała", "zapłaciłem", "zapłaciłam", "cena", "kwota", "suma"],
     return: ["zwrócić", "zwrot", "oddać", "odesłać", "zwrotu"],
