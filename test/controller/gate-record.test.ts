@@ -283,10 +283,10 @@ describe("true replies reach the customer: as the model's sentence, or as the re
     const decision = run("Your order is still in progress.", [], afterReads(openOrder));
     expect(decision.reply).toContain(`Order ${open} is being processed.`);
     expect(decision.reply).not.toMatch(/I haven't changed/);
-    // "Where is it?" is its status and how it will travel: the model's sentence says the first, the record the second.
+    // "Where is it?" before it travels is its status: the model's sentence says it, and it is not told twice.
     expect(run(`Order ${open} is being processed.`, [], afterReads(openOrder), "Where is it?")).toMatchObject({
       decision: "accepted",
-      reply: `Order ${open} is being processed. Order ${open} will go with Parcelline; it has no tracking number yet.`,
+      reply: `Order ${open} is being processed.`,
     });
   });
 
