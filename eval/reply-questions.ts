@@ -28,7 +28,7 @@ type Prose = "refused" | "absent" | "true";
 const proses: readonly Prose[] = ["refused", "absent", "true"];
 
 /** How people ask each question, per language ({id}: the order). */
-const asked: Record<Locale, Record<Question, string[]>> = {
+export const asked: Record<Locale, Record<Question, string[]>> = {
   en: {
     where: ["Where is my order {id}?", "Any news on {id}? When will it get here?", "Can you track {id} for me"],
     what: ["What did I order in {id}?", "Which items are on order {id}?", "Remind me what's in {id}, please"],
@@ -279,7 +279,10 @@ function measure(
   locale: Locale,
   prose: Prose,
 ): Pick<QuestionTurn, "reached" | "beyond" | "falseShown"> {
-  const told = decision.facts.filter((f) => f.orderId === orderId && f.kind !== "outcome" && decision.reply.includes(f.text));
+  // The shown text writes a no-break space as a plain one: a fact the model copied is told all the same.
+  const spaced = (text: string) => text.replace(/[\u00a0\u202f]/g, " ");
+  const reply = spaced(decision.reply);
+  const told = decision.facts.filter((f) => f.orderId === orderId && f.kind !== "outcome" && reply.includes(spaced(f.text)));
   const reached = told.some((f) => must.includes(f.kind));
   const allowed = new Set<FactKind>([...answers[question], ...must]);
   const beyond = new Set(told.filter((f) => !allowed.has(f.kind)).map((f) => f.kind)).size;

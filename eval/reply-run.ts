@@ -75,8 +75,9 @@ export function undelivered(r: GeneratedReply, decision: GateDecision, s: Situat
       return own && decision.reply.includes(templateFor(own)) ? [] : [text];
     }
     // A fact is told in the application's words, or by another sentence of the model's that says the same.
+    const spaced = (text: string) => text.replace(/[\u00a0\u202f]/g, " ");
     const toldBy = (f: GateDecision["facts"][number]) =>
-      decision.reply.includes(f.text) || decision.kept.some((k) => !isCourtesy(k) && decision.reply.includes(k));
+      spaced(decision.reply).includes(spaced(f.text)) || decision.kept.some((k) => !isCourtesy(k) && decision.reply.includes(k));
     return decision.facts.some((f) => f.kind === unit.kind && f.orderId === unit.orderId && f.shown && toldBy(f)) ? [] : [text];
   });
 }

@@ -21,8 +21,10 @@ import type { Locale } from "#controller/i18n/locale";
  *    orders the model opened with get_order this turn (else of those it read), where the model's first dropped
  *    sentence stood; an order with no fact of the kind asked gets its status. A turn that changed something tells
  *    them only when the question names what it asks.
- * In any locale but English the model's text is never shown: the status sentences and the facts stand alone. The
- * controller's own question (a change awaiting a yes) and a result it cannot tie to its request stand alone too.
+ * The model's text is read the same way in every locale: its courtesy in that language (gate/courtesy.ts) and a
+ * sentence that says a fact as the application renders it in that language are kept; a dropped sentence in any
+ * language but English is taken to have spoken of a change. The controller's own question (a change awaiting a
+ * yes) and a result it cannot tie to its request stand alone.
  */
 export interface GateInput {
   /** The model's reply, if the turn ended with one. */
@@ -107,17 +109,9 @@ export function gate(input: GateInput): GateDecision {
   const asking = outcomes.some((o) => o.kind === "clarification");
   const { answer, more } = answerOf(input, facts, changedNothing, locale);
 
-  if (locale !== "en") {
-    // The model's text is not read, so not shown; a turn that changed nothing says so before its facts.
-    const shown = asking ? [] : show(facts, answer, new Set(sentencesOf(opening).map(factCore)));
-    // "Nothing changed" stands in for what the model wrote; a turn without its prose and with an answer needs none.
-    const lead = opening !== "" ? opening : candidate !== "" || shown.length === 0 ? noChangeFor(locale) : "";
-    const parts = [lead, ...shown.map((f) => f.text), more];
-    const problems = candidate === "" ? [] : [`the gate reads English; the principal's language is ${locale}`];
-    return decide(join(parts), "template", [], problems);
-  }
-
-  const read = readSentences(candidate, facts, sentencesOf(opening));
+  // "There's no need to ask again" is courtesy only after a change that completed or is being settled.
+  const changeSent = outcomes.some((o) => o.kind === "completed" || o.kind === "unknown");
+  const read = readSentences(candidate, facts, sentencesOf(opening), locale, changeSent);
   const dropped = read.filter((s) => s.verdict.kind === "dropped");
   const told = new Set([...sentencesOf(opening)].map(factCore));
   // The facts a model sentence says in its own words are told by it, not again.
@@ -136,7 +130,8 @@ export function gate(input: GateInput): GateDecision {
       ? read.slice(0, firstDropped).filter(isKept).length
       : ((i) => (i < 0 ? kept.length : i))(kept.findIndex((s) => s.verdict.kind === "courtesy" && s.verdict.courtesy === "closing"));
   const body = [...kept.slice(0, at).map((s) => s.text), ...factTexts, ...kept.slice(at).map((s) => s.text)];
-  const saysNothingChanged = changedNothing && (dropped.some((s) => speaksOfChange(s.text)) || body.length === 0);
+  // A dropped sentence the gate cannot read for change (any language but English) may have spoken of one.
+  const saysNothingChanged = changedNothing && (dropped.some((s) => locale !== "en" || speaksOfChange(s.text)) || body.length === 0);
   const problems = dropped.map((s) => `says ${JSON.stringify(s.text)}, which no fact of the record says`);
   const keptTexts = kept.map((s) => s.text);
   // No text from the model: the status sentences and the facts, or that it could not finish.
@@ -148,8 +143,8 @@ export function gate(input: GateInput): GateDecision {
 }
 
 /**
- * The facts that answer the person's question (gate/asked.ts), of the orders it is about: those the model opened
- * with get_order this turn, else those its reads showed, at most `summaryOrders`; tracking only while it
+ * The facts that answer the person's question (gate/asked.ts), of the orders it is about: those it names by id,
+ * else those the model opened with get_order this turn, else those its reads showed, at most `summaryOrders`; tracking only while it
  * travels (before, and once delivered, its status says where it is). A topic the order has no fact of is answered by its status. On a turn that changed
  * something, only a question that names what it asks is answered: the status sentences already say what happened.
  */
@@ -160,11 +155,13 @@ function answerOf(
   locale: Locale,
 ): { answer: OrderFact[]; more: string } {
   const topics = askedTopics(input.question ?? "", locale);
-  const named = input.question !== undefined && askedTopics(input.question, locale, { orElse: false }).size > 0;
-  if (!changedNothing && !named) return { answer: [], more: "" };
+  const namesTopic = input.question !== undefined && askedTopics(input.question, locale, { orElse: false }).size > 0;
+  if (!changedNothing && !namesTopic) return { answer: [], more: "" };
   const all = ordersOf(facts);
   const opened = all.filter((id) => input.turn !== undefined && input.orders.some((o) => o.orderId === id && o.openedTurn === input.turn));
-  const about = (opened.length > 0 ? opened : all).slice(0, summaryOrders);
+  // The orders the person's own message names by id, if any of them was read, are the ones it asks about.
+  const named = [...(input.question ?? "").matchAll(/\bSU-?(\d{5})\b/gi)].map((m) => `SU-${m[1]}`).filter((id) => all.includes(id));
+  const about = (named.length > 0 ? named : opened.length > 0 ? opened : all).slice(0, summaryOrders);
   const answer: OrderFact[] = [];
   for (const orderId of about) {
     const own = facts.filter((f) => f.orderId === orderId && f.kind !== "outcome");
@@ -179,7 +176,10 @@ function answerOf(
     answer.push(...own.filter((f) => told.has(f)));
   }
   const count = all.length - about.length;
-  const more = changedNothing && opened.length === 0 && count > 0 ? formatMessage(gateMessages, locale, "fact.more", { count }) : "";
+  const more =
+    changedNothing && named.length === 0 && opened.length === 0 && count > 0
+      ? formatMessage(gateMessages, locale, "fact.more", { count })
+      : "";
   return { answer, more };
 }
 

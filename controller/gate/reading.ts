@@ -1,6 +1,7 @@
 import { type Courtesy, courtesyOf } from "#controller/gate/courtesy";
 import { courtesyEmoji } from "#controller/text/small-words";
 import type { OrderFact } from "#controller/gate/facts";
+import type { Locale } from "#controller/i18n/locale";
 
 /**
  * How the gate reads the model's text (contract §8.2): it accepts; it does not hunt. The text is what the customer
@@ -77,7 +78,13 @@ function factCores(fact: OrderFact): string[] {
  */
 export { factCores };
 
-export function readSentences(shown: string, facts: readonly OrderFact[], told: readonly string[]): ReadSentence[] {
+export function readSentences(
+  shown: string,
+  facts: readonly OrderFact[],
+  told: readonly string[],
+  locale: Locale = "en",
+  changeSent = false,
+): ReadSentence[] {
   // Every fact's sentence names its order: only the facts of an order the text names can be what it says.
   const named = new Set([...shown.matchAll(/\bSU-\d{5}\b/gi)].map((m) => m[0].toUpperCase()));
   const byCore = new Map<string, number>();
@@ -89,7 +96,7 @@ export function readSentences(shown: string, facts: readonly OrderFact[], told: 
     // What the reply already tells (a status sentence's own question, say) is not said twice.
     const core = factCore(text);
     if (said.has(core)) return { text, verdict: { kind: "said" } };
-    const courtesy = courtesyOf(text);
+    const courtesy = courtesyOf(text, locale, changeSent);
     if (courtesy) return { text, verdict: { kind: "courtesy", courtesy } };
     const fact = byCore.get(core);
     return { text, verdict: fact === undefined ? { kind: "dropped" } : { kind: "fact", fact } };
