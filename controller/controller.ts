@@ -260,6 +260,7 @@ export class Controller {
       turn: state.turns,
       today: this.now().toISOString().slice(0, 10),
       locale: run.locale,
+      question: text,
     });
     const clarification = [...outcomes].reverse().find((o) => o.kind === "clarification");
     if (clarification && decision.replyKind === "clarification")

@@ -13,6 +13,8 @@ export interface OrderFacts {
   read?: boolean;
   /** The turn (the conversation's turn count) whose read last showed it: the facts a reply tells are this turn's. */
   readTurn?: number;
+  /** The turn whose get_order last read it: the orders a turn opened are the ones its question is about. */
+  openedTurn?: number;
   status?: string;
   /** Item titles as a read showed them, each cut to the bound of a seller's text (contract §6). */
   itemTitles?: string[];

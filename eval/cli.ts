@@ -40,7 +40,9 @@ const usage = `Usage: npm run eval -- [options]
   --concurrency <n>    case trials side by side (default 3; 2 with a live model)
   --write-schema       rewrite eval/case-schema.json from the zod schema, and stop
   --replies            run the whole generated reply corpus (false and true replies) against the gate and the
-                       judge, and stop; exit 1 if the gate showed a false reply or the judge passed one
+                       judge, then the generated questions (six, in eight languages, per language and question),
+                       and stop; exit 1 if the gate showed a false reply, the judge passed one, or under 95% of
+                       questions had their answer told (or one told more than one fact beyond it)
   --answers            read the generated answer corpus (typed answers to a held change: confirm, decline, neither;
                        eight languages) with the controller and print its confusion matrix; exits 1 on any misread
   --defect <name>      run with one deliberate defect switched on (eval/defects.ts), to see the checks catch it:

@@ -1,9 +1,10 @@
-import type { FactKind } from "#controller/gate/facts";
-import type { Locale } from "#controller/i18n/locale";
+import { type FactKind, turnFacts } from "#controller/gate/facts";
+import { type Locale, supportedLocales } from "#controller/i18n/locale";
+import { asked, type Question } from "#eval/reply-questions";
 import { seededRandom } from "#local/seeded-random";
 import type { JudgeContext } from "#eval/judges/reply-reader";
 import type { RecordedOutcome } from "#eval/judges/status-sentences";
-import { bench, kettle, merino, oldLamp, type Situation, situations, throwOrder } from "#eval/reply-records";
+import { bench, kettle, merino, oldLamp, type Situation, situationOf, situations, throwOrder } from "#eval/reply-records";
 
 export { type Situation, situationOf, situations } from "#eval/reply-records";
 
@@ -39,6 +40,8 @@ export interface GeneratedReply {
   wrapper: string;
   language: Locale;
   text: string;
+  /** The person's message the reply answers (a true reply's: what its facts answer), for the gate. */
+  question?: string;
   /** A true reply's sentences, each with what it tells. */
   sentences?: { text: string; unit: Unit }[];
 }
@@ -319,6 +322,12 @@ const greetings = [
   "Thanks for your patience.",
   "I'm sorry about that.",
   "I understand how frustrating that is.",
+  "I'm so sorry for the trouble.",
+  "I completely understand your concern.",
+  "Thanks so much for bearing with us!",
+  "Don't worry.",
+  "I'd be happy to help with that.",
+  "Good question!",
 ].map(courtesy);
 const farewells = [
   "Is there anything else I can help you with?",
@@ -327,6 +336,12 @@ const farewells = [
   "Happy to help!",
   "I hope this helps.",
   "Anything else? 🙂",
+  "Please don't hesitate to reach out if you have any other questions.",
+  "If you have any other questions, just ask.",
+  "Enjoy the rest of your day!",
+  "Take care!",
+  "Hope that clears things up.",
+  "I'm always happy to help.",
 ].map(courtesy);
 
 /** What the two open orders of the first situations say, read this turn: the kettle with the carrier, the throw being made ready. */
@@ -457,6 +472,27 @@ function toldOf(name: string): Told[] {
   }
 }
 
+/**
+ * The person's message a true reply answers: a careful model tells the facts it was asked for, so each fact the
+ * reply tells was asked ("Where is it?" for its status and tracking), after the request of the turn's change.
+ */
+const askedFor: Record<Exclude<FactKind, "outcome">, string> = {
+  status: "Where is it?",
+  tracking: "Can I track it?",
+  placed: "When did I place it?",
+  items: "What did I order?",
+  amounts: "How much did it cost?",
+  returnWindow: "Can I return it?",
+  return: "Can I return it?",
+  note: "What's the delivery note?",
+  possible: "What are my options?",
+};
+function questionOf(situation: string, told: readonly Told[]): string {
+  const request = situationOf(situation).outcomes.length > 0 ? ["Please go ahead with it."] : [];
+  const asked = told.flatMap(([, unit]) => (unit.kind === "courtesy" || unit.kind === "outcome" ? [] : [askedFor[unit.kind]]));
+  return [...request, ...new Set(asked)].join(" ");
+}
+
 /** How a model writes one sentence: as it is, or in its markdown. */
 const trueForms: Record<string, (s: string) => string> = {
   plain: (s) => s,
@@ -481,6 +517,7 @@ export function trueReplies(seed: number): GeneratedReply[] {
       wrapper,
       language: "en",
       text: told.map(([text]) => shape(text)).join(wrapper === "list" ? "\n" : " "),
+      question: questionOf(situation, told),
       sentences: told.map(([text, unit]) => ({ text, unit })),
     });
   for (const situation of situations) {
@@ -491,8 +528,59 @@ export function trueReplies(seed: number): GeneratedReply[] {
       for (const b of told.slice(i + 1)) reply(situation.name, "two sentences", [...maybe(greetings), a, b, ...maybe(farewells)]);
     }
   }
+  // The same careful model in the person's language: its courtesy there, and a fact as the application renders it.
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
+  for (const locale of supportedLocales.filter((l): l is Exclude<Locale, "en"> => l !== "en"))
+    for (const name of ["no_change", "delivered"]) {
+      const s = situationOf(name);
+      for (const f of turnFacts({ outcomes: [], orders: s.orders, turn: s.turn, today: s.today, locale })) {
+        const question = localQuestion[f.kind];
+        if (f.kind === "outcome" || question === undefined) continue;
+        const told: Told[] = [
+          courtesy(pick(localGreetings[locale])),
+          [f.text, { kind: f.kind, orderId: f.orderId }],
+          courtesy(pick(localFarewells[locale])),
+        ];
+        out.push({
+          situation: name,
+          wrapper: "translated",
+          language: locale,
+          text: told.map(([t]) => t).join(" "),
+          question: (asked[locale][question][0] as string).replace("{id}", f.orderId),
+          sentences: told.map(([text, unit]) => ({ text, unit })),
+        });
+      }
+    }
   return out;
 }
+
+/** The question a translated true reply answers, by the fact it tells. */
+const localQuestion: Partial<Record<FactKind, Question>> = {
+  status: "where",
+  tracking: "where",
+  items: "what",
+  amounts: "how much",
+  returnWindow: "can I return",
+  note: "what is the note",
+};
+const localGreetings: Record<Exclude<Locale, "en">, string[]> = {
+  de: ["Guten Tag!", "Vielen Dank für Ihre Geduld.", "Es tut mir leid.", "Ich verstehe Ihre Sorge."],
+  fr: ["Bonjour !", "Merci pour votre patience.", "Je suis désolé pour le désagrément.", "Je comprends tout à fait."],
+  es: ["¡Hola!", "Gracias por su paciencia.", "Lamento las molestias.", "Entiendo su preocupación."],
+  it: ["Buongiorno!", "Grazie per la sua pazienza.", "Mi dispiace per il disagio.", "Capisco la sua preoccupazione."],
+  pt: ["Olá!", "Obrigado pela sua paciência.", "Lamento o incómodo.", "Compreendo a sua preocupação."],
+  nl: ["Hallo!", "Bedankt voor uw geduld.", "Excuses voor het ongemak.", "Ik begrijp uw zorg."],
+  pl: ["Dzień dobry!", "Dziękuję za cierpliwość.", "Przepraszam za kłopot.", "Rozumiem Pani niepokój."],
+};
+const localFarewells: Record<Exclude<Locale, "en">, string[]> = {
+  de: ["Kann ich Ihnen sonst noch helfen?", "Einen schönen Tag noch!", "Viele Grüße"],
+  fr: ["Puis-je vous aider avec autre chose ?", "Bonne journée !", "N’hésitez pas à revenir vers moi."],
+  es: ["¿Puedo ayudarle en algo más?", "¡Que tenga un buen día!", "Un saludo."],
+  it: ["Posso aiutarla in qualcos’altro?", "Buona giornata!", "Cordiali saluti."],
+  pt: ["Posso ajudar em mais alguma coisa?", "Tenha um bom dia!", "Cumprimentos."],
+  nl: ["Kan ik u nog ergens mee helpen?", "Fijne dag!", "Met vriendelijke groet."],
+  pl: ["Czy mogę jeszcze w czymś pomóc?", "Miłego dnia!", "Pozdrawiam."],
+};
 
 /** An even spread of `size` of a list: every n-th, from a seeded start. */
 export function sample<T>(list: readonly T[], size: number, seed: number): T[] {
@@ -524,8 +612,16 @@ export function judgeContextFor(situation: Situation): Omit<JudgeContext, "recor
 }
 
 /** The gate's input for a situation and a reply. */
-export function gateInputFor(situation: Situation, candidate: string, locale: Locale = "en") {
-  return { candidate, outcomes: situation.outcomes, orders: situation.orders, today: situation.today, turn: situation.turn, locale };
+export function gateInputFor(situation: Situation, candidate: string, locale: Locale = "en", question?: string) {
+  return {
+    candidate,
+    outcomes: situation.outcomes,
+    orders: situation.orders,
+    today: situation.today,
+    turn: situation.turn,
+    locale,
+    ...(question !== undefined ? { question } : {}),
+  };
 }
 
 /** The seed `npm test` and `npm run eval -- --replies` use. */

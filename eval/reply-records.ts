@@ -19,7 +19,7 @@ type Body = Record<string, unknown>;
 
 const sundry = { id: "SLR-9000", name: "Sundry", type: "sundry", status: "active" };
 const ashcombe = { id: "SLR-2210", name: "Ashcombe Furniture", type: "marketplace", status: "active" };
-const item = (itemId: string, title: string, unitCents: number, quantity = 1, seller = false) => ({
+export const item = (itemId: string, title: string, unitCents: number, quantity = 1, seller = false) => ({
   itemId,
   title,
   quantity,
@@ -30,7 +30,7 @@ const item = (itemId: string, title: string, unitCents: number, quantity = 1, se
 });
 
 /** A get_order answer. */
-function order(orderId: string, fields: Body): Body {
+export function order(orderId: string, fields: Body): Body {
   return {
     orderId,
     status: "processing",

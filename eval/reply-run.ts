@@ -14,6 +14,7 @@ import {
   trueReplies,
 } from "#eval/reply-generator";
 import type { OutcomeLabel, Situation } from "#eval/reply-records";
+import { runQuestionSet } from "#eval/reply-questions";
 
 /**
  * The generated reply corpus against the gate and the judge (`npm run eval -- --replies`, contract §8.4; a sample in
@@ -60,7 +61,7 @@ export interface ReplyRun {
 
 /** The gate-disabled defect (eval/defects.ts) shows the model's text as written, whatever the record says. */
 function gated(r: GeneratedReply, gateDisabled: boolean): GateDecision {
-  const decision = gate(gateInputFor(situationOf(r.situation), r.text, r.language));
+  const decision = gate(gateInputFor(situationOf(r.situation), r.text, r.language, r.question));
   return gateDisabled ? { ...decision, reply: r.text, kept: sentencesOf(renderForCustomer(r.text)), decision: "accepted" } : decision;
 }
 
@@ -74,8 +75,9 @@ export function undelivered(r: GeneratedReply, decision: GateDecision, s: Situat
       return own && decision.reply.includes(templateFor(own)) ? [] : [text];
     }
     // A fact is told in the application's words, or by another sentence of the model's that says the same.
+    const spaced = (text: string) => text.replace(/[\u00a0\u202f]/g, " ");
     const toldBy = (f: GateDecision["facts"][number]) =>
-      decision.reply.includes(f.text) || decision.kept.some((k) => !isCourtesy(k) && decision.reply.includes(k));
+      spaced(decision.reply).includes(spaced(f.text)) || decision.kept.some((k) => !isCourtesy(k) && decision.reply.includes(k));
     return decision.facts.some((f) => f.kind === unit.kind && f.orderId === unit.orderId && f.shown && toldBy(f)) ? [] : [text];
   });
 }
@@ -184,5 +186,7 @@ export function runGeneratedReplies(
   out(`replies (seed ${seed}), per outcome:`);
   for (const line of replyTable(figures)) out(`  ${line}`);
   const bad = figures.reduce((n, f) => n + f.shown + f.judgePassed + f.judgeFailsGate, 0);
-  return { pass: bad === 0 };
+  // The gate-disabled defect shows the model's words: the question set measures the gate's own replies.
+  const asked = options.gateDisabled ? { pass: true } : runQuestionSet(seed, out);
+  return { pass: bad === 0 && asked.pass };
 }

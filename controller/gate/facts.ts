@@ -1,4 +1,5 @@
 import { type ChangeToolName, isChangeTool } from "#contract/tools";
+import { currencyMinorDigits, isCurrency } from "#core/currency";
 import { carrierScanHistoryDays } from "#core/get-order";
 import { composeOutcomes, type OrderFacts, type TurnOutcome } from "#controller/outcomes";
 import { templateFor } from "#controller/gate/templates";
@@ -329,13 +330,22 @@ function list(parts: readonly string[], locale: Locale): string {
 }
 
 const moneyFormats = new Map<string, Intl.NumberFormat>();
-/** An amount in the locale's way of writing that currency ("£24.00", "24,00 £"). */
-export function moneyIn(locale: Locale, currency: string, cents: number): string {
+/**
+ * An amount in the locale's way of writing that currency ("£24.00", "24,00 £", "¥150,050", "BHD 12.345"), from a
+ * whole number of the currency's minor units (contract §5): the listed currencies' own ISO 4217 digits; any other
+ * code, the digits the runtime's currency data gives it.
+ */
+export function moneyIn(locale: Locale, currency: string, minorUnits: number): string {
   const key = `${locale} ${currency}`;
   let format = moneyFormats.get(key);
   if (!format) {
-    format = new Intl.NumberFormat(locale, { style: "currency", currency });
+    const digits = isCurrency(currency) ? currencyMinorDigits[currency] : undefined;
+    format = new Intl.NumberFormat(locale, {
+      style: "currency",
+      currency,
+      ...(digits !== undefined ? { minimumFractionDigits: digits, maximumFractionDigits: digits } : {}),
+    });
     moneyFormats.set(key, format);
   }
-  return format.format(cents / 100);
+  return format.format(minorUnits / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
 }

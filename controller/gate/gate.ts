@@ -1,6 +1,7 @@
-import { type FactKind, type OrderFact, turnFacts } from "#controller/gate/facts";
+import { type OrderFact, turnFacts } from "#controller/gate/facts";
 import { composeOutcomes, type ReplyKind, replyKindOfAll, type OrderFacts, type TurnOutcome } from "#controller/outcomes";
-import { factCore, factCores, type Hint, hintOf, readSentences, sentencesOf } from "#controller/gate/reading";
+import { askedTopics, topicFacts } from "#controller/gate/asked";
+import { factCore, factCores, readSentences, sentencesOf, speaksOfChange } from "#controller/gate/reading";
 import { renderForCustomer } from "#controller/gate/render";
 import { boundTemplate, modelFailedTemplate, noChangeFor, openingFor } from "#controller/gate/templates";
 import { formatMessage } from "#controller/i18n/format";
@@ -15,11 +16,15 @@ import type { Locale } from "#controller/i18n/locale";
  *    change the gate could not show;
  * 2. the model's sentences that claim nothing the facts do not say (gate/reading.ts): courtesy, and sentences that
  *    say the same as a fact of the record — each as the model wrote it;
- * 3. the facts of the orders the turn read or changed (gate/facts.ts), rendered by the application: on a turn that
- *    changed nothing, each read order's status (and tracking, once it travels); and the facts the model's dropped
- *    sentences were about, in their place.
- * In any locale but English the model's text is never shown: the status sentences and the facts stand alone. The
- * controller's own question (a change awaiting a yes) and a result it cannot tie to its request stand alone too.
+ * 3. the facts of the orders the turn read or changed (gate/facts.ts), rendered by the application: those the
+ *    person's question asks for (gate/asked.ts: a closed reading of their message in their language), of the
+ *    orders the model opened with get_order this turn (else of those it read), where the model's first dropped
+ *    sentence stood; an order with no fact of the kind asked gets its status. A turn that changed something tells
+ *    them only when the question names what it asks.
+ * The model's text is read the same way in every locale: its courtesy in that language (gate/courtesy.ts) and a
+ * sentence that says a fact as the application renders it in that language are kept; a dropped sentence in any
+ * language but English is taken to have spoken of a change. The controller's own question (a change awaiting a
+ * yes) and a result it cannot tie to its request stand alone.
  */
 export interface GateInput {
   /** The model's reply, if the turn ended with one. */
@@ -37,6 +42,8 @@ export interface GateInput {
   today: string;
   /** The principal's language (default "en"): the status sentences and the facts are rendered in it. */
   locale?: Locale;
+  /** The person's message this turn, as they wrote it: what it asks picks the facts the reply tells. */
+  question?: string;
 }
 
 export interface GateDecision {
@@ -59,7 +66,7 @@ export interface GateDecision {
   kept: string[];
 }
 
-/** At most this many orders' status in a reply that changed nothing; the rest are counted (and are in `facts`). */
+/** At most this many orders' facts in a reply; the rest are counted (and are in `facts`). */
 const summaryOrders = 3;
 
 export function gate(input: GateInput): GateDecision {
@@ -100,36 +107,31 @@ export function gate(input: GateInput): GateDecision {
   const candidate = renderForCustomer(input.candidate ?? "");
   const changedNothing = outcomes.length === 0;
   const asking = outcomes.some((o) => o.kind === "clarification");
+  const { answer, more } = answerOf(input, facts, changedNothing, locale);
 
-  if (locale !== "en") {
-    // The model's text is not read, so not shown; a turn that changed nothing says so before its facts.
-    const shown = asking ? [] : show(facts, summaryFacts(facts, changedNothing), new Set(sentencesOf(opening).map(factCore)));
-    const parts = [opening !== "" ? opening : noChangeFor(locale), ...shown.map((f) => f.text), moreOrders(facts, changedNothing, locale)];
-    const problems = candidate === "" ? [] : [`the gate reads English; the principal's language is ${locale}`];
-    return decide(join(parts), "template", [], problems);
-  }
-
-  const read = readSentences(candidate, facts, sentencesOf(opening));
+  // "There's no need to ask again" is courtesy only after a change that completed or is being settled.
+  const changeSent = outcomes.some((o) => o.kind === "completed" || o.kind === "unknown");
+  const read = readSentences(candidate, facts, sentencesOf(opening), locale, changeSent);
   const dropped = read.filter((s) => s.verdict.kind === "dropped");
-  const hints = dropped.map((s) => hintOf(s.text, facts));
   const told = new Set([...sentencesOf(opening)].map(factCore));
   // The facts a model sentence says in its own words are told by it, not again.
   for (const s of read) if (s.verdict.kind === "fact") told.add(factCore(s.text));
-  const chosen = asking ? [] : show(facts, [...summaryFacts(facts, changedNothing), ...hintedFacts(facts, hints)], told);
+  const chosen = asking ? [] : show(facts, answer, told);
   for (const s of read) if (s.verdict.kind === "fact") (facts[s.verdict.fact] as OrderFact).shown = true;
 
   const isKept = (s: (typeof read)[number]) => s.verdict.kind === "courtesy" || s.verdict.kind === "fact";
   const kept = read.filter(isKept);
-  const factTexts = [...chosen.map((f) => f.text), ...(asking ? [] : [moreOrders(facts, changedNothing, locale)])].filter((t) => t !== "");
-  // The facts stand where the model's first dropped sentence stood; with none dropped, after its greeting, thanks
-  // or apology and before the rest.
+  const factTexts = [...chosen.map((f) => f.text), ...(asking ? [] : [more])].filter((t) => t !== "");
+  // The facts stand where the model's first dropped sentence stood; with none dropped, after what the model said
+  // and before its closing offer or goodbye.
   const firstDropped = read.findIndex((s) => !isKept(s));
   const at =
     firstDropped >= 0
       ? read.slice(0, firstDropped).filter(isKept).length
-      : ((i) => (i < 0 ? kept.length : i))(kept.findIndex((s) => !(s.verdict.kind === "courtesy" && s.verdict.courtesy === "opening")));
+      : ((i) => (i < 0 ? kept.length : i))(kept.findIndex((s) => s.verdict.kind === "courtesy" && s.verdict.courtesy === "closing"));
   const body = [...kept.slice(0, at).map((s) => s.text), ...factTexts, ...kept.slice(at).map((s) => s.text)];
-  const saysNothingChanged = changedNothing && (hints.some((h) => h.change) || body.length === 0);
+  // A dropped sentence the gate cannot read for change (any language but English) may have spoken of one.
+  const saysNothingChanged = changedNothing && (dropped.some((s) => locale !== "en" || speaksOfChange(s.text)) || body.length === 0);
   const problems = dropped.map((s) => `says ${JSON.stringify(s.text)}, which no fact of the record says`);
   const keptTexts = kept.map((s) => s.text);
   // No text from the model: the status sentences and the facts, or that it could not finish.
@@ -140,32 +142,45 @@ export function gate(input: GateInput): GateDecision {
     : decide(reply, "claim_mismatch", ["claim_mismatch"], problems, keptTexts);
 }
 
-/** On a turn that changed nothing: each read order's status, and its tracking once it travels — what "where is it?" asks. */
-function summaryFacts(facts: readonly OrderFact[], changedNothing: boolean): OrderFact[] {
-  if (!changedNothing) return [];
-  const orders = ordersOf(facts).slice(0, summaryOrders);
-  return facts.filter(
-    (f) =>
-      orders.includes(f.orderId) &&
-      (f.kind === "status" ||
-        (f.kind === "tracking" &&
-          facts.some((s) => s.orderId === f.orderId && s.kind === "status" && (s.status === "shipped" || s.status === "dispatching")))),
-  );
-}
-
-/** The facts of the kinds each dropped sentence was about, of the orders it named (or of the turn's, when it named none). */
-function hintedFacts(facts: readonly OrderFact[], hints: readonly Hint[]): OrderFact[] {
-  const orders = ordersOf(facts);
-  const wanted = new Map<string, Set<FactKind>>();
-  for (const hint of hints) {
-    const named = hint.orderIds.filter((id) => orders.includes(id));
-    for (const orderId of named.length > 0 ? named : orders.slice(0, summaryOrders)) {
-      const kinds = wanted.get(orderId) ?? new Set<FactKind>();
-      for (const kind of hint.kinds) kinds.add(kind);
-      wanted.set(orderId, kinds);
+/**
+ * The facts that answer the person's question (gate/asked.ts), of the orders it is about: those it names by id,
+ * else those the model opened with get_order this turn, else those its reads showed, at most `summaryOrders`; tracking only while it
+ * travels (before, and once delivered, its status says where it is). A topic the order has no fact of is answered by its status. On a turn that changed
+ * something, only a question that names what it asks is answered: the status sentences already say what happened.
+ */
+function answerOf(
+  input: GateInput,
+  facts: readonly OrderFact[],
+  changedNothing: boolean,
+  locale: Locale,
+): { answer: OrderFact[]; more: string } {
+  const topics = askedTopics(input.question ?? "", locale);
+  const namesTopic = input.question !== undefined && askedTopics(input.question, locale, { orElse: false }).size > 0;
+  if (!changedNothing && !namesTopic) return { answer: [], more: "" };
+  const all = ordersOf(facts);
+  const opened = all.filter((id) => input.turn !== undefined && input.orders.some((o) => o.orderId === id && o.openedTurn === input.turn));
+  // The orders the person's own message names by id, if any of them was read, are the ones it asks about.
+  const named = [...(input.question ?? "").matchAll(/\bSU-?(\d{5})\b/gi)].map((m) => `SU-${m[1]}`).filter((id) => all.includes(id));
+  const about = (named.length > 0 ? named : opened.length > 0 ? opened : all).slice(0, summaryOrders);
+  const answer: OrderFact[] = [];
+  for (const orderId of about) {
+    const own = facts.filter((f) => f.orderId === orderId && f.kind !== "outcome");
+    const status = own.find((f): f is Extract<OrderFact, { kind: "status" }> => f.kind === "status");
+    const travels = status === undefined || status.status === "shipped" || status.status === "dispatching";
+    const told = new Set<OrderFact>();
+    for (const topic of topics) {
+      const kinds: readonly string[] = topicFacts[topic];
+      const asked = own.filter((f) => kinds.includes(f.kind) && (f.kind !== "tracking" || travels || topic === "track"));
+      for (const f of asked.length > 0 ? asked : status ? [status] : []) told.add(f);
     }
+    answer.push(...own.filter((f) => told.has(f)));
   }
-  return facts.filter((f) => f.kind !== "outcome" && wanted.get(f.orderId)?.has(f.kind));
+  const count = all.length - about.length;
+  const more =
+    changedNothing && named.length === 0 && opened.length === 0 && count > 0
+      ? formatMessage(gateMessages, locale, "fact.more", { count })
+      : "";
+  return { answer, more };
 }
 
 /** The chosen facts in the record's order, each once, leaving out those the reply already tells; marked shown. */
@@ -177,12 +192,6 @@ function show(facts: readonly OrderFact[], chosen: readonly OrderFact[], told: R
 }
 
 const ordersOf = (facts: readonly OrderFact[]) => [...new Set(facts.filter((f) => f.kind !== "outcome").map((f) => f.orderId))];
-
-/** "2 more orders came up as well.": the orders a reply that changed nothing does not tell one by one. */
-function moreOrders(facts: readonly OrderFact[], changedNothing: boolean, locale: Locale): string {
-  const count = ordersOf(facts).length - summaryOrders;
-  return changedNothing && count > 0 ? formatMessage(gateMessages, locale, "fact.more", { count }) : "";
-}
 
 const join = (parts: readonly string[]) => parts.filter((p) => p !== "").join(" ");
 

@@ -1,6 +1,7 @@
 import { type Courtesy, courtesyOf } from "#controller/gate/courtesy";
 import { courtesyEmoji } from "#controller/text/small-words";
-import type { FactKind, OrderFact } from "#controller/gate/facts";
+import type { OrderFact } from "#controller/gate/facts";
+import type { Locale } from "#controller/i18n/locale";
 
 /**
  * How the gate reads the model's text (contract §8.2): it accepts; it does not hunt. The text is what the customer
@@ -12,7 +13,7 @@ import type { FactKind, OrderFact } from "#controller/gate/facts";
  *   written, or left out when the reply already tells that fact;
  * - any other sentence is dropped: it mentions an order, an item, a delivery, money, a date or a number the facts
  *   do not state, or a verb, an actor, a symbol (a check mark, an arrow, an emoji other than a courtesy smile) or
- *   a word the closed set does not hold. What it was about picks which facts stand in its place (`hintOf`).
+ *   a word the closed set does not hold. Which facts stand in its place is what the person asked (gate/asked.ts).
  * Nothing here widens by what a seller wrote: a title's words are read like any others.
  */
 
@@ -77,7 +78,13 @@ function factCores(fact: OrderFact): string[] {
  */
 export { factCores };
 
-export function readSentences(shown: string, facts: readonly OrderFact[], told: readonly string[]): ReadSentence[] {
+export function readSentences(
+  shown: string,
+  facts: readonly OrderFact[],
+  told: readonly string[],
+  locale: Locale = "en",
+  changeSent = false,
+): ReadSentence[] {
   // Every fact's sentence names its order: only the facts of an order the text names can be what it says.
   const named = new Set([...shown.matchAll(/\bSU-\d{5}\b/gi)].map((m) => m[0].toUpperCase()));
   const byCore = new Map<string, number>();
@@ -89,63 +96,23 @@ export function readSentences(shown: string, facts: readonly OrderFact[], told: 
     // What the reply already tells (a status sentence's own question, say) is not said twice.
     const core = factCore(text);
     if (said.has(core)) return { text, verdict: { kind: "said" } };
-    const courtesy = courtesyOf(text);
+    const courtesy = courtesyOf(text, locale, changeSent);
     if (courtesy) return { text, verdict: { kind: "courtesy", courtesy } };
     const fact = byCore.get(core);
     return { text, verdict: fact === undefined ? { kind: "dropped" } : { kind: "fact", fact } };
   });
 }
 
-/** What a dropped sentence was about: which orders, which kinds of fact, and whether it spoke of a change. */
-export interface Hint {
-  orderIds: string[];
-  kinds: Set<FactKind>;
-  /** It spoke of a change, an answer or a symbol: on a turn that changed nothing, the reply says so first. */
-  change: boolean;
-}
-
 /**
- * Only which true facts to put in a dropped sentence's place, never whether anything is shown: a word here adds a
- * fact the record holds, or none.
+ * Whether a dropped sentence spoke of a change, an answer or a symbol: on a turn that changed nothing, the reply
+ * then says so first. It only adds that true sentence; which facts the reply tells is the question's (gate/asked.ts).
  */
-const kindWords: [FactKind, RegExp][] = [
-  [
-    "tracking",
-    /track|carrier|courier|driver|parcel|package|ship|dispatch|deliver|arriv|transit|on (?:its|the|their) way|where|scan|when will|eta\b/,
-  ],
-  ["placed", /placed|ordered|order date|bought|purchas/],
-  ["items", /item|product|contain|bought|title|what(?:'s| is) in/],
-  ["amounts", /refund|charg|pay|paid|cost|price|total|money|amount|bill|fee|[£$€]|\d[.,]\d{2}\b/],
-  ["returnWindow", /return|send (?:it |them )?back|window|deadline|exchange|refund/],
-  ["return", /return|pick ?up|collect|label/],
-  ["note", /note|instruction|courier|driver|leave|door|gate|porch|neighbo/],
-  ["possible", /\bcan\b|could|able|possible|cancel|change|note|replac|return|stop|hold|would you like|shall i|want me/],
-];
 const changeWords =
-  /cancel|return|refund|replac|note|chang|done|sorted|complet|arrang|book|updat|fix|resolv|stop|hold|kept|keep|stay|went|gone|go out|no longer|won't|yes|sure|\bok\b|okay|of course|certainly|absolutely|credit|reimburs|compensat|\bre-?paid|repay|paid back|\bback\b|you'll get|you will get/;
+  /cancel|return|refund|replac|note|chang|done|sorted|complet|arrang|book|updat|fix|resolv|stop|hold|kept|keep|stay|went|gone|go out|no longer|won't|yes|sure|\bok\b|okay|of course|certainly|absolutely|credit|reimburs|compensat|\bre-?paid|repay|paid back|\bback\b|you'll get|you will get|charg|pay|paid|cost|price|total|money|amount|bill|fee|[£$€¥]|\d[.,]\d{2}\b/;
 
-export function hintOf(sentence: string, facts: readonly OrderFact[]): Hint {
+export function speaksOfChange(sentence: string): boolean {
   const plain = sentence.normalize("NFKC").toLowerCase();
-  const orderIds = [...new Set([...plain.matchAll(/\bsu[\s\-‐‑–—]?(\d{5})\b/gu)].map((m) => `SU-${m[1]}`))];
-  const kinds = new Set<FactKind>(["status"]);
-  for (const [kind, words] of kindWords) if (words.test(plain)) kinds.add(kind);
-  // A value of the record in the sentence (a tracking number, a carrier, a date) names its fact.
-  for (const fact of facts) {
-    const values =
-      fact.kind === "tracking"
-        ? [fact.trackingId ?? "", fact.carrier]
-        : fact.kind === "placed"
-          ? [fact.placedOn]
-          : fact.kind === "returnWindow"
-            ? [fact.returnableUntil ?? ""]
-            : fact.kind === "return"
-              ? [fact.pickup.date, fact.labelRef]
-              : fact.kind === "items"
-                ? fact.items.flatMap((i) => i.title.toLowerCase().match(/\p{L}{4,}/gu) ?? [])
-                : [];
-    if (values.some((v) => v.length >= 4 && plain.includes(v.toLowerCase()))) kinds.add(fact.kind);
-  }
   const symbol = /[^\p{L}\p{N}\p{Zs}.,;:!?'"’‘“”()£$€-]/u.test(sentence.replace(courtesyEmoji, ""));
   // Money on a turn that changed nothing is a change the customer may think was made ("You will receive £24.00").
-  return { orderIds, kinds, change: symbol || kinds.has("amounts") || changeWords.test(plain) };
+  return symbol || changeWords.test(plain);
 }

@@ -109,6 +109,7 @@ export function noteReadResult(
       orderId: result.orderId,
       read: true,
       readTurn: state.turns,
+      openedTurn: state.turns,
       ...(typeof result.status === "string" ? { status: result.status } : {}),
       itemTitles: items.map((i) => bounded(i.title)),
       items: items

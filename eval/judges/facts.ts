@@ -53,7 +53,8 @@ const moneyIn = (locale: Locale, currency: string, cents: number) => {
     format = new Intl.NumberFormat(locale, { style: "currency", currency });
     amounts.set(`${locale} ${currency}`, format);
   }
-  return format.format(cents / 100);
+  // The amount is in the currency's minor units: as many digits as the runtime's currency data gives it (JPY none).
+  return format.format(cents / 10 ** (format.resolvedOptions().maximumFractionDigits ?? 2));
 };
 
 type Read = Record<string, unknown>;

@@ -35,11 +35,118 @@ const courtesy: readonly RegExp[] = [
   /^(?:could|can|would) you (?:please )?(?:tell me|give me|share|send me|confirm) (?:the|your) order (?:number|id)$/,
   /^(?:what is|what's) (?:the|your) order (?:number|id)$/,
   /^do you have (?:the|your) order (?:number|id)$/,
+  /^thanks so much for bearing with us$/,
+  /^i completely understand your concern$/,
+  /^(?:please )?don't worry$/,
+  /^i'd be happy to help with that$/,
+  /^good question$/,
+  /^please don't hesitate to reach out if you have any other questions$/,
+  /^if you have any other questions$/,
+  /^just ask$/,
+  /^enjoy the rest of your day$/,
+  /^(?:i )?hope (?:this|that) clears things up$/,
+  /^i'm always happy to help$/,
 ];
+
+/** Said after a change that completed or is still being settled, and only then: asking again is not needed. */
+const afterChange = /^(?:there's|there is) no need to ask again$/;
+
+/**
+ * Courtesy in the other languages: the judge's own short list of whole sentences (lowercase, no closing mark),
+ * a few of each kind — greetings, thanks, apologies, sympathy, offers of more help, goodbyes.
+ */
+const localizedCourtesy: Readonly<Record<Exclude<Locale, "en">, ReadonlySet<string>>> = {
+  de: new Set([
+    "guten tag",
+    "vielen dank für ihre geduld",
+    "es tut mir leid",
+    "ich verstehe ihre sorge",
+    "kann ich ihnen sonst noch helfen",
+    "einen schönen tag noch",
+    "viele grüße",
+  ]),
+  fr: new Set([
+    "bonjour",
+    "merci pour votre patience",
+    "je suis désolé pour le désagrément",
+    "je comprends tout à fait",
+    "puis-je vous aider avec autre chose",
+    "bonne journée",
+    "n'hésitez pas à revenir vers moi",
+  ]),
+  es: new Set([
+    "hola",
+    "gracias por su paciencia",
+    "lamento las molestias",
+    "entiendo su preocupación",
+    "puedo ayudarle en algo más",
+    "que tenga un buen día",
+    "un saludo",
+  ]),
+  it: new Set([
+    "buongiorno",
+    "grazie per la sua pazienza",
+    "mi dispiace per il disagio",
+    "capisco la sua preoccupazione",
+    "posso aiutarla in qualcos'altro",
+    "buona giornata",
+    "cordiali saluti",
+  ]),
+  pt: new Set([
+    "olá",
+    "obrigado pela sua paciência",
+    "lamento o incómodo",
+    "compreendo a sua preocupação",
+    "posso ajudar em mais alguma coisa",
+    "tenha um bom dia",
+    "cumprimentos",
+  ]),
+  nl: new Set([
+    "hallo",
+    "bedankt voor uw geduld",
+    "excuses voor het ongemak",
+    "ik begrijp uw zorg",
+    "kan ik u nog ergens mee helpen",
+    "fijne dag",
+    "met vriendelijke groet",
+  ]),
+  pl: new Set([
+    "dzień dobry",
+    "dziękuję za cierpliwość",
+    "przepraszam za kłopot",
+    "rozumiem pani niepokój",
+    "czy mogę jeszcze w czymś pomóc",
+    "miłego dnia",
+    "pozdrawiam",
+  ]),
+};
 const smiles = /(?:\s*(?:🙂|😊|😀|👋|🙏)\uFE0F?)+$/u;
 
-/** Whether a sentence is courtesy in the judge's closed set. */
-export function isCourtesy(sentence: string): boolean {
+/**
+ * Whether a sentence is courtesy in the judge's closed set, in a locale; `changeSent`: the turn has a change that
+ * completed or is being settled (then "there's no need to ask again" is courtesy too).
+ */
+export function isCourtesy(sentence: string, locale: Locale = "en", changeSent = false): boolean {
+  if (locale !== "en") {
+    const plain = sentence
+      .trim()
+      .toLowerCase()
+      .replace(/[‘’]/g, "'")
+      .replace(/[¡¿]/g, "")
+      .replace(/\s*[.!?]+$/, "");
+    return localizedCourtesy[locale].has(plain);
+  }
+  if (
+    changeSent &&
+    afterChange.test(
+      sentence
+        .trim()
+        .toLowerCase()
+        .replace(/[‘’]/g, "'")
+        .replace(/[.!?]+$/, ""),
+    )
+  )
+    return true;
   const bare = sentence.trim().replace(/^- /, "");
   const plain = bare
     .toLowerCase()
@@ -101,7 +208,8 @@ export function judgeFacts(context: Omit<JudgeContext, "visibleOrders">, locale:
 export function judgeRemainder(text: string, context: JudgeContext): string | undefined {
   const facts = new Set(judgeFacts(context).flatMap(sentencesIn).map(comparable));
   for (const sentence of sentencesIn(text)) {
-    if (isCourtesy(sentence) || facts.has(comparable(sentence))) continue;
+    const changeSent = context.records.some((r) => r.status === "completed" || r.status === "unknown");
+    if (isCourtesy(sentence, "en", changeSent) || facts.has(comparable(sentence))) continue;
     return `says ${JSON.stringify(sentence)}, which is neither courtesy nor a fact of the record`;
   }
   return undefined;

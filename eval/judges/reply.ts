@@ -3,7 +3,7 @@ import { type Evidence, maySee, requestOperationId, requestOrderId, type TurnEvi
 import type { TappedRequest } from "#eval/service";
 import type { Locale } from "#controller/i18n/locale";
 import { localizedFixed, localizedOpenings, localizedUncertainty } from "#eval/judges/localized-status";
-import { type JudgeContext, judgeFacts, judgeRemainder } from "#eval/judges/reply-reader";
+import { isCourtesy, type JudgeContext, judgeFacts, judgeRemainder } from "#eval/judges/reply-reader";
 import {
   boundPreamble,
   modelFailedPreamble,
@@ -288,16 +288,25 @@ function judgeLocalizedReply(
     }
   }
   // The facts of the record in that language, as the judge renders them, each told whole after the status sentences.
-  const facts = judgeFacts({ ...context, records: [...records] }, locale).sort((a, b) => b.length - a.length);
+  // A space is a space: the shown text writes a no-break space (in "24,00 £") as a plain one.
+  const spaced = (text: string) => text.replace(/[\u00a0\u202f]/g, " ");
+  const facts = judgeFacts({ ...context, records: [...records] }, locale)
+    .map(spaced)
+    .sort((a, b) => b.length - a.length);
+  rest = spaced(rest);
+  // Each fact told whole, and the judge's own courtesy in that language between them.
   for (let told = true; rest !== "" && told; ) {
     const fact = facts.find((f) => rest === f || rest.startsWith(`${f} `));
-    told = fact !== undefined;
+    const first = splitSentences(rest)[0];
+    const courtesy = fact === undefined && first !== undefined && isCourtesy(first, locale) ? first : undefined;
+    told = fact !== undefined || courtesy !== undefined;
     if (fact) rest = rest.slice(fact.length).trim();
+    else if (courtesy) rest = rest.slice(rest.indexOf(courtesy) + courtesy.length).trim();
   }
   if (rest !== "")
     return {
       kind: "information",
-      problem: `in locale ${locale} the reply must be the status sentences alone, but it goes on: ${JSON.stringify(rest)}`,
+      problem: `in locale ${locale} the reply must be the status sentences, the record's facts and courtesy, but it goes on: ${JSON.stringify(rest)}`,
     };
   const kind: Kind = kinds.includes("uncertainty")
     ? "uncertainty"

@@ -125,7 +125,9 @@ export function demoWorld(
       order(ids.shipsBeforeCommit, ana.customerId, "processing", 1, "Bath towel, grey", "SUN-TOWEL-GREY", 2400),
       order(ids.lostResponse, ana.customerId, "placed", 1, "Duvet 10.5 tog, double", "SUN-DUVET-DBL", 4500),
       {
-        ...order(ids.withCarrier, ana.customerId, "shipped", 4, "Linen bedding set, king", "SUN-LINEN-KING", 8900),
+        // Bought on the shop's Japanese storefront: 15800 is yen, the currency's minor unit (JPY has no smaller one).
+        ...order(ids.withCarrier, ana.customerId, "shipped", 4, "Linen bedding set, king", "SUN-LINEN-KING", 15800),
+        currency: "JPY",
         delivery: { carrier: "Parcelline", trackingId: `PL${tag}88` },
       },
       {
@@ -300,8 +302,8 @@ export function demoCases(world: Pick<DemoWorld, "orders">): DemoCase[] {
     {
       id: "where-is-my-order",
       title:
-        "“Where is my order?”: the model guesses a delivery day the record does not hold, so its sentence is dropped and the facts of the order stand — status and tracking, rendered from the read",
-      turns: [`Where is my order ${o.withCarrier}?`],
+        "“Where is my order, and what did it cost?”: the model guesses a delivery day the record does not hold, so its sentence is dropped and what was asked stands — status, tracking and the amount in yen, rendered from the read",
+      turns: [`Where is my order ${o.withCarrier}, and how much did it cost?`],
       script: [
         { call: "get_order", input: { orderId: o.withCarrier } },
         { say: `Thanks for waiting! Your order ${o.withCarrier} is on its way and should arrive on Thursday.` },
@@ -309,7 +311,7 @@ export function demoCases(world: Pick<DemoWorld, "orders">): DemoCase[] {
       faults: [],
       expect: {
         reply: "information",
-        replyIncludes: `Order ${o.withCarrier} has shipped. Order ${o.withCarrier}: Parcelline, tracking number`,
+        replyIncludes: `, in transit. The charges on order ${o.withCarrier} come to ¥15,800.`,
         claimMismatch: true,
         authorization: "none",
         order: { orderId: o.withCarrier, status: "shipped", changes: 0 },

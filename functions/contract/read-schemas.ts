@@ -20,6 +20,7 @@ import {
   sellerTypes,
   trackingIdPattern,
 } from "#core/order";
+import { currencies, currencyProblem, isCurrency } from "#core/currency";
 import { sellerStatuses } from "#core/policy";
 import { maxDateRangeDays, type OrderSummary, type SearchOrdersInput, type SearchOrdersOutput } from "#core/search-orders";
 
@@ -163,9 +164,21 @@ export const searchOrdersInput = /* @__PURE__ */ schema(() =>
 const timestamp = /* @__PURE__ */ schema(() =>
   z.string().check(z.meta({ description: "A UTC timestamp, ISO 8601.", examples: ["2026-03-08T09:12:00Z"] })),
 );
-const money = /* @__PURE__ */ schema(() => z.int().check(z.meta({ description: "An amount in integer cents of the order's currency." })));
+const money = /* @__PURE__ */ schema(() =>
+  z.int().check(
+    z.meta({
+      description:
+        "An amount in whole minor units of the order's currency (ISO 4217): pence for GBP, cents for EUR, yen for JPY, fils (thousandths) for BHD.",
+    }),
+  ),
+);
 const currency = /* @__PURE__ */ schema(() =>
-  z.string().check(z.regex(/^[A-Z]{3}$/), z.meta({ description: "ISO 4217 currency code.", examples: ["GBP"] })),
+  z
+    .string()
+    .check(
+      z.refine(isCurrency, { error: (issue) => currencyProblem(String(issue.input)) ?? "not a listed currency" }),
+      z.meta({ description: `ISO 4217 currency code, one of ${currencies.join(", ")}.`, examples: ["GBP", "JPY"] }),
+    ),
 );
 const status = /* @__PURE__ */ schema(() => z.enum(orderStatuses).check(z.meta({ description: "The order's status now." })));
 /**
@@ -192,7 +205,7 @@ export const orderSummary = /* @__PURE__ */ schema(() =>
       itemTitles: z
         .array(sellerText("itemTitle", "An item's title."))
         .check(z.maxLength(3), z.meta({ description: "Titles of the first three items on the order." })),
-      totalCents: money.check(z.meta({ description: "Sum of all the order's charges, in cents." })),
+      totalCents: money.check(z.meta({ description: "Sum of all the order's charges, in the currency's minor units." })),
       currency,
     })
     .check(z.meta({ description: "One order, enough to recognise it; get_order has the rest." })),
@@ -318,7 +331,7 @@ export const getOrderOutput = /* @__PURE__ */ schema(() =>
             itemId: z.string().check(z.meta({ description: "The item's id on this order, ITM- followed by digits." })),
             title: sellerText("itemTitle", "The product's title."),
             quantity: z.int().check(z.meta({ description: "How many were ordered." })),
-            unitCents: money.check(z.meta({ description: "Price of one, in cents." })),
+            unitCents: money.check(z.meta({ description: "Price of one, in the currency's minor units." })),
             description: itemDescription,
           }),
         )
@@ -331,7 +344,7 @@ export const getOrderOutput = /* @__PURE__ */ schema(() =>
           }),
         )
         .check(z.meta({ description: "Every charge made, as charged: a duplicate shows as two entries." })),
-      totalCents: money.check(z.meta({ description: "Sum of the charges, in cents." })),
+      totalCents: money.check(z.meta({ description: "Sum of the charges, in the currency's minor units." })),
       currency,
       delivery: z
         .strictObject({

@@ -11,6 +11,7 @@ import {
   sellerTypes,
   trackingIdPattern,
 } from "#core/order";
+import { currencyProblem } from "#core/currency";
 import { sellerStatuses } from "#core/policy";
 import type { StoreDeps } from "#store/client";
 import { customerIndexKeys, customerKey, pickupSlotKey, policyKey, sellerKey, stockKey } from "#store/keys";
@@ -20,7 +21,7 @@ import { orderItemsOf } from "#store/order-items";
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date like 2026-12-01");
 const timestamp = z.iso.datetime({ message: "must be a UTC timestamp like 2026-03-08T09:12:00Z" });
-const cents = z.number().int("must be whole cents");
+const cents = z.number().int("must be a whole number of the currency's minor unit (pence, cents; yen for JPY, fils for BHD)");
 /** A seller's text (contract §6): within its bound, and an error that says the bound when it is not. */
 const sellerText = (field: SellerTextField, base = z.string()) =>
   base.superRefine((text, ctx) => {
@@ -82,7 +83,10 @@ export const fixtureSchema = z.strictObject({
           version: z.number().int().min(1),
           placedAt: timestamp,
           deliveredAt: timestamp.nullable(),
-          currency: z.string().regex(/^[A-Z]{3}$/, "currencies are ISO 4217 codes like GBP"),
+          currency: z.string().superRefine((code, ctx) => {
+            const problem = currencyProblem(code);
+            if (problem) ctx.addIssue({ code: "custom", message: problem });
+          }),
           items: z
             .array(
               z.strictObject({

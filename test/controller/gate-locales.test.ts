@@ -146,7 +146,7 @@ describe("status sentences in the principal's language", () => {
     expect(Object.keys(gateMessages).sort()).toEqual([...supportedLocales].sort());
   });
 
-  it("a gate decision in German shows the German template, and neither the model's words nor English", () => {
+  it("a gate decision in German shows the German template, and neither the model's claim nor English", () => {
     const decision = gate({
       candidate: "Ihre Rücksendung ist gebucht, der Kurier kommt morgen.",
       outcomes: [
@@ -162,7 +162,8 @@ describe("status sentences in the principal's language", () => {
       today: "2026-12-01",
       locale: "de",
     });
-    expect(decision.decision).toBe("template");
+    expect(decision.decision).toBe("claim_mismatch");
+    expect(decision.kept).toEqual([]);
     expect(decision.reply).toBe(
       "Eine Rücksendung von I-1 aus Bestellung SU-51234 ist gebucht: Der Zusteller holt sie am 2026-12-02 im Zeitfenster 08:00–12:00 ab. Ihr Rücksendeetikett ist LBL-4411.",
     );

@@ -126,13 +126,18 @@ const noteSaved: TurnOutcome = {
 };
 const unknown: TurnOutcome = { kind: "unknown", tool: "cancel_order", orderId: open, operationId: "op-3" };
 
-function run(candidate: string, outcomes: TurnOutcome[], state: ConversationState = afterReads(shippedOrder, openOrder)) {
-  return gate({ candidate, outcomes, orders: state.orders, today, turn: state.turns });
+function run(
+  candidate: string,
+  outcomes: TurnOutcome[],
+  state: ConversationState = afterReads(shippedOrder, openOrder),
+  question?: string,
+) {
+  return gate({ candidate, outcomes, orders: state.orders, today, turn: state.turns, ...(question !== undefined ? { question } : {}) });
 }
 
 /** The model's claim is not shown: no sentence of it reaches the customer. */
-function expectNotShown(candidate: string, outcomes: TurnOutcome[], claim: string, state?: ConversationState) {
-  const decision = run(candidate, outcomes, state);
+function expectNotShown(candidate: string, outcomes: TurnOutcome[], claim: string, state?: ConversationState, question?: string) {
+  const decision = run(candidate, outcomes, state, question);
   expect(decision.reply, `${JSON.stringify(candidate)} was shown as ${JSON.stringify(decision.reply)}`).not.toContain(claim);
   expect(decision.decision).not.toBe("accepted");
   return decision;
@@ -232,7 +237,7 @@ describe("a question the model answers itself, and a bare yes, are claims", () =
 describe("text a seller wrote never makes a word readable", () => {
   it(`a title with "repaid in full" does not let "was repaid in full" through`, () => {
     const state = afterReads(sellerOrder);
-    const decision = expectNotShown(`Your order ${marketplace} was repaid in full.`, [], "was repaid in full", state);
+    const decision = expectNotShown(`Your order ${marketplace} was repaid in full.`, [], "was repaid in full", state, "What did I order?");
     // The title itself may be named — cut, and said to be the seller's words — but never as the shop's claim.
     expect(decision.reply).toMatch(/^I haven't changed anything on your orders\./);
     expect(decision.reply).toContain(
@@ -255,7 +260,12 @@ describe("true replies reach the customer: as the model's sentence, or as the re
   });
 
   it("a shipped order explained with the words of the gate's own rejection sentence, on a turn that changed nothing", () => {
-    const decision = run(`Order ${shipped} has already shipped. Once it is delivered, a return is possible.`, [], afterReads(shippedOrder));
+    const decision = run(
+      `Order ${shipped} has already shipped. Once it is delivered, a return is possible.`,
+      [],
+      afterReads(shippedOrder),
+      "Can I return it?",
+    );
     // The first sentence says what the status fact says: it stays as written, and the fact is not told twice.
     expect(decision.reply).toContain(`Order ${shipped} has already shipped. `);
     expect(decision.reply).not.toContain(`Order ${shipped} has shipped.`);
@@ -273,7 +283,8 @@ describe("true replies reach the customer: as the model's sentence, or as the re
     const decision = run("Your order is still in progress.", [], afterReads(openOrder));
     expect(decision.reply).toContain(`Order ${open} is being processed.`);
     expect(decision.reply).not.toMatch(/I haven't changed/);
-    expect(run(`Order ${open} is being processed.`, [], afterReads(openOrder))).toMatchObject({
+    // "Where is it?" before it travels is its status: the model's sentence says it, and it is not told twice.
+    expect(run(`Order ${open} is being processed.`, [], afterReads(openOrder), "Where is it?")).toMatchObject({
       decision: "accepted",
       reply: `Order ${open} is being processed.`,
     });
@@ -294,7 +305,7 @@ describe("true replies reach the customer: as the model's sentence, or as the re
         note: { origin: "customer", text: "Side gate, please" },
       },
     });
-    const decision = run("The courier will see your note when they deliver.", [], afterReads(withNote));
+    const decision = run("The courier will see your note when they deliver.", [], afterReads(withNote), "What's on my note?");
     expect(decision.reply).toContain(`Order ${open} has a delivery note for the carrier: “Side gate, please”.`);
     expect(run("The courier will see your note when they deliver.", [noteSaved]).reply).toMatch(/saved and will go to the carrier/);
   });

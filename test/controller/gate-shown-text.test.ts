@@ -160,15 +160,24 @@ describe("the held change: text beside the application's question", () => {
   });
 });
 
-describe("a reply in another language than the checker reads", () => {
-  it("gets the template in the principal's language: the model's text is never shown in a language the check cannot read", () => {
-    const decision = run(`Ihre Bestellung ${open} wurde storniert. Kann ich sonst noch helfen?`, [cancelled(open)], { locale: "de" });
-    expect(decision).toMatchObject({ decision: "template", reply: `Bestellung ${open} ist storniert.` });
-    expect(decision.reply).toBe(templateFor(cancelled(open), "de"));
+describe("a reply in another language: read in that language", () => {
+  it("its claims are dropped and its courtesy in that language kept, where it stands", () => {
+    const decision = run(`Ihre Bestellung ${open} wurde storniert. Kann ich Ihnen sonst noch helfen?`, [cancelled(open)], { locale: "de" });
+    expect(decision).toMatchObject({
+      decision: "claim_mismatch",
+      reply: `Bestellung ${open} ist storniert. Kann ich Ihnen sonst noch helfen?`,
+      kept: ["Kann ich Ihnen sonst noch helfen?"],
+    });
+    expect(decision.reply.startsWith(templateFor(cancelled(open), "de"))).toBe(true);
     expect(run(`Bestellung ${shipped} wurde storniert.`, [refused(shipped)], { locale: "de" }).reply).toBe(
       `Bestellung ${shipped} wurde bereits versandt und kann daher nicht mehr storniert werden. Sobald sie zugestellt ist, ist eine Rücksendung möglich.`,
     );
-    const thanks = run("Vielen Dank!", [], { locale: "de" });
-    expect(thanks.reply).toBe("Ich habe an Ihren Bestellungen nichts geändert.");
+    // A claim the gate cannot read for change, on a turn that changed nothing: it says so, then the courtesy.
+    expect(run("Alles erledigt! Vielen Dank!", [], { locale: "de" }).reply).toBe(
+      "Ich habe an Ihren Bestellungen nichts geändert. Vielen Dank!",
+    );
+    expect(run("Vielen Dank!", [], { locale: "de" })).toMatchObject({ decision: "accepted", reply: "Vielen Dank!" });
+    // Courtesy is read whole: a thanks with a claim after its comma is a claim.
+    expect(run(`Vielen Dank, Bestellung ${open} ist storniert.`, [], { locale: "de" }).kept).toEqual([]);
   });
 });

@@ -17,7 +17,7 @@ beforeAll(async () => {
 afterAll(async () => service?.close());
 
 describe("where is my order?", () => {
-  it("is answered with the order's status and tracking from this turn's read, and the model's guess is not shown", async () => {
+  it("is answered with the order's status, tracking and (asked too) its amount in yen from this turn's read, and the model's guess is not shown", async () => {
     const world = await service.freshWorld();
     const orderId = world.orders.withCarrier;
     const demo = demoCases(world).find((c) => c.id === "where-is-my-order");
@@ -27,13 +27,14 @@ describe("where is my order?", () => {
     const [turn] = run.turns;
 
     expect(turn?.reply).toBe(
-      `Thanks for waiting! Order ${orderId} has shipped. Order ${orderId}: Parcelline, tracking number PL${world.tag}88, in transit.`,
+      `Thanks for waiting! Order ${orderId} has shipped. Order ${orderId}: Parcelline, tracking number PL${world.tag}88, in transit. The charges on order ${orderId} come to ¥15,800.`,
     );
     expect(turn?.replyKind).toBe("information");
     expect(turn?.trace.flags).toContain("claim_mismatch");
     expect(fetch.requests.map((r) => r.tool)).toEqual(["get_order"]);
-    // As data: every fact of the order read, the two the text tells marked shown.
-    expect(turn?.facts.filter((f) => f.shown).map((f) => f.kind)).toEqual(["status", "tracking"]);
+    // As data: every fact of the order read, the three the question asked for marked shown.
+    expect(turn?.facts.filter((f) => f.shown).map((f) => f.kind)).toEqual(["status", "tracking", "amounts"]);
+    expect(turn?.facts.find((f) => f.kind === "amounts")).toMatchObject({ totalCents: 15800, currency: "JPY" });
     expect(turn?.facts.map((f) => f.kind)).toEqual(
       expect.arrayContaining(["status", "placed", "tracking", "items", "amounts", "possible"]),
     );

@@ -284,7 +284,7 @@ describe("execution: one operationId per intended change", () => {
   });
 });
 
-describe("a reply in German: the status sentences in German, and nothing beside them", () => {
+describe("a reply in German: the status sentences in German, the record's facts and courtesy in German, and nothing else", () => {
   const german = {
     visibleOrders: new Set([order]),
     statuses: new Map([[order, "shipped"]]),
@@ -306,12 +306,14 @@ describe("a reply in German: the status sentences in German, and nothing beside 
     expect(judgeTurnReply(`Bestellung ${order} ist storniert.`, [shipped], german).problem).toMatch(/de status sentence for cancel_order/);
     expect(judgeTurnReply(rejectionSentence(shipped), [shipped], german).problem).toMatch(/de status sentence/);
     expect(judgeTurnReply(`${refusedDe} Ihre Bestellung wurde trotzdem storniert.`, [shipped], german).problem).toMatch(
-      /must be the status sentences alone/,
+      /must be the status sentences, the record's facts and courtesy/,
     );
+    // Courtesy passes only in the judge's own short list: "Kann ich sonst noch helfen?" is not in it.
     expect(judgeTurnReply(`${refusedDe} Kann ich sonst noch helfen?`, [shipped], german).problem).toMatch(
-      /must be the status sentences alone/,
+      /must be the status sentences, the record's facts and courtesy/,
     );
-    expect(judgeTurnReply("Vielen Dank für Ihre Geduld!", [], german).problem).toMatch(/must be the status sentences alone/);
+    expect(judgeTurnReply(`${refusedDe} Kann ich Ihnen sonst noch helfen?`, [shipped], german)).toEqual({ kind: "rejection" });
+    expect(judgeTurnReply("Vielen Dank für Ihre Geduld!", [], german)).toEqual({ kind: "information" });
   });
 });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { orderSummary } from "#contract/read-schemas";
 import { fixtureItems, parseFixture } from "#store/fixture";
 import { testFixture } from "#test/support/test-shop";
 
@@ -74,5 +75,43 @@ describe("fixture validation", () => {
     expect(other?.contentVersion).toEqual(expect.any(Number));
     expect(other?.contentVersion).not.toBe(state?.contentVersion);
     expect(items.find((i) => i.PK === "CUSTOMER#C-2002")).toMatchObject({ GSI2PK: "EMAIL#ben@example.com" });
+  });
+});
+
+describe("currencies: the listed ones, amounts in their minor units", () => {
+  const withCurrency = (currency: string) => {
+    const input = testFixture();
+    (input.orders?.[0] as Record<string, unknown>).currency = currency;
+    return input;
+  };
+
+  it("a JPY (no minor unit) and a BHD (three digits) order are accepted and stored with their code", () => {
+    for (const code of ["JPY", "BHD", "EUR"]) {
+      const fixture = parseFixture(withCurrency(code));
+      expect(fixture.orders[0]?.currency).toBe(code);
+      const items = fixtureItems(fixture).filter((i) => i.PK === `ORDER#${fixture.orders[0]?.id}`);
+      expect(JSON.stringify(items)).toContain(`"currency":"${code}"`);
+    }
+  });
+
+  it("a code that is not listed is refused with the list that would be right", () => {
+    expect(() => parseFixture(withCurrency("XYZ"))).toThrow(/"XYZ" is not a currency orders are kept in: use one of GBP, EUR, .*JPY.*BHD/);
+  });
+
+  it("the read schemas accept a listed currency and refuse another, saying which are listed", () => {
+    const summary = {
+      orderId: "SU-10001",
+      status: "placed",
+      placedAt: "2026-11-20T09:00:00Z",
+      deliveredAt: null,
+      sellerName: "Sundry",
+      itemTitles: ["Kettle"],
+      totalCents: 150050,
+      currency: "JPY",
+    };
+    expect(orderSummary.safeParse(summary).success).toBe(true);
+    const refused = orderSummary.safeParse({ ...summary, currency: "XYZ" });
+    expect(refused.success).toBe(false);
+    expect(refused.error?.issues[0]?.message).toMatch(/"XYZ" is not a currency orders are kept in: use one of GBP/);
   });
 });
