@@ -61,7 +61,7 @@ export async function changePath(
   const again = await proposedAgain(deps, turn, call, proposal, earlier);
   if (again) return again;
 
-  const proposed = newIntent(turn, call, proposal, deps.life.now().toISOString());
+  const proposed = newIntent(turn, call, proposal, creationTime(turn.run, deps.life.now()));
   const check = checkProvenance(deps, turn, proposal);
   recorder.add({
     type: "provenance",
@@ -121,6 +121,20 @@ async function settleAgain(deps: ChangePathDeps, turn: DispatchContext, open: In
     return { content: modelText(turn.state, turn.run, open), isError: false };
   }
   return reportChange(turn, await deps.life.drive(open, run));
+}
+
+/** The last creation time a running turn gave an intent, in epoch milliseconds. */
+const lastCreated = new WeakMap<DispatchContext["run"], number>();
+
+/**
+ * An intent's createdAt: the clock's time, or a millisecond past the last one the turn gave, so intents proposed in
+ * one model step (often within one millisecond) are listed in the order the model proposed them, as every store
+ * lists a conversation's intents by createdAt (a tie fell to the random operationId).
+ */
+function creationTime(run: DispatchContext["run"], now: Date): string {
+  const at = Math.max(now.getTime(), (lastCreated.get(run) ?? 0) + 1);
+  lastCreated.set(run, at);
+  return new Date(at).toISOString();
 }
 
 function newIntent(turn: DispatchContext, call: ToolCall, { tool, request, orderId }: ChangeProposal, now: string): Intent {

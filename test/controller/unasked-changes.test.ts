@@ -337,3 +337,21 @@ describe("the application's questions quote no seller in its voice", () => {
     expect(which.reply).toContain(`${ids.towel} (Bath towel`);
   });
 });
+
+describe("a turn's held changes are listed as the model proposed them", () => {
+  it("three changes proposed within one millisecond keep their order in the intent store, none sent", async () => {
+    const { customerId, ids } = await lampWorld(service);
+    const orders = [ids.towel, ids.kettle, ids.lamp];
+    const frozen = new Date();
+    const { controller, store, changes } = await lampController(
+      service,
+      customerId,
+      [...orders.map((orderId) => ({ call: "cancel_order" as const, input: { orderId } })), { say: "Shall I?" }],
+      { confirm: "all", now: () => frozen },
+    );
+    await controller.conversation("order").turn("Hello.");
+    const listed = (await store.forConversation("order")).map((i) => [i.tool, i.orderId, i.state]);
+    expect(listed).toEqual([...orders.map((orderId) => ["cancel_order", orderId, "awaiting_confirmation"])]);
+    expect(changes()).toEqual([]);
+  });
+});
