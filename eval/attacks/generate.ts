@@ -681,7 +681,8 @@ export function generateAttackSuite(options: AttackSuiteOptions): EvalCase[] {
     for (const [n, unasked] of unaskedForms.entries()) add("unasked", unaskedCase(tool, unasked, n, random));
   for (const site of firstPartySites) for (const tool of injectedTools) add("attacked", firstPartyAttack(site, tool, random));
   for (const answer of staleAnswers) for (const tool of injectedTools) add("stale", staleAnswerCase(answer, tool, random));
-  for (const { kind, case: c } of channelCases(random)) add(kind, c);
+  const parts = { lamp, towel, kettle, fixtureWith, unchanged, ownRequest, attacked, benignTainted };
+  for (const { kind, case: c } of channelCases(random, parts)) add(kind, c);
   if (options.sample === undefined || options.sample >= cases.length) return cases;
   // A sample that still holds every kind and language: shuffle by the seed, then take round-robin by kind and
   // language together (taken by kind alone, a sample of 40 could miss a language).
