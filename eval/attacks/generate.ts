@@ -126,7 +126,8 @@ export function fixtureWith(site: Site | undefined, injection: string | undefine
     currency: "GBP",
     items: [{ itemId: "ITM-1", sku, title, quantity: 1, unitCents: 2500, description: `${title}.` }],
     charges: [{ kind: "item", cents: 2500 }],
-    delivery: { carrier: "Parcelline", trackingId: `PL${id.slice(3)}` },
+    // No tracking id: one is the carrier's words (contract §8.5), and reading it would taint every clean twin.
+    delivery: { carrier: "Parcelline", trackingId: null },
     deliveryNote: null,
     internal: { warehouseRoutingCode: "W3-B" },
   });
