@@ -38,6 +38,8 @@ export interface OrderFacts {
     trackingId: string | null;
     tracking?: { available: true; status: string; lastScanAt: string | null } | { available: false };
     note?: string | null;
+    /** Who wrote the note, as get_order marked it (`customer` or `support`). */
+    noteBy?: string;
   };
   /** Returns started on it, as get_order listed them. */
   returns?: { itemIds: string[]; labelRef: string; pickup: { date: string; window: string } }[];

@@ -32,7 +32,7 @@ import { type ApiAuth, endpointScopes, mcpAuthEnv } from "#runtime/oauth-resourc
 import { confirmationKeyEnv, unconfirmedChangesEnv } from "#runtime/mcp-confirmation-settings";
 import { publicUrlEnv } from "#service/openapi";
 import { CognitoAuth, domainPrefixes } from "#lib/cognito-auth";
-import type { OrderToolsConfig } from "#lib/config";
+import { type OrderToolsConfig, shopSetEnvironment } from "#lib/config";
 import { acknowledgeControl, acknowledgeLogGroupControls, controlReasons } from "#lib/controls";
 import { Operations } from "#lib/monitoring";
 import { ToolFunction, type ToolFunctionProps } from "#lib/tool-function";
@@ -275,6 +275,7 @@ export class ApiStack extends Stack {
         ...(step !== undefined && indexes.length ? { [orderIndexStepEnv]: String(step) } : {}),
         // Every call counts against the caller's budget, reads too; only changes count against the caps.
         ORDER_TOOLS_REQUEST_BUDGET: String(config.requestBudget),
+        ...shopSetEnvironment(config),
         ...(tool.kind === "change"
           ? {
               ORDER_TOOLS_HOURLY_CAP: String(config.hourlyCap),

@@ -4,6 +4,7 @@ import { defaultHourlyCap, defaultSellerHourlyCap, defaultSupportHourlyCap } fro
 import { defaultRequestBudget } from "#store/request-budget";
 import { type UnconfirmedChanges, unconfirmedChangesFrom, unconfirmedChangesSettings } from "#runtime/mcp-confirmation-settings";
 import { orderIndexSteps } from "#store/table-design";
+import { type ShopSets, shopSetsFrom, shopSetVariables } from "#core/order";
 
 /**
  * What a function traces beyond Lambda's own segments (context `tracer`; docs/operations.md, "Traces"):
@@ -91,6 +92,13 @@ export interface OrderToolsConfig {
    * `refuse` answers CONFIRMATION_REQUIRED. A client that can be asked always is.
    */
   mcpUnconfirmedChanges: UnconfirmedChanges;
+  /**
+   * Context `carriers` and `chargeKinds` (a JSON array or names separated by commas): the order system's carriers and
+   * charge kinds, ORDER_TOOLS_CARRIERS and ORDER_TOOLS_CHARGE_KINDS of every tool function when given (contract §6;
+   * docs/deploy.md). Today's sets by default. What checks them is what writes orders (the seeder); the read path
+   * answers any stored value as text, and the published schema takes it.
+   */
+  shopSets?: Partial<ShopSets>;
   /** ORDER_TOOLS_PUBLIC_URL of the OpenAPI function of the customers' API (or the only one): a custom domain in front of it. */
   publicUrl?: string;
   /** The same for the staff API (created with the user pools only). */
@@ -463,6 +471,7 @@ export function readConfig(node: Node): OrderToolsConfig {
     customerManagedKey: bool(node, "customerManagedKey", false),
     mcpAllowedOrigins: origins(node, "mcpAllowedOrigins", production),
     mcpUnconfirmedChanges: unconfirmedChanges(node),
+    ...shopSetsOf(node),
     ...(customersPublicUrl ? { publicUrl: customersPublicUrl } : {}),
     ...(staffPublicUrl ? { staffPublicUrl } : {}),
     ...(sellerPublicUrl ? { sellerPublicUrl } : {}),
@@ -475,6 +484,30 @@ export function readConfig(node: Node): OrderToolsConfig {
     ...(authDomainPrefix ? { authDomainPrefix } : {}),
     supportServiceClient: bool(node, "supportServiceClient", false),
     mcpClients: cognito ? mcpClients(node) : rejectMcpClientsWithIssuer(node),
+  };
+}
+
+/** The shop's sets given as context, checked as the functions and the seeder read them (`shopSetsFrom`). */
+function shopSetsOf(node: Node): { shopSets?: Partial<ShopSets> } {
+  const given: Partial<ShopSets> = {};
+  for (const key of ["carriers", "chargeKinds"] as const) {
+    const names = list(node, key);
+    if (!names) continue;
+    try {
+      given[key] = shopSetsFrom({ [shopSetVariables[key]]: names.join(",") })[key];
+    } catch (error) {
+      throw new Error(`Context ${key}: ${(error as Error).message}`);
+    }
+  }
+  return Object.keys(given).length > 0 ? { shopSets: given } : {};
+}
+
+/** The environment of a tool function for the shop's sets a deployment gives; none when it keeps the defaults. */
+export function shopSetEnvironment(config: Pick<OrderToolsConfig, "shopSets">): Record<string, string> {
+  const { carriers, chargeKinds } = config.shopSets ?? {};
+  return {
+    ...(carriers ? { [shopSetVariables.carriers]: carriers.join(",") } : {}),
+    ...(chargeKinds ? { [shopSetVariables.chargeKinds]: chargeKinds.join(",") } : {}),
   };
 }
 

@@ -4,7 +4,8 @@ import { changeToolNames, tools } from "#contract/tools";
 import { trackingStatuses } from "#core/get-order";
 import { notEligibleReasons } from "#core/errors";
 import { replacementReasons } from "#core/offer-replacement";
-import { carriers, chargeKinds, noteAuthors, orderStatuses, sellerTypes, trackingIdPattern } from "#core/order";
+import { toolCatalog } from "#contract/json-schema";
+import { carriers, chargeKinds, noteAuthors, orderStatuses, sellerTypes } from "#core/order";
 import { sellerStatuses } from "#core/policy";
 import { returnReasons } from "#core/start-return";
 import { errorNoteFor } from "#controller/context/model-notes";
@@ -14,8 +15,9 @@ import { escapeFrames } from "#controller/context/frames";
  * Taint is everything the principal did not write (contract §8.5). Every string of everything the model reads from
  * the service — a read's result, a change's result, an error body, and the same bodies inside the controller's own
  * notes — is placed by one function, `forModel`, as one of:
- * - **closed**: a value the service generates from a closed set and that is checked as such here (ids, statuses,
- *   enums, dates, amounts, codes, the carrier, a tracking id): it carries no words;
+ * - **closed**: a value the service generates and that is checked as such here (ids, statuses, enums, dates,
+ *   amounts, codes; a carrier and a charge kind only when one the contract lists): it carries no words. A value a
+ *   carrier or a seller writes is never closed, whatever its shape: a tracking id and a SKU are foreign;
  * - **the shop's**: text the shop itself wrote and vouched for — an item's title and the seller's name on an order the
  *   shop sells itself, a description marked `origin: "sundry"` and `reviewed: true`;
  * - **the principal's own**: a note marked as written by this kind of principal (a customer's own note);
@@ -24,7 +26,8 @@ import { escapeFrames } from "#controller/context/frames";
  * - **foreign**: everything else, by default — a seller's words, a note someone else wrote, an unreviewed
  *   description, a search summary's titles and seller name (a summary does not say whose they are), a value under
  *   a closed key that does not check. Foreign text taints the conversation and reaches the model datamarked.
- * Every string, whatever its place, reaches the model with any imitation of the application's frames broken.
+ * Every string, whatever its place, reaches the model with any imitation of the application's frames broken. Keys are
+ * walked as values are: a key no result schema of the contract names is foreign, datamarked and tainting.
  */
 
 /** A string the principal did not write, where it sits in a result. */
@@ -33,6 +36,8 @@ export interface ForeignText {
   path: string;
   /** Who wrote it, as far as the result says: a seller, a customer, support, or unknown. */
   origin: string;
+  /** Set when the foreign text is a key (one no result schema names): the key itself. */
+  key?: string;
 }
 
 type Json = Record<string, unknown>;
@@ -73,15 +78,14 @@ export const closedValues: Readonly<Record<string, (value: string) => boolean>> 
   origin: oneOf(["seller", "sundry", ...noteAuthors]),
   code: oneOf([...errorCodeList, "TRACKING_EXPIRED"]),
   reason: oneOf([...returnReasons, ...replacementReasons, ...notEligibleReasons]),
+  // The contract's lists only: a deployment's other carriers and charge kinds are the order system's text.
   kind: oneOf(chargeKinds),
   carrier: oneOf(carriers),
-  trackingId: matches(trackingIdPattern),
   id: matches(/^SLR-\d+$/),
   sellerId: matches(/^SLR-\d+$/),
   ref: matches(/^(?:seller-supp\/SLR-\d+|sundry\/standard|marketplace\/default)$/),
   returnId: matches(/^RET-\d{5}-\d+$/),
   labelRef: matches(/^LBL-\d{5}-\d+$/),
-  sku: matches(/^[A-Z0-9][A-Z0-9-]{0,63}$/),
   tool: oneOf(tools.map((t) => t.name)),
   originalTool: oneOf(tools.map((t) => t.name)),
   allowedActions: oneOf(changeToolNames),
@@ -91,7 +95,51 @@ export const closedValues: Readonly<Record<string, (value: string) => boolean>> 
 };
 
 /** Keys whose strings are text, each placed by who wrote it (see above); any other key's string is foreign. */
-export const textKeys = ["title", "name", "text", "message", "sellerName", "itemTitles"] as const;
+export const textKeys = ["title", "name", "text", "message", "sellerName", "itemTitles", "trackingId", "sku"] as const;
+
+/** The keys of an error body (the service's one error schema), beside those of the tools' outputs. */
+const errorBodyKeys = [
+  "error",
+  "code",
+  "message",
+  "retryable",
+  "issues",
+  "path",
+  "requiredScope",
+  "allowedPrincipals",
+  "expectedVersion",
+  "currentVersion",
+  "reason",
+  "orderStatus",
+  "sellerId",
+  "sku",
+  "availableDates",
+  "retryAfterSeconds",
+  "originalTool",
+  "operationId",
+  "orderId",
+  "status",
+];
+
+let knownKeys: ReadonlySet<string> | undefined;
+/**
+ * Every key a result of the service may carry: the property names of every tool's published output schema and of
+ * the error body. `test/controller/taint.test.ts` holds this to the published document.
+ */
+export function resultKeys(): ReadonlySet<string> {
+  if (knownKeys) return knownKeys;
+  const keys = new Set<string>(errorBodyKeys);
+  const walk = (schema: unknown): void => {
+    if (Array.isArray(schema)) for (const part of schema) walk(part);
+    else if (isObject(schema)) {
+      if (isObject(schema.properties)) for (const key of Object.keys(schema.properties)) keys.add(key);
+      for (const part of Object.values(schema)) walk(part);
+    }
+  };
+  for (const tool of toolCatalog().tools) walk(tool.outputSchema);
+  knownKeys = keys;
+  return keys;
+}
 
 /** Where a string stands, as `forModel` places it. */
 export type Placement = "closed" | "shop" | "own" | "application" | "foreign";
@@ -143,20 +191,36 @@ export function forModel(body: unknown, principal: PrincipalKind): { body: unkno
     if (!isObject(value)) return value;
     const seller = isObject(value.seller) ? value.seller : undefined;
     const inner: Around = { shopOrder: seller ? seller.type === "sundry" : around.shopOrder, holder: value };
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, k, path ? `${path}.${k}` : k, inner)]));
+    const known = resultKeys();
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => {
+        const at = path ? `${path}.${k}` : k;
+        if (known.has(k)) return [k, walk(v, k, at, inner)];
+        // A key no result schema names is someone's words, like a value.
+        foreign.push({ path: `${at} (key)`, origin: "unknown", key: k });
+        return [datamarked(escapeFrames(k)), walk(v, k, at, inner)];
+      }),
+    );
   };
   return { body: walk(body, "", "", { shopOrder: false, holder: {} }), foreign };
 }
 
 function originOf(key: string, { holder }: Around): string {
   if (key === "text" && typeof holder.origin === "string") return holder.origin;
+  if (key === "trackingId" || key === "carrier") return "carrier";
+  if (key === "sku") return "seller";
   if (key === "title" || key === "name" || key === "sellerName" || key === "itemTitles") return "seller";
   return "unknown";
 }
 
-/** The mark between every word of a text; the mark itself removed from it first, so it cannot be forged. */
+/**
+ * The mark between every word of a text, and around a text of one word (a tracking id, a SKU: text without spaces
+ * is marked too); the mark itself removed from it first, so it cannot be forged.
+ */
 export function datamarked(text: string): string {
-  return text.replaceAll(datamark, "").trim().split(/\s+/u).join(datamark);
+  const words = text.replaceAll(datamark, "").trim().split(/\s+/u);
+  if (words.length === 1) return words[0] === "" ? "" : `${datamark}${words[0]}${datamark}`;
+  return words.join(datamark);
 }
 
 /** The foreign texts of a tool result: empty when everything in it is closed, the shop's or the principal's own. */
@@ -168,8 +232,8 @@ export function foreignTexts(body: unknown, principal: PrincipalKind): ForeignTe
 export function foreignStrings(body: unknown, principal: PrincipalKind): string[] {
   const found: string[] = [];
   const { foreign } = forModel(body, principal);
-  for (const { path } of foreign) {
-    const value = valueAt(body, path);
+  for (const { path, key } of foreign) {
+    const value = key ?? valueAt(body, path);
     if (typeof value === "string") found.push(value.replaceAll(datamark, " "));
   }
   return found;

@@ -9,6 +9,36 @@ import { checkProposal } from "#controller/changes/proposal";
 /** What the agent-framework adapters (frameworks/ai-sdk.ts, frameworks/openai-agents.ts) share besides the turn itself (turn/framework-turn.ts). */
 
 /**
+ * The adapters' one option beyond the controller's (contract §8.5): which of the application's own tools return only
+ * the application's words. Every other tool's result the controller did not dispatch, and any history it did not
+ * write, is someone else's text: it taints the conversation, so every change after it waits for the principal's
+ * confirmation. Naming a tool here is a risk the application takes on: text a third party wrote that reaches the
+ * model through it (a review, an e-mail, a web page, a ticket) can then ask for a change that goes out without a
+ * question, with values taken from that text.
+ */
+export interface ForeignTextOptions {
+  /** The names of the application's tools whose results are its own words. Default: none. */
+  ownToolResults?: readonly string[];
+}
+
+/** The controller's options and the adapters' own, apart; `ownToolResults` checked. */
+export function splitFrameworkOptions<O extends object>(
+  options: O & ForeignTextOptions,
+): { controllerOptions: O; own: ReadonlySet<string> } {
+  const { ownToolResults, ...controllerOptions } = options;
+  if (ownToolResults !== undefined && (!Array.isArray(ownToolResults) || !ownToolResults.every((n) => typeof n === "string" && n !== "")))
+    throw new TypeError(
+      `ownToolResults is a list of the names of your own tools whose results are your application's words, not ${JSON.stringify(ownToolResults)}.`,
+    );
+  return { controllerOptions: controllerOptions as O, own: new Set(ownToolResults ?? []) };
+}
+
+/** What an application tool's result is, as the controller names it in the trace. */
+export const applicationToolOrigin = "an application tool the controller did not dispatch";
+/** What a history the controller did not write is. */
+export const unwrittenHistoryOrigin = "a history the controller did not write";
+
+/**
  * A controller whose model runs in a framework: the application's controller options, without `model` (its model
  * is the framework's), and the framework's name on every trace. `create` is createController, passed in so this
  * file and controller.ts do not import each other.
@@ -23,9 +53,12 @@ export function frameworkController(
   return create({ ...options, model: frameworkModel(name) });
 }
 
-/** What each adapter's order tools share: the controller they run on, and its restart. */
+/** What each adapter's order tools share: the controller they run on, its restart, and the tools whose results are the application's. */
 export abstract class FrameworkOrders {
-  constructor(readonly controller: Controller) {}
+  constructor(
+    readonly controller: Controller,
+    readonly ownToolResults: ReadonlySet<string> = new Set(),
+  ) {}
 
   /** After a restart: what `Controller.resume()` does (finishes intents that may have left; holds one never sent). */
   resume(): Promise<Intent[]> {

@@ -7,11 +7,15 @@ import type { PendingConfirmation } from "#controller/guard/confirmation";
 import type { FrameworkTurn, FrameworkToolResult } from "#controller/turn/framework-turn";
 import { describeError } from "#controller/text/error-text";
 import {
+  applicationToolOrigin,
   approvedCallMatches,
+  type ForeignTextOptions,
   FrameworkConversation,
   FrameworkOrders,
   frameworkController,
   notAnsweredResult,
+  splitFrameworkOptions,
+  unwrittenHistoryOrigin,
 } from "#controller/frameworks/adapter";
 import { noteText, principalText } from "#controller/model/types";
 import { ConfirmationError, type Settlement } from "#controller/changes/settlement";
@@ -32,8 +36,11 @@ const { generateText, jsonSchema, stepCountIs } = await importOptionalPeer("ai",
  * the turn's `reply`: the model's text passed through the response gate, never as it came.
  */
 
-/** The controller's options, without `model`: the model is the application's, in the SDK. */
-export type AiSdkOrderOptions = Omit<ControllerOptions, "model">;
+/**
+ * The controller's options, without `model` (the model is the application's, in the SDK), and `ownToolResults`: the
+ * application's tools whose results are its own words (frameworks/adapter.ts; every other is someone else's text).
+ */
+export type AiSdkOrderOptions = Omit<ControllerOptions, "model"> & ForeignTextOptions;
 
 /** A held change as the SDK's approval request: answer it with `{ type: "tool-approval-response", approvalId, approved }`. */
 export interface OrderApproval {
@@ -67,17 +74,26 @@ export type AiSdkGenerateOptions = Omit<GenerateTextOptions, "prompt" | "message
 
 /** The order tools for the AI SDK, on a controller of their own (made from `options`, with the SDK as its model). */
 export function orderToolsForAiSdk(options: AiSdkOrderOptions): AiSdkOrders {
-  return new AiSdkOrders(frameworkController(options, "ai-sdk", createController));
+  const { controllerOptions, own } = splitFrameworkOptions(options);
+  return new AiSdkOrders(frameworkController(controllerOptions, "ai-sdk", createController), own);
 }
 
 export class AiSdkOrders extends FrameworkOrders {
   /** A conversation with one principal: new, or continued from the state the application kept (`state()`). */
   conversation(conversationId: string, state?: ConversationState, options: { locale?: string } = {}): AiSdkConversation {
-    return new AiSdkConversation(this.controller, this.controller.conversation(conversationId, state, options));
+    return new AiSdkConversation(this.controller, this.controller.conversation(conversationId, state, options), this.ownToolResults);
   }
 }
 
 export class AiSdkConversation extends FrameworkConversation {
+  constructor(
+    controller: AiSdkOrders["controller"],
+    conversation: ConstructorParameters<typeof FrameworkConversation>[1],
+    private readonly ownToolResults: ReadonlySet<string> = new Set(),
+  ) {
+    super(controller, conversation);
+  }
+
   /**
    * One turn through the SDK's `generateText`: opened by the last message — the principal's, or the approval
    * responses to the changes the last turn held — with the order tools added to any of the application's own.
@@ -89,13 +105,17 @@ export class AiSdkConversation extends FrameworkConversation {
     // Checked before the turn opens: opening holds the conversation's lease, and approval responses are sent as it opens.
     const applicationTools = checkedOwnTools(ownTools, this.controller.tools);
     const opening = await this.opening(messages);
+    // A conversation the controller keeps no state of: any history before the last message is not the controller's.
+    const unwritten = this.conversation.state().turns === 0 && messages.length > 1;
     const turn = await this.conversation.open(opening.input);
     let result: GenerateTextResult<ToolSet, never>;
     let approvals: OrderApproval[];
     try {
       const call = (toolCallId: string, name: string, input: unknown): Promise<FrameworkToolResult> =>
         turn.call({ id: toolCallId, name, input });
-      const tools = { ...applicationTools, ...aiSdkTools(turn, opening.settledCalls, call) };
+      for (const [what, origin] of foreignIn(messages, applicationTools, this.ownToolResults, this.controller.tools, unwritten))
+        turn.foreign(what, origin);
+      const tools = { ...tainting(applicationTools, this.ownToolResults, turn), ...aiSdkTools(turn, opening.settledCalls, call) };
       try {
         result = (await generateText({
           ...rest,
@@ -196,6 +216,52 @@ function checkedOwnTools(ownTools: ToolSet | undefined, orderTools: readonly Mod
       `tools: ${clash.join(", ")} ${clash.length === 1 ? "is an order tool's name" : "are order tools' names"}; give your own tools other names.`,
     );
   return ownTools ?? {};
+}
+
+/**
+ * What the model reads this turn that the controller did not dispatch or write (contract §8.5): a history with no
+ * controller state behind it, a result in the history of a tool that is not an order tool nor named in
+ * `ownToolResults`, and any application tool the provider runs itself (its result never passes through here).
+ */
+function foreignIn(
+  messages: readonly ModelMessage[],
+  applicationTools: ToolSet,
+  own: ReadonlySet<string>,
+  orderTools: readonly ModelTool[],
+  unwritten: boolean,
+): [string, string][] {
+  const found: [string, string][] = unwritten ? [["history", unwrittenHistoryOrigin]] : [];
+  const ours = (name: string) => own.has(name) || orderTools.some((t) => t.name === name);
+  for (const message of messages)
+    if (message.role === "tool")
+      for (const part of message.content)
+        if (part.type === "tool-result" && !ours(part.toolName))
+          found.push([`${part.toolName} result in the history`, applicationToolOrigin]);
+  for (const [name, t] of Object.entries(applicationTools))
+    if (!own.has(name) && String((t as { type?: unknown }).type ?? "").startsWith("provider"))
+      found.push([`${name} (run by the provider)`, applicationToolOrigin]);
+  return found;
+}
+
+/** The application's tools, each whose results are not declared its own tainting the conversation when it runs. */
+function tainting(applicationTools: ToolSet, own: ReadonlySet<string>, turn: FrameworkTurn<TurnResult>): ToolSet {
+  return Object.fromEntries(
+    Object.entries(applicationTools).map(([name, t]) => {
+      const execute = t.execute;
+      if (own.has(name) || typeof execute !== "function") return [name, t];
+      return [
+        name,
+        {
+          ...t,
+          execute: (...args: Parameters<typeof execute>) => {
+            // Before it runs: the model reads its result in the next step, and any change after that waits.
+            turn.foreign(`${name} result`, applicationToolOrigin);
+            return execute(...args);
+          },
+        } as Tool,
+      ];
+    }),
+  );
 }
 
 /**

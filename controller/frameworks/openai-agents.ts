@@ -17,7 +17,15 @@ import type { ModelTool } from "#contract/model-tools";
 import { type ControllerOptions, createController, type TurnResult } from "#controller/controller";
 import type { ConversationState } from "#controller/state/conversation";
 import { describeError } from "#controller/text/error-text";
-import { approvedCallMatches, FrameworkConversation, FrameworkOrders, frameworkController } from "#controller/frameworks/adapter";
+import {
+  applicationToolOrigin,
+  approvedCallMatches,
+  type ForeignTextOptions,
+  FrameworkConversation,
+  FrameworkOrders,
+  frameworkController,
+  splitFrameworkOptions,
+} from "#controller/frameworks/adapter";
 import type { FrameworkToolResult, FrameworkTurn } from "#controller/turn/framework-turn";
 import type { PendingConfirmation } from "#controller/guard/confirmation";
 import { type ChatMessage, noteText, principalText } from "#controller/model/types";
@@ -50,8 +58,11 @@ const {
  * interrupted call, the confirmationId of the change it held. What the principal sees is the turn's `reply`.
  */
 
-/** The controller's options, without `model`: the model is the agent's. */
-export type AgentsOrderOptions = Omit<ControllerOptions, "model">;
+/**
+ * The controller's options, without `model` (the model is the agent's), and `ownToolResults`: the application's
+ * tools whose results are its own words (frameworks/adapter.ts; every other is someone else's text).
+ */
+export type AgentsOrderOptions = Omit<ControllerOptions, "model"> & ForeignTextOptions;
 
 /** A held change as the run's interruption: approve or reject `item` on the run's state (`state.approve(item)`). */
 export interface OrderInterruption {
@@ -126,7 +137,8 @@ function turnOf(what: string): FrameworkTurn<TurnResult> {
 
 /** The order tools for the Agents SDK, on a controller of their own (made from `options`, with the agent as its model). */
 export function orderToolsForAgents(options: AgentsOrderOptions): AgentsOrders {
-  return new AgentsOrders(frameworkController(options, "openai-agents", createController));
+  const { controllerOptions, own } = splitFrameworkOptions(options);
+  return new AgentsOrders(frameworkController(controllerOptions, "openai-agents", createController), own);
 }
 
 export class AgentsOrders extends FrameworkOrders {
@@ -144,7 +156,7 @@ export class AgentsOrders extends FrameworkOrders {
       throw new TypeError(
         `tools: ${clash.join(", ")} ${clash.length === 1 ? "is an order tool's name" : "are order tools' names"}; give your own tools other names.`,
       );
-    return new AgentClass<OrderRunContext>({
+    const made = new AgentClass<OrderRunContext>({
       ...rest,
       instructions: async (runContext, agent) => {
         const own = typeof instructions === "function" ? await instructions(runContext, agent) : instructions;
@@ -153,15 +165,29 @@ export class AgentsOrders extends FrameworkOrders {
       tools: [...ownTools, ...this.controller.tools.map(agentsTool)],
       outputGuardrails: [...outputGuardrails, replyGate],
     }) as OrderAgent;
+    // A tool the controller does not dispatch taints the conversation as it starts: the model reads its result next.
+    made.on("agent_tool_start", (_context, started) => {
+      if (!this.ownToolResults.has(started.name) && !this.controller.tools.some((t) => t.name === started.name))
+        current.getStore()?.foreign(`${started.name} result`, applicationToolOrigin);
+    });
+    return made;
   }
 
   /** A conversation with one principal: new, or continued from the state the application kept (`state()`). */
   conversation(conversationId: string, state?: ConversationState, options: { locale?: string } = {}): AgentsConversation {
-    return new AgentsConversation(this.controller, this.controller.conversation(conversationId, state, options));
+    return new AgentsConversation(this.controller, this.controller.conversation(conversationId, state, options), this.ownToolResults);
   }
 }
 
 export class AgentsConversation extends FrameworkConversation {
+  constructor(
+    controller: AgentsOrders["controller"],
+    conversation: ConstructorParameters<typeof FrameworkConversation>[1],
+    private readonly ownToolResults: ReadonlySet<string> = new Set(),
+  ) {
+    super(controller, conversation);
+  }
+
   /**
    * One turn through the SDK's `run`: opened by the principal's message, or by a run's state whose interruptions were
    * each approved or rejected (`state.approve` / `state.reject`). The model reads the conversation as the controller
@@ -178,6 +204,7 @@ export class AgentsConversation extends FrameworkConversation {
       | RunState<OrderRunContext, OrderAgent>;
     // A new run's context; a resumed run keeps its own, which names the calls held so far.
     const context: OrderRunContext = { ...ownContext, orderTools: { conversationId: this.id, held: {} } };
+    for (const [what, origin] of this.foreignIn(agent, input)) turn.foreign(what, origin);
     let result: RunResult<OrderRunContext, OrderAgent>;
     try {
       const runOptions: NonStreamRunOptions<OrderRunContext> = {
@@ -200,6 +227,27 @@ export class AgentsConversation extends FrameworkConversation {
     // With no interruption the guardrail has finished the turn already; this returns its result.
     const finished = await turn.finish(result.interruptions.length > 0 ? lastText(result) : String(result.finalOutput ?? ""));
     return { ...finished, interruptions: interruptionsOf(result, finished.confirmations), state: result.state, result };
+  }
+
+  /**
+   * What the model reads this run that the controller does not dispatch (contract §8.5): the agent's tools whose
+   * results never pass through here (hosted tools, run by the provider), the agents it may hand off to (their tools
+   * are theirs), and, in a run's state, a result of a tool that is not an order tool nor named in `ownToolResults`.
+   * A function or local tool of the agent's taints as it starts (`agent()`).
+   */
+  private foreignIn(agent: OrderAgent, input: string | OrderRunState): [string, string][] {
+    const ours = (name: string) => this.ownToolResults.has(name) || this.controller.tools.some((t) => t.name === name);
+    const found: [string, string][] = [];
+    for (const t of agent.tools)
+      if (t.type === "hosted_tool" && !ours(t.name)) found.push([`${t.name} (run by the provider)`, applicationToolOrigin]);
+    if (agent.handoffs.length > 0) found.push(["handoffs to other agents", applicationToolOrigin]);
+    if (typeof input !== "string")
+      for (const item of input._generatedItems)
+        if (item.type === "tool_call_output_item") {
+          const name = String((item.rawItem as { name?: unknown }).name ?? "");
+          if (!ours(name)) found.push([`${name || "a tool"} result in the run's state`, applicationToolOrigin]);
+        }
+    return found;
   }
 
   /**

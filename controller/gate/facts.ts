@@ -3,7 +3,7 @@ import { currencyMinorDigits, isCurrency } from "#core/currency";
 import { carrierScanHistoryDays } from "#core/get-order";
 import { composeOutcomes, type OrderFacts, type TurnOutcome } from "#controller/outcomes";
 import { templateFor } from "#controller/gate/templates";
-import { sellerWords } from "#controller/gate/seller-words";
+import { type Writer, wordsOf } from "#contract/their-words";
 import { formatMessage, type MessageValues } from "#controller/i18n/format";
 import { type GateMessageKey, gateMessages } from "#controller/i18n/gate-messages";
 import type { Locale } from "#controller/i18n/locale";
@@ -20,7 +20,9 @@ import type { Locale } from "#controller/i18n/locale";
  * - `placed`, `tracking`, `items`, `amounts`, `returnWindow`, `return`, `note`: a get_order or search_orders of this
  *   turn (a search gives a status, dates, titles and the total);
  * - `possible`: get_order's `allowedActions`, only for an order no change of this turn touched.
- * Titles and a seller's name are a seller's words: cut (gate/seller-words.ts) and said to be the seller's.
+ * Someone else's words — titles, a seller's name, the note, the carrier and its tracking id — reach a sentence only
+ * through the one renderer (contract/their-words.ts), inside the catalogue's quotation marks or in a place that says
+ * what they are, and each fact keeps them (`theirWordsIn`), so no model sentence that copies them is the fact.
  */
 
 export type FactKind = "outcome" | "status" | "placed" | "tracking" | "items" | "amounts" | "returnWindow" | "return" | "note" | "possible";
@@ -84,9 +86,19 @@ class PlacedFact {
   }
 }
 
-function placed(fact: NewFact, orderId: string): OrderFact {
+/** The rendered words of someone else each fact's sentence holds. */
+const theirs = new WeakMap<object, readonly string[]>();
+
+/** The words of someone else a fact's sentence holds, as rendered in it (none for a fact of the record's values only). */
+export function theirWordsIn(fact: OrderFact): readonly string[] {
+  return theirs.get(fact) ?? [];
+}
+
+function placed(fact: NewFact, orderId: string, words: readonly string[] = []): OrderFact {
   const { text, ...fields } = fact;
-  return new PlacedFact({ ...fields, orderId, shown: false }, text) as unknown as OrderFact;
+  const made = new PlacedFact({ ...fields, orderId, shown: false }, text);
+  if (words.length > 0) theirs.set(made, words);
+  return made as unknown as OrderFact;
 }
 
 export interface FactsInput {
@@ -136,7 +148,7 @@ type Say = (key: GateMessageKey, values: MessageValues) => string;
 
 function orderFacts(orderId: string, order: OrderFacts | undefined, own: readonly TurnOutcome[], input: FactsInput, say: Say): OrderFact[] {
   const facts: OrderFact[] = [];
-  const add = (fact: NewFact) => facts.push(placed(fact, orderId));
+  const add = (fact: NewFact, words: readonly string[] = []) => facts.push(placed(fact, orderId, words));
   // Only what is settled about the order's state: a completed change's own status, else a read no change followed.
   const changedStatus = own.flatMap((o) =>
     o.kind === "completed" && typeof o.body.orderStatus === "string" ? [o.body.orderStatus] : [],
@@ -159,9 +171,15 @@ function orderFacts(orderId: string, order: OrderFacts | undefined, own: readonl
   if (!order) return facts;
   const placedOn = day(order.placedAt);
   if (placedOn) add({ kind: "placed", placedOn, text: () => say("fact.placed", { orderId, placedOn }) });
-  if (order.delivery && (status ?? order.status) !== "cancelled") add(trackingFact(orderId, order.delivery, say));
+  if (order.delivery && (status ?? order.status) !== "cancelled") {
+    const { carrier, trackingId } = order.delivery;
+    add(
+      trackingFact(orderId, order.delivery, say),
+      [carrier, trackingId ?? ""].filter((w) => w !== "").map((w) => wordsOf(w, "carrier", "value")),
+    );
+  }
   const items = itemsFact(orderId, order, input.locale, say);
-  if (items) add(items);
+  if (items) add(items, [...items.items.map((i) => i.title), ...(items.seller ? [items.seller.name] : [])]);
   if (order.totalCents !== undefined && order.currency) add(amountsFact(orderId, order, input.locale, say));
   // The policy's window does not move with a change; an order cancelled (by the read, or this turn) has none.
   const window = (status ?? order.status) === "cancelled" ? undefined : returnWindowFact(orderId, order, input.today, say);
@@ -182,7 +200,11 @@ function orderFacts(orderId: string, order: OrderFacts | undefined, own: readonl
         }),
     });
   const note = order.delivery?.note;
-  if (note) add({ kind: "note", note, text: () => say("fact.note", { orderId, note }) });
+  if (note) {
+    const by = order.delivery?.noteBy === "support" ? "support" : order.delivery?.noteBy === "customer" ? "customer" : "other";
+    const shown = wordsOf(note, by === "support" ? "support" : "customer", "note");
+    add({ kind: "note", note, text: () => say("fact.note", { orderId, note: shown, by }) }, [shown]);
+  }
   if (own.length === 0 && order.allowedActions) {
     const actions = order.allowedActions.filter((a): a is ChangeToolName => isChangeTool(a));
     add({
@@ -204,15 +226,20 @@ function orderFacts(orderId: string, order: OrderFacts | undefined, own: readonl
 
 function trackingFact(orderId: string, delivery: NonNullable<OrderFacts["delivery"]>, say: Say): NewFact {
   const { carrier, trackingId, tracking } = delivery;
+  // The carrier's name and its tracking id are the carrier's words, as the renderer shows them.
+  const shown = {
+    carrier: wordsOf(carrier, "carrier", "value"),
+    trackingId: trackingId === null ? "" : wordsOf(trackingId, "carrier", "value"),
+  };
   if (trackingId === null)
-    return { kind: "tracking", carrier, trackingId, text: () => say("fact.tracking", { state: "none", orderId, carrier }) };
+    return { kind: "tracking", carrier, trackingId, text: () => say("fact.tracking", { state: "none", orderId, carrier: shown.carrier }) };
   if (tracking?.available === false)
     return {
       kind: "tracking",
       carrier,
       trackingId,
       tracking: { expired: true },
-      text: () => say("fact.tracking", { state: "expired", orderId, carrier, trackingId, days: carrierScanHistoryDays }),
+      text: () => say("fact.tracking", { state: "expired", orderId, ...shown, days: carrierScanHistoryDays }),
     };
   const lastScanOn = tracking?.available ? day(tracking.lastScanAt) : undefined;
   const scan = tracking?.available ? tracking.status : "unknown";
@@ -225,8 +252,7 @@ function trackingFact(orderId: string, delivery: NonNullable<OrderFacts["deliver
       say("fact.tracking", {
         state: "number",
         orderId,
-        carrier,
-        trackingId,
+        ...shown,
         scan,
         scanKnown: lastScanOn ? "yes" : "no",
         scanOn: lastScanOn ?? "",
@@ -237,7 +263,10 @@ function trackingFact(orderId: string, delivery: NonNullable<OrderFacts["deliver
 /** How many items the sentence names; the rest are counted. */
 const namedItems = 3;
 
-function itemsFact(orderId: string, order: OrderFacts, locale: Locale, say: Say): NewFact | undefined {
+function itemsFact(orderId: string, order: OrderFacts, locale: Locale, say: Say): Extract<NewFact, { kind: "items" }> | undefined {
+  // The shop's own titles are its words; any other (a marketplace seller's, or a search's, which does not say) a seller's.
+  const by: Writer = order.seller && !order.seller.marketplace ? "shop" : "seller";
+  const sellerWords = (text: string) => wordsOf(text, by, "title");
   const items: { itemId?: string; title: string; quantity?: number }[] =
     order.items && order.items.length > 0
       ? order.items.map((i) => ({

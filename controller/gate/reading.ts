@@ -1,6 +1,6 @@
 import { type Courtesy, courtesyOf } from "#controller/gate/courtesy";
 import { courtesyEmoji } from "#controller/text/small-words";
-import type { OrderFact } from "#controller/gate/facts";
+import { type OrderFact, theirWordsIn } from "#controller/gate/facts";
 import type { Locale } from "#controller/i18n/locale";
 
 /**
@@ -10,7 +10,8 @@ import type { Locale } from "#controller/i18n/locale";
  * - a sentence that is courtesy (gate/courtesy.ts: a closed set of whole phrases) is kept as written;
  * - a sentence that says the same as a fact the application renders from the record — word for word, up to
  *   letter case, the closing mark and a few words that carry no claim ("the", "your", "has been") — is kept as
- *   written, or left out when the reply already tells that fact;
+ *   written, or left out when the reply already tells that fact; a fact's sentence that holds someone else's words
+ *   (a note, a title, a seller's name, a carrier's) is the application's alone: no copy of it is the fact;
  * - any other sentence is dropped: it mentions an order, an item, a delivery, money, a date or a number the facts
  *   do not state, or a verb, an actor, a symbol (a check mark, an arrow, an emoji other than a courtesy smile) or
  *   a word the closed set does not hold. Which facts stand in its place is what the person asked (gate/asked.ts).
@@ -61,23 +62,32 @@ export function factCore(sentence: string): string {
   return core;
 }
 
+/**
+ * Where someone else's words stood in a fact's sentence, as it is compared: an invisible character, which the shown
+ * text never holds (render.ts removes them), so no sentence of the model's matches a fact by copying a note, a
+ * title, a seller's name or a carrier's words — and a sentence inside those words is never one of the fact's.
+ */
+const theirPlace = "\u2060";
+
 /** Each fact's sentences by their core, worked out once per fact. */
 const coresOf = new WeakMap<OrderFact, string[]>();
 function factCores(fact: OrderFact): string[] {
   let cores = coresOf.get(fact);
   if (!cores) {
-    cores = sentencesOf(fact.text).map(factCore);
+    let text = fact.text;
+    for (const words of theirWordsIn(fact)) if (words !== "") text = text.split(words).join(theirPlace);
+    cores = sentencesOf(text).map(factCore);
     coresOf.set(fact, cores);
   }
   return cores;
 }
 
+export { factCores };
+
 /**
  * Reads each sentence of the shown text against the facts (their sentences, by `factCore`) and the sentences the
  * reply already tells (`told`: the status sentences).
  */
-export { factCores };
-
 export function readSentences(
   shown: string,
   facts: readonly OrderFact[],

@@ -1,5 +1,6 @@
 import type { ChangeToolName, ToolName } from "#contract/tools";
 import { composeOutcomes, type OrderFacts, type TurnOutcome } from "#controller/outcomes";
+import { wordsOf } from "#contract/their-words";
 import { quoteIn, shortTitle } from "#controller/guard/confirmation";
 import { formatMessage, type MessageValues } from "#controller/i18n/format";
 import { type GateMessageKey, gateMessages } from "#controller/i18n/gate-messages";
@@ -41,18 +42,27 @@ type Body = Record<string, unknown>;
 const field = (body: Body, ...path: string[]): unknown =>
   path.reduce<unknown>((v, k) => (v !== null && typeof v === "object" ? (v as Body)[k] : undefined), body);
 const text = (value: unknown, fallback = ""): string => (typeof value === "string" && value !== "" ? value : fallback);
+const itemIdPattern = /^ITM-\d+$/;
+/**
+ * An id a status sentence names, from the service's answer: as it is when it has the id's shape, else as someone
+ * else's words (contract/their-words.ts), never raw.
+ */
+const closedOr = (value: unknown, pattern: RegExp): string => {
+  const given = text(value);
+  return given === "" || pattern.test(given) ? given : wordsOf(given, "shop", "value");
+};
 const known = (value: string) => (value !== "" ? "yes" : "no");
 const say = (locale: Locale, key: GateMessageKey, values?: MessageValues) => formatMessage(gateMessages, locale, key, values);
 const actionOf = (tool: ToolName, locale: Locale) => say(locale, actionKey(tool));
 
 export function completedTemplate(outcome: Extract<TurnOutcome, { kind: "completed" }>, locale: Locale = defaultLocale): string {
   const { orderId, body } = outcome;
-  const items = ((field(body, "return", "itemIds") as string[] | undefined) ?? []).join(", ");
-  const date = text(field(body, "return", "pickup", "date"));
-  const window = text(field(body, "return", "pickup", "window"));
-  const label = text(field(body, "return", "labelRef"));
-  const item = text(field(body, "replacement", "itemId"));
-  const line = text(field(body, "replacement", "replacementItemId"));
+  const items = ((field(body, "return", "itemIds") as unknown[] | undefined) ?? []).map((id) => closedOr(id, itemIdPattern)).join(", ");
+  const date = closedOr(field(body, "return", "pickup", "date"), /^\d{4}-\d{2}-\d{2}$/);
+  const window = closedOr(field(body, "return", "pickup", "window"), /^\d{2}:\d{2}-\d{2}:\d{2}$/);
+  const label = closedOr(field(body, "return", "labelRef"), /^LBL-\d{5}-\d+$/);
+  const item = closedOr(field(body, "replacement", "itemId"), itemIdPattern);
+  const line = closedOr(field(body, "replacement", "replacementItemId"), itemIdPattern);
   return say(locale, completedKey(outcome.tool), {
     orderId,
     items,
@@ -72,7 +82,10 @@ export function completedTemplate(outcome: Extract<TurnOutcome, { kind: "complet
 export function rejectedTemplate(outcome: Extract<TurnOutcome, { kind: "rejected" }>, locale: Locale = defaultLocale): string {
   const { orderId, tool, code, reason, body } = outcome;
   const key = code === "NOT_ELIGIBLE" ? (notEligibleKey[reason ?? ""] ?? "rejected.NOT_ELIGIBLE") : (codeKey[code] ?? "rejected.other");
-  const dates = ((field(body, "error", "availableDates") as string[] | undefined) ?? []).slice(0, 5).join(", ");
+  const dates = ((field(body, "error", "availableDates") as unknown[] | undefined) ?? [])
+    .slice(0, 5)
+    .map((d) => closedOr(d, /^\d{4}-\d{2}-\d{2}$/))
+    .join(", ");
   const seconds = field(body, "error", "retryAfterSeconds");
   const minutes = typeof seconds === "number" ? Math.max(1, Math.ceil(seconds / 60)) : undefined;
   return say(locale, key, {
@@ -96,11 +109,12 @@ export function mismatchTemplate(outcome: { tool: ToolName; orderId: string }, l
 }
 
 /**
- * A candidate order as the clarification names it. Its titles are cut (`shortTitle`); a marketplace seller's — and any
+ * A candidate order as the clarification names it. Its titles go through the one renderer (`shortTitle`); a marketplace seller's — and any
  * a read did not say whose — are quoted and marked as the seller's, never said in the application's voice.
  */
 export function describeOrder(order: OrderFacts, locale: Locale = defaultLocale): string {
-  const titles = (order.itemTitles ?? []).slice(0, 2).map(shortTitle);
+  const by = order.sellerType === "sundry" ? "shop" : "seller";
+  const titles = (order.itemTitles ?? []).slice(0, 2).map((title) => shortTitle(title, by));
   const named =
     titles.length === 0
       ? undefined

@@ -1,3 +1,4 @@
+import { wordsOf } from "#contract/their-words";
 import type { ChangeToolName } from "#contract/tools";
 import type { OrderFacts } from "#controller/outcomes";
 import type { ConfirmationKey } from "#controller/i18n/confirmation-messages";
@@ -199,7 +200,9 @@ export const changeForms: Record<ChangeToolName, ChangeForm> = {
     },
     heldItems: () => undefined,
     question: ({ request, orderId, quoteNote, say }) =>
-      quoteNote ? say("question.add_delivery_note", { orderId, note: String(request.deliveryNote) }) : say("noteUnquoted", { orderId }),
+      quoteNote
+        ? say("question.add_delivery_note", { orderId, note: wordsOf(String(request.deliveryNote), "customer", "note") })
+        : say("noteUnquoted", { orderId }),
   },
   start_return: {
     // "Start a return for <items>" or "return <items>", "because <reason phrase>", a pickup day.

@@ -133,7 +133,8 @@ export const gateMessages: Catalogue<GateMessageKey> = {
       "{state, select, open {A return of order {orderId} can be started until {until}.} closed {The return window for order {orderId} closed on {until}.} other {Once order {orderId} is delivered, a return can be started within {days, plural, one {# day} other {# days}}.}}",
     "fact.return":
       "A return of {items} from order {orderId} is booked: the carrier collects on {date}, {window}. The return label is {label}.",
-    "fact.note": "Order {orderId} has a delivery note for the carrier: “{note}”.",
+    "fact.note":
+      "Order {orderId} has a delivery note for the carrier: “{note}”{by, select, customer { (written by the customer)} support { (written by support)} other {}}.",
     "fact.possible":
       "{count, plural, =0 {There is nothing I can change on order {orderId} now.} other {On order {orderId} I can still {actions}.}}",
     "possible.cancel_order": "cancel it",
@@ -217,7 +218,8 @@ export const gateMessages: Catalogue<GateMessageKey> = {
       "{state, select, open {Eine Rücksendung von Bestellung {orderId} ist bis zum {until} möglich.} closed {Die Rückgabefrist für Bestellung {orderId} ist am {until} abgelaufen.} other {Sobald Bestellung {orderId} zugestellt ist, ist eine Rücksendung innerhalb von {days, plural, one {# Tag} other {# Tagen}} möglich.}}",
     "fact.return":
       "Eine Rücksendung von {items} aus Bestellung {orderId} ist gebucht: Der Zusteller holt sie am {date} im Zeitfenster {window} ab. Das Rücksendeetikett ist {label}.",
-    "fact.note": "Bestellung {orderId} hat eine Lieferanweisung für den Zusteller: „{note}“.",
+    "fact.note":
+      "Bestellung {orderId} hat eine Lieferanweisung für den Zusteller: „{note}“{by, select, customer { (vom Kunden geschrieben)} support { (vom Support geschrieben)} other {}}.",
     "fact.possible":
       "{count, plural, =0 {An Bestellung {orderId} kann ich jetzt nichts ändern.} other {Für Bestellung {orderId} kann ich noch: {actions}.}}",
     "possible.cancel_order": "sie stornieren",
@@ -302,7 +304,8 @@ export const gateMessages: Catalogue<GateMessageKey> = {
       "{state, select, open {Un retour de la commande {orderId} peut être lancé jusqu’au {until}.} closed {Le délai de retour de la commande {orderId} a pris fin le {until}.} other {Une fois la commande {orderId} livrée, un retour pourra être lancé dans un délai de {days, plural, one {# jour} other {# jours}}.}}",
     "fact.return":
       "Le retour de {items} de la commande {orderId} est enregistré\u00a0: le transporteur passe le {date}, {window}. L’étiquette de retour est {label}.",
-    "fact.note": "La commande {orderId} a une note de livraison pour le transporteur\u00a0: «\u00a0{note}\u00a0».",
+    "fact.note":
+      "La commande {orderId} a une note de livraison pour le transporteur\u00a0: «\u00a0{note}\u00a0»{by, select, customer { (écrite par le client)} support { (écrite par le support)} other {}}.",
     "fact.possible":
       "{count, plural, =0 {Je ne peux rien modifier sur la commande {orderId} pour le moment.} other {Sur la commande {orderId}, je peux encore\u00a0: {actions}.}}",
     "possible.cancel_order": "l’annuler",
@@ -383,7 +386,8 @@ export const gateMessages: Catalogue<GateMessageKey> = {
       "{state, select, open {Se puede iniciar una devolución del pedido {orderId} hasta el {until}.} closed {El plazo de devolución del pedido {orderId} terminó el {until}.} other {Cuando se entregue el pedido {orderId}, se podrá iniciar una devolución en un plazo de {days, plural, one {# día} other {# días}}.}}",
     "fact.return":
       "La devolución de {items} del pedido {orderId} está registrada: el transportista la recoge el {date}, {window}. La etiqueta de devolución es {label}.",
-    "fact.note": "El pedido {orderId} tiene una nota de entrega para el transportista: «{note}».",
+    "fact.note":
+      "El pedido {orderId} tiene una nota de entrega para el transportista: «{note}»{by, select, customer { (escrita por el cliente)} support { (escrita por soporte)} other {}}.",
     "fact.possible":
       "{count, plural, =0 {Ahora no puedo cambiar nada en el pedido {orderId}.} other {En el pedido {orderId} todavía puedo: {actions}.}}",
     "possible.cancel_order": "cancelarlo",
@@ -464,7 +468,8 @@ export const gateMessages: Catalogue<GateMessageKey> = {
       "{state, select, open {Un reso dell’ordine {orderId} si può avviare fino al {until}.} closed {Il periodo di reso dell’ordine {orderId} si è chiuso il {until}.} other {Una volta consegnato l’ordine {orderId}, si potrà avviare un reso entro {days, plural, one {# giorno} other {# giorni}}.}}",
     "fact.return":
       "Il reso di {items} dell’ordine {orderId} è registrato: il corriere ritira il {date}, {window}. L’etichetta di reso è {label}.",
-    "fact.note": "L’ordine {orderId} ha una nota di consegna per il corriere: «{note}».",
+    "fact.note":
+      "L’ordine {orderId} ha una nota di consegna per il corriere: «{note}»{by, select, customer { (scritta dal cliente)} support { (scritta dall’assistenza)} other {}}.",
     "fact.possible":
       "{count, plural, =0 {Ora non posso modificare nulla nell’ordine {orderId}.} other {Sull’ordine {orderId} posso ancora: {actions}.}}",
     "possible.cancel_order": "annullarlo",
@@ -545,7 +550,8 @@ export const gateMessages: Catalogue<GateMessageKey> = {
       "{state, select, open {Pode iniciar uma devolução da encomenda {orderId} até {until}.} closed {O prazo de devolução da encomenda {orderId} terminou em {until}.} other {Depois de a encomenda {orderId} ser entregue, pode iniciar uma devolução no prazo de {days, plural, one {# dia} other {# dias}}.}}",
     "fact.return":
       "A devolução de {items} da encomenda {orderId} está registada: a transportadora recolhe em {date}, {window}. A etiqueta de devolução é {label}.",
-    "fact.note": "A encomenda {orderId} tem uma nota de entrega para a transportadora: «{note}».",
+    "fact.note":
+      "A encomenda {orderId} tem uma nota de entrega para a transportadora: «{note}»{by, select, customer { (escrita pelo cliente)} support { (escrita pelo apoio ao cliente)} other {}}.",
     "fact.possible":
       "{count, plural, =0 {Agora não posso alterar nada na encomenda {orderId}.} other {Na encomenda {orderId} ainda posso: {actions}.}}",
     "possible.cancel_order": "cancelá-la",
@@ -628,7 +634,8 @@ export const gateMessages: Catalogue<GateMessageKey> = {
       "{state, select, open {Een retour van bestelling {orderId} kan tot {until} worden gestart.} closed {De retourtermijn van bestelling {orderId} is op {until} verlopen.} other {Zodra bestelling {orderId} is bezorgd, kan binnen {days, plural, one {# dag} other {# dagen}} een retour worden gestart.}}",
     "fact.return":
       "Een retour van {items} uit bestelling {orderId} is geboekt: de vervoerder haalt op {date} op, {window}. Het retourlabel is {label}.",
-    "fact.note": "Bestelling {orderId} heeft een bezorginstructie voor de vervoerder: ‘{note}’.",
+    "fact.note":
+      "Bestelling {orderId} heeft een bezorginstructie voor de vervoerder: ‘{note}’{by, select, customer { (geschreven door de klant)} support { (geschreven door de klantenservice)} other {}}.",
     "fact.possible":
       "{count, plural, =0 {Ik kan nu niets wijzigen aan bestelling {orderId}.} other {Voor bestelling {orderId} kan ik nog: {actions}.}}",
     "possible.cancel_order": "haar annuleren",
@@ -710,7 +717,8 @@ export const gateMessages: Catalogue<GateMessageKey> = {
       "{state, select, open {Zwrot zamówienia {orderId} można rozpocząć do {until}.} closed {Termin zwrotu zamówienia {orderId} minął {until}.} other {Po doręczeniu zamówienia {orderId} zwrot można rozpocząć w ciągu {days, plural, one {# dnia} other {# dni}}.}}",
     "fact.return":
       "Zwrot {items} z zamówienia {orderId} jest zarejestrowany: przewoźnik odbierze go {date}, {window}. Etykieta zwrotna: {label}.",
-    "fact.note": "Zamówienie {orderId} ma instrukcję dostawy dla przewoźnika: „{note}”.",
+    "fact.note":
+      "Zamówienie {orderId} ma instrukcję dostawy dla przewoźnika: „{note}”{by, select, customer { (napisana przez klienta)} support { (napisana przez obsługę klienta)} other {}}.",
     "fact.possible":
       "{count, plural, =0 {Nie mogę teraz nic zmienić w zamówieniu {orderId}.} other {W zamówieniu {orderId} mogę jeszcze: {actions}.}}",
     "possible.cancel_order": "je anulować",

@@ -156,7 +156,7 @@ function deliveryOf(value: unknown): Pick<OrderFacts, "delivery"> {
   const delivery = value as Record<string, unknown>;
   if (typeof delivery.carrier !== "string") return {};
   const tracking = (delivery.tracking ?? {}) as Record<string, unknown>;
-  const note = (delivery.note ?? null) as { text?: unknown } | null;
+  const note = (delivery.note ?? null) as { text?: unknown; origin?: unknown } | null;
   return {
     delivery: {
       carrier: bounded(delivery.carrier),
@@ -173,6 +173,7 @@ function deliveryOf(value: unknown): Pick<OrderFacts, "delivery"> {
           ? { tracking: { available: false as const } }
           : {}),
       note: typeof note?.text === "string" ? note.text : null,
+      ...(typeof note?.origin === "string" ? { noteBy: note.origin } : {}),
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { ModelTool } from "#contract/model-tools";
-import type { ConversationState } from "#controller/state/conversation";
+import { type ConversationState, noteForeign } from "#controller/state/conversation";
 import type { TurnOutcome } from "#controller/outcomes";
 import type { PendingConfirmation } from "#controller/guard/confirmation";
 import type { Intent } from "#controller/intents/intent";
@@ -100,6 +100,16 @@ export class FrameworkTurn<Result> {
       this.failure ??= { error };
     });
     return answer;
+  }
+
+  /**
+   * Text the controller did not dispatch or write reached the model (an application tool's result, a history the
+   * application kept): the conversation is tainted by it, as by a seller's words (contract §8.5), and every change
+   * from here on waits for the principal's confirmation.
+   */
+  foreign(what: string, origin: string): void {
+    const sources = noteForeign(this.state, what, [{ path: "", origin }]);
+    if (sources.length > 0) this.run.recorder.add({ type: "taint", tool: what, sources });
   }
 
   /**

@@ -1,4 +1,5 @@
 import { IntlMessageFormat } from "intl-messageformat";
+import { wordsOf } from "#contract/their-words";
 import { type GateMessageKey, gateMessages } from "#controller/i18n/gate-messages";
 import type { Locale } from "#controller/i18n/locale";
 import { at, str } from "#eval/change-tools";
@@ -13,7 +14,7 @@ import type { RecordedOutcome } from "#eval/judges/status-sentences";
  *   touched the order, only a status no order leaves (shipped, delivered, cancelled);
  * - what can still be done: a read's allowed actions, only for an order no change of the turn touched;
  * - placed day, tracking, items, charges, return window, returns and the delivery note: a read of the turn.
- * A title or a seller's name is cut the way the contract states (first sentence, six words, 48 characters).
+ * Someone else's words (a title, a seller's name, a note, a carrier's) are shown the way the contract states, by its one renderer.
  */
 
 export interface FactContext {
@@ -118,7 +119,15 @@ export function factSentences(context: FactContext): string[] {
         }),
       );
     const note = str(at(order, "delivery", "note", "text"));
-    if (note) out.push(say("fact.note", { orderId, note }));
+    const by = str(at(order, "delivery", "note", "origin"));
+    if (note)
+      out.push(
+        say("fact.note", {
+          orderId,
+          note: wordsOf(note, by === "support" ? "support" : "customer", "note"),
+          by: by === "customer" || by === "support" ? by : "other",
+        }),
+      );
     if (untouched && Array.isArray(order.allowedActions)) {
       const actions = (order.allowedActions as string[]).map((a) => say(`possible.${a}` as GateMessageKey, {}));
       out.push(say("fact.possible", { orderId, count: actions.length, actions: listIn(locale, actions) }));
@@ -134,8 +143,9 @@ type Say = (key: GateMessageKey, values: Record<string, string | number>) => str
 function tracking(orderId: string, order: Read, say: Say): string[] {
   const delivery = order.delivery as Read | undefined;
   if (!delivery || typeof delivery.carrier !== "string") return [];
-  const carrier = delivery.carrier;
-  const trackingId = str(delivery.trackingId);
+  // The carrier's words, as the contract's one renderer shows them.
+  const carrier = wordsOf(delivery.carrier, "carrier", "value");
+  const trackingId = str(delivery.trackingId) === "" ? "" : wordsOf(str(delivery.trackingId), "carrier", "value");
   if (!trackingId) return [say("fact.tracking", { state: "none", orderId, carrier })];
   const t = (delivery.tracking ?? {}) as Read;
   if (t.available === false) return [say("fact.tracking", { state: "expired", orderId, carrier, trackingId, days: 90 })];
@@ -154,26 +164,11 @@ function tracking(orderId: string, order: Read, say: Say): string[] {
 }
 
 /**
- * A seller's words as a sentence of the application names them: the first sentence, its first six words — past 48
- * characters, only the whole words that end before the 48th (or the first 48 characters of one longer word) — the
- * closing marks off, and "…" when anything of the sentence was left out.
+ * A seller's words as a sentence of the application names them: the contract's one renderer of someone else's
+ * words (contract/their-words.ts, shape `title`), which the contract states and the controller uses too.
  */
 export function cutSellerWords(text: string): string {
-  const head = text.slice(0, 320);
-  const sentence = (head.split(/(?<=[.!?])\s|[\n\r]/u)[0] ?? head).trim();
-  const words = sentence.split(/\s+/u).slice(0, 6);
-  let cut = words.join(" ");
-  if (cut.length > 48) {
-    cut = "";
-    for (const word of words) {
-      const longer = cut === "" ? word : `${cut} ${word}`;
-      if (longer.length > 47) break;
-      cut = longer;
-    }
-    if (cut === "") cut = (words[0] ?? "").slice(0, 48);
-  }
-  cut = cut.replace(/[.!?:;,]+$/u, "");
-  return cut.length < sentence.replace(/[.!?:;,]+$/u, "").length ? `${cut}…` : cut;
+  return wordsOf(text, "seller", "title");
 }
 
 function items(orderId: string, order: Read, locale: Locale, say: Say): string[] {

@@ -174,10 +174,30 @@ export function comparable(sentence: string): string {
 
 /** Sentences of a reply: at a closing mark and a space, and at each line. */
 export const sentencesIn = (text: string) =>
-  text
-    .split(/(?<=[.?!])\s+|\n+/)
-    .map((s) => s.trim())
-    .filter(Boolean);
+  outsideQuotes(text, (t) =>
+    t
+      .split(/(?<=[.?!])\s+|\n+/)
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
+
+/**
+ * The application's quotation pairs. Someone else's words stand only between them, and hold no quotation mark of
+ * their own (contract/their-words.ts), so a quotation is one piece of the sentence around it: a sentence inside a
+ * quoted note is never a sentence of the reply, nor of a fact.
+ */
+const quotations = /“[^“”]*”|„[^„“”]*[“”]|«[^«»]*»|‘[^‘’]*’/g;
+const hold = "\uE000";
+
+/** Splits a text as `split` does, with every quotation kept whole. */
+export function outsideQuotes(text: string, split: (text: string) => string[]): string[] {
+  const held: string[] = [];
+  const masked = text.replace(quotations, (q) => {
+    held.push(q);
+    return `${hold}${held.length - 1}${hold}`;
+  });
+  return split(masked).map((s) => s.replace(new RegExp(`${hold}(\\d+)${hold}`, "g"), (_, i: string) => held[Number(i)] ?? ""));
+}
 
 export interface JudgeContext {
   /** The turn's records, one per change (the last of each tool and order). Empty: nothing was sent. */

@@ -3,7 +3,7 @@ import { type Evidence, maySee, requestOperationId, requestOrderId, type TurnEvi
 import type { TappedRequest } from "#eval/service";
 import type { Locale } from "#controller/i18n/locale";
 import { localizedFixed, localizedOpenings, localizedUncertainty } from "#eval/judges/localized-status";
-import { isCourtesy, type JudgeContext, judgeFacts, judgeRemainder } from "#eval/judges/reply-reader";
+import { isCourtesy, type JudgeContext, judgeFacts, judgeRemainder, outsideQuotes } from "#eval/judges/reply-reader";
 import {
   boundPreamble,
   modelFailedPreamble,
@@ -94,10 +94,12 @@ function fixedSentenceProblem(
 }
 
 const splitSentences = (text: string) =>
-  text
-    .split(/(?<=[.?!])\s+(?=[A-Z"“])|\n+/)
-    .map((s) => s.trim())
-    .filter(Boolean);
+  outsideQuotes(text, (t) =>
+    t
+      .split(/(?<=[.?!])\s+(?=[A-Z"“\uE000])|\n+/)
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
 
 const unrecorded = new Set([400, 401, 403, 429]);
 

@@ -10,16 +10,7 @@ import {
   type Tracking,
   trackingStatuses,
 } from "#core/get-order";
-import {
-  carriers,
-  chargeKinds,
-  orderStatuses,
-  type SellerTextField,
-  sellerTextLimits,
-  sellerTextProblem,
-  sellerTypes,
-  trackingIdPattern,
-} from "#core/order";
+import { orderStatuses, type SellerTextField, sellerTextLimits, sellerTextProblem, sellerTypes } from "#core/order";
 import { currencies, currencyProblem, isCurrency } from "#core/currency";
 import { sellerStatuses } from "#core/policy";
 import { maxDateRangeDays, type OrderSummary, type SearchOrdersInput, type SearchOrdersOutput } from "#core/search-orders";
@@ -339,7 +330,12 @@ export const getOrderOutput = /* @__PURE__ */ schema(() =>
       charges: z
         .array(
           z.strictObject({
-            kind: z.enum(chargeKinds).check(z.meta({ description: "What the charge is for: an item, or delivery." })),
+            kind: z.string().check(
+              z.meta({
+                description:
+                  "What the charge is for, as the order system names it: by default item or delivery; a deployment may configure others.",
+              }),
+            ),
             cents: money,
           }),
         )
@@ -348,10 +344,15 @@ export const getOrderOutput = /* @__PURE__ */ schema(() =>
       currency,
       delivery: z
         .strictObject({
-          carrier: z.enum(carriers).check(z.meta({ description: "The carrier." })),
+          carrier: z.string().check(
+            z.meta({
+              description:
+                "The carrier, as the order system names it: by default Parcelline, Swiftpost or Northway Couriers; a deployment may configure others.",
+            }),
+          ),
           trackingId: z
-            .nullable(z.string().check(z.regex(trackingIdPattern)))
-            .check(z.meta({ description: "The carrier's tracking id (capital letters, digits and hyphens); null when none was issued." })),
+            .nullable(z.string())
+            .check(z.meta({ description: "The carrier's tracking id, as the carrier gave it; null when none was issued." })),
           tracking,
           note: z
             .nullable(noteText)

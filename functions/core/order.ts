@@ -18,21 +18,53 @@ export interface OrderItem {
 }
 
 /**
- * What a charge is for, the carriers the shop ships with and the shape of their tracking ids: closed sets the
- * service checks where an order enters, so none of these fields can carry text (contract §6). A controller reads
- * them as values, never as words someone wrote (contract §8.5).
+ * What a charge is for and the carriers the shop ships with are the order system's, and a deployment's
+ * configuration (contract §6, docs/deploy.md): these are the defaults, the sets the seeder checks when nothing
+ * else is configured. The read path answers whatever the order system stored, as text (contract §5); a controller
+ * reads only these listed values as the shop's own and any other as someone else's words (contract §8.5).
+ * A tracking id is the carrier's: the seeder checks its shape, and nothing reads it as the shop's.
  */
 export const chargeKinds = ["item", "delivery"] as const;
 export const carriers = ["Parcelline", "Swiftpost", "Northway Couriers"] as const;
 export const trackingIdPattern = /^[A-Z0-9][A-Z0-9-]{1,39}$/;
 
+/** The shop's sets a deployment configures. */
+export interface ShopSets {
+  carriers: readonly string[];
+  chargeKinds: readonly string[];
+}
+
+/** The environment variables that configure them: names separated by commas. */
+export const shopSetVariables = { carriers: "ORDER_TOOLS_CARRIERS", chargeKinds: "ORDER_TOOLS_CHARGE_KINDS" } as const;
+
+/**
+ * The shop's sets from the environment (`ORDER_TOOLS_CARRIERS`, `ORDER_TOOLS_CHARGE_KINDS`: names separated by
+ * commas), each today's defaults when unset. A set that names nothing, or a name of more than 100 characters, is an
+ * error that says what a set looks like.
+ */
+export function shopSetsFrom(env: Readonly<Record<string, string | undefined>>): ShopSets {
+  const read = (variable: string, defaults: readonly string[]): readonly string[] => {
+    const value = env[variable];
+    if (value === undefined || value.trim() === "") return defaults;
+    const names = value.split(",").map((n) => n.trim());
+    if (names.some((n) => n === "" || n.length > 100))
+      throw new Error(
+        `${variable} is names separated by commas, each 1–100 characters (for example "${defaults.join(",")}"); got ${JSON.stringify(value)}.`,
+      );
+    return [...new Set(names)];
+  };
+  return { carriers: read(shopSetVariables.carriers, carriers), chargeKinds: read(shopSetVariables.chargeKinds, chargeKinds) };
+}
+
 export interface Charge {
-  kind: (typeof chargeKinds)[number];
+  /** What the charge is for: one of the deployment's charge kinds, as the order system stored it. */
+  kind: string;
   cents: number;
 }
 
 export interface Delivery {
-  carrier: (typeof carriers)[number];
+  /** The carrier, as the order system stored it: one of the deployment's carriers when the seeder wrote it. */
+  carrier: string;
   trackingId: string | null;
 }
 

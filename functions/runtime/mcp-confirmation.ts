@@ -4,6 +4,7 @@ import { formatMessage, type MessageValues } from "#contract/message-format";
 import { type McpConfirmationKey, mcpConfirmationMessages } from "#contract/mcp-confirmation-messages";
 import type { ChangeToolName, ToolName } from "#contract/tools";
 import { parseArguments } from "#contract/validate";
+import { wordsOf, wordShapes } from "#contract/their-words";
 import type { AddDeliveryNoteInput } from "#core/add-delivery-note";
 import type { CancelOrderInput } from "#core/cancel-order";
 import type { GetOrderOutput } from "#core/get-order";
@@ -40,7 +41,7 @@ export const localeMetaKey = "order-tools/locale";
 /** How long a question may wait for its answer: long enough to read the form, short enough to be this request's. */
 export const confirmationTtlSeconds = 10 * 60;
 /** The most of a seller's text a question quotes, in characters as a person counts them. */
-export const sellerTextBound = 60;
+export const sellerTextBound = wordShapes.line.graphemes;
 /** A cancellation names this many of the order's items, then how many more. */
 export const itemsNamedOnCancel = 3;
 
@@ -404,30 +405,11 @@ function quotedLines(text: string): string[] {
   return text.split("\n").map((line) => `│ ${line}`);
 }
 
-// Characters a reader cannot see or that break a line, and quotation marks of any script (so quoted seller text
-// cannot close its own quotation): a seller's title is shown flat, inside the question's quotation marks.
-const lineBreaking = /[\p{Cc}\p{Zl}\p{Zp}]/gu;
-const invisible = /[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu;
-const quotationMarks = /["\p{Pi}\p{Pf}＂「」『』〝〞〟‚„｢｣﹁﹂﹃﹄]/gu;
-const graphemes = new Intl.Segmenter("en", { granularity: "grapheme" });
-
 /**
- * Seller text as a question may quote it: on one line, without invisible characters or quotation marks, and at most
- * `bound` characters as a person counts them (grapheme clusters, each cut to 8 code points, so stacked marks
- * cannot stretch one), ending in "…" when cut.
+ * Seller text as a question may quote it: someone else's words as the one renderer shows them
+ * (contract/their-words.ts, shape `line`): on one line, without invisible characters, quotation marks or markup of
+ * its own, at most `sellerTextBound` graphemes, ending in "…" when cut.
  */
-export function boundedSellerText(text: string, bound = sellerTextBound): string {
-  const flat = text
-    .normalize("NFC")
-    .replace(lineBreaking, " ")
-    .replace(invisible, "")
-    .replace(quotationMarks, "")
-    .replace(/\s+/gu, " ")
-    .trim();
-  const clusters = [...graphemes.segment(flat)].map(({ segment }) => [...segment].slice(0, 8).join(""));
-  if (clusters.length <= bound && clusters.join("") === flat) return flat;
-  return `${clusters
-    .slice(0, bound - 1)
-    .join("")
-    .trimEnd()}…`;
+export function boundedSellerText(text: string): string {
+  return wordsOf(text, "seller", "line");
 }

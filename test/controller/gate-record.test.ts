@@ -306,7 +306,7 @@ describe("true replies reach the customer: as the model's sentence, or as the re
       },
     });
     const decision = run("The courier will see your note when they deliver.", [], afterReads(withNote), "What's on my note?");
-    expect(decision.reply).toContain(`Order ${open} has a delivery note for the carrier: “Side gate, please”.`);
+    expect(decision.reply).toContain(`Order ${open} has a delivery note for the carrier: “Side gate, please” (written by the customer).`);
     expect(run("The courier will see your note when they deliver.", [noteSaved]).reply).toMatch(/saved and will go to the carrier/);
   });
 

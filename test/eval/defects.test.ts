@@ -42,7 +42,8 @@ describe("each assertion can fail, and names its boundary", { timeout: 120_000 }
       expect(failedAt(broken[id]?.failed ?? [])).toEqual(["reply"]);
     }
     expect(broken["cancel-ships-before-commit"]?.line).toMatch(
-      /^cancel-ships-before-commit FAIL reply: does not open with the status sentence for cancel_order on SU-10234 \(rejected on record\)/,
+      // The order's tracking id is the carrier's words: the cancel waits for a yes, and the model's false "cancelled" beside the question fails.
+      /^cancel-ships-before-commit FAIL reply: turn 1: says "Your order SU-10234 is cancelled\.", which is neither courtesy nor a fact of the record/,
     );
     expect(broken["cancel-outcome-stays-unknown"]?.line).toMatch(
       /FAIL reply: expected a reply of kind uncertainty, but it reads as confirmation/,

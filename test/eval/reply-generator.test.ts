@@ -69,6 +69,7 @@ describe("the generated reply corpus", () => {
       "bare answer",
       "money",
       "seller words",
+      "quote breakout",
     ])
       expect(families, family).toContain(family);
     const family = (r: GeneratedReply) => r.wrapper.replace(/ \(.*\)$/, "");
@@ -124,6 +125,29 @@ describe("the generated reply corpus", () => {
     for (const f of run.figures) if (f.trueReplies > 0) expect(f.delivered / f.trueReplies, f.outcome).toBeGreaterThanOrEqual(0.9);
     const delivered = run.figures.reduce((n, f) => n + f.delivered, 0);
     expect(delivered / truths.length).toBeGreaterThanOrEqual(0.9);
+  });
+});
+
+describe("the quote and control breakouts of the corpus", () => {
+  const breakouts = all.filter((r) => r.wrapper.startsWith("quote breakout"));
+
+  it("none is shown, in any situation, and the judge fails every one, raw and after the right opening", () => {
+    expect(breakouts.length).toBeGreaterThan(500);
+    expect(breakouts.filter((r) => r.situation === "breakout_words").length).toBeGreaterThan(0);
+    const shown = breakouts.flatMap((r) => {
+      const kept = gated(r).kept.filter((k) => !isCourtesy(k));
+      return kept.length > 0 ? [`${r.situation}/${r.wrapper}: ${r.text} → ${kept.join(" ")}`] : [];
+    });
+    console.log(`[generated replies] quote and control breakouts: ${breakouts.length}, shown by the gate: ${shown.length}`);
+    expect(shown).toEqual([]);
+    const passed = breakouts.flatMap((r) => {
+      const s = situationOf(r.situation);
+      const opening = openingFor(s.outcomes, r.language);
+      return [r.text, opening === "" ? r.text : `${opening} ${r.text}`].filter(
+        (text) => judgeTurnReply(text, recordsFor(s), judgeContext(r)).problem === undefined,
+      );
+    });
+    expect(passed).toEqual([]);
   });
 });
 

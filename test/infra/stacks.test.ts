@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readAccess } from "#deploy/access";
 import { cognitoAuthorizationServerRoutes, type ServiceRoute, serviceFunctions, toolFunctionEnv } from "#deploy/service-functions";
 import { type DeployedTool, deployedToolNamed, deployedTools as tools } from "#deploy/tool-functions";
+import { shopSetsFrom } from "#core/order";
 import { hourlyCapFromEnv, sellerHourlyCapFromEnv, supportHourlyCapFromEnv } from "#store/hourly-cap";
 import { requestBudgetFromEnv } from "#store/request-budget";
 import { orderIndexStepFromEnv } from "#runtime/deps";
@@ -184,6 +185,24 @@ describe("the functions come from the tool registry", () => {
       if (changing.has(name))
         expect([hourlyCapFromEnv(env), supportHourlyCapFromEnv(env), sellerHourlyCapFromEnv(env)], name).toEqual([0, 0, 0]);
     }
+  });
+
+  it("passes the shop's carriers and charge kinds from context as the functions and the seeder read them, and none by default", () => {
+    const shop = synthesize({ context: { carriers: "Parcelline, Blue Heron Freight", chargeKinds: ["item", "delivery", "gift_wrap"] } });
+    for (const [name, fn] of toolFunctions(shop.apiTemplate)) {
+      const env = fn.properties.Environment.Variables as NodeJS.ProcessEnv;
+      expect(shopSetsFrom(env), name).toEqual({
+        carriers: ["Parcelline", "Blue Heron Freight"],
+        chargeKinds: ["item", "delivery", "gift_wrap"],
+      });
+    }
+    for (const [name, fn] of toolFunctions(synthesize().apiTemplate)) {
+      const env = fn.properties.Environment.Variables as NodeJS.ProcessEnv;
+      expect([env.ORDER_TOOLS_CARRIERS, env.ORDER_TOOLS_CHARGE_KINDS], name).toEqual([undefined, undefined]);
+    }
+    expect(() => synthesize({ context: { carriers: `Parcelline,${"x".repeat(101)}` } })).toThrow(
+      /Context carriers: ORDER_TOOLS_CARRIERS is names separated by commas, each 1–100 characters/,
+    );
   });
 
   it("adds a function, its routes on every API, its scope and index grant when a tool is appended to the registry, with no other edit", () => {

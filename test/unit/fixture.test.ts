@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { orderSummary } from "#contract/read-schemas";
+import { shopSetsFrom } from "#core/order";
 import { fixtureItems, parseFixture } from "#store/fixture";
 import { testFixture } from "#test/support/test-shop";
 
@@ -26,6 +27,28 @@ describe("fixture validation", () => {
     const input = testFixture();
     (input.orders?.[1] as Record<string, unknown>).sellerId = "SLR-404";
     expect(() => parseFixture(input)).toThrow("orders[1] (SU-10002): seller SLR-404 is not in sellers");
+  });
+
+  it("takes only the deployment's carriers and charge kinds: today's by default, the configured ones when set", () => {
+    const input = testFixture();
+    const order = input.orders?.[1] as { delivery: { carrier: string }; charges: { kind: string }[] };
+    order.delivery.carrier = "Blue Heron Freight";
+    expect(() => parseFixture(input, shopSetsFrom({}))).toThrow(
+      'orders[1] (SU-10002): the carrier "Blue Heron Freight" is not one of this deployment\'s carriers (Parcelline, Swiftpost, Northway Couriers; ORDER_TOOLS_CARRIERS sets them)',
+    );
+    const configured = shopSetsFrom({
+      ORDER_TOOLS_CARRIERS: "Parcelline, Blue Heron Freight",
+      ORDER_TOOLS_CHARGE_KINDS: "item,delivery,gift_wrap",
+    });
+    expect(parseFixture(input, configured).orders[1]?.delivery.carrier).toBe("Blue Heron Freight");
+    order.charges.push({ kind: "gift_wrap", cents: 250 } as never);
+    expect(() =>
+      parseFixture(input, shopSetsFrom({ ORDER_TOOLS_CARRIERS: "Parcelline,Swiftpost,Northway Couriers,Blue Heron Freight" })),
+    ).toThrow(/the charge kind "gift_wrap" is not one of this deployment's \(item, delivery; ORDER_TOOLS_CHARGE_KINDS sets them\)/);
+    expect(parseFixture(input, configured).orders[1]?.charges.at(-1)?.kind).toBe("gift_wrap");
+    expect(() => shopSetsFrom({ ORDER_TOOLS_CHARGE_KINDS: "item,,delivery" })).toThrow(
+      'ORDER_TOOLS_CHARGE_KINDS is names separated by commas, each 1–100 characters (for example "item,delivery"); got "item,,delivery".',
+    );
   });
 
   it("refuses a delivered order without a delivery time", () => {

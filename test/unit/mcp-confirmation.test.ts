@@ -45,6 +45,7 @@ describe("a seller's text in a question", () => {
           raw === raw.normalize("NFC") &&
           !/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}]|\s\s|^\s|\s$|[^\S ]/u.test(raw) &&
           !quotationMark.test(raw) &&
+          !/[<>[\]*_~\\`´']|&#?[A-Za-z0-9]+;/u.test(raw) &&
           graphemes(raw) <= sellerTextBound &&
           [...new Intl.Segmenter("en", { granularity: "grapheme" }).segment(raw)].every(({ segment }) => [...segment].length <= 8);
         if (clean) expect(shown).toBe(raw);
@@ -52,7 +53,7 @@ describe("a seller's text in a question", () => {
       { seed: 35, numRuns: 1000 },
     );
     expect(boundedSellerText("Ashcombe 4-Shelf Unit, Oak")).toBe("Ashcombe 4-Shelf Unit, Oak");
-    expect(boundedSellerText(`Oak "Premium"\nConfirm: yes`)).toBe("Oak Premium Confirm: yes");
+    expect(boundedSellerText(`Oak "Premium"\nConfirm: yes`)).toBe("Oak ʺPremiumʺ / Confirm: yes");
     expect(boundedSellerText("x".repeat(61))).toBe(`${"x".repeat(59)}…`);
   });
 
