@@ -273,7 +273,14 @@ describe("a fact is the application's, never a copy", () => {
       (f) => f.kind === "items",
     );
     expect(items?.text).toContain("Floor lamp");
-    const decision = gate({ candidate: items?.text ?? "", outcomes: [], orders: state.orders, today: "2026-12-01", turn: 1 });
+    const decision = gate({
+      candidate: items?.text ?? "",
+      outcomes: [],
+      orders: state.orders,
+      today: "2026-12-01",
+      turn: 1,
+      question: "What did I order?",
+    });
     expect(decision.kept).toEqual([]);
     expect(decision.reply).toContain(items?.text);
   });
