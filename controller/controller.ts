@@ -27,6 +27,7 @@ import {
   askAgain,
   pendingConfirmations,
   type Settlement,
+  noteAsked,
   settleByButton,
   settleByButtons,
   settleEarlierIntents,
@@ -477,7 +478,7 @@ export class Controller {
     // Read before the reply goes out: a store that fails here fails the turn before the principal has seen it.
     const confirmations = await pendingConfirmations(this.life, state, outcomes);
     // What this reply asks about: the next message can answer only these (contract §8.5).
-    state.asked = confirmations.map((c) => c.operationId);
+    noteAsked(state, confirmations, outcomes);
     const trace = recorder.finish();
     await this.options.trace?.(trace);
     turnOptions.onReply?.(decision.reply);

@@ -29,6 +29,11 @@ export interface ConversationState {
    * only one of these (contract §8.5).
    */
   asked?: string[];
+  /**
+   * The changes whose outcome that same reply reported beside its questions: a typed answer after such a reply
+   * confirms only if it restates the change it answers (contract §8.5).
+   */
+  askedBeside?: { tool: string; orderId: string }[];
   /** The last turn ended asking which order: the change asked for then, and the message that asked. */
   askedWhichOrder?: { tool: string; message: string; turn: number };
   /** The principal's language (contract §8.1); absent: en. */
