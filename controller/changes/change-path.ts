@@ -2,7 +2,8 @@ import type { PrincipalKind } from "#contract/model-context";
 import { applicationField } from "#contract/model-tools";
 import type { ChangeToolName, ToolName } from "#contract/tools";
 import { foreignStrings } from "#controller/context/taint";
-import type { ConversationState } from "#controller/state/conversation";
+import { type ConversationState, shownOrders } from "#controller/state/conversation";
+import { dayIn } from "#controller/text/days";
 import type { OrderFacts } from "#controller/outcomes";
 import { type ProvenanceDecision, type ProvenanceInput, provenance } from "#controller/guard/provenance";
 import { finalStates, type Intent } from "#controller/intents/intent";
@@ -166,7 +167,10 @@ function provenanceInput(
     taint: state.taint ?? [],
     ...(state.taint?.length ? { foreignTexts: foreignTextsRead(state, deps.principal) } : {}),
     locale: state.locale ?? "en",
-    today: deps.life.now().toISOString().slice(0, 10),
+    today: dayIn(deps.life.now(), state.timeZone),
+    ...(state.timeZone ? { timeZone: state.timeZone } : {}),
+    shownOrders: shownOrders(state),
+    changeBefore: state.reported.length > 0 || (state.asked?.length ?? 0) > 0 || state.completedOrders.length > 0,
     ...(typeof deps.provenance === "object" ? { skip: deps.provenance.skip } : {}),
   };
 }

@@ -36,6 +36,13 @@ export interface FormRequest {
   fragments: string[];
   /** "it", "my order", "the order": the order is the only one in play, or the one the reason clause named. */
   pronoun: boolean;
+  /**
+   * "it", "this", "that" — or no word for the order at all ("return it", "send another one"): after a change was made
+   * or asked about, such a word names that change, not an order (contract §8.5).
+   */
+  bare?: boolean;
+  /** "the rug order from Monday": the words and the day a description gives, which the order must agree with. */
+  description?: { words: string[]; day: string };
   /** What it says of the items of a return or a replacement; absent for a change that names none. */
   items?: ItemReference[];
   /** A return's or a replacement's reason, as the closed reason phrases give it. */
