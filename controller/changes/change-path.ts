@@ -11,6 +11,7 @@ import { heldFields, modelText, noteSettled, outcomeOf } from "#controller/chang
 import type { IntentLifecycle } from "#controller/changes/lifecycle";
 import type { ToolCall } from "#controller/model/types";
 import { sameChange } from "#controller/changes/proposal";
+import { changeForms } from "#controller/guard/change-forms";
 import type { TestSeams } from "#controller/seams";
 import type { Run, ToolResult, DispatchContext } from "#controller/state/run";
 
@@ -202,8 +203,11 @@ function askWhichOrder({ tool, orderId }: ChangeProposal, candidates: OrderFacts
 }
 
 /** The change waits for the principal's confirmation of its exact request. */
-async function hold(deps: ChangePathDeps, turn: DispatchContext, proposed: Intent, check: Check, policy: boolean): Promise<ToolResult> {
-  const quoteNote = check.decision === "confirm" ? check.quoteNote : true;
+async function hold(deps: ChangePathDeps, turn: DispatchContext, asked: Intent, check: Check, policy: boolean): Promise<ToolResult> {
+  // What is sent on a yes is what the question shows (contract §8.5): a value it does not show is dropped here.
+  const shown = changeForms[asked.tool].heldRequest;
+  const proposed = shown ? { ...asked, request: shown(asked.request) } : asked;
+  const quoteNote = check.decision === "confirm" ? (shown ? true : check.quoteNote) : true;
   const fields = heldFields(turn.state, proposed, quoteNote, deps.life.expiry(), turn.run);
   const heldFor = [...(check.decision === "confirm" ? check.failed : []), ...(policy ? (["policy"] as const) : [])];
   const waiting = await deps.life.transition(turn.run, proposed, "awaiting_confirmation", {

@@ -141,6 +141,11 @@ export interface ChangeForm {
   quotable: (trace: QuoteTrace) => boolean;
   /** The items a held change names (none for a change that names no item). */
   heldItems: (request: Record<string, unknown>) => string[] | undefined;
+  /**
+   * The request a held change keeps: only the values its question shows, since the principal's yes is to what they
+   * saw. A value the question does not show is not sent.
+   */
+  heldRequest?: (request: Record<string, unknown>) => Record<string, unknown>;
   /** Its confirmation question (`question.<tool>` in every locale of i18n/confirmation-messages.ts). */
   question: (q: Question) => string;
 }
@@ -181,6 +186,8 @@ export const changeForms: Record<ChangeToolName, ChangeForm> = {
     },
     quotable: ({ request, foreignData }) => typeof request.reason !== "string" || foreignData(request.reason).length === 0,
     heldItems: () => undefined,
+    // Its question shows the order and its items, not the model's free-text reason: a held cancellation goes without it.
+    heldRequest: ({ reason: _reason, ...shown }) => shown,
     question: ({ order, orderId, say, shortTitle, sellersTitles, quote }) => {
       const titles = (order?.itemTitles?.slice(0, 2) ?? []).map(shortTitle);
       return say("question.cancel_order", {
