@@ -10,6 +10,8 @@ import { readMessage } from "#controller/guard/message";
 import { beforeDispatchFaults, faultyFetch } from "#controller/http/faults";
 import { type ServiceOptions, ServiceClient } from "#controller/http/service-client";
 import type { Locale } from "#controller/i18n/locale";
+import { messageOverBound } from "#controller/turn/message-bound";
+import { dayIn, timeZoneOf } from "#controller/text/days";
 import { localeOf } from "#controller/i18n/locale";
 import type { Intent } from "#controller/intents/intent";
 import { MemoryIntentStore } from "#controller/intents/memory";
@@ -43,6 +45,8 @@ export type { ControllerOptions } from "#controller/options";
 export interface ConversationOptions {
   /** The principal's language for this conversation (BCP 47; en, de, fr, es, it, pt, nl or pl). Default: the controller's. */
   locale?: string;
+  /** The principal's time zone (IANA, "Europe/Lisbon"): "tomorrow", "Monday" are their days. Default UTC. */
+  timeZone?: string;
 }
 
 export interface TurnOptions {
@@ -163,6 +167,7 @@ export class Controller {
       throw new Error(`The state is of conversation ${state.conversationId}, not ${conversationId}.`);
     const current = structuredClone(state ?? newConversationState(conversationId));
     if (options.locale !== undefined) current.locale = localeOf(options.locale);
+    if (options.timeZone !== undefined) current.timeZone = timeZoneOf(options.timeZone);
     else if (current.locale === undefined && this.locale !== "en") current.locale = this.locale;
     return new Conversation(this, current);
   }
@@ -303,6 +308,8 @@ export class Controller {
 
   /** A message turn: earlier intents settled, the model's side of the turn, then the gate's reply. */
   private async turn(state: ConversationState, text: string, run: Run, turnOptions: TurnOptions): Promise<TurnResult> {
+    const tooLong = messageOverBound(text, this.limits, run);
+    if (tooLong) return this.finishTurn(state, run, tooLong, turnOptions);
     const { turn } = await this.beginMessageTurn(state, text, run);
     return this.endModelTurn(state, text, run, await converse(this.modelTurn, turn), turnOptions);
   }
@@ -345,7 +352,7 @@ export class Controller {
       modelFailed,
       orders: state.orders,
       turn: state.turns,
-      today: this.now().toISOString().slice(0, 10),
+      today: dayIn(this.now(), state.timeZone),
       locale: run.locale,
     });
     const clarification = [...outcomes].reverse().find((o) => o.kind === "clarification");

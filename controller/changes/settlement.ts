@@ -9,6 +9,7 @@ import { heldFields, modelText, noteSettled, outcomeOf } from "#controller/chang
 import type { IntentLifecycle } from "#controller/changes/lifecycle";
 import { type Run, say } from "#controller/state/run";
 import { answerWords } from "#controller/i18n/answers";
+import { dayIn } from "#controller/text/days";
 
 /**
  * Settlement: what becomes of intents between turns (contract §8.5). At the start of a turn, the conversation's
@@ -201,7 +202,7 @@ export async function settleByButton(
     outcomes: run.outcomes,
     modelFailed: false,
     orders: state.orders,
-    today: life.now().toISOString().slice(0, 10),
+    today: dayIn(life.now(), state.timeZone),
     locale: run.locale,
   });
 }

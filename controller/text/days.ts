@@ -37,3 +37,11 @@ export function isTimeZone(value: unknown): value is string {
     return false;
   }
 }
+
+/** A conversation's time zone, checked: an IANA name this runtime knows, or a TypeError that says what it takes. */
+export function timeZoneOf(value: unknown): string {
+  if (isTimeZone(value)) return value;
+  throw new TypeError(
+    `timeZone must be an IANA time zone name such as "Europe/Lisbon", "America/Anchorage" or "UTC", not ${JSON.stringify(value)}.`,
+  );
+}
