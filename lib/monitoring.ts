@@ -34,6 +34,7 @@ export const emittedDimensions = {
   [metricNames.versionConflict]: ["service", "tool"],
   [metricNames.statusLookup]: ["service", "answer"],
   [metricNames.limitRefused]: ["service", "tool", "limit"],
+  [metricNames.unconfirmedChange]: ["service", "tool"],
 } as const satisfies Record<(typeof metricNames)[keyof typeof metricNames], readonly string[]>;
 
 const period = Duration.minutes(5);
