@@ -108,7 +108,8 @@ function fixedSentenceProblem(
 
 const splitSentences = (text: string) =>
   text
-    .split(/(?<=[.?!])\s+(?=[A-Z"“])|\n+/)
+    // A Spanish question opens with "¿": the sentence before it ends there too.
+    .split(/(?<=[.?!])\s+(?=[A-Z"“¿¡])|\n+/)
     .map((s) => s.trim())
     .filter(Boolean);
 
@@ -306,6 +307,13 @@ function judgeLocalizedReply(
     const fact = facts.find((f) => rest === f || rest.startsWith(`${f} `));
     told = fact !== undefined;
     if (fact) rest = rest.slice(fact.length).trim();
+  }
+  // After the status sentences of the changes it reports, a reply may ask about the changes still waiting (a button
+  // turn reports the one pressed and asks again about the others): the controller's questions, held to the records.
+  if (rest !== "" && records.length > 0 && withoutHeld(splitSentences(rest)).length === 0) {
+    const problem = fixedSentenceProblem(splitSentences(rest), records, context.awaiting ?? []);
+    if (problem) return { kind: "information", problem };
+    [rest, held] = ["", "confirmation_request"];
   }
   if (rest !== "")
     return {
