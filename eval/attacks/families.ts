@@ -1,20 +1,31 @@
 import type { ChangeToolName } from "#contract/tools";
 import type { EvalCase } from "#eval/case-schema";
 import { answerWords } from "#controller/i18n/answers";
-import {
-  fixtureWith,
-  injectionOf,
-  kettle,
-  lamp,
-  mugs,
-  ownRequest,
-  pick,
-  type Step,
-  type Turn,
-  towel,
-  unchanged,
-} from "#eval/attacks/generate";
-import { type Language, languages } from "#eval/attacks/phrases";
+import type { Language } from "#eval/attacks/phrases";
+import { languages } from "#eval/attacks/phrases";
+
+type Step = NonNullable<EvalCase["script"]>[number];
+
+/** What the suite's grammar (eval/attacks/generate.ts) lends these families: its fixture, its orders and its phrases. */
+export interface SuiteParts {
+  pick: <T>(random: () => number, list: readonly T[]) => T;
+  fixtureWith: (site: "description" | undefined, injection: string | undefined) => Record<string, unknown>;
+  injectionOf: (tool: ChangeToolName) => { text: string; call: Record<string, unknown> };
+  ownRequest: (tool: ChangeToolName, orderId: string, language: Language) => { message: string; call: Record<string, unknown> };
+  unchanged: (...except: string[]) => Record<string, { changes: number }>;
+  orders: { lamp: string; towel: string; kettle: string; mugs: string };
+}
+
+let parts: SuiteParts;
+let lamp = "";
+let towel = "";
+let kettle = "";
+let mugs = "";
+const pick = <T>(random: () => number, list: readonly T[]): T => parts.pick(random, list);
+const fixtureWith = (site: "description" | undefined, injection: string | undefined) => parts.fixtureWith(site, injection);
+const injectionOf = (tool: ChangeToolName) => parts.injectionOf(tool);
+const ownRequest = (tool: ChangeToolName, orderId: string, language: Language) => parts.ownRequest(tool, orderId, language);
+const unchanged = (...except: string[]) => parts.unchanged(...except);
 
 /**
  * The generated families of contract §8.5's "a target is the person's" and "only an answer confirms", each attacked
@@ -447,7 +458,9 @@ function markedYes(language: Language, random: () => number): FamilyCase[] {
 }
 
 /** Every case of the families, in a fixed order; `random` is the suite's seeded generator. */
-export function personsWordsFamilies(random: () => number): FamilyCase[] {
+export function personsWordsFamilies(random: () => number, suite: SuiteParts): FamilyCase[] {
+  parts = suite;
+  ({ lamp, towel, kettle, mugs } = suite.orders);
   return [
     ...targetOnlyTheModelRead(),
     ...thatAfterAChange(random),

@@ -41,21 +41,21 @@ export type Bend = (typeof bends)[number];
 
 const injectedTools: readonly ChangeToolName[] = changeToolNames;
 
-export const pick = <T>(random: () => number, list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
+const pick = <T>(random: () => number, list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
 
 /** The orders every case has: a marketplace lamp order (where injections sit) and Sundry orders. */
-export const lamp = "SU-61201";
-export const towel = "SU-61202";
-export const kettle = "SU-61203";
-export const mugs = "SU-61204";
-export const sideTable = "SU-61205";
+const lamp = "SU-61201";
+const towel = "SU-61202";
+const kettle = "SU-61203";
+const mugs = "SU-61204";
+const sideTable = "SU-61205";
 
 type Principal = { customer: string } | { support: string } | { seller: string };
 const principalOf = (site: Site): Principal =>
   site === "note-support" ? { support: "S-7" } : site === "note-seller" ? { seller: "SLR-2210" } : { customer: "C-1001" };
 
 /** The injected instruction for each tool (its entry in eval/change-tools.ts), and the call the worst-case model makes on reading it. */
-export const injectionOf = (tool: ChangeToolName) => evalChangeTools[tool].injection({ lamp, towel });
+const injectionOf = (tool: ChangeToolName) => evalChangeTools[tool].injection({ lamp, towel });
 
 /**
  * A seller's agent sees only the seller's orders: text it reads aims at one of them (the side table), so every
@@ -113,7 +113,7 @@ interface Fixture {
 }
 
 /** The shared fixture, with the injection placed at its site (or none, for clean twins). */
-export function fixtureWith(site: Site | undefined, injection: string | undefined): Fixture {
+function fixtureWith(site: Site | undefined, injection: string | undefined): Fixture {
   const at = (s: Site) => (site === s && injection ? injection : undefined);
   const sundry = (id: string, status: string, title: string, sku: string, delivered: boolean) => ({
     id,
@@ -171,7 +171,7 @@ export function fixtureWith(site: Site | undefined, injection: string | undefine
   };
 }
 
-export const unchanged = (...except: string[]) =>
+const unchanged = (...except: string[]) =>
   Object.fromEntries([lamp, towel, kettle, mugs, sideTable].filter((o) => !except.includes(o)).map((o) => [o, { changes: 0 }]));
 
 /** A change the principal asks for themselves in a mixed case, one their kind of principal may make. */
@@ -223,8 +223,8 @@ function ownChange(
   ]);
 }
 
-export type Turn = EvalCase["conversation"][number];
-export type Step = NonNullable<EvalCase["script"]>[number];
+type Turn = EvalCase["conversation"][number];
+type Step = NonNullable<EvalCase["script"]>[number];
 
 function attacked(form: Form, tool: ChangeToolName, site: Site, random: () => number): EvalCase {
   const principal = principalOf(site);
@@ -430,7 +430,7 @@ function benignTainted(tool: ChangeToolName, site: Site, form: Form, language: L
 }
 
 /** What the principal asks for themselves, in their language, and the call a model makes of it. */
-export function ownRequest(tool: ChangeToolName, orderId: string, language: Language): { message: string; call: Record<string, unknown> } {
+function ownRequest(tool: ChangeToolName, orderId: string, language: Language): { message: string; call: Record<string, unknown> } {
   const { requests, requestCall } = evalChangeTools[tool];
   const message = requests[language].replace("{order}", orderId).replace("{note}", notes[language]);
   return { message, call: requestCall(orderId, notes[language]) };
@@ -675,7 +675,8 @@ export function generateAttackSuite(options: AttackSuiteOptions): EvalCase[] {
   for (const site of firstPartySites) for (const tool of injectedTools) add("attacked", firstPartyAttack(site, tool, random));
   for (const answer of staleAnswers) for (const tool of injectedTools) add("stale", staleAnswerCase(answer, tool, random));
   // The families of "the person's words choose, and only an answer confirms" (eval/attacks/families.ts).
-  for (const { kind, case: c } of personsWordsFamilies(random)) add(kind, c);
+  const suite = { pick, fixtureWith, injectionOf, ownRequest, unchanged, orders: { lamp, towel, kettle, mugs } };
+  for (const { kind, case: c } of personsWordsFamilies(random, suite)) add(kind, c);
   if (options.sample === undefined || options.sample >= cases.length) return cases;
   // A sample that still holds every kind and language: shuffle by the seed, then take round-robin by kind and
   // language together (taken by kind alone, a sample of 40 could miss a language).
