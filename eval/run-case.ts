@@ -345,7 +345,7 @@ function caseConversation(
   through: Loop = "controller",
   timeZone?: string,
 ): CaseConversation {
-  if (through !== "controller") return frameworkConversation(through, options, script, conversationId);
+  if (through !== "controller") return frameworkConversation(through, options, script, conversationId, timeZone);
   const conversation = createController(options).conversation(conversationId, undefined, timeZone ? { timeZone } : {});
   return {
     turn: (message) => conversation.turn(message),

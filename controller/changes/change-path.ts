@@ -11,7 +11,7 @@ import { heldFields, modelText, noteSettled, outcomeOf } from "#controller/chang
 import type { IntentLifecycle } from "#controller/changes/lifecycle";
 import type { ToolCall } from "#controller/model/types";
 import { sameChange } from "#controller/changes/proposal";
-import { changeForms } from "#controller/guard/change-forms";
+import { changeForms, heldRequestOf } from "#controller/guard/change-forms";
 import type { TestSeams } from "#controller/seams";
 import type { Run, ToolResult, DispatchContext } from "#controller/state/run";
 
@@ -205,9 +205,9 @@ function askWhichOrder({ tool, orderId }: ChangeProposal, candidates: OrderFacts
 /** The change waits for the principal's confirmation of its exact request. */
 async function hold(deps: ChangePathDeps, turn: DispatchContext, asked: Intent, check: Check, policy: boolean): Promise<ToolResult> {
   // What is sent on a yes is what the question shows (contract §8.5): a value it does not show is dropped here.
-  const shown = changeForms[asked.tool].heldRequest;
-  const proposed = shown ? { ...asked, request: shown(asked.request) } : asked;
-  const quoteNote = check.decision === "confirm" ? (shown ? true : check.quoteNote) : true;
+  const proposed = { ...asked, request: heldRequestOf(asked.tool, asked.request) };
+  // A free text dropped from what is sent no longer needs to be the principal's: only the note is quoted back.
+  const quoteNote = check.decision === "confirm" ? (changeForms[asked.tool].heldRequest ? true : check.quoteNote) : true;
   const fields = heldFields(turn.state, proposed, quoteNote, deps.life.expiry(), turn.run);
   const heldFor = [...(check.decision === "confirm" ? check.failed : []), ...(policy ? (["policy"] as const) : [])];
   const waiting = await deps.life.transition(turn.run, proposed, "awaiting_confirmation", {

@@ -150,6 +150,12 @@ export interface ChangeForm {
   question: (q: Question) => string;
 }
 
+/** The request a held change keeps, of a proposal: only what its question shows (its tool's `heldRequest`). */
+export function heldRequestOf(tool: ChangeToolName, request: Record<string, unknown>): Record<string, unknown> {
+  const shown = changeForms[tool].heldRequest;
+  return shown ? shown(request) : request;
+}
+
 /** The items a return or a replacement sends, against the items its request names. */
 function sameItems(trace: FormTrace, sent: readonly string[]): void {
   const named = trace.namedItems();
