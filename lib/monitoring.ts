@@ -252,6 +252,9 @@ export class Operations extends Construct {
       graph("Refused by the request budget and hourly caps (429), by tool and limit", [
         businessSearch(serviceName, metricNames.limitRefused, dimensionLabel("tool", "limit")),
       ]),
+      graph("Changes over MCP with no person's confirmation (unconfirmedChanges allow), by tool", [
+        businessSearch(serviceName, metricNames.unconfirmedChange, dimensionLabel("tool")),
+      ]),
       graph(
         "DynamoDB throttle events per table",
         tables.flatMap(([name, table]) => [
