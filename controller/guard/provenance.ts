@@ -155,42 +155,50 @@ function targetOf(
     orderIds: requests.flatMap((r) => r.orderIds),
     fragments: requests.flatMap((r) => r.fragments),
   };
-  // The orders the principal's words can name: theirs or shown to them; the model's own reads name nothing.
-  const theirs = [input.message, ...input.principalMessages, ...(input.askedBefore ? [input.askedBefore] : [])].flatMap((m) => m.orderIds);
-  let candidates = personsOrders(input.orders, [...(input.shownOrders ?? []), ...theirs]);
   const pronouns = answer ? [] : requests.filter((r) => r.pronoun);
   const description = pronouns.find((r) => r.description)?.description;
-  if (description) {
-    // "The rug order from Monday": only an order placed that day that holds a rug.
-    candidates = candidates.filter((o) => agreesWith(o, description, input.today ?? todayUtc(), input.timeZone ?? "UTC"));
-    if (!candidates.some((o) => o.orderId === input.orderId) && !named.orderIds.includes(input.orderId))
-      return {
-        target: "unplaced",
-        candidates,
-        why: `the description (${[...description.words, description.day].join(" ")}) does not agree with ${input.orderId}, or the order is not one the principal named or was shown`,
-      };
-  }
+  // A description names only orders that agree with it: placed that day, holding those items.
+  const inPlay = description
+    ? input.orders.filter((o) => agreesWith(o, description, input.today ?? todayUtc(), input.timeZone ?? "UTC"))
+    : [...input.orders];
+  if (description && !inPlay.some((o) => o.orderId === input.orderId) && !named.orderIds.includes(input.orderId))
+    return {
+      target: "unplaced",
+      candidates: inPlay,
+      why: `the description (${[...description.words, description.day].join(" ")}) does not agree with ${input.orderId}`,
+    };
   if (input.changeBefore && pronouns.some((r) => r.bare) && named.orderIds.length === 0 && named.fragments.length === 0)
     return {
       target: "unplaced",
-      candidates,
+      candidates: inPlay,
       why: `after a change was made or asked about, "it", "this" or "that" names that change, not order ${input.orderId}`,
     };
-  const target = ambiguityGuard({
-    targetOrderId: input.orderId,
-    ordersInPlay: candidates.map((o) => o.orderId),
-    named: {
-      orderIds: named.orderIds,
-      fragments: named.fragments,
-      pronoun: !answer && requests.some((r) => r.pronoun),
-    },
-    incomplete: input.incomplete ?? false,
-    resolvedFragments: input.resolvedFragments ?? {},
-  });
+  const guard = (orders: readonly OrderFacts[]) =>
+    ambiguityGuard({
+      targetOrderId: input.orderId,
+      ordersInPlay: orders.map((o) => o.orderId),
+      named: { orderIds: named.orderIds, fragments: named.fragments, pronoun: pronouns.length > 0 },
+      incomplete: input.incomplete ?? false,
+      resolvedFragments: input.resolvedFragments ?? {},
+    });
+  // Words that fit several orders in play ask which, whoever read them: the question sends nothing, and the answer is
+  // the principal's own. Words that fit one name it only if it is the principal's: named by them, or shown to them.
+  const broad = guard(inPlay);
+  const theirs = [input.message, ...input.principalMessages, ...(input.askedBefore ? [input.askedBefore] : [])].flatMap((m) => m.orderIds);
+  const personal = personsOrders(inPlay, [...(input.shownOrders ?? []), ...theirs]);
+  const target = broad === "clarification" ? broad : guard(personal);
+  const candidates = broad === "clarification" ? inPlay : personal;
   const digits = input.orderId.replace(/^SU-/, "");
   const request =
     requests.find((r) => r.orderIds.includes(input.orderId) || r.fragments.some((f) => digits.includes(f))) ??
     requests.find((r) => r.pronoun) ??
     (answer ? requests[0] : undefined);
-  return { target, candidates, ...(request ? { request } : {}) };
+  return {
+    target,
+    candidates,
+    ...(request ? { request } : {}),
+    ...(target === "unplaced" && broad !== "unplaced"
+      ? { why: `${input.orderId} is not an order the principal named or was shown: the model's own reads name nothing` }
+      : {}),
+  };
 }
