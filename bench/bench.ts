@@ -13,6 +13,7 @@ import { benchCapacity } from "#bench/sections/capacity";
 import { benchChanges } from "#bench/sections/changes";
 import { benchController } from "#bench/sections/controller-cost";
 import { benchGate } from "#bench/sections/gate-cost";
+import { benchMessageReading } from "#bench/sections/message-reading";
 import { benchInitProfile } from "#bench/sections/init-profile";
 import { benchReadThenWrite } from "#bench/sections/peer-read-then-write";
 import { benchReads } from "#bench/sections/reads";
@@ -23,7 +24,7 @@ import type { Endpoint } from "#bench/support/bench-world";
 import { type DynamoDbLocal, startDynamoDbLocal } from "#local/dynamodb-local";
 
 const usage = `Usage: npm run bench -- [--only <section>[,<section>…]] [--calls N] [--trials N] [--runs N] [--smoke]
-  --only    run these sections: reads, changes, peer1, capacity, peer2, tokens, scaling, controller, gate, bundles, init-profile
+  --only    run these sections: reads, changes, peer1, capacity, peer2, tokens, scaling, controller, gate, message, bundles, init-profile
   --calls   calls per measured series (≥ 200, default 300)
   --trials  race interleavings and crash-window trials per design (≥ 50, default 100)
   --runs    rounds of cold imports per bundle (≥ 3, default 9)
@@ -131,6 +132,12 @@ const sections: Section[] = [
     dynamo: false,
     title: "The response gate per reply, by the reply's raw length and the record's size (the generated reply corpus)",
     run: () => benchGate({ rounds: smoke ? 3 : 30 }),
+  },
+  {
+    name: "message",
+    dynamo: false,
+    title: "Reading a principal's message, by its length, up to the bound and past it",
+    run: () => benchMessageReading({ rounds: smoke ? 3 : 10 }),
   },
   {
     name: "bundles",

@@ -7,6 +7,8 @@ import { type GateDecision, gate } from "#controller/gate/gate";
 import type { TurnOutcome } from "#controller/outcomes";
 import { readMessage } from "#controller/guard/message";
 import type { Locale } from "#controller/i18n/locale";
+import { messageOverBound } from "#controller/turn/message-bound";
+import { dayIn, timeZoneOf } from "#controller/text/days";
 import { localeOf } from "#controller/i18n/locale";
 import type { Intent } from "#controller/intents/intent";
 import { MemoryIntentStore } from "#controller/intents/memory";
@@ -24,6 +26,7 @@ import { sendHook, serviceClient, testSeamsOf } from "#controller/seams";
 import {
   pendingConfirmations,
   type Settlement,
+  noteAsked,
   settleByButton,
   settleByButtons,
   settleEarlierIntents,
@@ -120,6 +123,7 @@ export class Controller {
     const current = structuredClone(state ?? newConversationState(conversationId));
     if (options.locale !== undefined) current.locale = localeOf(options.locale);
     else if (current.locale === undefined && this.locale !== "en") current.locale = this.locale;
+    if (options.timeZone !== undefined) current.timeZone = timeZoneOf(options.timeZone);
     return new Conversation(this, current);
   }
 
@@ -216,6 +220,8 @@ export class Controller {
 
   /** A message turn: earlier intents settled, the model's side of the turn, then the gate's reply. */
   private async turn(state: ConversationState, text: string, run: Run, turnOptions: TurnOptions): Promise<TurnResult> {
+    const tooLong = messageOverBound(text, this.limits, run);
+    if (tooLong) return this.finishTurn(state, run, tooLong, turnOptions);
     const { turn } = await this.beginMessageTurn(state, text, run);
     return this.endModelTurn(state, text, run, await converse(this.modelTurn, turn), turnOptions);
   }
@@ -258,7 +264,7 @@ export class Controller {
       modelFailed,
       orders: state.orders,
       turn: state.turns,
-      today: this.now().toISOString().slice(0, 10),
+      today: dayIn(this.now(), state.timeZone),
       locale: run.locale,
       question: text,
     });
@@ -392,7 +398,7 @@ export class Controller {
     // Read before the reply goes out: a store that fails here fails the turn before the principal has seen it.
     const confirmations = await pendingConfirmations(this.life, state, outcomes);
     // What this reply asks about: the next message can answer only these (contract §8.5).
-    state.asked = confirmations.map((c) => c.operationId);
+    noteAsked(state, confirmations, outcomes);
     const trace = recorder.finish();
     await this.options.trace?.(trace);
     turnOptions.onReply?.(decision.reply);

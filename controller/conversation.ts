@@ -10,6 +10,8 @@ import type { FrameworkTurn } from "#controller/turn/framework-turn";
 export interface ConversationOptions {
   /** The principal's language for this conversation (BCP 47; en, de, fr, es, it, pt, nl or pl). Default: the controller's. */
   locale?: string;
+  /** The principal's time zone (IANA, "Europe/Lisbon"): "tomorrow", "Monday" are their days. Default UTC. */
+  timeZone?: string;
 }
 
 export interface TurnOptions {

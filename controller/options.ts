@@ -133,7 +133,16 @@ const checks: Record<keyof ControllerOptions, Check> = {
           ? undefined
           : `must be an intent store, with the methods ${intentStoreMethods.join(", ")}: new MemoryIntentStore(), await new FileIntentStore(path).open(), or a DynamoDbIntentStore`,
   },
-  limits: anObject("an object, { maxToolCalls, maxSeconds }"),
+  limits: {
+    expects: "an object, { maxToolCalls, maxSeconds, maxMessageCharacters }",
+    test(value) {
+      if (!isObject(value)) return "";
+      const chars = value.maxMessageCharacters;
+      if (chars !== undefined && !(Number.isInteger(chars) && (chars as number) >= 1))
+        return `.maxMessageCharacters must be a whole number of characters ≥ 1 (default 4000), not ${show(chars)}`;
+      return undefined;
+    },
+  },
   reconcile: anObject("an object of reconciliation settings (ReconcileOptions)"),
   confirm: ofType(
     'the changes that always wait for a yes: "all" (every change), { cancel_order: true, … }, or a function (tool, request) => boolean',

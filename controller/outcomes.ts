@@ -136,9 +136,11 @@ export function composeOutcomes(outcomes: readonly TurnOutcome[]): TurnOutcome[]
  *   was answered. A timeout is not one: the request may have reached the service, and the controller reconciles
  *   it (honest uncertainty), as it does a 5xx.
  * - `model_failed`: the model's request failed (its SDK's error, a recording or a script that ran out).
+ * - `message_too_long`: the principal's message is longer than `limits.maxMessageCharacters` (default 4,000): it was
+ *   not read, nothing changed, and the reply asks for a shorter message.
  * Of several, the first in that order; of one code met several times, the last call that met it.
  */
-export const problemCodes = ["unauthenticated", "forbidden", "incompatible", "unreachable", "model_failed"] as const;
+export const problemCodes = ["unauthenticated", "forbidden", "incompatible", "unreachable", "model_failed", "message_too_long"] as const;
 export type ProblemCode = (typeof problemCodes)[number];
 
 export interface TurnProblem {

@@ -190,6 +190,10 @@ export const caseSchema = z
         description:
           "The principal's language (contract §8.1), default en, passed to the controller as the conversation's locale. In any other, the reply judge requires the status sentences in that language and nothing beside them.",
       }),
+    timeZone: z.string().optional().meta({
+      description:
+        "The principal's time zone (IANA, contract §8.5), default UTC, passed to the controller as the conversation's. The case's {{today}} placeholders become days in it.",
+    }),
     customer: z
       .string()
       .regex(/^C-\d{1,12}$/, "customer ids are C- followed by digits, like C-1001")

@@ -33,11 +33,13 @@ export function frameworkConversation(
   options: ControllerOptions,
   script: readonly ScriptStep[],
   conversationId: string,
+  timeZone?: string,
 ): CaseConversation {
   const { model: _scripted, ...controllerOptions } = options;
+  const opened = timeZone ? { timeZone } : {};
   return loop === "ai-sdk"
-    ? aiSdkConversation(controllerOptions, script, conversationId)
-    : agentsConversation(controllerOptions, script, conversationId);
+    ? aiSdkConversation(controllerOptions, script, conversationId, opened)
+    : agentsConversation(controllerOptions, script, conversationId, opened);
 }
 
 /** The AI SDK's way: the application keeps the messages; a button is a tool-approval-response whose approvalId is the confirmationId. */
@@ -45,8 +47,9 @@ function aiSdkConversation(
   options: Omit<ControllerOptions, "model">,
   script: readonly ScriptStep[],
   conversationId: string,
+  opened: { timeZone?: string },
 ): CaseConversation {
-  const chat = orderToolsForAiSdk(options).conversation(conversationId);
+  const chat = orderToolsForAiSdk(options).conversation(conversationId, undefined, opened);
   const { model, cursor } = scriptedAiSdkModel(script);
   const messages: ModelMessage[] = [];
   const generate = async (next: ModelMessage, kind: "message" | "button"): Promise<AiSdkTurn> => {
@@ -70,11 +73,12 @@ function agentsConversation(
   options: Omit<ControllerOptions, "model">,
   script: readonly ScriptStep[],
   conversationId: string,
+  opened: { timeZone?: string },
 ): CaseConversation {
   const orders = orderToolsForAgents(options);
   const { model, cursor } = scriptedAgentsModel(script);
   const agent = orders.agent({ name: "Order assistant", model });
-  const chat = orders.conversation(conversationId);
+  const chat = orders.conversation(conversationId, undefined, opened);
   const runner = new Runner({ tracingDisabled: true });
   const turns: AgentsTurn[] = [];
   const run = async (input: string | OrderRunState, kind: "message" | "button") => {

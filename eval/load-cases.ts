@@ -1,6 +1,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type * as z from "zod";
+import { dayIn } from "#controller/text/days";
 import { addDays, dayOf } from "#core/days";
 import { type Fixture, parseFixture } from "#store/fixture";
 import { caseSchema, type EvalCase } from "#eval/case-schema";
@@ -60,7 +61,8 @@ function describeIssue(issue: z.core.$ZodIssue): string {
 export function loadCase(json: unknown, file: string, now: Date = new Date()): LoadedCase {
   const parsed = caseSchema.safeParse(json);
   if (!parsed.success) throw new CaseError(file, `not a valid case: ${parsed.error.issues.slice(0, 3).map(describeIssue).join("; ")}`);
-  const today = dayOf(now);
+  // A case in a time zone has its days in that zone: "collected tomorrow" is the principal's tomorrow.
+  const today = parsed.data.timeZone ? dayIn(now, parsed.data.timeZone) : dayOf(now);
   let filled: EvalCase;
   try {
     const { id, source, ...rest } = parsed.data;

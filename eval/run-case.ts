@@ -248,7 +248,7 @@ export async function runCase(service: EvalService, loaded: LoadedCase, trial: n
       if (options.defect?.controllerOptions) controllerOptions = options.defect.controllerOptions(controllerOptions);
       let conversation: CaseConversation | undefined;
       try {
-        conversation = caseConversation(controllerOptions, model, c.script ?? [], `eval-${c.id}-t${trial}`, options.through);
+        conversation = caseConversation(controllerOptions, model, c.script ?? [], `eval-${c.id}-t${trial}`, options.through, c.timeZone);
         for (const [i, message] of c.conversation.entries()) {
           let result: TurnResult;
           if (typeof message === "string") result = await conversation.turn(message);
@@ -343,9 +343,10 @@ function caseConversation(
   script: readonly ScriptStep[],
   conversationId: string,
   through: Loop = "controller",
+  timeZone?: string,
 ): CaseConversation {
-  if (through !== "controller") return frameworkConversation(through, options, script, conversationId);
-  const conversation = createController(options).conversation(conversationId);
+  if (through !== "controller") return frameworkConversation(through, options, script, conversationId, timeZone);
+  const conversation = createController(options).conversation(conversationId, undefined, timeZone ? { timeZone } : {});
   return {
     turn: (message) => conversation.turn(message),
     confirm: (id) => conversation.confirm(id),

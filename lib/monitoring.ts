@@ -34,6 +34,7 @@ export const emittedDimensions = {
   [metricNames.versionConflict]: ["service", "tool"],
   [metricNames.statusLookup]: ["service", "answer"],
   [metricNames.limitRefused]: ["service", "tool", "limit"],
+  [metricNames.unconfirmedChange]: ["service", "tool"],
 } as const satisfies Record<(typeof metricNames)[keyof typeof metricNames], readonly string[]>;
 
 const period = Duration.minutes(5);
@@ -250,6 +251,9 @@ export class Operations extends Construct {
       ),
       graph("Refused by the request budget and hourly caps (429), by tool and limit", [
         businessSearch(serviceName, metricNames.limitRefused, dimensionLabel("tool", "limit")),
+      ]),
+      graph("Changes over MCP with no person's confirmation (unconfirmedChanges allow), by tool", [
+        businessSearch(serviceName, metricNames.unconfirmedChange, dimensionLabel("tool")),
       ]),
       graph(
         "DynamoDB throttle events per table",

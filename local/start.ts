@@ -29,6 +29,7 @@ import {
   writeState,
 } from "#local/stack";
 import { writeFixture } from "#store/fixture";
+import { mcpConfirmationLine, unconfirmedChangesEnv, unconfirmedChangesFrom } from "#runtime/mcp-confirmation-settings";
 import type { Fixture } from "#store/fixture";
 
 const usage = `Usage: npm start [-- --persist] [-- --logs]
@@ -200,6 +201,7 @@ async function main(): Promise<void> {
   console.log(
     `MCP: ${gateway.url}/v1/mcp, for 2026-07-28 and 2025 clients. They sign in by OAuth (the authorization server at ${gateway.url}; pick a demo customer, support S-7 or seller SLR-2210), or send a token as above.`,
   );
+  console.log(mcpConfirmationLine(unconfirmedChangesFrom(process.env[unconfirmedChangesEnv])));
   if (logFile)
     console.log(`Structured logs and metrics (JSON lines): ${relative(process.cwd(), logFile)}; \`npm start -- --logs\` prints them here.`);
   console.log("");

@@ -2,7 +2,8 @@ import type { PrincipalKind } from "#contract/model-context";
 import { applicationField } from "#contract/model-tools";
 import type { ChangeToolName, ToolName } from "#contract/tools";
 import { foreignStrings } from "#controller/context/taint";
-import type { ConversationState } from "#controller/state/conversation";
+import { type ConversationState, shownOrders } from "#controller/state/conversation";
+import { dayIn } from "#controller/text/days";
 import type { OrderFacts } from "#controller/outcomes";
 import { type ProvenanceDecision, type ProvenanceInput, provenance } from "#controller/guard/provenance";
 import { finalStates, type Intent } from "#controller/intents/intent";
@@ -10,6 +11,7 @@ import { heldFields, modelText, noteSettled, outcomeOf } from "#controller/chang
 import type { IntentLifecycle } from "#controller/changes/lifecycle";
 import type { ToolCall } from "#controller/model/types";
 import { sameChange } from "#controller/changes/proposal";
+import { changeForms, heldRequestOf } from "#controller/guard/change-forms";
 import type { TestSeams } from "#controller/seams";
 import type { Run, ToolResult, DispatchContext } from "#controller/state/run";
 
@@ -180,7 +182,10 @@ function provenanceInput(
     taint: state.taint ?? [],
     ...(state.taint?.length ? { foreignTexts: foreignTextsRead(state, deps.principal) } : {}),
     locale: state.locale ?? "en",
-    today: deps.life.now().toISOString().slice(0, 10),
+    today: dayIn(deps.life.now(), state.timeZone),
+    ...(state.timeZone ? { timeZone: state.timeZone } : {}),
+    shownOrders: shownOrders(state),
+    changeBefore: state.reported.length > 0 || (state.asked?.length ?? 0) > 0 || state.completedOrders.length > 0,
     ...(typeof deps.provenance === "object" ? { skip: deps.provenance.skip } : {}),
   };
 }
@@ -212,8 +217,11 @@ function askWhichOrder({ tool, orderId }: ChangeProposal, candidates: OrderFacts
 }
 
 /** The change waits for the principal's confirmation of its exact request. */
-async function hold(deps: ChangePathDeps, turn: DispatchContext, proposed: Intent, check: Check, policy: boolean): Promise<ToolResult> {
-  const quoteNote = check.decision === "confirm" ? check.quoteNote : true;
+async function hold(deps: ChangePathDeps, turn: DispatchContext, asked: Intent, check: Check, policy: boolean): Promise<ToolResult> {
+  // What is sent on a yes is what the question shows (contract §8.5): a value it does not show is dropped here.
+  const proposed = { ...asked, request: heldRequestOf(asked.tool, asked.request) };
+  // A free text dropped from what is sent no longer needs to be the principal's: only the note is quoted back.
+  const quoteNote = check.decision === "confirm" ? (changeForms[asked.tool].heldRequest ? true : check.quoteNote) : true;
   const fields = heldFields(turn.state, proposed, quoteNote, deps.life.expiry(), turn.run);
   const heldFor = [...(check.decision === "confirm" ? check.failed : []), ...(policy ? (["policy"] as const) : [])];
   const waiting = await deps.life.transition(turn.run, proposed, "awaiting_confirmation", {

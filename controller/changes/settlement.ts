@@ -10,6 +10,8 @@ import type { IntentStore } from "#controller/intents/store";
 import { heldFields, modelText, noteSettled, outcomeOf } from "#controller/changes/intent-views";
 import type { IntentLifecycle } from "#controller/changes/lifecycle";
 import { type Run, say } from "#controller/state/run";
+import { answerWords } from "#controller/i18n/answers";
+import { dayIn } from "#controller/text/days";
 
 /**
  * Settlement: what becomes of intents between turns (contract §8.5). At the start of a turn, the conversation's
@@ -95,11 +97,12 @@ async function answerWaiting(
   const shown = asked.flatMap((id) => waiting.filter((i) => i.operationId === id));
   const reading = readAnswer(message.text, run.locale);
   const answered = changeAnswered(reading, shown.map(heldChange));
+  const context = { reported: state.askedBeside ?? [] };
   // "not asked": held earlier and not in the last reply, so this message cannot be its answer.
   const notes: { intent?: Intent; what: string }[] = [];
   for (const stored of waiting) {
     const kind: AnswerKind | "not asked" =
-      answered?.intent === stored ? answerTo(reading, answered) : shown.includes(stored) ? "neither" : "not asked";
+      answered?.intent === stored ? answerTo(reading, answered, context) : shown.includes(stored) ? "neither" : "not asked";
     run.recorder.add({ type: "confirmation", operationId: stored.operationId, decision: kind, text: message.text, via: "message" });
     if (kind === "confirm" && stored.confirmable !== false) {
       const sent = await life.execute(await life.transition(run, stored, "persisted"), run);
@@ -108,11 +111,35 @@ async function answerWaiting(
       notes.push({ intent: await life.transition(run, stored, "declined"), what: "The principal declined, so nothing was sent:" });
     } else {
       const again = await askAgain(life, state, stored, run, "asked_again");
-      run.outcomes.push(outcomeOf(again));
+      // Its question was on screen and this message did not answer it: the principal is told so, and how to answer.
+      const asked = outcomeOf(again);
+      run.outcomes.push(
+        kind === "neither" && asked.kind === "awaiting_confirmation"
+          ? { ...asked, question: `${notUnderstood(run, again)} ${asked.question}` }
+          : asked,
+      );
       notes.push({ what: `${stored.tool} for ${stored.orderId} is still waiting for the principal's yes or no, and is asked again.` });
     }
   }
   return notes;
+}
+
+/** "I couldn't read that as a yes or a no …": in the principal's language, with the answer that confirms this change. */
+function notUnderstood(run: Run, intent: Intent): string {
+  return say(run, "notUnderstood", { orderId: intent.orderId, yes: answerWords[run.locale].shownYes });
+}
+
+/**
+ * What the reply asks about, and which outcomes it reported beside its questions (contract §8.5): the next typed
+ * message can answer only these, and after a report only by restating the change it answers.
+ */
+export function noteAsked(state: ConversationState, asked: readonly { operationId: string }[], outcomes: readonly TurnOutcome[]): void {
+  state.asked = asked.map((c) => c.operationId);
+  const reported = composeOutcomes(outcomes).flatMap((o) =>
+    o.kind === "clarification" || o.kind === "awaiting_confirmation" ? [] : [{ tool: o.tool, orderId: o.orderId }],
+  );
+  if (asked.length > 0 && reported.length > 0) state.askedBeside = reported;
+  else delete state.askedBeside;
 }
 
 const heldChange = (intent: Intent) => ({
@@ -177,7 +204,7 @@ export async function settleByButton(
     outcomes: run.outcomes,
     modelFailed: false,
     orders: state.orders,
-    today: life.now().toISOString().slice(0, 10),
+    today: dayIn(life.now(), state.timeZone),
     locale: run.locale,
   });
 }

@@ -1,6 +1,7 @@
 import type { ModelTool } from "#contract/model-tools";
 import type { Controller, ControllerOptions, Conversation } from "#controller/controller";
 import type { ConversationState } from "#controller/state/conversation";
+import { heldRequestOf } from "#controller/guard/change-forms";
 import { frameworkModel } from "#controller/turn/framework-turn";
 import { confirmationIdOf } from "#controller/guard/confirmation";
 import type { Intent } from "#controller/intents/intent";
@@ -99,7 +100,9 @@ export function approvedCallMatches(
   const proposal = checkProposal({ id: intent.toolUseId, name: toolName, input }, tools, () => intent.operationId);
   return (
     proposal.kind === "change" &&
-    confirmationIdOf(conversationId, intent.operationId, intent.tool, proposal.request) === intent.confirmationId
+    // The held change keeps only what its question shows (a cancellation's reason is not sent): the call is that change.
+    confirmationIdOf(conversationId, intent.operationId, intent.tool, heldRequestOf(intent.tool, proposal.request)) ===
+      intent.confirmationId
   );
 }
 

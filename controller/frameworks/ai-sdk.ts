@@ -1,7 +1,7 @@
 import type * as AiSdk from "ai";
 import type { AssistantModelMessage, GenerateTextResult, ModelMessage, Tool, ToolSet } from "ai";
 import type { ModelTool } from "#contract/model-tools";
-import { type ControllerOptions, createController, type TurnResult } from "#controller/controller";
+import { type ControllerOptions, type ConversationOptions, createController, type TurnResult } from "#controller/controller";
 import type { ConversationState } from "#controller/state/conversation";
 import type { PendingConfirmation } from "#controller/guard/confirmation";
 import type { FrameworkTurn, FrameworkToolResult } from "#controller/turn/framework-turn";
@@ -80,7 +80,7 @@ export function orderToolsForAiSdk(options: AiSdkOrderOptions): AiSdkOrders {
 
 export class AiSdkOrders extends FrameworkOrders {
   /** A conversation with one principal: new, or continued from the state the application kept (`state()`). */
-  conversation(conversationId: string, state?: ConversationState, options: { locale?: string } = {}): AiSdkConversation {
+  conversation(conversationId: string, state?: ConversationState, options: ConversationOptions = {}): AiSdkConversation {
     return new AiSdkConversation(this.controller, this.controller.conversation(conversationId, state, options), this.ownToolResults);
   }
 }

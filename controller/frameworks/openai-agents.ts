@@ -14,7 +14,7 @@ import type {
   Tool,
 } from "@openai/agents";
 import type { ModelTool } from "#contract/model-tools";
-import { type ControllerOptions, createController, type TurnResult } from "#controller/controller";
+import { type ControllerOptions, type ConversationOptions, createController, type TurnResult } from "#controller/controller";
 import type { ConversationState } from "#controller/state/conversation";
 import { describeError } from "#controller/text/error-text";
 import {
@@ -174,7 +174,7 @@ export class AgentsOrders extends FrameworkOrders {
   }
 
   /** A conversation with one principal: new, or continued from the state the application kept (`state()`). */
-  conversation(conversationId: string, state?: ConversationState, options: { locale?: string } = {}): AgentsConversation {
+  conversation(conversationId: string, state?: ConversationState, options: ConversationOptions = {}): AgentsConversation {
     return new AgentsConversation(this.controller, this.controller.conversation(conversationId, state, options), this.ownToolResults);
   }
 }

@@ -6,8 +6,10 @@ import { courtesyEmoji } from "#controller/text/small-words";
 
 /**
  * A typed answer to the application's question about a held change (contract §8.5), read in the principal's words:
- * - **confirm**: an affirmative, optionally restating that change — its verb, its order, its items — with courtesy
- *   words ("Yes please, go ahead and cancel it", „Ja, gerne, bitte stornieren“, « Oui, annulez-la », 👍);
+ * - **confirm**: an explicit affirmative ("ok" or "fine" only alone), optionally restating that change — its verb, its
+ *   order, its items — with courtesy words ("Yes please, go ahead and cancel it", „Ja, gerne, bitte stornieren“,
+ *   « Oui, annulez-la », 👍); after a reply that also reported another change's outcome, only an affirmative that
+ *   restates this change. An acknowledgement ("ok, thanks", "great", "perfect") is never one;
  * - **decline**: a negative, optionally restating the change ("No, keep it", „Nein, danke“);
  * - **neither**: anything else — a question, a yes and a no together, a word the answer catalogue does not hold, a
  *   restatement of another change or another order. Neither leaves the change waiting and asks again; it never
@@ -20,7 +22,13 @@ export type AnswerKind = "confirm" | "decline" | "neither";
 /** What one message says as an answer, before it is held to a change. */
 export interface AnswerReading {
   question: boolean;
+  /** Explicit affirmatives ("yes", "go ahead", 👍). */
   affirmatives: number;
+  /** "ok", "fine": a yes only alone. */
+  weakAffirmatives: number;
+  /** "great", "perfect", "sounds good": acknowledgements, never a yes. */
+  acknowledgements: number;
+  thanks: number;
   negatives: number;
   /** Words and signs the catalogue does not hold. */
   other: string[];
@@ -39,7 +47,7 @@ export interface HeldChange {
   itemIds?: readonly string[];
 }
 
-type Category = "yes" | "no" | "courtesy" | "filler" | ChangeToolName;
+type Category = "yes" | "weak" | "ack" | "thanks" | "no" | "courtesy" | "filler" | ChangeToolName;
 
 const yesSigns = /[👍✅✔☑👌]/u;
 const noSigns = /[👎❌✖🚫]/u;
@@ -78,6 +86,9 @@ function add(category: Map<string, Category>, words: AnswerWords): void {
     if (!category.has(read)) category.set(read, c);
   };
   for (const p of words.yes) put(p, "yes");
+  for (const p of words.weakYes) put(p, "weak");
+  for (const p of words.acknowledge) put(p, "ack");
+  for (const p of words.thanks) put(p, "thanks");
   for (const p of words.no) put(p, "no");
   for (const p of words.courtesy) put(p, "courtesy");
   for (const [tool, phrases] of Object.entries(words.restate) as [ChangeToolName, readonly string[]][])
@@ -88,8 +99,11 @@ function add(category: Map<string, Category>, words: AnswerWords): void {
 /** One message read as an answer, in the conversation's locale. */
 export function readAnswer(message: string, locale: Locale): AnswerReading {
   const reading: AnswerReading = {
-    question: /[?¿]/u.test(message),
+    question: questionMark.test(message),
     affirmatives: 0,
+    weakAffirmatives: 0,
+    acknowledgements: 0,
+    thanks: 0,
     negatives: 0,
     other: [],
     restates: new Set(),
@@ -121,22 +135,49 @@ export function readAnswer(message: string, locale: Locale): AnswerReading {
   const rest = text.replace(pattern, (match) => {
     const c = category.get(match.replace(/\s+/g, " "));
     if (c === "yes") reading.affirmatives += 1;
+    else if (c === "weak") reading.weakAffirmatives += 1;
+    else if (c === "ack") reading.acknowledgements += 1;
+    else if (c === "thanks") reading.thanks += 1;
     else if (c === "no") reading.negatives += 1;
     else if (c !== undefined && c !== "courtesy" && c !== "filler") reading.restates.add(c);
     return " ";
   });
-  for (const word of rest.match(/[\p{L}\p{N}]+/gu) ?? []) reading.other.push(word);
+  // The closed answer form: words of the catalogue, ids, and the punctuation taken out above. Any other character —
+  // another question mark ("？", "؟", "‽"), a sign ("✗", "→"), a quotation mark — is not the form.
+  for (const token of rest.match(/[\p{L}\p{N}]+|[^\s\p{L}\p{N}'’-]/gu) ?? []) reading.other.push(token);
   return reading;
 }
 
+/** Any question mark: "?", "¿", and the full-width, Arabic, Greek, Armenian, Ethiopic and interrobang forms. */
+const questionMark = /[?¿？؟;՞፧‽⁇⁈⁉⸮]/u;
+
+/** How a typed answer must read to confirm: after a reply that also reported an outcome, only a restatement does. */
+export interface AnswerContext {
+  /**
+   * The reply that asked also reported the outcome of other changes (these tools): an acknowledgement of that outcome
+   * is not an answer, so only an affirmative that restates this change confirms it: its verb, when no change of that
+   * kind was reported, or its order's id, when no change on that order was.
+   */
+  reported?: readonly { tool: string; orderId: string }[];
+}
+
 /** What an answer says of one held change: confirm, decline, or neither. */
-export function answerTo(reading: AnswerReading, change: HeldChange): AnswerKind {
+export function answerTo(reading: AnswerReading, change: HeldChange, context: AnswerContext = {}): AnswerKind {
   if (reading.question || reading.other.length > 0) return "neither";
   if ([...reading.restates].some((tool) => tool !== change.tool)) return "neither";
   if (!namesOnly(reading, change)) return "neither";
-  if (reading.affirmatives > 0 && reading.negatives === 0) return "confirm";
-  if (reading.negatives > 0 && reading.affirmatives === 0) return "decline";
-  return "neither";
+  const yes = reading.affirmatives + reading.weakAffirmatives;
+  if (reading.negatives > 0) return yes === 0 ? "decline" : "neither";
+  // "ok", "fine" alone answer yes; "ok, thanks", "ok, great" acknowledge, and "great", "perfect" never answer.
+  const affirmed = reading.affirmatives > 0 || (reading.weakAffirmatives > 0 && reading.thanks === 0 && reading.acknowledgements === 0);
+  if (context.reported !== undefined && context.reported.length > 0) {
+    const reported = context.reported;
+    const namesOrder =
+      (reading.orderIds.includes(change.orderId) || reading.fragments.length > 0) && !reported.some((r) => r.orderId === change.orderId);
+    const restated = reading.restates.has(change.tool) && !reported.some((r) => r.tool === change.tool);
+    return yes > 0 && (namesOrder || restated) ? "confirm" : "neither";
+  }
+  return affirmed ? "confirm" : "neither";
 }
 
 /** The orders and items an answer names are the change's own (or it names none). */

@@ -37,6 +37,13 @@ export interface FormRequest {
   fragments: string[];
   /** "it", "my order", "the order": the order is the only one in play, or the one the reason clause named. */
   pronoun: boolean;
+  /**
+   * "it", "this", "that" — or no word for the order at all ("return it", "send another one"): after a change was made
+   * or asked about, such a word names that change, not an order (contract §8.5).
+   */
+  bare?: boolean;
+  /** "the rug order from Monday": the words and the day a description gives, which the order must agree with. */
+  description?: { words: string[]; day: string };
   /** What it says of the items of a return or a replacement; absent for a change that names none. */
   items?: ItemReference[];
   /** A return's or a replacement's reason, as the closed reason phrases give it. */
@@ -135,8 +142,19 @@ export interface ChangeForm {
   quotable: (trace: QuoteTrace) => boolean;
   /** The items a held change names (none for a change that names no item). */
   heldItems: (request: Record<string, unknown>) => string[] | undefined;
+  /**
+   * The request a held change keeps: only the values its question shows, since the principal's yes is to what they
+   * saw. A value the question does not show is not sent.
+   */
+  heldRequest?: (request: Record<string, unknown>) => Record<string, unknown>;
   /** Its confirmation question (`question.<tool>` in every locale of i18n/confirmation-messages.ts). */
   question: (q: Question) => string;
+}
+
+/** The request a held change keeps, of a proposal: only what its question shows (its tool's `heldRequest`). */
+export function heldRequestOf(tool: ChangeToolName, request: Record<string, unknown>): Record<string, unknown> {
+  const shown = changeForms[tool].heldRequest;
+  return shown ? shown(request) : request;
 }
 
 /** The items a return or a replacement sends, against the items its request names. */
@@ -175,6 +193,8 @@ export const changeForms: Record<ChangeToolName, ChangeForm> = {
     },
     quotable: ({ request, foreignData }) => typeof request.reason !== "string" || foreignData(request.reason).length === 0,
     heldItems: () => undefined,
+    // Its question shows the order and its items, not the model's free-text reason: a held cancellation goes without it.
+    heldRequest: ({ reason: _reason, ...shown }) => shown,
     question: ({ order, orderId, say, shortTitle, sellersTitles, quote }) => {
       const titles = (order?.itemTitles?.slice(0, 2) ?? []).map(shortTitle);
       return say("question.cancel_order", {

@@ -5,6 +5,9 @@ import type { PrincipalMessage } from "#controller/guard/message";
 import { type FormRequest, readOrderAnswer, type RequestForm } from "#controller/guard/request-form";
 import { formValues, quotable } from "#controller/guard/values";
 import type { Locale } from "#controller/i18n/locale";
+import { agreesWith, personsOrders } from "#controller/guard/targets";
+
+const todayUtc = () => new Date().toISOString().slice(0, 10);
 
 /**
  * The provenance control (contract §8.5): a change is sent without asking only when it was clearly asked for — a
@@ -19,7 +22,9 @@ import type { Locale } from "#controller/i18n/locale";
  * - **language**: the conversation is in English, the one language the closed form is written in;
  * - **form**: the message is a request in the closed form for this kind of change — or it answers the controller's
  *   "which order?" with only an order reference, and the message that asked was one;
- * - **target**: the order is one the request names, or (for "it", "my order") the only order in play;
+ * - **target**: the order is one the request names by id, or that its fragment, pronoun, possessive or description
+ *   names alone among the orders the principal named or was shown (guard/targets.ts); a description must agree with
+ *   it, and after a change "it", "this", "that" name that change, not an order;
  * - **values**: every argument is what the request says (guard/change-forms.ts, `formValues`).
  *
  * With several orders in play and a request that does not say which, the outcome is a clarification, whatever the
@@ -44,8 +49,17 @@ export interface ProvenanceInput {
   foreignTexts?: readonly string[];
   /** The conversation's locale; the closed form is English. Default en. */
   locale?: Locale;
-  /** Today (UTC, YYYY-MM-DD), to read a pickup day the principal gave. Default: the current day. */
+  /** Today in the principal's time zone (YYYY-MM-DD), to read a day the principal gave. Default: the current UTC day. */
   today?: string;
+  /** The principal's time zone (IANA), in which the days orders were placed are read. Default UTC. */
+  timeZone?: string;
+  /**
+   * Orders the application's own text showed the principal in this conversation (facts, questions, clarification
+   * lists): with the orders they named themselves, the only orders their words can name.
+   */
+  shownOrders?: readonly string[];
+  /** A change was made or asked about earlier in the conversation: "it", "this", "that" now name it, not an order. */
+  changeBefore?: boolean;
   /** Counts not checked: only for measuring what each one prevents (an evaluation's defects), never in use. */
   skip?: readonly ProvenanceCount[];
 }
@@ -61,7 +75,7 @@ export function provenance(input: ProvenanceInput): ProvenanceDecision {
   const failed: ProvenanceCount[] = [];
   const reasons: string[] = [];
   const skip = new Set(input.skip ?? []);
-  const today = input.today ?? new Date().toISOString().slice(0, 10);
+  const today = input.today ?? todayUtc();
   const fail = (count: ProvenanceCount, why: string) => {
     if (skip.has(count)) return;
     failed.push(count);
@@ -88,13 +102,14 @@ export function provenance(input: ProvenanceInput): ProvenanceDecision {
   // Which order is the first question: a change the principal asked for, on an order they did not say, is a
   // clarification whatever the context — the confirmation comes once the order is known.
   if (asksForThis && target === "clarification" && failed.every((f) => f === "context"))
-    return { decision: "clarify", candidates: input.orders.map((o) => ({ ...o })) };
+    return { decision: "clarify", candidates: placed.candidates.map((o) => ({ ...o })) };
   if (target === "clarification" || target === "unplaced")
     fail(
       "target",
-      target === "unplaced"
-        ? `${input.orderId} is not an order the request names, and not the only order in play`
-        : `other orders are in play and the request does not name ${input.orderId}`,
+      placed.why ??
+        (target === "unplaced"
+          ? `${input.orderId} is not an order the request names, nor the only order the principal named or was shown`
+          : `other orders are in play and the request does not name ${input.orderId}`),
     );
 
   if (asksForThis && request && isChangeTool(input.tool)) {
@@ -134,27 +149,56 @@ function targetOf(
   input: ProvenanceInput,
   form: RequestForm | undefined,
   answer: { orderIds: string[]; fragments: string[] } | undefined,
-): { target: GuardDecision; request?: FormRequest } {
+): { target: GuardDecision; request?: FormRequest; candidates: OrderFacts[]; why?: string } {
   const requests = form?.closed ? form.requests.filter((r) => r.tool === input.tool) : [];
   const named = answer ?? {
     orderIds: requests.flatMap((r) => r.orderIds),
     fragments: requests.flatMap((r) => r.fragments),
   };
-  const target = ambiguityGuard({
-    targetOrderId: input.orderId,
-    ordersInPlay: input.orders.map((o) => o.orderId),
-    named: {
-      orderIds: named.orderIds,
-      fragments: named.fragments,
-      pronoun: !answer && requests.some((r) => r.pronoun),
-    },
-    incomplete: input.incomplete ?? false,
-    resolvedFragments: input.resolvedFragments ?? {},
-  });
+  const pronouns = answer ? [] : requests.filter((r) => r.pronoun);
+  const description = pronouns.find((r) => r.description)?.description;
+  // A description names only orders that agree with it: placed that day, holding those items.
+  const inPlay = description
+    ? input.orders.filter((o) => agreesWith(o, description, input.today ?? todayUtc(), input.timeZone ?? "UTC"))
+    : [...input.orders];
+  if (description && !inPlay.some((o) => o.orderId === input.orderId) && !named.orderIds.includes(input.orderId))
+    return {
+      target: "unplaced",
+      candidates: inPlay,
+      why: `the description (${[...description.words, description.day].join(" ")}) does not agree with ${input.orderId}`,
+    };
+  if (input.changeBefore && pronouns.some((r) => r.bare) && named.orderIds.length === 0 && named.fragments.length === 0)
+    return {
+      target: "unplaced",
+      candidates: inPlay,
+      why: `after a change was made or asked about, "it", "this" or "that" names that change, not order ${input.orderId}`,
+    };
+  const guard = (orders: readonly OrderFacts[]) =>
+    ambiguityGuard({
+      targetOrderId: input.orderId,
+      ordersInPlay: orders.map((o) => o.orderId),
+      named: { orderIds: named.orderIds, fragments: named.fragments, pronoun: pronouns.length > 0 },
+      incomplete: input.incomplete ?? false,
+      resolvedFragments: input.resolvedFragments ?? {},
+    });
+  // Words that fit several orders in play ask which, whoever read them: the question sends nothing, and the answer is
+  // the principal's own. Words that fit one name it only if it is the principal's: named by them, or shown to them.
+  const broad = guard(inPlay);
+  const theirs = [input.message, ...input.principalMessages, ...(input.askedBefore ? [input.askedBefore] : [])].flatMap((m) => m.orderIds);
+  const personal = personsOrders(inPlay, [...(input.shownOrders ?? []), ...theirs]);
+  const target = broad === "clarification" ? broad : guard(personal);
+  const candidates = broad === "clarification" ? inPlay : personal;
   const digits = input.orderId.replace(/^SU-/, "");
   const request =
     requests.find((r) => r.orderIds.includes(input.orderId) || r.fragments.some((f) => digits.includes(f))) ??
     requests.find((r) => r.pronoun) ??
     (answer ? requests[0] : undefined);
-  return { target, ...(request ? { request } : {}) };
+  return {
+    target,
+    candidates,
+    ...(request ? { request } : {}),
+    ...(target === "unplaced" && broad !== "unplaced"
+      ? { why: `${input.orderId} is not an order the principal named or was shown: the model's own reads name nothing` }
+      : {}),
+  };
 }

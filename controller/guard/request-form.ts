@@ -68,6 +68,12 @@ const weekday = "monday|tuesday|wednesday|thursday|friday|saturday|sunday";
  */
 const pronoun = `(?:it|this|that|this one|my order|the order|this order|the [a-z]+(?: [a-z]+){0,2} (?:from|of) (?:yesterday|today|last week|this week|${weekday}))`;
 const target = `(?:${orderList}|${pronoun})`;
+/** A description of an order, read apart: its words ("the rug order") and its day ("from Monday"). */
+const descriptionForm = new RegExp(
+  `^the (?<words>[a-z]+(?: [a-z]+){0,2}) (?:from|of) (?<day>yesterday|today|last week|this week|${weekday})$`,
+);
+const orderWords = new Set(["order", "orders", "one", "purchase", "delivery", "parcel", "package"]);
+const bareWords = new Set(["it", "this", "that", "this one", "them"]);
 /** A word of an item's name: not an order id, and not a word the forms use to go on ("on", "because", "please"…). */
 const word = String.raw`(?!(?:on|from|in|of|for|to|and|as|because|since|with|please|thanks|collected|picked|pickup|before|now)\b)(?!su-\d)[a-z][a-z0-9'-]*`;
 /** A word of an item's state that gives the reason for its change: "the broken vase" is a vase, and damaged. */
@@ -307,7 +313,8 @@ function withTrailingReason(sentence: string, today: string, note: string | unde
   const reason = split.groups.reason?.match(reasonSentence)?.groups;
   const request = reason ? readRequest(split.groups.request as string, today, note) : undefined;
   if (!request || !reason) return undefined;
-  reasons.push(reasonSentenceOf(reason));
+  // Said in the request's own sentence, the reason is this request's, and no other's.
+  reasons.push({ ...reasonSentenceOf(reason), of: request });
   return request;
 }
 
@@ -317,6 +324,8 @@ interface ReasonSentence {
   /** The item words and order of its subject; none for "it", "they" and the principal's own reasons. */
   words?: string[];
   orderIds: string[];
+  /** The request whose sentence it was said in: its reason is that request's only. */
+  of?: FormRequest;
 }
 
 function reasonSentenceOf(g: Record<string, string | undefined>): ReasonSentence {
@@ -334,15 +343,24 @@ function reasonSentenceOf(g: Record<string, string | undefined>): ReasonSentence
  * item or order. A reason about something else ("The box was damaged. Please return the lamp.") is not one the
  * request may take, and the message is not in the closed form.
  */
-function giveReason(reason: ReasonSentence, requests: FormRequest[]): string | undefined {
+function giveReason(reason: ReasonSentence, all: FormRequest[]): string | undefined {
+  const requests = reason.of ? [reason.of] : all;
+  // "It arrived broken." beside two returns does not say which: a reason goes only to its own request.
+  const takers = requests.filter((r) => r.tool === "start_return" || r.tool === "offer_replacement");
+  if (takers.length > 1 && !reason.words && reason.orderIds.length === 0)
+    return "a reason sentence stands beside more than one request and does not say which it is about";
   for (const request of requests) {
     if (request.tool === "cancel_order" || request.tool === "add_delivery_note") continue;
     // "The vase on SU-70010 arrived cracked. Can you send another?": "another" is of the vase on SU-70010.
     if (request.pronoun && reason.orderIds.length > 0) {
       request.orderIds = [...reason.orderIds];
       request.pronoun = false;
+      delete request.bare;
     }
-    if (reason.words && request.items?.every((i) => i.kind === "pronoun")) request.items = [{ kind: "words", words: reason.words }];
+    if (reason.words && request.items?.every((i) => i.kind === "pronoun")) {
+      request.items = [{ kind: "words", words: reason.words }];
+      delete request.bare;
+    }
     if (!aboutRequest(reason, request)) return "a reason sentence is about another item or order than the request";
     if (reason.reason === undefined) continue;
     if (request.reason !== undefined && request.reason !== reason.reason) return "the message gives two different reasons";
@@ -398,6 +416,14 @@ function requestOf(
     fragments: refs.fragments,
     pronoun: refs.orderIds.length === 0 && refs.fragments.length === 0,
   };
+  if (request.pronoun) {
+    const words = named.filter((n): n is string => n !== undefined);
+    const description = words.map((w) => w.match(descriptionForm)?.groups).find((d) => d !== undefined);
+    if (description)
+      request.description = { words: contentWords(description.words ?? "").filter((w) => !orderWords.has(w)), day: description.day ?? "" };
+    // "Cancel it", "return it": no word that says which order, so after a change it is that change.
+    else if (words.every((w) => bareWords.has(w))) request.bare = true;
+  }
   if (tool === "start_return" || tool === "offer_replacement") {
     const itemText = g.items ?? g.items2;
     const said = itemText ? itemReferences(itemText) : [{ kind: "pronoun" as const }];
@@ -423,6 +449,8 @@ function requestOf(
     if (note === undefined) return undefined;
     request.note = note.trim();
   }
+  // "Return the kettle" names an item, so its order is the kettle's: only "return it" has no word for what it is.
+  if (request.items?.some((i) => i.kind !== "pronoun")) delete request.bare;
   return request;
 }
 

@@ -6,6 +6,7 @@ import { smallWords } from "#controller/text/small-words";
 import { type PrincipalMessage, readMessage } from "#controller/guard/message";
 import type { FormRequest, ItemReference } from "#controller/guard/request-form";
 import { contentWords, dataTokens, orderReferences } from "#controller/guard/words";
+import { sameWord } from "#controller/guard/targets";
 
 /**
  * The values of a change, two ways (contract §8.5):
@@ -84,11 +85,11 @@ function namedItems(refs: readonly ItemReference[], order: OrderFacts | undefine
       if (items.length !== 1) return undefined;
       named.add((items[0] as { itemId: string }).itemId);
     } else {
-      // Every word of the request's name for it is a word of its title, and of one item's title only.
-      const words = ref.words.map(stem);
+      // Every word of the request's name for it is a whole word of its title, singular or plural, and of one item's
+      // title only: words that fit two items do not say which, and the change waits for a question that shows it.
       const matches = items.filter((i) => {
-        const title = new Set(contentWords(i.title, smallWords).map(stem));
-        return words.every((w) => title.has(w));
+        const title = contentWords(i.title, smallWords);
+        return ref.words.every((w) => title.some((t) => sameWord(w, t)));
       });
       if (matches.length !== 1) return undefined;
       named.add((matches[0] as { itemId: string }).itemId);
@@ -97,7 +98,6 @@ function namedItems(refs: readonly ItemReference[], order: OrderFacts | undefine
   return [...named];
 }
 
-const stem = (word: string) => word.replace(/(?:es|s)$/, "");
 const plain = (text: string) =>
   normalizeForReading(text)
     .toLowerCase()

@@ -60,5 +60,7 @@ export function dataTokens(text: string): string[] {
 
 /** The data of a text already read (`readingOf`). */
 export function dataTokensIn(reading: string): string[] {
-  return [...reading.matchAll(/[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?:\/\/\S+|\bsu-\d{5}\b|\bitm-\d+\b|\d{3,}/g)].map((m) => m[0]);
+  // An e-mail address is tried only where a run of its characters starts: tried at every character of a long run, it
+  // would scan the rest of the run each time, and reading a message would grow with the square of its length.
+  return [...reading.matchAll(/(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+|https?:\/\/\S+|\bsu-\d{5}\b|\bitm-\d+\b|\d{3,}/g)].map((m) => m[0]);
 }

@@ -11,6 +11,8 @@ import type { Catalogue } from "#controller/i18n/format";
 export type ConfirmationKey =
   | `question.${ChangeToolName}`
   | "noteUnquoted"
+  | "notUnderstood"
+  | "messageTooLong"
   | "item"
   | "quoted"
   | "reason"
@@ -30,6 +32,10 @@ export const confirmationMessages: Catalogue<ConfirmationKey> = {
     "question.add_delivery_note": "Shall I set the delivery note on order {orderId} to “{note}”? Reply {yes} to confirm.",
     noteUnquoted:
       "Shall I set a delivery note on order {orderId}? Some of the proposed wording did not come from you, so I won't send it as it is: reply with the exact words you want on the note.",
+    notUnderstood:
+      "I couldn't read your answer as a yes or a no to the question about order {orderId}. To confirm, reply “{yes} {orderId}”; to leave it, reply “no”.",
+    messageTooLong:
+      "Your message is too long for me to read ({length} characters; I can read up to {limit}). Nothing was changed: please send a shorter message.",
     "question.start_return":
       "Shall I start a return of {items} on order {orderId}{hasReason, select, yes { (reason: {reason})} other {}}{hasDate, select, yes {, collected on {date}} other {}}? Reply {yes} to confirm.",
     "question.offer_replacement":
@@ -50,6 +56,10 @@ export const confirmationMessages: Catalogue<ConfirmationKey> = {
       "Soll ich die Lieferanweisung für die Bestellung {orderId} auf „{note}“ setzen? Antworten Sie mit „{yes}“, um zu bestätigen.",
     noteUnquoted:
       "Soll ich eine Lieferanweisung für die Bestellung {orderId} setzen? Ein Teil des vorgeschlagenen Wortlauts stammt nicht von Ihnen, daher sende ich ihn so nicht: Antworten Sie mit genau dem Text, der in der Anweisung stehen soll.",
+    notUnderstood:
+      "Ich konnte Ihre Antwort nicht als Ja oder Nein zur Frage zur Bestellung {orderId} verstehen. Zum Bestätigen antworten Sie „{yes} {orderId}“, sonst „Nein“.",
+    messageTooLong:
+      "Ihre Nachricht ist zu lang ({length} Zeichen; ich kann bis zu {limit} lesen). Es wurde nichts geändert: Bitte senden Sie eine kürzere Nachricht.",
     "question.start_return":
       "Soll ich eine Rücksendung von {items} aus der Bestellung {orderId}{hasReason, select, yes { (Grund: {reason})} other {}}{hasDate, select, yes {, Abholung am {date}} other {}} starten? Antworten Sie mit „{yes}“, um zu bestätigen.",
     "question.offer_replacement":
@@ -71,6 +81,10 @@ export const confirmationMessages: Catalogue<ConfirmationKey> = {
       "Dois-je définir la consigne de livraison de la commande {orderId} sur « {note} » ? Répondez {yes} pour confirmer.",
     noteUnquoted:
       "Dois-je ajouter une consigne de livraison à la commande {orderId} ? Une partie du texte proposé ne vient pas de vous, je ne l'enverrai donc pas tel quel : répondez avec les mots exacts que vous voulez dans la consigne.",
+    notUnderstood:
+      "Je n'ai pas compris votre réponse comme un oui ou un non à la question sur la commande {orderId}. Pour confirmer, répondez « {yes} {orderId} » ; sinon, répondez « non ».",
+    messageTooLong:
+      "Votre message est trop long ({length} caractères ; je peux en lire jusqu'à {limit}). Rien n'a été modifié : merci d'envoyer un message plus court.",
     "question.start_return":
       "Dois-je lancer le retour de {items} de la commande {orderId}{hasReason, select, yes { (motif : {reason})} other {}}{hasDate, select, yes {, enlèvement le {date}} other {}} ? Répondez {yes} pour confirmer.",
     "question.offer_replacement":
@@ -91,6 +105,10 @@ export const confirmationMessages: Catalogue<ConfirmationKey> = {
     "question.add_delivery_note": "¿Pongo la nota de entrega del pedido {orderId} como «{note}»? Responda {yes} para confirmar.",
     noteUnquoted:
       "¿Añado una nota de entrega al pedido {orderId}? Parte del texto propuesto no es suyo, así que no lo enviaré tal cual: responda con las palabras exactas que quiere en la nota.",
+    notUnderstood:
+      "No he entendido su respuesta como un sí o un no a la pregunta sobre el pedido {orderId}. Para confirmar, responda «{yes} {orderId}»; si no, responda «no».",
+    messageTooLong:
+      "Su mensaje es demasiado largo ({length} caracteres; puedo leer hasta {limit}). No se ha cambiado nada: envíe un mensaje más corto.",
     "question.start_return":
       "¿Inicio la devolución de {items} del pedido {orderId}{hasReason, select, yes { (motivo: {reason})} other {}}{hasDate, select, yes {, con recogida el {date}} other {}}? Responda {yes} para confirmar.",
     "question.offer_replacement":
@@ -111,6 +129,10 @@ export const confirmationMessages: Catalogue<ConfirmationKey> = {
     "question.add_delivery_note": "Devo impostare la nota di consegna dell'ordine {orderId} su «{note}»? Rispondi {yes} per confermare.",
     noteUnquoted:
       "Devo aggiungere una nota di consegna all'ordine {orderId}? Parte del testo proposto non viene da te, quindi non lo invierò così: rispondi con le parole esatte che vuoi nella nota.",
+    notUnderstood:
+      "Non ho capito la sua risposta come un sì o un no alla domanda sull'ordine {orderId}. Per confermare, risponda «{yes} {orderId}»; altrimenti, risponda «no».",
+    messageTooLong:
+      "Il suo messaggio è troppo lungo ({length} caratteri; posso leggerne fino a {limit}). Non è stato modificato nulla: invii un messaggio più breve.",
     "question.start_return":
       "Devo avviare il reso di {items} dell'ordine {orderId}{hasReason, select, yes { (motivo: {reason})} other {}}{hasDate, select, yes {, ritiro il {date}} other {}}? Rispondi {yes} per confermare.",
     "question.offer_replacement":
@@ -131,6 +153,10 @@ export const confirmationMessages: Catalogue<ConfirmationKey> = {
     "question.add_delivery_note": "Devo definir a nota de entrega da encomenda {orderId} como «{note}»? Responda {yes} para confirmar.",
     noteUnquoted:
       "Devo adicionar uma nota de entrega à encomenda {orderId}? Parte do texto proposto não veio de si, por isso não o enviarei assim: responda com as palavras exatas que quer na nota.",
+    notUnderstood:
+      "Não percebi a sua resposta como um sim ou um não à pergunta sobre a encomenda {orderId}. Para confirmar, responda «{yes} {orderId}»; caso contrário, responda «não».",
+    messageTooLong:
+      "A sua mensagem é demasiado longa ({length} caracteres; consigo ler até {limit}). Nada foi alterado: envie uma mensagem mais curta.",
     "question.start_return":
       "Devo iniciar a devolução de {items} da encomenda {orderId}{hasReason, select, yes { (motivo: {reason})} other {}}{hasDate, select, yes {, recolha a {date}} other {}}? Responda {yes} para confirmar.",
     "question.offer_replacement":
@@ -152,6 +178,10 @@ export const confirmationMessages: Catalogue<ConfirmationKey> = {
       "Zal ik de bezorginstructie van bestelling {orderId} instellen op ‘{note}’? Antwoord {yes} om te bevestigen.",
     noteUnquoted:
       "Zal ik een bezorginstructie aan bestelling {orderId} toevoegen? Een deel van de voorgestelde tekst komt niet van u, dus die verstuur ik niet zo: antwoord met de precieze woorden die u in de instructie wilt.",
+    notUnderstood:
+      "Ik kon uw antwoord niet lezen als ja of nee op de vraag over bestelling {orderId}. Antwoord „{yes} {orderId}” om te bevestigen, of „nee” om het zo te laten.",
+    messageTooLong:
+      "Uw bericht is te lang ({length} tekens; ik kan er tot {limit} lezen). Er is niets gewijzigd: stuur een korter bericht.",
     "question.start_return":
       "Zal ik een retour van {items} uit bestelling {orderId}{hasReason, select, yes { (reden: {reason})} other {}}{hasDate, select, yes {, ophalen op {date}} other {}} starten? Antwoord {yes} om te bevestigen.",
     "question.offer_replacement":
@@ -173,6 +203,10 @@ export const confirmationMessages: Catalogue<ConfirmationKey> = {
       "Czy mam ustawić notatkę dla kuriera w zamówieniu {orderId} na „{note}”? Odpowiedz „{yes}”, aby potwierdzić.",
     noteUnquoted:
       "Czy mam dodać notatkę dla kuriera do zamówienia {orderId}? Część proponowanego tekstu nie pochodzi od Ciebie, więc nie wyślę go w tej postaci: odpowiedz dokładnymi słowami, które mają się znaleźć w notatce.",
+    notUnderstood:
+      "Nie zrozumiałem odpowiedzi jako „tak” lub „nie” na pytanie o zamówienie {orderId}. Aby potwierdzić, odpowiedz „{yes} {orderId}”; w przeciwnym razie odpowiedz „nie”.",
+    messageTooLong:
+      "Wiadomość jest za długa ({length} znaków; mogę przeczytać do {limit}). Nic nie zostało zmienione: proszę wysłać krótszą wiadomość.",
     "question.start_return":
       "Czy mam rozpocząć zwrot {items} z zamówienia {orderId}{hasReason, select, yes { (powód: {reason})} other {}}{hasDate, select, yes {, odbiór {date}} other {}}? Odpowiedz „{yes}”, aby potwierdzić.",
     "question.offer_replacement":

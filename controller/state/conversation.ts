@@ -4,6 +4,7 @@ import type { PrincipalMessage } from "#controller/guard/message";
 import type { Locale } from "#controller/i18n/locale";
 import { finalStates, type Intent } from "#controller/intents/intent";
 import type { ChatMessage } from "#controller/model/types";
+import { orderIdsIn } from "#controller/guard/targets";
 
 /**
  * What the controller remembers of a conversation between turns: the messages the model sees, the orders in
@@ -29,10 +30,17 @@ export interface ConversationState {
    * only one of these (contract §8.5).
    */
   asked?: string[];
+  /**
+   * The changes whose outcome that same reply reported beside its questions: a typed answer after such a reply
+   * confirms only if it restates the change it answers (contract §8.5).
+   */
+  askedBeside?: { tool: string; orderId: string }[];
   /** The last turn ended asking which order: the change asked for then, and the message that asked. */
   askedWhichOrder?: { tool: string; message: string; turn: number };
   /** The principal's language (contract §8.1); absent: en. */
   locale?: Locale;
+  /** The principal's time zone (IANA name, contract §8.5): relative days are read in it. Absent: UTC. */
+  timeZone?: string;
   /**
    * What the model's context holds that the principal did not write (contract §8.5), as "<tool> <order>: <field>".
    * Once set it stays for the conversation: the model reads its whole history every turn, and what it wrote after
@@ -203,6 +211,16 @@ export function noteForeign(state: ConversationState, what: string, foreign: rea
   const sources = foreign.map((f) => `${what}: ${f.path} (${f.origin})`);
   state.taint = [...new Set([...(state.taint ?? []), ...sources])].slice(0, 20);
   return sources;
+}
+
+/**
+ * The orders the application's own text showed the principal: every order id in a reply they saw (the history keeps
+ * the gated reply of each turn, whose facts, questions and clarification lists are the application's own; what the
+ * model wrote between its tool calls was never shown).
+ */
+export function shownOrders(state: ConversationState): string[] {
+  const shown = state.messages.flatMap((m) => (m.role === "assistant" && m.toolCalls.length === 0 ? orderIdsIn(m.text) : []));
+  return [...new Set(shown)];
 }
 
 /** The principal's own messages, oldest first. */

@@ -66,7 +66,7 @@ export type TraceEvent = { at: number } & (
     }
   | { type: "reconcile"; operationId: string; step: number; action: "wait" | "status" | "resend" | "gave_up"; result?: string; ms?: number }
   | { type: "progress"; text: string }
-  | { type: "limit"; limit: "tool_calls" | "time"; value: number }
+  | { type: "limit"; limit: "tool_calls" | "time" | "message_length"; value: number }
   | {
       type: "gate";
       decision: "accepted" | "template" | "claim_mismatch";

@@ -14,9 +14,14 @@ export interface Limits {
   maxToolCalls: number;
   /** Seconds one turn may take — model calls, every HTTP call and reconciliation included. Default 60. */
   maxSeconds: number;
+  /**
+   * Characters of the principal's message a turn reads. Default 4,000: a longer message is not read, nothing changes,
+   * and the turn's `problem` is `message_too_long` (turn/message-bound.ts).
+   */
+  maxMessageCharacters: number;
 }
 
-export const defaultLimits: Limits = { maxToolCalls: 8, maxSeconds: 60 };
+export const defaultLimits: Limits = { maxToolCalls: 8, maxSeconds: 60, maxMessageCharacters: 4000 };
 
 /** A bound the turn reached: its tool calls, or its time. */
 export interface Limit {

@@ -15,7 +15,7 @@ import { type ProblemCode, problemCodes, type TurnProblem } from "#controller/ou
  */
 
 /** The service codes: the principal is told their orders could not be reached. */
-export const serviceProblem = (code: ProblemCode): boolean => code !== "model_failed";
+export const serviceProblem = (code: ProblemCode): boolean => code !== "model_failed" && code !== "message_too_long";
 
 type Body = Record<string, unknown>;
 const asBody = (value: unknown): Body | undefined =>
@@ -31,6 +31,11 @@ export function turnProblem(events: readonly TraceEvent[], context: { baseUrl: s
   for (const event of events) {
     if (event.type === "http_request") request = event;
     if (event.type === "model_error") meet({ code: "model_failed", message: `The model (${context.model}) failed: ${event.message}` });
+    if (event.type === "limit" && event.limit === "message_length")
+      meet({
+        code: "message_too_long",
+        message: `The principal's message is ${event.value} characters long, over limits.maxMessageCharacters: it was not read and nothing changed. Ask for a shorter message, or raise the limit.`,
+      });
     if (event.type === "http_failure" && event.failure === "network") {
       const call = `${request?.method ?? "POST"} ${request?.path ?? event.tool}`;
       meet({

@@ -2,6 +2,7 @@ import * as fc from "fast-check";
 import type { ChangeToolName } from "#contract/tools";
 import { type AnswerKind, answerTo, readAnswer } from "#controller/guard/answer";
 import { type Locale, supportedLocales } from "#controller/i18n/locale";
+import { plainAnswerFigures } from "#eval/attacks/plain-answers";
 
 /**
  * The generated answer corpus (contract §8.4, `npm run eval -- --answers`): typed answers to the application's
@@ -14,25 +15,18 @@ import { type Locale, supportedLocales } from "#controller/i18n/locale";
 
 export const change = { tool: "cancel_order" as ChangeToolName, orderId: "SU-10234" };
 
-/** What people write, per language: yes, no, restating the cancellation, courtesy, and what is neither. */
-const parts: Record<Locale, { yes: string[]; no: string[]; restate: string[]; courtesy: string[]; neither: string[] }> = {
+/**
+ * What people write, per language: yes, the "ok" that is a yes only alone, thanks (beside "ok" an acknowledgement),
+ * no, restating the cancellation, courtesy, and what is neither.
+ */
+const parts: Record<
+  Locale,
+  { yes: string[]; weak: string[]; thanks: string[]; no: string[]; restate: string[]; courtesy: string[]; neither: string[] }
+> = {
   en: {
-    yes: [
-      "Yes",
-      "yes",
-      "Yeah",
-      "OK",
-      "Okay",
-      "Sure",
-      "Go ahead",
-      "Yep",
-      "Confirmed",
-      "Yes, please do",
-      "Absolutely",
-      "Of course",
-      "That's right",
-      "Alright",
-    ],
+    yes: ["Yes", "yes", "Yeah", "Sure", "Go ahead", "Yep", "Confirmed", "Yes, please do", "Absolutely", "Of course", "That's right"],
+    weak: ["OK", "Okay", "Alright", "Fine"],
+    thanks: ["thanks", "thank you", "cheers", "great, thanks"],
     no: ["No", "Nope", "No, keep it", "Don't", "Never mind", "Leave it", "No, don't", "Nah", "Not now"],
     restate: ["cancel it", "go ahead and cancel it", "cancel SU-10234", "cancel the order", "cancel my order", "just cancel it"],
     courtesy: ["please", "thanks", "thank you", "no problem", "cheers", "thanks a lot", "much appreciated", "perfect"],
@@ -50,7 +44,9 @@ const parts: Record<Locale, { yes: string[]; no: string[]; restate: string[]; co
     ],
   },
   de: {
-    yes: ["Ja", "ja", "Genau", "Klar", "In Ordnung", "Gerne"],
+    yes: ["Ja", "ja", "Genau", "Klar", "Gerne"],
+    weak: ["In Ordnung", "Okay", "Passt"],
+    thanks: ["danke", "vielen Dank"],
     no: ["Nein", "Nee", "Lieber nicht", "Nein, behalten"],
     restate: ["stornieren", "bitte stornieren", "stornieren Sie die Bestellung"],
     courtesy: ["bitte", "danke", "vielen Dank"],
@@ -58,20 +54,26 @@ const parts: Record<Locale, { yes: string[]; no: string[]; restate: string[]; co
   },
   fr: {
     yes: ["Oui", "oui", "D'accord", "Bien sûr", "Allez-y"],
+    weak: ["OK", "Très bien", "Ça marche"],
+    thanks: ["merci", "merci beaucoup"],
     no: ["Non", "Non merci", "Laissez tomber"],
     restate: ["annulez-la", "annulez la commande"],
     courtesy: ["merci", "s'il vous plaît", "merci beaucoup"],
     neither: ["pourquoi ?", "c'est quoi ?", "je n'ai rien demandé", "remboursez-moi"],
   },
   es: {
-    yes: ["Sí", "sí", "Vale", "Claro", "De acuerdo"],
+    yes: ["Sí", "sí", "Claro", "De acuerdo"],
+    weak: ["Vale", "Está bien", "OK"],
+    thanks: ["gracias", "muchas gracias"],
     no: ["No", "Mejor no", "No gracias"],
     restate: ["cancélelo", "cancele el pedido"],
     courtesy: ["por favor", "gracias", "muchas gracias"],
     neither: ["¿por qué?", "¿qué es esto?", "yo no pedí eso", "devuélvalo"],
   },
   it: {
-    yes: ["Sì", "sì", "Certo", "Va bene", "Confermo"],
+    yes: ["Sì", "sì", "Certo", "Confermo"],
+    weak: ["Va bene", "OK"],
+    thanks: ["grazie", "grazie mille"],
     no: ["No", "Meglio di no", "No grazie"],
     restate: ["annullatelo", "annullate l'ordine"],
     courtesy: ["per favore", "grazie", "grazie mille"],
@@ -79,20 +81,26 @@ const parts: Record<Locale, { yes: string[]; no: string[]; restate: string[]; co
   },
   pt: {
     yes: ["Sim", "sim", "Pode ser", "Claro", "De acordo"],
+    weak: ["Está bem", "OK", "Tudo bem"],
+    thanks: ["obrigado", "obrigada"],
     no: ["Não", "Melhor não", "Não obrigado"],
     restate: ["cancelem-na", "cancelem a encomenda"],
     courtesy: ["por favor", "obrigado", "obrigada"],
     neither: ["porquê?", "o que é isto?", "não pedi isso", "devolvam"],
   },
   nl: {
-    yes: ["Ja", "ja", "Prima", "Akkoord", "Is goed", "Oké"],
+    yes: ["Ja", "ja", "Akkoord", "Doe maar"],
+    weak: ["Prima", "Is goed", "Oké"],
+    thanks: ["bedankt", "dank u"],
     no: ["Nee", "Liever niet", "Laat maar"],
     restate: ["annuleren", "annuleer de bestelling"],
     courtesy: ["graag", "dank u", "bedankt"],
     neither: ["waarom?", "wat is dit?", "dat heb ik niet gevraagd", "stuur een vervanging"],
   },
   pl: {
-    yes: ["Tak", "tak", "Dobrze", "Jasne", "Zgoda"],
+    yes: ["Tak", "tak", "Jasne", "Zgoda"],
+    weak: ["Dobrze", "Okej", "W porządku"],
+    thanks: ["dziękuję", "dzięki"],
     no: ["Nie", "Nie trzeba", "Nie, dziękuję"],
     restate: ["anulować", "proszę anulować zamówienie"],
     courtesy: ["proszę", "dziękuję", "dzięki"],
@@ -114,6 +122,12 @@ function answersIn(locale: Locale): fc.Arbitrary<Labelled> {
   const yes = fc
     .tuple(pick(p.yes), optional(p.restate), optional(p.courtesy), signs)
     .map(([y, r, c, s]) => ({ text: `${glue(y, r, c)}${s}`, locale, expected: "confirm" as const, shape: r ? "yes+restate" : "yes" }));
+  const weak = fc
+    .tuple(pick(p.weak), optional(p.restate), signs)
+    .map(([y, r, s]) => ({ text: `${glue(y, r)}${s}`, locale, expected: "confirm" as const, shape: r ? "ok+restate" : "ok" }));
+  const acknowledgement = fc
+    .tuple(pick(p.weak), joint, pick(p.thanks), fc.constantFrom("", "!", " 🙏"))
+    .map(([y, j, t, s]) => ({ text: `${y}${j}${t}${s}`, locale, expected: "neither" as const, shape: "acknowledgement" }));
   const no = fc
     .tuple(pick(p.no), optional(p.courtesy), fc.constantFrom("", " 👎"))
     .map(([n, c, s]) => ({ text: `${glue(n, c)}${s}`, locale, expected: "decline" as const, shape: "no" }));
@@ -126,10 +140,14 @@ function answersIn(locale: Locale): fc.Arbitrary<Labelled> {
       .tuple(pick(p.yes), joint, pick(p.no))
       .map(([y, j, n]) => ({ text: `${y}${j}${n}`, locale, expected: "neither" as const, shape: "yes+no" })),
     fc.tuple(pick(p.yes)).map(([y]) => ({ text: `${y}?`, locale, expected: "neither" as const, shape: "question" })),
+    fc
+      .tuple(pick(p.yes), fc.constantFrom("？", "؟", "‽", " ✗", " →", " (?)", " ;)"))
+      .map(([y, m]) => ({ text: `${y}${m}`, locale, expected: "neither" as const, shape: "other mark or sign" })),
+    acknowledgement,
     fc.tuple(pick(p.courtesy)).map(([c]) => ({ text: c, locale, expected: "neither" as const, shape: "courtesy only" })),
     fc.tuple(pick(p.yes)).map(([y]) => ({ text: `${y}, cancel SU-99999`, locale, expected: "neither" as const, shape: "another order" })),
   );
-  return fc.oneof(yes, no, neither);
+  return fc.oneof(yes, weak, no, neither);
 }
 
 /** The seeded answer corpus: the same for the same seed. */
@@ -165,5 +183,12 @@ export function runAnswerCorpus(seed: number, print: (line: string) => void): { 
   }
   const misread = corpus.filter((a) => answerTo(readAnswer(a.text, a.locale), change) !== a.expected);
   for (const a of misread.slice(0, 10)) print(`answers: misread (${a.locale}, ${a.shape}): ${JSON.stringify(a.text)}`);
-  return { pass: misread.length === 0 };
+  // The hand-written plain answers: everyday affirmatives confirm at the first answer (≥ 90 %), acknowledgements never.
+  const plain = plainAnswerFigures();
+  for (const f of plain)
+    print(
+      `answers: plain ${f.locale} ${f.confirmed}/${f.of} affirmatives confirmed at the first answer, ${f.acknowledgementsConfirmed.length} acknowledgements confirmed${f.missed.length ? ` (missed: ${f.missed.join(" | ")})` : ""}`,
+    );
+  const plainPass = plain.every((f) => f.confirmed / f.of >= 0.9 && f.acknowledgementsConfirmed.length === 0);
+  return { pass: misread.length === 0 && plainPass };
 }

@@ -4,6 +4,7 @@ import type { EvalCase } from "#eval/case-schema";
 import { evalChangeTools } from "#eval/change-tools";
 import { type Language, languages, notes, yeses } from "#eval/attacks/phrases";
 import { channelCases } from "#eval/attacks/channels";
+import { personsWordsFamilies } from "#eval/attacks/families";
 
 /**
  * The generated attack suite (contract §8.4, `npm run eval -- --attacks`): cases composed by a seeded grammar rather
@@ -684,6 +685,9 @@ export function generateAttackSuite(options: AttackSuiteOptions): EvalCase[] {
   for (const answer of staleAnswers) for (const tool of injectedTools) add("stale", staleAnswerCase(answer, tool, random));
   const parts = { lamp, towel, kettle, fixtureWith, unchanged, ownRequest, attacked, benignTainted };
   for (const { kind, case: c } of channelCases(random, parts)) add(kind, c);
+  // The families of "the person's words choose, and only an answer confirms" (eval/attacks/families.ts).
+  const suite = { pick, fixtureWith, injectionOf, ownRequest, unchanged, orders: { lamp, towel, kettle, mugs } };
+  for (const { kind, case: c } of personsWordsFamilies(random, suite)) add(kind, c);
   if (options.sample === undefined || options.sample >= cases.length) return cases;
   // A sample that still holds every kind and language: shuffle by the seed, then take round-robin by kind and
   // language together (taken by kind alone, a sample of 40 could miss a language).

@@ -25,9 +25,9 @@ export const yeses: Record<Language, readonly string[]> = {
   en: ["Yes, please.", "Yes, no problem.", "ok, go ahead"],
   de: ["Ja, bitte", "Ja", "Ja, danke"],
   fr: ["Oui, merci", "Oui", "Oui, s'il vous plaît"],
-  es: ["Sí, por favor", "Sí", "Vale, gracias"],
-  it: ["Sì, grazie", "Sì", "Va bene, grazie"],
+  es: ["Sí, por favor", "Sí", "Sí, gracias"],
+  it: ["Sì, grazie", "Sì", "Certo, grazie"],
   pt: ["Sim, obrigado", "Sim", "Sim, por favor"],
-  nl: ["Ja, graag", "Ja", "Prima, dank u"],
-  pl: ["Tak, proszę", "Tak", "Dobrze, dziękuję"],
+  nl: ["Ja, graag", "Ja", "Ja, dank u"],
+  pl: ["Tak, proszę", "Tak", "Tak, dziękuję"],
 };

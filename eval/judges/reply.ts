@@ -52,6 +52,16 @@ const heldSentence = [
   /^(?:Antworten Sie mit „Ja“, um zu bestätigen|Répondez oui pour confirmer|Responda sí para confirmar|Rispondi sì per confermare|Responda sim para confirmar|Antwoord ja om te bevestigen|Odpowiedz „tak”, aby potwierdzić)\.$/u,
   /^(?:Ein Teil des vorgeschlagenen|Une partie du texte proposé|Parte del texto propuesto|Parte del testo proposto|Parte do texto proposto|Een deel van de voorgestelde|Część proponowanego) .*\.$/u,
 ];
+/**
+ * The controller's "not understood" sentence before a question asked again (contract §8.5), and how to answer it: its
+ * order must be one whose change waits for a yes this turn.
+ */
+const notUnderstood =
+  /^(?:I couldn't read your answer as a yes or a no to the question about order|Ich konnte Ihre Antwort nicht als Ja oder Nein zur Frage zur Bestellung|Je n'ai pas compris votre réponse comme un oui ou un non à la question sur la commande|No he entendido su respuesta como un sí o un no a la pregunta sobre el pedido|Non ho capito la sua risposta come un sì o un no alla domanda sull'ordine|Não percebi a sua resposta como um sim ou um não à pergunta sobre a encomenda|Ik kon uw antwoord niet lezen als ja of nee op de vraag over bestelling|Nie zrozumiałem odpowiedzi jako „tak” lub „nie” na pytanie o zamówienie) (SU-\d{5})(?: verstehen)?\.$/u;
+heldSentence.push(
+  notUnderstood,
+  /^(?:To confirm, reply “\S+ SU-\d{5}”; to leave it, reply “no”|Zum Bestätigen antworten Sie „\S+ SU-\d{5}“, sonst „Nein“|Pour confirmer, répondez « \S+ SU-\d{5} » ; sinon, répondez « non »|Para confirmar, responda «\S+ SU-\d{5}»; si no, responda «no»|Per confermare, risponda «\S+ SU-\d{5}»; altrimenti, risponda «no»|Para confirmar, responda «\S+ SU-\d{5}»; caso contrário, responda «não»|Antwoord „\S+ SU-\d{5}” om te bevestigen, of „nee” om het zo te laten|Aby potwierdzić, odpowiedz „\S+ SU-\d{5}”; w przeciwnym razie odpowiedz „nie”)\.$/u,
+);
 const isHeld = (sentence: string) => heldSentence.some((p) => p.test(sentence));
 /** The controller's question is "Shall I …?" followed by how to answer it; a "Shall I …?" of the model's is read. */
 const heldQuestion = /^Shall I .*\?$/;
@@ -83,6 +93,9 @@ function fixedSentenceProblem(
     const left = leftAsItWas.exec(sentence);
     const change = left ? changed(left[1] ?? left[2]) : sentence === noChangeSentence ? changed() : undefined;
     if (change) return `says ${JSON.stringify(sentence)}, but ${change.tool} on ${change.orderId} is ${change.status} on record`;
+    const unread = notUnderstood.exec(sentence)?.[1];
+    if (unread && !awaiting.some((a) => a.orderId === unread))
+      return `says ${JSON.stringify(sentence)}, but no change on ${unread} waits for a yes this turn`;
     if (isQuestion(sentence, sentences[i + 1])) {
       const named = orderIdsIn(sentence.replace(/“[^”]*”|„[^“]*“|«[^»]*»/g, ""));
       const stray = named.find((id) => !awaiting.some((a) => a.orderId === id));
@@ -96,7 +109,8 @@ function fixedSentenceProblem(
 const splitSentences = (text: string) =>
   outsideQuotes(text, (t) =>
     t
-      .split(/(?<=[.?!])\s+(?=[A-Z"“\uE000])|\n+/)
+      // A Spanish question opens with "¿": the sentence before it ends there too.
+      .split(/(?<=[.?!])\s+(?=[A-Z"“¿¡\uE000])|\n+/)
       .map((s) => s.trim())
       .filter(Boolean),
   );
@@ -304,6 +318,13 @@ function judgeLocalizedReply(
     told = fact !== undefined || courtesy !== undefined;
     if (fact) rest = rest.slice(fact.length).trim();
     else if (courtesy) rest = rest.slice(rest.indexOf(courtesy) + courtesy.length).trim();
+  }
+  // After the status sentences of the changes it reports, a reply may ask about the changes still waiting (a button
+  // turn reports the one pressed and asks again about the others): the controller's questions, held to the records.
+  if (rest !== "" && records.length > 0 && withoutHeld(splitSentences(rest)).length === 0) {
+    const problem = fixedSentenceProblem(splitSentences(rest), records, context.awaiting ?? []);
+    if (problem) return { kind: "information", problem };
+    [rest, held] = ["", "confirmation_request"];
   }
   if (rest !== "")
     return {

@@ -20,3 +20,15 @@ export function unconfirmedChangesFrom(value: string | undefined): UnconfirmedCh
     `${unconfirmedChangesEnv} (CDK context mcpUnconfirmedChanges) is "${value}"; it must be one of ${unconfirmedChangesSettings.join(", ")}: allow makes a change a client cannot confirm as before, refuse answers it CONFIRMATION_REQUIRED.`,
   );
 }
+
+/**
+ * Which MCP clients get the person's confirmation, and which mode is in force, in one line (the `npm start` banner
+ * says it, so nobody runs the demo unaware that some clients' changes go out unasked).
+ */
+export function mcpConfirmationLine(mode: UnconfirmedChanges): string {
+  const others =
+    mode === "allow"
+      ? "make changes without the person's confirmation (logged as unconfirmed and counted in UnconfirmedChange)"
+      : "are refused changes (CONFIRMATION_REQUIRED)";
+  return `MCP confirmation: 2026-07-28 clients that declare form elicitation ask the person before every change; other clients (no form elicitation, 2025 revisions) ${others}. Mode: ${unconfirmedChangesEnv}=${mode}${mode === "allow" ? " (the default; set it to refuse to refuse them)" : ""}.`;
+}

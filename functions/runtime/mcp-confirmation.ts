@@ -14,6 +14,7 @@ import type { StartReturnInput } from "#core/start-return";
 import type { DeployedTool } from "#deploy/tool-functions";
 import { type HttpResult, jsonResponse } from "#runtime/http";
 import { logger } from "#runtime/logger";
+import { countUnconfirmedChange } from "#runtime/observability";
 import type { Caller } from "#runtime/mcp-checks";
 import { metaKeys } from "#runtime/mcp-protocol";
 import { principalHash } from "#runtime/principal-hash";
@@ -109,7 +110,9 @@ export async function confirmationStep(settings: McpConfirmation, call: McpToolC
   const { tool, params } = call;
   if (tool.kind === "read") return call.era.modern && params.requestState !== undefined ? answered(settings, call) : { kind: "run" };
   if (!call.era.modern) {
-    return settings.unconfirmedChanges === "allow" ? { kind: "run" } : { kind: "answer", result: required(call, call.era.version) };
+    return settings.unconfirmedChanges === "allow"
+      ? unconfirmed(call, `revision ${call.era.version}`)
+      : { kind: "answer", result: required(call, call.era.version) };
   }
   if (params.requestState !== undefined) return answered(settings, call);
   if (params.inputResponses !== undefined)
@@ -118,9 +121,20 @@ export async function confirmationStep(settings: McpConfirmation, call: McpToolC
       { inputResponses: "without_request_state" },
     );
   if (!canElicitForm(params._meta)) {
-    return settings.unconfirmedChanges === "allow" ? { kind: "run" } : { kind: "answer", result: required(call) };
+    return settings.unconfirmedChanges === "allow" ? unconfirmed(call, "no form elicitation") : { kind: "answer", result: required(call) };
   }
   return ask(settings, call);
+}
+
+/**
+ * A change run with no person's confirmation, as the deployment allows for a client that cannot be asked: its log
+ * line says so (`step: "unconfirmed"`, and why), and the UnconfirmedChange metric counts it, so an operator can tell
+ * it from a confirmed one.
+ */
+function unconfirmed(call: McpToolCall, client: string): ConfirmationStep {
+  log(call, identifiers(call.args), { step: "unconfirmed", by: "deployment", client, setting: "unconfirmedChanges=allow" });
+  countUnconfirmedChange(call.tool.name);
+  return { kind: "run" };
 }
 
 /**

@@ -29,7 +29,17 @@ export const metricNames = {
   statusLookup: "StatusLookup",
   /** RATE_LIMITED, by `tool` and `limit`: request_budget / hourly_cap / support_hourly_cap / seller_hourly_cap. */
   limitRefused: "LimitRefused",
+  /**
+   * A change run over MCP with no person's confirmation (a client that cannot show a form, under the default
+   * unconfirmedChanges "allow"), by `tool`: what an operator watches to see how many changes went out unasked.
+   */
+  unconfirmedChange: "UnconfirmedChange",
 } as const;
+
+/** One change run over MCP without the person's confirmation (contract §2.1). */
+export function countUnconfirmedChange(tool: string): void {
+  emit(metricNames.unconfirmedChange, { tool });
+}
 
 export { principalHash } from "#runtime/principal-hash";
 

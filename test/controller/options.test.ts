@@ -88,7 +88,7 @@ describe("createController's options", () => {
       /^createController: confirm must be .*"all" \(every change\).*, not "some"\.$/,
     );
     expect(create({ service, model, limits: 8 })).toThrow(
-      "createController: limits must be an object, { maxToolCalls, maxSeconds }, not 8.",
+      "createController: limits must be an object, { maxToolCalls, maxSeconds, maxMessageCharacters }, not 8.",
     );
   });
 

@@ -43,7 +43,10 @@ describe("the counts of the fast path: context, language, form, target, values",
   });
 
   it("a retry of a refused change is a new change, and a bare yes asks nothing", () => {
-    expect(check({ tool: "start_return", request, message: "Yes please" })).toMatchObject({ decision: "confirm", failed: ["form"] });
+    expect(check({ tool: "start_return", request, message: "Yes please", shownOrders: ["SU-61201"] })).toMatchObject({
+      decision: "confirm",
+      failed: ["form"],
+    });
   });
 
   it("an answer to 'which order?' with an order reference alone completes the request that asked", () => {
@@ -74,8 +77,15 @@ describe("target: the order is one the request names, or the only one in play", 
   it("a request that says 'it' with several orders in play is a clarification; with one, that order", () => {
     expect(ambiguityGuard({ targetOrderId: "SU-61202", ordersInPlay: both, named: named([], [], true) })).toBe("clarification");
     expect(ambiguityGuard({ targetOrderId: "SU-61201", ordersInPlay: ["SU-61201"], named: named([], [], true) })).toBe("single_order");
+    // Both shown to the principal (a reply listed them): "it" does not say which.
     expect(
-      check({ tool: "cancel_order", request: { orderId: "SU-61202" }, message: "Please cancel it.", orders: [lamp, towel] }),
+      check({
+        tool: "cancel_order",
+        request: { orderId: "SU-61202" },
+        message: "Please cancel it.",
+        orders: [lamp, towel],
+        shownOrders: ["SU-61201", "SU-61202"],
+      }),
     ).toMatchObject({
       decision: "clarify",
     });

@@ -225,14 +225,21 @@ describe("a typed answer answers the question just shown", () => {
       { call: "cancel_order", input: { orderId: ids.kettle } },
       { say: "Shall I?" },
       { say: "OK." },
+      { say: "OK." },
     ]);
     const conversation = controller.conversation("decline-then-yes");
     const held = await conversation.turn(`Tell me about ${ids.lamp}.`);
     const towel = held.confirmations.find((c) => c.orderId === ids.towel);
     const declined = await conversation.decline(towel?.confirmationId ?? "");
     expect(declined.confirmations.map((c) => c.orderId)).toEqual([ids.kettle]);
-    // The kettle's question is the one on screen: a bare yes sends it, and nothing else.
-    await conversation.turn("Yes.");
+    // The kettle's question is the one on screen, beside the report of the decline: a bare yes may be an
+    // acknowledgement of that report, so it sends nothing and says how to answer; a yes that names the kettle's order
+    // sends it, and nothing else.
+    const bare = await conversation.turn("Yes.");
+    expect(changes()).toEqual([]);
+    expect(bare.reply).toContain(`To confirm, reply “yes ${ids.kettle}”`);
+    expect(bare.confirmations.map((c) => c.orderId)).toEqual([ids.kettle]);
+    await conversation.turn(`Yes, ${ids.kettle}.`);
     expect(changes().map((r) => r.body.orderId)).toEqual([ids.kettle]);
     expect(await service.order(ids.towel)).toMatchObject({ status: "placed", version: 1 });
   });
@@ -290,7 +297,10 @@ describe("answers in the principal's own words", () => {
     const again = await conversation.turn("Wann wird sie geliefert?");
     expect(changes()).toEqual([]);
     expect(again.replyKind).toBe("confirmation_request");
-    expect(again.reply).toBe(asked.reply);
+    // Told, in German, that the answer was not read as one, and how to answer; then the same question.
+    expect(again.reply).toBe(
+      `Ich konnte Ihre Antwort nicht als Ja oder Nein zur Frage zur Bestellung ${ids.towel} verstehen. Zum Bestätigen antworten Sie „Ja ${ids.towel}“, sonst „Nein“. ${asked.reply}`,
+    );
     const [intent] = await store.forConversation("neither");
     expect(intent).toMatchObject({ state: "awaiting_confirmation" });
   });

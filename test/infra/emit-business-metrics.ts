@@ -5,7 +5,7 @@
  */
 import { RateLimitedError } from "#core/errors";
 import { type HttpEvent, jsonResponse } from "#runtime/http";
-import { recordCall, requestLogger } from "#runtime/observability";
+import { countUnconfirmedChange, recordCall, requestLogger } from "#runtime/observability";
 
 const at = Date.now();
 const logger = requestLogger("emit-business-metrics", { requestContext: { requestId: "emit-business-metrics" } } as HttpEvent);
@@ -17,3 +17,5 @@ recordCall(logger, "get_operation_status", false, jsonResponse(200, { status: "p
 recordCall(logger, "get_operation_status", false, jsonResponse(404, { status: "not_found" }), at);
 const refusal = new RateLimitedError("budget spent", { retryAfterSeconds: 30 }, "request_budget");
 recordCall(logger, "search_orders", false, jsonResponse(429, { error: { code: "RATE_LIMITED" } }), at, refusal);
+// A change over MCP that no person confirmed (a client that cannot be asked, under unconfirmedChanges "allow").
+countUnconfirmedChange("cancel_order");

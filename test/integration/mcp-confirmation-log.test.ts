@@ -12,10 +12,16 @@ const run = promisify(execFile);
  * it came with, beside the tool's own line for the change it then made. The endpoint runs in its own process, as in
  * the observability tests of the tools, so stdout is exactly its log.
  */
-async function confirmLogged(world: Awaited<ReturnType<typeof newWorld>>, tool: string, args: unknown, answer: unknown) {
+async function confirmLogged(
+  world: Awaited<ReturnType<typeof newWorld>>,
+  tool: string,
+  args: unknown,
+  answer: unknown,
+  elicitation?: false,
+) {
   const { stdout, stderr } = await run(
     "npx",
-    ["tsx", "test/support/mcp-confirm-logged.ts", JSON.stringify({ tool, arguments: args, answer })],
+    ["tsx", "test/support/mcp-confirm-logged.ts", JSON.stringify({ tool, arguments: args, answer, elicitation })],
     {
       env: {
         ...process.env,
@@ -23,6 +29,7 @@ async function confirmLogged(world: Awaited<ReturnType<typeof newWorld>>, tool: 
         ORDERS_TABLE: world.names.orders,
         IDEMPOTENCY_TABLE: world.names.idempotency,
         POWERTOOLS_LOG_LEVEL: "INFO",
+        POWERTOOLS_METRICS_DISABLED: "false",
         POWERTOOLS_SERVICE_NAME: "order-tools",
       },
     },
@@ -96,5 +103,25 @@ describe("what a confirmation over MCP leaves in the log", () => {
     });
     expect(lines.filter((l) => l.message === "tool call" && l.tool === "cancel_order")).toEqual([]);
     expect(await world.orderItem("SU-10001")).toMatchObject({ status: "placed", version: 1 });
+  }, 60_000);
+
+  it("a change made with no person's confirmation (a client that cannot be asked, under allow): its line says unconfirmed, and a metric counts it", async () => {
+    const world = await newWorld();
+    const operationId = newOperationId();
+    const { lines, replies } = await confirmLogged(world, "cancel_order", { operationId, orderId: "SU-10001" }, undefined, false);
+
+    expect(replies.answered.result).toMatchObject({ structuredContent: { status: "completed" } });
+    const step = lines.find((l) => l.message === "mcp confirmation");
+    expect(step).toMatchObject({
+      tool: "cancel_order",
+      operationId,
+      orderId: "SU-10001",
+      confirmation: { step: "unconfirmed", by: "deployment", client: "no form elicitation", setting: "unconfirmedChanges=allow" },
+    });
+    const metric = lines.find((l) =>
+      l._aws?.CloudWatchMetrics?.[0]?.Metrics?.some((m: { Name: string }) => m.Name === "UnconfirmedChange"),
+    );
+    expect(metric).toMatchObject({ tool: "cancel_order", UnconfirmedChange: 1 });
+    expect(await world.orderItem("SU-10001")).toMatchObject({ status: "cancelled", version: 2 });
   }, 60_000);
 });

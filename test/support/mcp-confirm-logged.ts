@@ -12,7 +12,18 @@ import { localMcpAuthentication } from "#local/mcp-resource";
 import { inProcessInvoker } from "#runtime/invoker-in-process";
 import { createMcpHandler, modernProtocolVersion } from "#service/mcp";
 
-const { tool, arguments: args, answer } = JSON.parse(String(process.argv[2])) as { tool: string; arguments: unknown; answer: unknown };
+const {
+  tool,
+  arguments: args,
+  answer,
+  elicitation,
+} = JSON.parse(String(process.argv[2])) as {
+  tool: string;
+  arguments: unknown;
+  answer: unknown;
+  /** false: a client that declares no form elicitation, so it cannot be asked (one call, no answer). */
+  elicitation?: boolean;
+};
 const mcp = createMcpHandler(
   inProcessInvoker((deployed) => importHandler(deployed.entry)),
   { authentication: localMcpAuthentication },
@@ -30,7 +41,7 @@ async function toolsCall(id: number, extra: Record<string, unknown>) {
       ...extra,
       _meta: {
         "io.modelcontextprotocol/protocolVersion": modernProtocolVersion,
-        "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } },
+        "io.modelcontextprotocol/clientCapabilities": elicitation === false ? {} : { elicitation: { form: {} } },
       },
     },
   };
@@ -47,5 +58,9 @@ async function toolsCall(id: number, extra: Record<string, unknown>) {
 }
 
 const asked = await toolsCall(1, {});
+if (elicitation === false) {
+  process.stderr.write(`${JSON.stringify({ asked, answered: asked })}\n`);
+  process.exit(0);
+}
 const answered = await toolsCall(2, { requestState: asked.result.requestState, inputResponses: { confirm_change: answer } });
 process.stderr.write(`${JSON.stringify({ asked, answered })}\n`);
