@@ -1,5 +1,5 @@
 import type { ModelTool } from "#contract/model-tools";
-import type { Controller, ControllerOptions, Conversation } from "#controller/controller";
+import type { Controller, ControllerOptions, Conversation, TurnResult } from "#controller/controller";
 import type { ConversationState } from "#controller/state/conversation";
 import { heldRequestOf } from "#controller/guard/change-forms";
 import { frameworkModel } from "#controller/turn/framework-turn";
@@ -81,6 +81,16 @@ export abstract class FrameworkConversation {
   /** The controller's state of this conversation, for the application to keep beside the framework's own. */
   state(): ConversationState {
     return this.conversation.state();
+  }
+
+  /**
+   * A principal's message over `limits.maxMessageCharacters` (contract §8.5) never reaches the framework's model: the
+   * controller's own turn answers it (problem `message_too_long`, nothing read or changed), as it does outside a
+   * framework.
+   */
+  protected overBound(input: unknown): Promise<TurnResult> | undefined {
+    if (typeof input !== "string" || input.length <= this.controller.limits.maxMessageCharacters) return undefined;
+    return this.conversation.turn(input);
   }
 }
 

@@ -107,6 +107,8 @@ export class AiSdkConversation extends FrameworkConversation {
     const opening = await this.opening(messages);
     // A conversation the controller keeps no state of: any history before the last message is not the controller's.
     const unwritten = this.conversation.state().turns === 0 && messages.length > 1;
+    const bounded = this.overBound(opening.input);
+    if (bounded) return { ...(await bounded), approvals: [], responseMessages: [] };
     const turn = await this.conversation.open(opening.input);
     let result: GenerateTextResult<ToolSet, never>;
     let approvals: OrderApproval[];

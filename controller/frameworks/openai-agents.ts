@@ -197,6 +197,8 @@ export class AgentsConversation extends FrameworkConversation {
    */
   async run(agent: OrderAgent, input: string | OrderRunState, options: AgentsRunOptions = {}): Promise<AgentsTurn> {
     const { context: ownContext, maxTurns, runner, ...rest } = options;
+    const bounded = this.overBound(input);
+    if (bounded) return { ...(await bounded), interruptions: [] };
     const turn = await this.conversation.open(typeof input === "string" ? input : await this.opening(input));
     // The SDK types a run's state by its context; the adapter reads its own part of it (ordersOf), whatever the type.
     const runInput = (typeof input === "string" ? agentItems(turn.state.messages) : input) as

@@ -299,3 +299,16 @@ function approvalRequests(message: ModelMessage): { approvalId: string; toolCall
     p.type === "tool-approval-request" ? [{ approvalId: p.approvalId, toolCallId: p.toolCallId }] : [],
   );
 }
+
+describe("a message over the bound, inside the AI SDK", () => {
+  it("never reaches the SDK's model: the turn's problem is message_too_long, nothing is read or sent", async () => {
+    const chat = await aiSdkChat((ids) => [{ call: "cancel_order", input: { orderId: ids.towel } }, { say: "Cancelled." }]);
+    const long = `Please cancel ${chat.ids.towel} before it ships. ${"Thanks. ".repeat(600)}`;
+    const turn = await chat.say(long);
+    expect(turn.problem).toMatchObject({ code: "message_too_long" });
+    expect(turn.approvals).toEqual([]);
+    expect(chat.fetch.requests).toEqual([]);
+    expect(await chat.intents()).toEqual([]);
+    expect(await service.order(chat.ids.towel)).toMatchObject({ version: 1 });
+  });
+});

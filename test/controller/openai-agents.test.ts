@@ -434,3 +434,16 @@ function resultFor(history: readonly AgentInputItem[], callId: string | undefine
   if (item?.type !== "function_call_result") return undefined;
   return typeof item.output === "string" ? item.output : "text" in item.output ? String(item.output.text) : JSON.stringify(item.output);
 }
+
+describe("a message over the bound, inside the Agents SDK", () => {
+  it("never reaches the agent's model: the turn's problem is message_too_long, nothing is read or sent", async () => {
+    const chat = await agentsChat((ids) => [{ call: "cancel_order", input: { orderId: ids.towel } }, { say: "Cancelled." }]);
+    const long = `Please cancel ${chat.ids.towel} before it ships. ${"Thanks. ".repeat(600)}`;
+    const turn = await chat.say(long);
+    expect(turn.problem).toMatchObject({ code: "message_too_long" });
+    expect(turn.interruptions).toEqual([]);
+    expect(chat.fetch.requests).toEqual([]);
+    expect(await chat.intents()).toEqual([]);
+    expect(await service.order(chat.ids.towel)).toMatchObject({ version: 1 });
+  });
+});
