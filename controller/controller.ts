@@ -39,7 +39,6 @@ import { resume } from "#controller/turn/resume";
 import type { TurnProblem } from "#controller/outcomes";
 
 export type { ControllerOptions } from "#controller/options";
-export { Conversation, type ConversationOptions, type TurnOptions, type TurnResult } from "#controller/conversation";
 
 /** The system prompt for today and a customer; `systemPromptFor` makes it for any day and principal. */
 export const defaultSystemPrompt = (now = new Date(), principal: PrincipalKind = "customer") =>

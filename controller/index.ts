@@ -13,15 +13,8 @@
  */
 
 // The controller, its conversations and what a turn returns
-export {
-  Controller,
-  Conversation,
-  type ConversationOptions,
-  createController,
-  defaultSystemPrompt,
-  type TurnOptions,
-  type TurnResult,
-} from "#controller/controller";
+export { Controller, createController, defaultSystemPrompt } from "#controller/controller";
+export { Conversation, type ConversationOptions, type TurnOptions, type TurnResult } from "#controller/conversation";
 export type { ControllerOptions } from "#controller/options";
 export type { ConfirmationPolicy } from "#controller/changes/change-path";
 export { ConfirmationError } from "#controller/changes/settlement";

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { ControllerOptions, TurnResult } from "#controller/controller";
+import type { ControllerOptions } from "#controller/controller";
+import type { TurnResult } from "#controller/conversation";
 import { type Fault, type Fetch, faultyFetch } from "#controller/http/faults";
 import { testSeamsOf, withTestSeams } from "#controller/testing";
 

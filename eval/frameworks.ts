@@ -1,7 +1,8 @@
 import type { ModelMessage } from "ai";
 import { Runner } from "@openai/agents";
 import { type AiSdkTurn, orderToolsForAiSdk } from "#controller/frameworks/ai-sdk";
-import type { ControllerOptions, TurnResult } from "#controller/controller";
+import type { ControllerOptions } from "#controller/controller";
+import type { TurnResult } from "#controller/conversation";
 import { scriptedAgentsModel, scriptedAiSdkModel } from "#controller/frameworks/scripted-models";
 import type { ScriptStep } from "#controller/model/scripted";
 import { type AgentsTurn, type OrderRunState, orderToolsForAgents } from "#controller/frameworks/openai-agents";

@@ -1,5 +1,6 @@
 import type { ReconcileOptions } from "#controller/changes/reconcile";
-import { type ControllerOptions, createController, type TurnResult } from "#controller/controller";
+import { type ControllerOptions, createController } from "#controller/controller";
+import type { TurnResult } from "#controller/conversation";
 import { MemoryIntentStore } from "#controller/intents/memory";
 import { traceCollector, type TurnTrace } from "#controller/trace/record";
 import type { ScriptStep } from "#controller/model/scripted";

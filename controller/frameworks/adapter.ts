@@ -1,5 +1,6 @@
 import type { ModelTool } from "#contract/model-tools";
-import type { Controller, ControllerOptions, Conversation, TurnResult } from "#controller/controller";
+import type { Controller, ControllerOptions } from "#controller/controller";
+import type { Conversation, TurnResult } from "#controller/conversation";
 import type { ConversationState } from "#controller/state/conversation";
 import { heldRequestOf } from "#controller/guard/change-forms";
 import { frameworkModel } from "#controller/turn/framework-turn";

@@ -1,7 +1,8 @@
 import type * as AiSdk from "ai";
 import type { AssistantModelMessage, GenerateTextResult, ModelMessage, Tool, ToolSet } from "ai";
 import type { ModelTool } from "#contract/model-tools";
-import { type ControllerOptions, type ConversationOptions, createController, type TurnResult } from "#controller/controller";
+import { type ControllerOptions, createController } from "#controller/controller";
+import type { ConversationOptions, TurnResult } from "#controller/conversation";
 import type { ConversationState } from "#controller/state/conversation";
 import type { PendingConfirmation } from "#controller/guard/confirmation";
 import type { FrameworkTurn, FrameworkToolResult } from "#controller/turn/framework-turn";

@@ -14,7 +14,8 @@ import type {
   Tool,
 } from "@openai/agents";
 import type { ModelTool } from "#contract/model-tools";
-import { type ControllerOptions, type ConversationOptions, createController, type TurnResult } from "#controller/controller";
+import { type ControllerOptions, createController } from "#controller/controller";
+import type { ConversationOptions, TurnResult } from "#controller/conversation";
 import type { ConversationState } from "#controller/state/conversation";
 import { describeError } from "#controller/text/error-text";
 import {

@@ -1,6 +1,7 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
-import { createController, type TurnResult } from "#controller/controller";
+import { createController } from "#controller/controller";
+import type { TurnResult } from "#controller/conversation";
 import type { Fetch } from "#controller/http/faults";
 import type { IntentStore } from "#controller/intents/store";
 import { scriptedModel } from "#controller/model/scripted";

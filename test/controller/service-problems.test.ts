@@ -1,6 +1,7 @@
 import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createController, type TurnResult } from "#controller/controller";
+import { createController } from "#controller/controller";
+import type { TurnResult } from "#controller/conversation";
 import type { Fetch } from "#controller/http/faults";
 import { MemoryIntentStore } from "#controller/intents/memory";
 import { type ScriptStep, scriptedModel } from "#controller/model/scripted";

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { w3cTraceId } from "#contract/trace-context";
-import { createController, type TurnResult } from "#controller/controller";
+import { createController } from "#controller/controller";
+import type { TurnResult } from "#controller/conversation";
 import type { Fetch } from "#controller/http/faults";
 import { scriptedModel } from "#controller/model/scripted";
 import { withTestSeams } from "#controller/testing";
