@@ -27,8 +27,9 @@ import type { UnconfirmedChanges } from "#runtime/mcp-confirmation-settings";
  * that declares form elicitation is answered first with `input_required`: one form that names the exact change and
  * its values, and a `requestState` bound to the principal, the tool, the arguments and a short expiry. The client
  * asks the person and calls again with their answer and the state; an accepted answer runs the tool once under its
- * operationId, anything else changes nothing and is recorded under it, so the state is answered once. A client that cannot be asked (none declared, or a 2025 revision,
- * which has no way for a stateless server to ask) gets what the deployment says: the change as before, or a refusal.
+ * operationId, anything else changes nothing and is recorded under it, so the state is answered once. A client that
+ * cannot be asked (none declared, or a 2025 revision, which has no way for a stateless server to ask) gets what the
+ * deployment says: the change as before, or a refusal.
  *
  * What this guards against is the model: a change it proposes, after reading a seller's text or on its own, needs
  * the person's yes in the client's own form, not the model's word. It trusts the MCP client to relay that yes.
