@@ -62,7 +62,7 @@ export const closedValues: Readonly<Record<string, (value: string) => boolean>> 
   itemIds: matches(/^ITM-\d+$/),
   replacementItemId: matches(/^ITM-\d+$/),
   operationId: matches(/^[A-Za-z0-9._:-]{8,128}$/),
-  status: oneOf([...orderStatuses, ...trackingStatuses, ...sellerStatuses, "completed", "rejected", "pending", "not_found"]),
+  status: oneOf([...orderStatuses, ...trackingStatuses, ...sellerStatuses, "completed", "rejected", "declined", "pending", "not_found"]),
   orderStatus: oneOf(orderStatuses),
   placedAt: matches(isoTimestamp),
   deliveredAt: matches(isoTimestamp),

@@ -87,12 +87,24 @@ export const operationStatusOutput = /* @__PURE__ */ schema(() =>
       }),
       z.object({
         operationId,
+        status: z.literal("declined").check(
+          z.meta({
+            description:
+              "The person did not confirm the change when asked over MCP; nothing changed, and this operationId will not run. A new attempt needs a new operationId.",
+          }),
+        ),
+        tool: z.string().check(z.meta({ description: "The tool the operation would have run." })),
+        orderId,
+        error: z.record(z.string(), z.unknown()).check(z.meta({ description: "The CONFIRMATION_DECLINED error the answer was given." })),
+      }),
+      z.object({
+        operationId,
         status: z.literal("pending").check(z.meta({ description: "The operation is executing right now." })),
         tool: z.string().check(z.meta({ description: "The tool the operation is running." })),
         retryAfterSeconds: z.int().check(z.meta({ description: "Ask again after this many seconds." })),
       }),
     ])
-    .check(z.meta({ description: "What became of an operation: completed, rejected, or still running." })),
+    .check(z.meta({ description: "What became of an operation: completed, rejected, declined by the person, or still running." })),
 );
 
 // What each schema lets through is exactly what its use case takes: a field on one side only does not compile.

@@ -7,6 +7,7 @@ import { parseArguments } from "#contract/validate";
 import { wordsOf, wordShapes } from "#contract/their-words";
 import type { AddDeliveryNoteInput } from "#core/add-delivery-note";
 import type { CancelOrderInput } from "#core/cancel-order";
+import type { DeclineAnswer } from "#core/declined";
 import type { GetOrderOutput } from "#core/get-order";
 import type { OfferReplacementInput } from "#core/offer-replacement";
 import { admitToTool, principalFromClaims } from "#core/principal";
@@ -26,8 +27,9 @@ import type { UnconfirmedChanges } from "#runtime/mcp-confirmation-settings";
  * that declares form elicitation is answered first with `input_required`: one form that names the exact change and
  * its values, and a `requestState` bound to the principal, the tool, the arguments and a short expiry. The client
  * asks the person and calls again with their answer and the state; an accepted answer runs the tool once under its
- * operationId, anything else changes nothing. A client that cannot be asked (none declared, or a 2025 revision,
- * which has no way for a stateless server to ask) gets what the deployment says: the change as before, or a refusal.
+ * operationId, anything else changes nothing and is recorded under it, so the state is answered once. A client that
+ * cannot be asked (none declared, or a 2025 revision, which has no way for a stateless server to ask) gets what the
+ * deployment says: the change as before, or a refusal.
  *
  * What this guards against is the model: a change it proposes, after reading a seller's text or on its own, needs
  * the person's yes in the client's own form, not the model's word. It trusts the MCP client to relay that yes.
@@ -65,8 +67,11 @@ export interface McpToolCall {
   caller: Caller;
   /** The MCP request's id, on the log lines. */
   requestId: string;
-  /** Runs a tool as this caller and returns its answer (a refusal included, never a throw). */
-  run(tool: ToolName, args: unknown): Promise<HttpResult>;
+  /**
+   * Runs a tool as this caller and returns its answer (a refusal included, never a throw); with `declined`, a
+   * changing tool records the person's no under the operationId instead of making the change.
+   */
+  run(tool: ToolName, args: unknown, declined?: DeclineAnswer): Promise<HttpResult>;
 }
 
 /** What to do with the call. */
@@ -160,7 +165,7 @@ async function ask(settings: McpConfirmation, call: McpToolCall): Promise<Confir
     return { kind: "run" };
   }
   const recorded = await call.run("get_operation_status", { operationId: input.operationId });
-  if (recorded.statusCode === 200 && /^(completed|rejected)$/.test(String(bodyOf(recorded).status))) return { kind: "run" };
+  if (recorded.statusCode === 200 && /^(completed|rejected|declined)$/.test(String(bodyOf(recorded).status))) return { kind: "run" };
   const read = await call.run("get_order", { orderId: input.orderId });
   if (read.statusCode !== 200) return { kind: "answer", result: read };
 
@@ -205,7 +210,9 @@ async function answered(settings: McpConfirmation, call: McpToolCall): Promise<C
   }
   const how = action === "accept" ? "unticked" : action;
   log(call, keys, { step: "declined", by: "mcp-client", answer: how, requestState: opened.id });
-  return { kind: "answer", result: declined(call, how) };
+  // Recorded under the operationId (by the tool's own function, which holds the grants), so that this question is
+  // answered once: a later yes with the same state finds the no and is refused. A yes already made stands instead.
+  return { kind: "answer", result: await call.run(tool.name as ToolName, call.args, how) };
 }
 
 function bindingOf(call: McpToolCall) {
@@ -267,31 +274,6 @@ function bodyOf(result: HttpResult): Record<string, unknown> {
   } catch {
     return {};
   }
-}
-
-/** The answer when the person did not confirm: nothing was sent, and nothing recorded under the operationId. */
-function declined(call: McpToolCall, how: "decline" | "cancel" | "unticked"): HttpResult {
-  const { operationId, orderId } = identifiers(call.args);
-  const { name } = call.tool;
-  const what =
-    how === "cancel"
-      ? "closed the confirmation form without answering"
-      : how === "unticked"
-        ? "sent the confirmation form back without ticking its box"
-        : "declined it in the confirmation form";
-  const next =
-    how === "cancel" ? "Call the tool again to ask them again." : "Tell them it was not done; make it again only if they ask again.";
-  return jsonResponse(409, {
-    operationId,
-    status: "declined",
-    orderId,
-    error: {
-      code: "CONFIRMATION_DECLINED",
-      message: `The person ${what} their MCP client showed for this ${name}, so it was not sent: nothing changed on order ${orderId} and nothing is recorded under operationId ${operationId}. ${next}`,
-      retryable: false,
-      answer: how,
-    },
-  });
 }
 
 /** The answer to a client that cannot be asked, on a deployment that makes no change unasked. */

@@ -25,7 +25,7 @@ export const metricNames = {
   inProgress: "OperationInProgress",
   /** VERSION_CONFLICT: a stale proposal, by `tool`. */
   versionConflict: "VersionConflict",
-  /** get_operation_status answers, by `answer`: completed / rejected / pending / not_found (the reconciliation path). */
+  /** get_operation_status answers, by `answer`: completed / rejected / declined / pending / not_found (the reconciliation path). */
   statusLookup: "StatusLookup",
   /** RATE_LIMITED, by `tool` and `limit`: request_budget / hourly_cap / support_hourly_cap / seller_hourly_cap. */
   limitRefused: "LimitRefused",
@@ -113,7 +113,7 @@ export function factsOf(tool: string, changing: boolean, result: HttpResult, err
       ? "completed"
       : "ok";
   const limit = error instanceof RateLimitedError ? error.limit : undefined;
-  // Only lookups that found an answer (completed, rejected, pending, not_found), not refused ones.
+  // Only lookups that found an answer (completed, rejected, declined, pending, not_found), not refused ones.
   const answer = lookup && typeof body.status === "string" ? body.status : undefined;
   return { outcome, replayed, ...(limit ? { limit } : {}), ...(answer ? { answer } : {}) };
 }

@@ -9,6 +9,7 @@ import { apiGatewayEvent } from "#runtime/api-event";
 import type { ToolHandler } from "#runtime/handler";
 import { errorResponse, type HttpEvent, type HttpResult, jsonResponse } from "#runtime/http";
 import type { ToolInvoker } from "#runtime/invoker";
+import { type DeclineAnswer, declinedHeader } from "#core/declined";
 import { lambdaInvoker, toolFunctionsFromEnv } from "#runtime/invoker-lambda";
 import { logger } from "#runtime/logger";
 import {
@@ -294,7 +295,8 @@ async function callTool(endpoint: Endpoint, params: Record<string, unknown>, era
   const found = entries.get(name);
   if (!found) throw new RpcError(rpcErrors.invalidParams, `Unknown tool: ${name}. The tools are ${[...entries.keys()].join(", ")}.`);
   const { tool } = found;
-  const run = (deployed: DeployedTool, toolArgs: unknown) => runTool(endpoint, deployed, toolArgs, call);
+  const run = (deployed: DeployedTool, toolArgs: unknown, declined?: DeclineAnswer) =>
+    runTool(endpoint, deployed, toolArgs, call, declined);
 
   try {
     // The tool checks its scope too; refusing here spares an invocation and answers with the same body.
@@ -317,10 +319,10 @@ async function callTool(endpoint: Endpoint, params: Record<string, unknown>, era
       acceptLanguage: headerOf(call.event.headers, "accept-language"),
       caller: call.caller,
       requestId: call.event.requestContext?.requestId ?? "unknown",
-      run: async (other, otherArgs) => {
+      run: async (other, otherArgs, declined) => {
         const target = entries.get(other)?.tool;
         if (!target) throw new Error(`The confirmation of ${tool.name} reads through ${other}, which this endpoint does not serve.`);
-        return run(target, otherArgs);
+        return run(target, otherArgs, declined);
       },
     });
   } catch (error) {
@@ -348,9 +350,15 @@ async function callTool(endpoint: Endpoint, params: Record<string, unknown>, era
  * its own body, anything else INTERNAL (logged), which for a changing tool says the outcome is unknown and to ask
  * get_operation_status.
  */
-async function runTool({ invoker }: Endpoint, tool: DeployedTool, args: unknown, { caller, event, context }: Call): Promise<HttpResult> {
+async function runTool(
+  { invoker }: Endpoint,
+  tool: DeployedTool,
+  args: unknown,
+  { caller, event, context }: Call,
+  declined?: DeclineAnswer,
+): Promise<HttpResult> {
   try {
-    return await invoker.invoke(tool, toolEvent(event, tool, args, caller), context);
+    return await invoker.invoke(tool, toolEvent(event, tool, args, caller, declined), context);
   } catch (error) {
     return errorResponse(error, tool.name, tool.kind === "change");
   }
@@ -365,9 +373,10 @@ function mcpTool(entry: ReturnType<typeof catalogEntry>, structured: boolean): R
 /**
  * The event the tool's own POST route would receive from API Gateway for this caller: same claims and scopes,
  * same API, stage and source address; the arguments as the body; the caller's `traceparent`, so the tool's log line
- * names the caller's trace as it would on the tool's own route. The bearer token itself is not passed on.
+ * names the caller's trace as it would on the tool's own route. The bearer token itself is not passed on. A change the
+ * person did not confirm carries their answer, which the tool records instead of making the change.
  */
-function toolEvent(mcpEvent: HttpEvent, tool: DeployedTool, args: unknown, caller: Caller): HttpEvent {
+function toolEvent(mcpEvent: HttpEvent, tool: DeployedTool, args: unknown, caller: Caller, declined?: DeclineAnswer): HttpEvent {
   const route = tool.routes.find((r) => r.method === "POST");
   if (!route) throw new Error(`${tool.name} has no POST route to call it through`);
   const { requestContext } = mcpEvent;
@@ -381,6 +390,7 @@ function toolEvent(mcpEvent: HttpEvent, tool: DeployedTool, args: unknown, calle
       ...(userAgent ? { "user-agent": userAgent } : {}),
       ...(traceparent ? { traceparent } : {}),
       "x-order-tools-via": "mcp",
+      ...(declined ? { [declinedHeader]: declined } : {}),
     },
     body: JSON.stringify(args === undefined ? {} : args),
     claims: caller.claims,

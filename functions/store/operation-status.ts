@@ -7,8 +7,8 @@ import { readOperationRecord } from "#store/operations";
 
 /**
  * get_operation_status — what became of one of the caller's own operations.
- * Primary course: the operation record says completed (with the original body) or rejected (with the
- * original error). Alternatives: Powertools holds it in progress → pending; nothing anywhere → 404
+ * Primary course: the operation record says completed (with the original body), rejected (with the
+ * original error) or declined (the person's no to its confirmation over MCP, with the error it was answered). Alternatives: Powertools holds it in progress → pending; nothing anywhere → 404
  * not_found: not recorded yet (the request may not have arrived, or may still be on its way), so the caller
  * resends the identical request with the same operationId, which takes effect at most once.
  * Records are keyed by the caller's `sub`, so another caller's operation is simply not found.
@@ -33,10 +33,10 @@ export async function operationStatus(
       },
     };
   }
-  if (record?.status === "rejected") {
+  if (record?.status === "rejected" || record?.status === "declined") {
     return {
       statusCode: 200,
-      body: { operationId, status: "rejected", tool: record.tool, orderId: record.orderId, error: record.body.error ?? null },
+      body: { operationId, status: record.status, tool: record.tool, orderId: record.orderId, error: record.body.error ?? null },
     };
   }
   const inFlight = await readInFlight(deps, principal.sub, operationId);

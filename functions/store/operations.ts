@@ -3,6 +3,7 @@ import { TransactionCanceledException } from "@aws-sdk/client-dynamodb";
 import { GetCommand, PutCommand, TransactWriteCommand, type TransactWriteCommandInput } from "@aws-sdk/lib-dynamodb";
 import { unmarshall } from "@aws-sdk/util-dynamodb";
 import type { ChangePlan, Json, LinkedWrite, OrderChange, Refusal } from "#core/change";
+import { type DeclineAnswer, declinedBody } from "#core/declined";
 import {
   IdempotencyKeyReusedError,
   InternalError,
@@ -53,7 +54,7 @@ export interface OperationRecord {
   tool: string;
   operationId: string;
   fingerprint: string;
-  status: "completed" | "rejected";
+  status: "completed" | "rejected" | "declined";
   orderId: string;
   orderVersion?: number;
   httpStatus: number;
@@ -94,8 +95,8 @@ function recordItem(
     fingerprint: op.fingerprint,
     actor: actorOf(op.principal),
     recordedAt: now.toISOString(),
-    // A completed change's record is the order's history and is never deleted; a rejection's is kept 30 days.
-    ...(record.status === "rejected" ? { expiresAt: Math.floor(now.getTime() / 1000) + operationRecordDays * 86_400 } : {}),
+    // A completed change's record is the order's history and is never deleted; a rejection's or a decline's is kept 30 days.
+    ...(record.status !== "completed" ? { expiresAt: Math.floor(now.getTime() / 1000) + operationRecordDays * 86_400 } : {}),
     ...outcome,
     ...(previous ? { [historyLinks.previous]: previous } : {}),
     // Kept as JSON text: a DynamoDB map does not keep key order, and a replay must be the same body.
@@ -127,18 +128,40 @@ export async function readOperationRecord(deps: StoreDeps, sub: string, operatio
 }
 
 /** Records a business rejection so that it replays; if an outcome is already recorded, that one stands. */
-async function recordRejection(deps: StoreDeps, op: OperationContext, orderId: string, error: ToolError): Promise<Outcome> {
-  const body = rejectedBody(op, orderId, error);
+function recordRejection(deps: StoreDeps, op: OperationContext, orderId: string, error: ToolError): Promise<Outcome> {
+  return recordFinal(deps, op, { status: "rejected", orderId, httpStatus: error.httpStatus, body: rejectedBody(op, orderId, error) });
+}
+
+/** The HTTP status of a change the person did not confirm: the request conflicts with their recorded answer. */
+export const declinedHttpStatus = 409;
+
+/**
+ * Records that the person did not confirm this operation (contract §2.1), changing no order: from then on the
+ * operationId answers this outcome and never runs. If an outcome is already recorded (the change was confirmed and
+ * made), that one stands and is the answer: a late no does not undo or deny it.
+ */
+export function recordDeclined(deps: StoreDeps, op: OperationContext, orderId: string, how: DeclineAnswer): Promise<Outcome> {
+  const body = declinedBody(op.tool, op.operationId, orderId, how);
+  return recordFinal(deps, op, { status: "declined", orderId, httpStatus: declinedHttpStatus, body });
+}
+
+/** Writes an outcome that changes no order, only if none is recorded under this operationId; else replays that one. */
+async function recordFinal(
+  deps: StoreDeps,
+  op: OperationContext,
+  record: { status: "rejected" | "declined"; orderId: string; httpStatus: number; body: Json },
+): Promise<Outcome> {
   try {
     await deps.doc.send(
       new PutCommand({
         TableName: deps.tables.orders,
-        Item: recordItem(op, { status: "rejected", orderId, httpStatus: error.httpStatus, body }, deps.now()),
+        Item: recordItem(op, record, deps.now()),
         ConditionExpression: "attribute_not_exists(PK)",
         ReturnValuesOnConditionCheckFailure: "ALL_OLD",
       }),
     );
   } catch (err) {
+    // The document client does not unmarshall the item that comes back with a failed condition.
     const existing =
       (err as { name?: string; Item?: Record<string, never> }).name === "ConditionalCheckFailedException"
         ? (err as { Item?: Record<string, never> }).Item
@@ -146,7 +169,7 @@ async function recordRejection(deps: StoreDeps, op: OperationContext, orderId: s
     if (existing) return replayRecorded(op, unmarshall(existing));
     throw err;
   }
-  return { tool: op.tool, httpStatus: error.httpStatus, body };
+  return { tool: op.tool, httpStatus: record.httpStatus, body: record.body };
 }
 
 type Attempt =

@@ -89,7 +89,7 @@ describe("what a confirmation over MCP leaves in the log", () => {
     expect(await world.orderItem("SU-10001")).toMatchObject({ status: "cancelled", version: 2 });
   }, 60_000);
 
-  it("a declined change: the decline by the client, with its requestState, and no line of the tool, which never ran", async () => {
+  it("a declined change: the decline by the client, with its requestState, then the tool's line recording the no, and no change", async () => {
     const world = await newWorld();
     const operationId = newOperationId();
     const { lines, replies } = await confirmLogged(world, "cancel_order", { operationId, orderId: "SU-10001" }, { action: "decline" });
@@ -101,7 +101,9 @@ describe("what a confirmation over MCP leaves in the log", () => {
       operationId,
       confirmation: { by: "mcp-client", answer: "decline", requestState: expect.any(String) },
     });
-    expect(lines.filter((l) => l.message === "tool call" && l.tool === "cancel_order")).toEqual([]);
+    const toolLines = lines.filter((l) => l.message === "tool call" && l.tool === "cancel_order");
+    expect(toolLines).toHaveLength(1);
+    expect(toolLines[0]).toMatchObject({ operationId, outcome: "CONFIRMATION_DECLINED" });
     expect(await world.orderItem("SU-10001")).toMatchObject({ status: "placed", version: 1 });
   }, 60_000);
 

@@ -41,6 +41,8 @@ beforeAll(async () => {
       sellerId: "SLR-1",
       items: [1, 2, 3, 4, 5].map((n) => ({ ...template!.items[0], itemId: `ITM-${n}`, title: `Sundry lamp ${n}` })),
     },
+    { ...template, id: "SU-30003" },
+    { ...template, id: "SU-30004" },
   ];
   deps = await seededLocalTables(parseFixture(fixture));
   gateway = await startGateway({ port: 0 });
@@ -142,7 +144,7 @@ describe("a change confirmed by the person through the 2026 SDK client", () => {
     expect(await storedOrder("SU-10001")).toMatchObject({ status: "cancelled", version: 2 });
   });
 
-  it("a declined note changes nothing, records nothing and says so; asked again under the same operationId, a yes then sets it", async () => {
+  it("a declined note changes nothing and says so; its operationId keeps the no, and a new operationId is asked again, a yes then sets it", async () => {
     let answer: Answer = () => ({ action: "decline" });
     const { client, asked } = await modernClient((params) => answer(params));
     const operationId = "op-confirm-note-01";
@@ -168,20 +170,26 @@ describe("a change confirmed by the person through the 2026 SDK client", () => {
       error: {
         code: "CONFIRMATION_DECLINED",
         message: expect.stringMatching(
-          /declined it in the confirmation form .* nothing changed on order SU-10002 and nothing is recorded under operationId op-confirm-note-01/,
+          /declined it in the confirmation form .* nothing changed on order SU-10002\. The answer is recorded under operationId op-confirm-note-01, which will not run/,
         ),
         retryable: false,
         answer: "decline",
       },
     });
     expect(await storedOrder("SU-10002")).toMatchObject({ status: "processing", version: 4, deliveryNote: null });
-    expect(await storedOperation(operationId)).toBeUndefined();
+    expect(await storedOperation(operationId)).toMatchObject({ status: "declined", tool: "add_delivery_note", orderId: "SU-10002" });
 
     answer = accept;
-    const confirmed = await client.callTool({ name: "add_delivery_note", arguments: args });
+    // The same call again is not asked: its operationId's outcome is recorded, and the tool answers the no.
+    const again = await client.callTool({ name: "add_delivery_note", arguments: args });
+    expect(asked).toHaveLength(1);
+    expect(textOf(again)).toEqual(textOf(declined));
+    expect(await storedOrder("SU-10002")).toMatchObject({ version: 4, deliveryNote: null });
+
+    const confirmed = await client.callTool({ name: "add_delivery_note", arguments: { ...args, operationId: "op-confirm-note-02" } });
     expect(asked).toHaveLength(2);
     expect(confirmed.structuredContent).toMatchObject({
-      operationId,
+      operationId: "op-confirm-note-02",
       status: "completed",
       orderVersion: 5,
       deliveryNote: { origin: "customer", text: note },
@@ -200,7 +208,7 @@ describe("a change confirmed by the person through the 2026 SDK client", () => {
       expect(result.isError, how).toBe(true);
       expect(textOf(result).error, how).toMatchObject({ code: "CONFIRMATION_DECLINED", answer: how });
       expect(await storedOrder("SU-10003"), how).toMatchObject({ status: "dispatching", version: 2 });
-      expect(await storedOperation(operationId), how).toBeUndefined();
+      expect(await storedOperation(operationId), how).toMatchObject({ status: "declined", tool: "cancel_order" });
     }
   });
 
@@ -244,6 +252,80 @@ describe("a change confirmed by the person through the 2026 SDK client", () => {
     expect(await storedOperation("op-confirm-notmine-1")).toBeUndefined();
   });
 
+  it("a requestState is answered once: declined, then accepted with the same state, the yes is refused and nothing changes", async () => {
+    const { client } = await modernClient(accept);
+    const operationId = "op-confirm-once-01";
+    const args = { operationId, orderId: "SU-30003" };
+    const question = (await client.callTool({ name: "cancel_order", arguments: args }, { allowInputRequired: true })) as Record<
+      string,
+      any
+    >;
+    expect(question).toMatchObject({ resultType: "input_required", requestState: expect.any(String) });
+    const retry = (answer: ElicitResult) => ({
+      name: "cancel_order",
+      arguments: args,
+      inputResponses: { confirm_change: answer },
+      requestState: question.requestState,
+    });
+
+    const no = await client.callTool(retry({ action: "decline" }));
+    expect(no.isError).toBe(true);
+    expect(textOf(no)).toMatchObject({
+      operationId,
+      status: "declined",
+      orderId: "SU-30003",
+      error: { code: "CONFIRMATION_DECLINED", answer: "decline" },
+    });
+    expect(await storedOperation(operationId)).toMatchObject({ status: "declined", tool: "cancel_order", orderId: "SU-30003" });
+
+    const yes = await client.callTool(retry({ action: "accept", content: { confirm: true } }));
+    expect(yes.isError).toBe(true);
+    expect(yes.structuredContent).toBeUndefined();
+    expect(yes._meta).toMatchObject({ "order-tools/idempotentReplayed": true });
+    expect(textOf(yes)).toEqual(textOf(no));
+    expect(textOf(yes).error.message).toMatch(
+      /^The person declined it .* nothing changed on order SU-30003\. The answer is recorded under operationId op-confirm-once-01, which will not run: a later yes to the same question is refused\./,
+    );
+    expect(await storedOrder("SU-30003")).toMatchObject({ status: "placed", version: 1 });
+    expect(await storedOperation(operationId)).toMatchObject({ status: "declined" });
+
+    const status = await client.callTool({ name: "get_operation_status", arguments: { operationId } });
+    expect(status.structuredContent).toEqual({
+      operationId,
+      status: "declined",
+      tool: "cancel_order",
+      orderId: "SU-30003",
+      error: textOf(no).error,
+    });
+  });
+
+  it("accepted, then declined with the same state, the no is answered with the change already made, which stands", async () => {
+    const { client } = await modernClient(accept);
+    const operationId = "op-confirm-once-02";
+    const args = { operationId, orderId: "SU-30004" };
+    const question = (await client.callTool({ name: "cancel_order", arguments: args }, { allowInputRequired: true })) as Record<
+      string,
+      any
+    >;
+    const retry = (answer: ElicitResult) => ({
+      name: "cancel_order",
+      arguments: args,
+      inputResponses: { confirm_change: answer },
+      requestState: question.requestState,
+    });
+
+    const yes = await client.callTool(retry({ action: "accept", content: { confirm: true } }));
+    const completed = { operationId, status: "completed", orderId: "SU-30004", orderVersion: 2, orderStatus: "cancelled" };
+    expect(yes.structuredContent).toEqual(completed);
+
+    const no = await client.callTool(retry({ action: "decline" }));
+    expect(no.isError).toBeUndefined();
+    expect(no.structuredContent).toEqual(completed);
+    expect(no._meta).toMatchObject({ "order-tools/idempotentReplayed": true });
+    expect(await storedOrder("SU-30004")).toMatchObject({ status: "cancelled", version: 2 });
+    expect(await storedOperation(operationId)).toMatchObject({ status: "completed", orderVersion: 2 });
+  });
+
   it("a marketplace seller's title is quoted flat, cut to the bound and marked as the seller's; the shop's own titles are not marked", async () => {
     const { client, asked } = await modernClient(() => ({ action: "decline" }));
     await client.callTool({ name: "cancel_order", arguments: { operationId: "op-confirm-seller-1", orderId: "SU-30001" } });
@@ -271,7 +353,12 @@ describe("a change confirmed by the person through the 2026 SDK client", () => {
     const { client, asked } = await modernClient(decline, { headers: { "accept-language": "fr-CH, en;q=0.8" } });
     const args = { operationId: "op-confirm-locale-1", orderId: "SU-10002", expectedVersion: 5, deliveryNote: "Sonnez deux fois" };
     await client.callTool({ name: "add_delivery_note", arguments: args });
-    await client.callTool({ name: "add_delivery_note", arguments: args, _meta: { "order-tools/locale": "de-AT" } });
+    // A new operationId: the first question's no is recorded under its own, which is not asked again.
+    await client.callTool({
+      name: "add_delivery_note",
+      arguments: { ...args, operationId: "op-confirm-locale-2" },
+      _meta: { "order-tools/locale": "de-AT" },
+    });
 
     expect(asked.map((params) => params.message.split("\n")[0])).toEqual([
       "Définir la consigne de livraison de la commande SU-10002 sur la ligne ci-dessous ? Elle remplace la consigne actuelle de la commande.",

@@ -311,7 +311,7 @@ describe("the runbook: whether the person confirmed it over MCP", () => {
       ["declined", "decline"],
     ]);
     // And the tools' own query, over the tools' lines alone (their log groups): the lookup the question made first,
-    // then the confirmed change; the declined one has the lookup and no change.
+    // then the confirmed change; the declined one has the lookup, then its no recorded and nothing changed.
     const toolLines = lines.filter((line) => !line.includes('"message":"mcp confirmation"'));
     const calls = query(codeBlock(operationSection, 'filter operationId = "<operationId>"'), "What happened to operation X");
     const outcomes = (operationId: string) =>
@@ -320,6 +320,9 @@ describe("the runbook: whether the person confirmed it over MCP", () => {
       ["get_operation_status", "OPERATION_NOT_FOUND"],
       ["cancel_order", "completed"],
     ]);
-    expect(outcomes(declined.operationId)).toEqual([["get_operation_status", "OPERATION_NOT_FOUND"]]);
+    expect(outcomes(declined.operationId)).toEqual([
+      ["get_operation_status", "OPERATION_NOT_FOUND"],
+      ["cancel_order", "CONFIRMATION_DECLINED"],
+    ]);
   });
 });
