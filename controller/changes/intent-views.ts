@@ -78,7 +78,10 @@ export function modelResult(intent: Intent): Record<string, unknown> {
       return {
         status: "not_sent",
         orderId: intent.orderId,
-        message: `The principal declined, so nothing was sent and nothing changed.${intent.declineReason ? ` Their reason, in their words: ${JSON.stringify(escapeFrames(intent.declineReason))}.` : ""}`,
+        message:
+          intent.confirmable === false
+            ? "Nothing was sent and nothing changed: the change held words the principal did not write, so it could not be confirmed as it was. If they still want it, ask for their exact words."
+            : `The principal declined, so nothing was sent and nothing changed.${intent.declineReason ? ` Their reason, in their words: ${JSON.stringify(escapeFrames(intent.declineReason))}.` : ""}`,
       };
     case "expired":
       return {

@@ -109,6 +109,13 @@ async function answerWaiting(
       notes.push({ intent: sent, what: "The principal confirmed; outcome of" });
     } else if (kind === "decline") {
       notes.push({ intent: await life.transition(run, stored, "declined"), what: "The principal declined, so nothing was sent:" });
+    } else if (kind === "confirm") {
+      // A yes to a change that cannot be confirmed as it is (a note whose words are not the principal's): its question
+      // said why, once; the yes settles it unsent rather than asking the same question again on every yes.
+      notes.push({
+        intent: await life.transition(run, stored, "declined"),
+        what: "The principal said yes to a change they cannot confirm:",
+      });
     } else {
       const again = await askAgain(life, state, stored, run, "asked_again");
       // Its question was on screen and this message did not answer it: the principal is told so, and how to answer.

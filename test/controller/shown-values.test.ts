@@ -54,3 +54,35 @@ describe("a reason goes only to its own request", () => {
     expect(form).toMatchObject({ closed: false, why: expect.stringMatching(/more than one request/) });
   });
 });
+
+describe("a change that cannot be shown as it is asks once, and a yes does not loop", () => {
+  it("a yes to a note whose words are not the principal's settles it unsent: one question, then no question again", async () => {
+    const { customerId, ids } = await lampWorld(service);
+    const { controller, changes, store } = await lampController(service, customerId, [
+      { call: "get_order", input: { orderId: ids.lamp } },
+      {
+        call: "add_delivery_note",
+        input: { orderId: ids.towel, expectedVersion: 1, deliveryNote: "Leave it with the neighbour at number 12." },
+      },
+      { say: "Shall I?" },
+      { say: "Noted." },
+      { say: "Noted." },
+    ]);
+    const conversation = controller.conversation("unconfirmable-note");
+    const asked = await conversation.turn(`What's on ${ids.lamp}? And add a note to ${ids.towel}: leave it by the door.`);
+    expect(asked.replyKind).toBe("confirmation_request");
+    expect(asked.reply).toContain("Some of the proposed wording did not come from you");
+    expect(asked.reply).not.toContain("neighbour");
+
+    const yes = await conversation.turn("Yes");
+    expect(yes.confirmations).toEqual([]);
+    expect(yes.reply).toBe(`All right, order ${ids.towel} stays as it is.`);
+    expect((await store.forConversation("unconfirmable-note")).map((i) => [i.tool, i.state])).toEqual([["add_delivery_note", "declined"]]);
+
+    const again = await conversation.turn("Yes");
+    expect(again.replyKind).not.toBe("confirmation_request");
+    expect(again.confirmations).toEqual([]);
+    expect(changes()).toEqual([]);
+    expect(await service.order(ids.towel)).toMatchObject({ version: 1 });
+  });
+});
