@@ -65,17 +65,51 @@ const readAnswerText = (text: string) =>
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-/** Per locale: every phrase of its catalogue and of English's, by category, matched longest first. */
-const readers = new Map<Locale, { pattern: RegExp; category: Map<string, Category> }>();
+/** A word without its accents: « cancélala » is read against « cancela ». */
+const bare = (word: string) => word.normalize("NFD").replace(/\p{M}/gu, "");
 
-function readerFor(locale: Locale): { pattern: RegExp; category: Map<string, Category> } {
+/** A word's place in the text once read: an imperative a particle may follow, a small word, or nothing. */
+const imperativeMark = "\u0001";
+const smallWordMark = "\u0002";
+
+interface Reader {
+  pattern: RegExp;
+  category: Map<string, Category>;
+  /** The locale's one-word restatements, accents aside, and the clitics they may take. */
+  verbs: Map<string, ChangeToolName>;
+  clitics: readonly string[];
+  /** A particle after an imperative (and its small words), or undefined where the locale has none. */
+  particle: RegExp | undefined;
+  /** The bare yes ("ja"): an affirmative, but no imperative a particle may follow ("ja maar" is "yes, but"). */
+  bareYes: string;
+}
+
+/** Per locale: every phrase of its catalogue and of English's, by category, matched longest first. */
+const readers = new Map<Locale, Reader>();
+
+function readerFor(locale: Locale): Reader {
   const known = readers.get(locale);
   if (known) return known;
   const category = new Map<string, Category>();
   // The locale's own words first: where a word is another category in English, the principal's language decides.
   for (const words of locale === "en" ? [answerWords.en] : [answerWords[locale], answerWords.en]) add(category, words);
   const phrases = [...category.keys()].sort((a, b) => b.length - a.length).map((p) => escapeRegExp(p).replaceAll(" ", "\\s+"));
-  const reader = { pattern: new RegExp(`(?<![\\p{L}\\p{N}'])(?:${phrases.join("|")})(?![\\p{L}\\p{N}'])`, "gu"), category };
+  const own = answerWords[locale];
+  const verbs = new Map<string, ChangeToolName>();
+  for (const [tool, restated] of Object.entries(own.restate) as [ChangeToolName, readonly string[]][])
+    for (const p of restated.map(readAnswerText)) if (!p.includes(" ") && !verbs.has(bare(p))) verbs.set(bare(p), tool);
+  const particles = own.particles.map((p) => escapeRegExp(readAnswerText(p)));
+  const reader: Reader = {
+    pattern: new RegExp(`(?<![\\p{L}\\p{N}'])(?:${phrases.join("|")})(?![\\p{L}\\p{N}'])`, "gu"),
+    category,
+    verbs,
+    clitics: [...own.clitics].map(readAnswerText).sort((a, b) => b.length - a.length),
+    particle:
+      particles.length === 0
+        ? undefined
+        : new RegExp(`(${imperativeMark}(?:\\s+${smallWordMark})*)\\s+(?:${particles.join("|")})(?![\\p{L}\\p{N}'])`, "gu"),
+    bareYes: readAnswerText(own.shownYes),
+  };
   readers.set(locale, reader);
   return reader;
 }
@@ -131,21 +165,45 @@ export function readAnswer(message: string, locale: Locale): AnswerReading {
     reading.fragments.push(digits);
     return " ";
   });
-  const { pattern, category } = readerFor(locale);
-  const rest = text.replace(pattern, (match) => {
-    const c = category.get(match.replace(/\s+/g, " "));
+  const reader = readerFor(locale);
+  let rest = text.replace(reader.pattern, (match) => {
+    const phrase = match.replace(/\s+/g, " ");
+    const c = reader.category.get(phrase);
     if (c === "yes") reading.affirmatives += 1;
     else if (c === "weak") reading.weakAffirmatives += 1;
     else if (c === "ack") reading.acknowledgements += 1;
     else if (c === "thanks") reading.thanks += 1;
     else if (c === "no") reading.negatives += 1;
     else if (c !== undefined && c !== "courtesy" && c !== "filler") reading.restates.add(c);
-    return " ";
+    if ((c === "yes" && phrase !== reader.bareYes) || (c !== undefined && c in answerWords.en.restate)) return ` ${imperativeMark} `;
+    return c === "filler" ? ` ${smallWordMark} ` : " ";
   });
+  // A restating verb with its object pronoun at its end (« cancélalo », « annullala »), accents aside, is that verb.
+  rest = rest.replace(/\p{L}+/gu, (word) => {
+    const tool = restatedVerb(reader, bare(word));
+    if (tool === undefined) return word;
+    reading.restates.add(tool);
+    return ` ${imperativeMark} `;
+  });
+  // A softening particle after an imperative and its small words (« annuleer het maar », « fallo pure »).
+  if (reader.particle !== undefined) rest = rest.replace(reader.particle, "$1 ");
+  rest = rest.replaceAll(imperativeMark, " ").replaceAll(smallWordMark, " ");
   // The closed answer form: words of the catalogue, ids, and the punctuation taken out above. Any other character —
   // another question mark ("？", "؟", "‽"), a sign ("✗", "→"), a quotation mark — is not the form.
   for (const token of rest.match(/[\p{L}\p{N}]+|[^\s\p{L}\p{N}'’-]/gu) ?? []) reading.other.push(token);
   return reading;
+}
+
+/** The change a word restates: one of the locale's one-word verbs, bare or with one clitic at its end. */
+function restatedVerb(reader: Reader, word: string): ChangeToolName | undefined {
+  const verb = reader.verbs.get(word);
+  if (verb !== undefined) return verb;
+  for (const clitic of reader.clitics)
+    if (word.length > clitic.length && word.endsWith(clitic)) {
+      const stem = reader.verbs.get(word.slice(0, -clitic.length));
+      if (stem !== undefined) return stem;
+    }
+  return undefined;
 }
 
 /** Any question mark: "?", "¿", and the full-width, Arabic, Greek, Armenian, Ethiopic and interrobang forms. */

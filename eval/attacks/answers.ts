@@ -2,6 +2,7 @@ import * as fc from "fast-check";
 import type { ChangeToolName } from "#contract/tools";
 import { type AnswerKind, answerTo, readAnswer } from "#controller/guard/answer";
 import { type Locale, supportedLocales } from "#controller/i18n/locale";
+import { heldOutAnswerFigures } from "#eval/attacks/held-out-answers";
 import { plainAnswerFigures } from "#eval/attacks/plain-answers";
 
 /**
@@ -53,8 +54,8 @@ const parts: Record<
     neither: ["warum?", "was ist das?", "ich wollte etwas anderes", "schicken Sie Ersatz"],
   },
   fr: {
-    yes: ["Oui", "oui", "D'accord", "Bien sûr", "Allez-y"],
-    weak: ["OK", "Très bien", "Ça marche"],
+    yes: ["Oui", "oui", "Bien sûr", "Allez-y"],
+    weak: ["OK", "D'accord", "Très bien", "Ça marche"],
     thanks: ["merci", "merci beaucoup"],
     no: ["Non", "Non merci", "Laissez tomber"],
     restate: ["annulez-la", "annulez la commande"],
@@ -62,8 +63,8 @@ const parts: Record<
     neither: ["pourquoi ?", "c'est quoi ?", "je n'ai rien demandé", "remboursez-moi"],
   },
   es: {
-    yes: ["Sí", "sí", "Claro", "De acuerdo"],
-    weak: ["Vale", "Está bien", "OK"],
+    yes: ["Sí", "sí", "Claro"],
+    weak: ["Vale", "De acuerdo", "Está bien", "OK"],
     thanks: ["gracias", "muchas gracias"],
     no: ["No", "Mejor no", "No gracias"],
     restate: ["cancélelo", "cancele el pedido"],
@@ -80,8 +81,8 @@ const parts: Record<
     neither: ["perché?", "cos'è?", "non ho chiesto questo", "rimborsatemi"],
   },
   pt: {
-    yes: ["Sim", "sim", "Pode ser", "Claro", "De acordo"],
-    weak: ["Está bem", "OK", "Tudo bem"],
+    yes: ["Sim", "sim", "Pode ser", "Claro"],
+    weak: ["Está bem", "De acordo", "OK", "Tudo bem"],
     thanks: ["obrigado", "obrigada"],
     no: ["Não", "Melhor não", "Não obrigado"],
     restate: ["cancelem-na", "cancelem a encomenda"],
@@ -189,6 +190,12 @@ export function runAnswerCorpus(seed: number, print: (line: string) => void): { 
     print(
       `answers: plain ${f.locale} ${f.confirmed}/${f.of} affirmatives confirmed at the first answer, ${f.acknowledgementsConfirmed.length} acknowledgements confirmed${f.missed.length ? ` (missed: ${f.missed.join(" | ")})` : ""}`,
     );
-  const plainPass = plain.every((f) => f.confirmed / f.of >= 0.9 && f.acknowledgementsConfirmed.length === 0);
+  // The held-out answers, written before the catalogue was read: measured on, never fitted to.
+  const heldOut = heldOutAnswerFigures();
+  for (const f of heldOut)
+    print(
+      `answers: held-out ${f.locale} ${f.confirmed}/${f.of} affirmatives confirmed at the first answer, ${f.acknowledgementsConfirmed.length} acknowledgements confirmed${f.missed.length ? ` (missed: ${f.missed.join(" | ")})` : ""}`,
+    );
+  const plainPass = [...plain, ...heldOut].every((f) => f.confirmed / f.of >= 0.9 && f.acknowledgementsConfirmed.length === 0);
   return { pass: misread.length === 0 && plainPass };
 }

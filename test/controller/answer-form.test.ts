@@ -2,6 +2,7 @@ import * as fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answerTo, readAnswer } from "#controller/guard/answer";
 import type { Locale } from "#controller/i18n/locale";
+import { heldOutAnswerFigures } from "#eval/attacks/held-out-answers";
 import { plainAnswerFigures } from "#eval/attacks/plain-answers";
 import { lampController, lampWorld } from "#test/controller/support/lamp-world";
 import { type ServiceWorld, startService } from "#test/controller/support/service-world";
@@ -18,7 +19,7 @@ const change = { tool: "cancel_order" as const, orderId: "SU-10234" };
 const words: Record<Locale, { yes: string[]; ok: string[]; thanks: string[] }> = {
   en: { yes: ["Yes", "Yes please", "Go ahead", "Sure"], ok: ["OK", "Okay", "Alright", "Fine"], thanks: ["thanks", "thank you", "cheers"] },
   de: { yes: ["Ja", "Ja, gerne", "Klar"], ok: ["OK", "In Ordnung", "Passt"], thanks: ["danke", "vielen Dank"] },
-  fr: { yes: ["Oui", "D'accord", "Allez-y"], ok: ["OK", "Très bien", "Ça marche"], thanks: ["merci", "merci beaucoup"] },
+  fr: { yes: ["Oui", "Bien sûr", "Allez-y"], ok: ["OK", "D'accord", "Très bien", "Ça marche"], thanks: ["merci", "merci beaucoup"] },
   es: { yes: ["Sí", "Claro", "Adelante"], ok: ["Vale", "OK", "Está bien"], thanks: ["gracias", "muchas gracias"] },
   it: { yes: ["Sì", "Certo", "Procedi"], ok: ["Va bene", "OK"], thanks: ["grazie", "grazie mille"] },
   pt: { yes: ["Sim", "Claro", "Pode avançar"], ok: ["OK", "Está bem", "Tudo bem"], thanks: ["obrigado", "obrigada"] },
@@ -76,6 +77,58 @@ describe("plain affirmatives are understood at the first answer", () => {
       expect(figure.confirmed / figure.of, `${figure.locale}: ${figure.missed.join(" | ")}`).toBeGreaterThanOrEqual(0.9);
       expect(figure.acknowledgementsConfirmed, figure.locale).toEqual([]);
     }
+  });
+
+  it("so are at least 90 % of the held-out affirmatives, written before the catalogue was read, and no acknowledgement", () => {
+    for (const figure of heldOutAnswerFigures()) {
+      expect(figure.of, figure.locale).toBe(12);
+      expect(figure.confirmed / figure.of, `${figure.locale}: ${figure.missed.join(" | ")}`).toBeGreaterThanOrEqual(0.9);
+      expect(figure.acknowledgementsConfirmed, figure.locale).toEqual([]);
+    }
+  });
+
+  it("a restating verb with its object pronoun at its end is that change's verb, accents aside", () => {
+    const verbs = { es: ["cancela", "cancele", "anula", "cancelar"], it: ["annulla", "annullare", "annulli"] } as const;
+    const clitics = { es: ["lo", "la", "los", "las"], it: ["lo", "la", "li", "le"] } as const;
+    const yes = { es: "Sí", it: "Sì" } as const;
+    const accented = (verb: string) =>
+      verb.replace(/^(.*?)([aeiou])(?=[^aeiou]*[aeiou][^aeiou]*$)/, (_m, head: string, v: string) =>
+        `${head}${v.normalize("NFD")}\u0301`.normalize("NFC"),
+      );
+    const answer = fc
+      .constantFrom("es" as const, "it" as const)
+      .chain((locale) =>
+        fc
+          .tuple(fc.constantFrom(...verbs[locale]), fc.constantFrom(...clitics[locale]), fc.boolean(), fc.constantFrom("", "!", " 👍"))
+          .map(([verb, clitic, accent, end]) => ({ locale, text: `${yes[locale]}, ${accent ? accented(verb) : verb}${clitic}${end}` })),
+      );
+    fc.assert(
+      fc.property(answer, ({ locale, text }) => {
+        const reading = readAnswer(text, locale);
+        return (
+          answerTo(reading, change) === "confirm" &&
+          answerTo(reading, { tool: "start_return", orderId: "SU-10234" }) === "neither" &&
+          answerTo(readAnswer(`${text}, no`, locale), change) === "neither"
+        );
+      }),
+      { seed: 41, numRuns: 200 },
+    );
+    // A clitic makes a word a verb only on a verb of the catalogue.
+    expect(read("Sí, cantalo", "es")).toBe("neither");
+  });
+
+  it("a softening particle follows an imperative, never the bare yes or an acknowledgement", () => {
+    expect(read("Ja, annuleer maar", "nl")).toBe("confirm");
+    expect(read("Ja, annuleer het maar", "nl")).toBe("confirm");
+    expect(read("Sì, annullalo pure", "it")).toBe("confirm");
+    for (const [text, locale] of [
+      ["Ja maar", "nl"],
+      ["Prima maar", "nl"],
+      ["Bedankt maar", "nl"],
+      ["Sì pure", "it"],
+      ["Grazie pure", "it"],
+    ] as const)
+      expect(read(text, locale), text).toBe("neither");
   });
 });
 
