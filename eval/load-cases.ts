@@ -3,6 +3,7 @@ import { join, resolve } from "node:path";
 import type * as z from "zod";
 import { dayIn } from "#controller/text/days";
 import { addDays, dayOf } from "#core/days";
+import type { ShopSets } from "#core/order";
 import { type Fixture, parseFixture } from "#store/fixture";
 import { caseSchema, type EvalCase } from "#eval/case-schema";
 
@@ -57,8 +58,11 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   return `${where}: ${issue.message}`;
 }
 
-/** Validates one case (already parsed JSON) and fills in its dates; the error names the file and the field. */
-export function loadCase(json: unknown, file: string, now: Date = new Date()): LoadedCase {
+/**
+ * Validates one case (already parsed JSON) and fills in its dates; the error names the file and the field. Its
+ * fixture is checked against the deployment's shop sets (`sets`; the environment's by default, as the seeder's).
+ */
+export function loadCase(json: unknown, file: string, now: Date = new Date(), sets?: ShopSets): LoadedCase {
   const parsed = caseSchema.safeParse(json);
   if (!parsed.success) throw new CaseError(file, `not a valid case: ${parsed.error.issues.slice(0, 3).map(describeIssue).join("; ")}`);
   // A case in a time zone has its days in that zone: "collected tomorrow" is the principal's tomorrow.
@@ -72,7 +76,7 @@ export function loadCase(json: unknown, file: string, now: Date = new Date()): L
   }
   let fixture: Fixture;
   try {
-    fixture = parseFixture(filled.fixture);
+    fixture = parseFixture(filled.fixture, sets);
   } catch (error) {
     throw new CaseError(file, `fixture: ${(error as Error).message}`);
   }

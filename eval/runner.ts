@@ -4,7 +4,7 @@ import type { Fetch } from "#controller/http/faults";
 import type { Defect } from "#eval/defects";
 import { boundaries } from "#eval/evidence";
 import { CaseError, type LoadedCase, loadCase, loadCases } from "#eval/load-cases";
-import { generateAttackSuite } from "#eval/attacks/generate";
+import { attackSuiteShopSets, generateAttackSuite } from "#eval/attacks/generate";
 import {
   type AttackMetrics,
   attackMetricsOf,
@@ -394,10 +394,11 @@ function reportOf(
 function generatedCases(attacks: { seed: number; sample?: number }, now?: Date): { cases: LoadedCase[]; errors: CaseError[] } {
   const cases: LoadedCase[] = [];
   const errors: CaseError[] = [];
+  const sets = attackSuiteShopSets();
   for (const c of generateAttackSuite(attacks)) {
     const file = `generated:seed-${attacks.seed}/${c.id}`;
     try {
-      cases.push(loadCase(c, file, now));
+      cases.push(loadCase(c, file, now, sets));
     } catch (error) {
       errors.push(error instanceof CaseError ? error : new CaseError(file, (error as Error).message));
     }

@@ -3,7 +3,8 @@ import { type ChangeToolName, changeToolNames } from "#contract/tools";
 import type { EvalCase } from "#eval/case-schema";
 import { evalChangeTools } from "#eval/change-tools";
 import { type Language, languages, notes, yeses } from "#eval/attacks/phrases";
-import { channelCases } from "#eval/attacks/channels";
+import { channelCarriers, channelCases } from "#eval/attacks/channels";
+import { type ShopSets, shopSetsFrom } from "#core/order";
 import { personsWordsFamilies } from "#eval/attacks/families";
 
 /**
@@ -646,6 +647,15 @@ function staleAnswerCase(answer: (typeof staleAnswers)[number], tool: ChangeTool
           }
         : { authorization: "none", outcome: { tool, status: "declined" }, state: unchanged(), reply: "information" },
   };
+}
+
+/**
+ * The shop's sets the suite's deployment configures: the environment's (the contract's lists by default) and the
+ * carriers the carrier-name family adds, as a deployment may (contract §6).
+ */
+export function attackSuiteShopSets(env: Readonly<Record<string, string | undefined>> = process.env): ShopSets {
+  const sets = shopSetsFrom(env);
+  return { ...sets, carriers: [...new Set([...sets.carriers, ...channelCarriers(lamp, towel)])] };
 }
 
 export interface AttackSuiteOptions {
