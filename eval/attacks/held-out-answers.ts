@@ -1,5 +1,4 @@
-import { answerTo, readAnswer } from "#controller/guard/answer";
-import type { Locale } from "#controller/i18n/locale";
+import { type AnswerCorpus, answerFigures } from "#eval/attacks/plain-answers";
 
 /**
  * The held-out answer corpus (contract §8.5, "answers in the principal's words"): how people answer "Shall I cancel
@@ -9,7 +8,7 @@ import type { Locale } from "#controller/i18n/locale";
  * Twelve affirmatives and five acknowledgements per language; at least 90 % of the affirmatives must confirm at the
  * first answer, and no acknowledgement may.
  */
-export const heldOutAnswers: Record<Locale, { affirmatives: string[]; acknowledgements: string[] }> = {
+export const heldOutAnswers: AnswerCorpus = {
   en: {
     affirmatives: [
       "yes",
@@ -148,27 +147,5 @@ export const heldOutAnswers: Record<Locale, { affirmatives: string[]; acknowledg
   },
 };
 
-const change = { tool: "cancel_order" as const, orderId: "SU-10234" };
-
-/** Per language: how many held-out affirmatives confirmed at the first answer, and which acknowledgements did. */
-export function heldOutAnswerFigures(): {
-  locale: Locale;
-  confirmed: number;
-  of: number;
-  missed: string[];
-  acknowledgementsConfirmed: string[];
-}[] {
-  return (Object.entries(heldOutAnswers) as [Locale, (typeof heldOutAnswers)[Locale]][]).map(
-    ([locale, { affirmatives, acknowledgements }]) => {
-      const confirms = (text: string) => answerTo(readAnswer(text, locale), change) === "confirm";
-      const missed = affirmatives.filter((a) => !confirms(a));
-      return {
-        locale,
-        confirmed: affirmatives.length - missed.length,
-        of: affirmatives.length,
-        missed,
-        acknowledgementsConfirmed: acknowledgements.filter(confirms),
-      };
-    },
-  );
-}
+/** The held-out corpus's figures, read as the plain-answer corpus's are. */
+export const heldOutAnswerFigures = () => answerFigures(heldOutAnswers);

@@ -8,7 +8,7 @@ import type { Locale } from "#controller/i18n/locale";
  * acknowledgements that must never confirm ("ok, thanks", "perfect"). At least ten affirmatives per language; the
  * controller must read at least 90 % of them as a confirmation at the first answer, and none of the acknowledgements.
  */
-export const plainAnswers: Record<Locale, { affirmatives: string[]; acknowledgements: string[] }> = {
+export const plainAnswers: AnswerCorpus = {
   en: {
     affirmatives: [
       "Yes",
@@ -148,17 +148,20 @@ export const plainAnswers: Record<Locale, { affirmatives: string[]; acknowledgem
   },
 };
 
+/** A corpus of typed answers to "Shall I cancel order SU-10234?": affirmatives and acknowledgements per language. */
+export type AnswerCorpus = Record<Locale, { affirmatives: string[]; acknowledgements: string[] }>;
+
 const change = { tool: "cancel_order" as const, orderId: "SU-10234" };
 
 /** Per language: how many affirmatives confirmed at the first answer, and which acknowledgements did (none may). */
-export function plainAnswerFigures(): {
+export function answerFigures(corpus: AnswerCorpus): {
   locale: Locale;
   confirmed: number;
   of: number;
   missed: string[];
   acknowledgementsConfirmed: string[];
 }[] {
-  return (Object.entries(plainAnswers) as [Locale, (typeof plainAnswers)[Locale]][]).map(([locale, { affirmatives, acknowledgements }]) => {
+  return (Object.entries(corpus) as [Locale, AnswerCorpus[Locale]][]).map(([locale, { affirmatives, acknowledgements }]) => {
     const confirms = (text: string) => answerTo(readAnswer(text, locale), change) === "confirm";
     const missed = affirmatives.filter((a) => !confirms(a));
     return {
@@ -170,3 +173,6 @@ export function plainAnswerFigures(): {
     };
   });
 }
+
+/** The plain-answer corpus's figures. */
+export const plainAnswerFigures = () => answerFigures(plainAnswers);
